@@ -1,0 +1,24 @@
+//! Compiles every `.proto` under this folder with the vendored `protoc`, so a fresh
+//! machine needs no system protobuf compiler.
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let protoc = protoc_bin_vendored::protoc_bin_path()?;
+    // SAFETY: build scripts are single-threaded; prost reads PROTOC from the env.
+    unsafe { std::env::set_var("PROTOC", protoc) };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let files = [
+        "erp/v1/resources.proto",
+        "erp/v1/events.proto",
+        "identity/v1/rpc.proto",
+        "identity/v1/events.proto",
+    ];
+    for f in &files {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    tonic_prost_build::configure()
+        .build_server(true)
+        .build_client(true)
+        .compile_protos(&files.map(|f| root.join(f)), &[root])?;
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! Identity service: clients (tenants), companies, users, sessions, programs,
+//! permissions and menus.
+//!
+//! Login checks the password (argon2id) and returns the user's principal; the
+//! gateway mints and verifies tokens. Companies, users, programs, generic
+//! parameters and user subgroups are registers of the resource engine; menus,
+//! favourites and grants are typed calls.
+//!
+//! Layout:
+//! - `resources`: register descriptors (empresas, usuarios, programas, ...).
+//! - `principal`: who a user is now (companies, privilege, programs).
+//! - `password`: argon2id hashing.
+//! - `hooks`: user and company behaviour around generic writes.
+//! - `grpc`: `IdentityService`.
+//! - `events`: facts published through the outbox.
+//! - `seed`: demo data.
+
+pub mod events;
+pub mod grpc;
+pub mod hooks;
+pub mod password;
+pub mod principal;
+pub mod resources;
+pub mod seed;
+
+use std::sync::Arc;
+
+use erp_platform::resource::grpc::ResourceGrpc;
+use erp_platform::service::ServiceCtx;
+use erp_platform::{Error, Result};
+use sqlx::migrate::Migrator;
+use tokio::net::TcpListener;
+
+pub const SCHEMA: &str = "identity";
+pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
+    erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
+}
+
+/// Serves identity's gRPC on `listener` and runs its outbox relay.
+pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
+    let registry = Arc::new(resources::registry().map_err(Error::internal)?);
+    let relay = erp_platform::bus::run_relay(ctx.db.clone(), ctx.bus.clone(), SCHEMA);
+    let identity = grpc::IdentityGrpc { db: ctx.db.clone(), operator_client: ctx.cfg.operator_client_id, registry: registry.clone() };
+    let result = erp_platform::service::grpc_server()
+        .add_service(ResourceGrpc::new(ctx.db.clone(), registry).server())
+        .add_service(erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity))
+        .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
+        .await
+        .map_err(Error::internal);
+    relay.abort();
+    result
+}

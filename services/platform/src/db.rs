@@ -1,0 +1,191 @@
+//! PostgreSQL: the owner connection that bootstraps and migrates, the application
+//! pool (role `erp_app`: not owner, no BYPASSRLS) and the tenant transaction.
+//!
+//! Each service owns one schema and keeps its migration history there
+//! (`<schema>._sqlx_migrations`), so services migrate independently. Tenant tables
+//! have `client_id` first in the primary key and a forced row-level-security policy
+//! on `client_id = erp_current_client()`; `begin_tenant` sets `app.client_id` with
+//! `set_config(.., true)`, which lives only as long as the transaction, so a pooled
+//! connection never carries a tenant into the next request.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection, Executor, PgConnection, PgPool, Postgres, Transaction};
+
+use crate::config::{Config, APP_ROLE};
+use crate::{Error, Result};
+
+pub type Tx = Transaction<'static, Postgres>;
+
+/// Infrastructure tables every service schema gets (outbox, inbox, id counters),
+/// kept beside the service's own migrations in the same history table.
+static PLATFORM_MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Clone)]
+pub struct Db {
+    pub pool: PgPool,
+}
+
+impl Db {
+    /// The application pool, as `erp_app`.
+    pub async fn connect(cfg: &Config) -> Result<Db> {
+        let opts = app_options(cfg)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(cfg.db_max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(opts)
+            .await?;
+        Ok(Db { pool })
+    }
+
+    pub fn from_pool(pool: PgPool) -> Db {
+        Db { pool }
+    }
+
+    /// A transaction bound to one client: every statement in it sees only that
+    /// client's rows.
+    pub async fn begin_tenant(&self, client_id: i64) -> Result<Tx> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT set_config('app.client_id', $1, true)")
+            .bind(client_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        Ok(tx)
+    }
+
+    /// A transaction without a tenant: tenant tables show no rows in it. Used for
+    /// global reference data and infrastructure tables.
+    pub async fn begin(&self) -> Result<Tx> {
+        Ok(self.pool.begin().await?)
+    }
+
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
+
+fn owner_options(cfg: &Config) -> Result<PgConnectOptions> {
+    Ok(PgConnectOptions::from_str(&cfg.database_url)
+        .map_err(|e| Error::internal(format!("DATABASE_URL inválida: {e}")))?
+        .disable_statement_logging())
+}
+
+fn app_options(cfg: &Config) -> Result<PgConnectOptions> {
+    let opts = match &cfg.database_app_url {
+        Some(url) => PgConnectOptions::from_str(url)
+            .map_err(|e| Error::internal(format!("DATABASE_APP_URL inválida: {e}")))?,
+        None => {
+            let o = owner_options(cfg)?.username(APP_ROLE);
+            match &cfg.app_db_password {
+                Some(p) => o.password(p),
+                None => o,
+            }
+        }
+    };
+    Ok(opts.application_name("erp").disable_statement_logging())
+}
+
+/// Creates the database if it is missing (connecting to `postgres`), then the
+/// application role and the tenant helper function. Idempotent; safe to run from
+/// several processes at once (advisory lock).
+pub async fn bootstrap(cfg: &Config) -> Result<()> {
+    let opts = owner_options(cfg)?;
+    let dbname = opts.get_database().unwrap_or("erp").to_string();
+    match PgConnection::connect_with(&opts).await {
+        Ok(c) => c.close().await?,
+        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => {
+            let mut admin = PgConnection::connect_with(&opts.clone().database("postgres")).await?;
+            let sql = format!("CREATE DATABASE {}", quote_ident(&dbname));
+            if let Err(e) = admin.execute(sql.as_str()).await {
+                // Another process may have created it meanwhile.
+                if !matches!(&e, sqlx::Error::Database(d) if d.code().as_deref() == Some("42P04")) {
+                    return Err(e.into());
+                }
+            }
+            admin.close().await?;
+        }
+        Err(e) => return Err(e.into()),
+    }
+
+    let mut conn = PgConnection::connect_with(&opts).await?;
+    conn.execute("SELECT pg_advisory_lock(7301001)").await?;
+    let result = bootstrap_locked(&mut conn, cfg).await;
+    conn.execute("SELECT pg_advisory_unlock(7301001)").await?;
+    conn.close().await?;
+    result
+}
+
+async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
+    let exists: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM pg_roles WHERE rolname = $1)")
+        .bind(APP_ROLE)
+        .fetch_one(&mut *conn)
+        .await?;
+    if !exists {
+        conn.execute(format!("CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE").as_str())
+            .await?;
+    }
+    // Whatever happened before, the role must never bypass RLS.
+    conn.execute(format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS").as_str()).await?;
+    if let Some(p) = &cfg.app_db_password {
+        conn.execute(format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p)).as_str())
+            .await?;
+    }
+    conn.execute(
+        "CREATE OR REPLACE FUNCTION public.erp_current_client() RETURNS bigint \
+         LANGUAGE sql STABLE PARALLEL SAFE AS \
+         $$ SELECT NULLIF(current_setting('app.client_id', true), '')::bigint $$",
+    )
+    .await?;
+    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm").await?;
+    Ok(())
+}
+
+/// Runs the platform's and the service's migrations in `schema`, as owner, then
+/// grants the application role what it needs there.
+pub async fn migrate(cfg: &Config, schema: &str, migrator: &Migrator) -> Result<()> {
+    if !schema.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        return Err(Error::internal(format!("invalid schema name {schema}")));
+    }
+    let mut conn = PgConnection::connect_with(&owner_options(cfg)?).await?;
+    conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
+    // The history table and unqualified names in migrations land in the schema.
+    conn.execute(format!("SET search_path TO {schema}, public").as_str()).await?;
+    let mut platform = clone_migrator(&PLATFORM_MIGRATOR);
+    platform.set_ignore_missing(true);
+    platform.run(&mut conn).await.map_err(Error::internal)?;
+    let mut service = clone_migrator(migrator);
+    service.set_ignore_missing(true);
+    service.run(&mut conn).await.map_err(Error::internal)?;
+    for stmt in [
+        format!("GRANT USAGE ON SCHEMA {schema} TO {APP_ROLE}"),
+        format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {APP_ROLE}"),
+        format!("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {APP_ROLE}"),
+        format!("REVOKE ALL ON {schema}._sqlx_migrations FROM {APP_ROLE}"),
+    ] {
+        conn.execute(stmt.as_str()).await?;
+    }
+    conn.close().await?;
+    Ok(())
+}
+
+fn clone_migrator(m: &Migrator) -> Migrator {
+    Migrator {
+        migrations: m.migrations.clone(),
+        ignore_missing: m.ignore_missing,
+        locking: m.locking,
+        no_tx: m.no_tx,
+    }
+}
+
+/// Quotes an identifier for the few statements that cannot bind it.
+pub fn quote_ident(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+fn quote_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}

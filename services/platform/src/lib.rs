@@ -1,0 +1,39 @@
+//! `erp-platform`: the shared library every ERP service and the gateway build on.
+//!
+//! It holds what must behave the same in every role: configuration from the
+//! environment, PostgreSQL access with per-request tenant transactions and
+//! per-service migrations, the event bus (NATS JetStream or in-process) with a
+//! transactional outbox and an idempotent inbox, the cache (Redis or in-process),
+//! the one error type and its mappings, telemetry, and the resource engine that
+//! turns register descriptors into list/count/get/create/update/delete/search.
+//!
+//! Layout:
+//! - `config`: `Config::from_env` and the documented defaults.
+//! - `error`: `Error`, its gRPC status mapping and constraint messages.
+//! - `db`: pools, bootstrap (app role, helper function), migrations, tenant tx.
+//! - `bus`: the `Bus` trait, `NatsBus`, `MemoryBus`, outbox relay, inbox.
+//! - `cache`: the `Cache` trait, `RedisCache`, `MemoryCache`.
+//! - `telemetry`: tracing, OTLP export, Prometheus metrics, trace propagation.
+//! - `grpc`: request context carried in gRPC metadata.
+//! - `resource`: the register engine (descriptors, SQL, gRPC service).
+//! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
+//! - `service`: what a service needs to run (`ServiceCtx`) and its admin HTTP.
+
+pub mod bus;
+pub mod cache;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod grpc;
+pub mod resource;
+pub mod service;
+pub mod telemetry;
+pub mod validators;
+
+pub use error::{Error, Result};
+
+/// Companies whose users are support operators, when they belong to the operator client.
+pub const PRIVILEGED_COMPANIES: [i64; 3] = [130, 9999, 9998];
+
+/// The client version the legacy contract announces.
+pub const VERSION: &str = "4.0.2";

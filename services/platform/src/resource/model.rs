@@ -1,0 +1,532 @@
+//! Register descriptors.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::db::Tx;
+use crate::grpc::Caller;
+use crate::Result;
+
+/// How a field is shown and validated (the web client's field types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Kind {
+    Text,
+    Textarea,
+    Email,
+    Phones,
+    Number,
+    Money,
+    Date,
+    Combobox,
+    Autocomplete,
+    Chips,
+    Checklist,
+    AccessKey,
+    Color,
+    Upload,
+    Gallery,
+    Barcode,
+    Situation,
+    CpfCnpj,
+    Cep,
+    Password,
+    Boolean,
+}
+
+/// How a field is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbType {
+    Int,
+    Text,
+    Decimal,
+    Date,
+    Timestamp,
+    Bool,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Create,
+    Update,
+    Delete,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Legacy name (`CLI_DESCRICAO`); the column is its lower-case form unless set.
+    pub name: String,
+    pub column: String,
+    pub label: String,
+    pub kind: Kind,
+    pub db: DbType,
+    pub required: bool,
+    pub editable: bool,
+    pub length: Option<u32>,
+    pub min_length: Option<u32>,
+    pub min: Option<Decimal>,
+    pub max: Option<Decimal>,
+    pub mask: Option<String>,
+    pub searchable: bool,
+    pub reference: Option<String>,
+    pub options: Vec<(String, String)>,
+    pub upload_types: Vec<String>,
+    pub width: u8,
+    pub in_list: bool,
+    /// Accepted on write, never read back (passwords).
+    pub write_only: bool,
+    /// Maintained by the server; a body cannot set it.
+    pub read_only: bool,
+    pub default: Option<Value>,
+}
+
+impl Field {
+    fn new(name: &str, label: &str, kind: Kind, db: DbType) -> Field {
+        Field {
+            name: name.to_string(),
+            column: name.to_ascii_lowercase(),
+            label: label.to_string(),
+            kind,
+            db,
+            required: false,
+            editable: true,
+            length: None,
+            min_length: None,
+            min: None,
+            max: None,
+            mask: None,
+            searchable: false,
+            reference: None,
+            options: Vec::new(),
+            upload_types: Vec::new(),
+            width: 6,
+            in_list: false,
+            write_only: false,
+            read_only: false,
+            default: None,
+        }
+    }
+
+    pub fn id(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Number, DbType::Int).read_only().list().width(2)
+    }
+    pub fn int(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Number, DbType::Int)
+    }
+    pub fn decimal(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Number, DbType::Decimal)
+    }
+    pub fn money(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Money, DbType::Decimal).min("0")
+    }
+    pub fn text(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Text, DbType::Text)
+    }
+    pub fn textarea(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Textarea, DbType::Text).width(12)
+    }
+    pub fn email(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Email, DbType::Text).len(250)
+    }
+    pub fn phones(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Phones, DbType::Text).len(250).mask("(##) #####-####")
+    }
+    pub fn date(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Date, DbType::Date).width(3)
+    }
+    pub fn timestamp(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Text, DbType::Timestamp).read_only()
+    }
+    pub fn boolean(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Boolean, DbType::Bool)
+    }
+    pub fn cpf_cnpj(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::CpfCnpj, DbType::Text).len(18).searchable()
+    }
+    pub fn cep(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Cep, DbType::Text).len(9).mask("#####-###").width(3)
+    }
+    pub fn color(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::Color, DbType::Text).len(7).width(3)
+    }
+    pub fn access_key(name: &str, label: &str) -> Field {
+        Field::new(name, label, Kind::AccessKey, DbType::Text).len(44).width(12)
+    }
+    pub fn password(name: &str, label: &str) -> Field {
+        let mut f = Field::new(name, label, Kind::Password, DbType::Text).len(128);
+        f.write_only = true;
+        f
+    }
+    pub fn upload(name: &str, label: &str, types: &[&str]) -> Field {
+        let mut f = Field::new(name, label, Kind::Upload, DbType::Text).read_only();
+        f.upload_types = types.iter().map(|s| s.to_string()).collect();
+        f
+    }
+    /// A reference to another register shown as a combobox (or autocomplete when
+    /// the referenced register is large).
+    pub fn reference(name: &str, label: &str, resource: &str, kind: Kind) -> Field {
+        let mut f = Field::new(name, label, kind, DbType::Int);
+        f.reference = Some(resource.to_string());
+        f
+    }
+    /// A JSON value (lists of ids picked in a chip combobox).
+    pub fn new_json(name: &str, label: &str, kind: Kind) -> Field {
+        Field::new(name, label, kind, DbType::Json)
+    }
+    pub fn reference_to(mut self, resource: &str) -> Self {
+        self.reference = Some(resource.to_string());
+        self
+    }
+    /// A code from a fixed list (`options`: value, text).
+    pub fn options(name: &str, label: &str, db: DbType, opts: &[(&str, &str)]) -> Field {
+        let mut f = Field::new(name, label, Kind::Combobox, db);
+        f.options = opts.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect();
+        f
+    }
+    /// Situation 1 = Ativado, otherwise Desativado.
+    pub fn situation(name: &str) -> Field {
+        let mut f = Field::new(name, "Situação", Kind::Situation, DbType::Int).list().width(3);
+        f.options = vec![("1".into(), "Ativado".into()), ("0".into(), "Desativado".into())];
+        f.default = Some(Value::from(1));
+        f
+    }
+
+    pub fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+    pub fn len(mut self, n: u32) -> Self {
+        self.length = Some(n);
+        self
+    }
+    pub fn min_len(mut self, n: u32) -> Self {
+        self.min_length = Some(n);
+        self
+    }
+    pub fn min(mut self, v: &str) -> Self {
+        self.min = v.parse().ok();
+        self
+    }
+    pub fn max(mut self, v: &str) -> Self {
+        self.max = v.parse().ok();
+        self
+    }
+    pub fn mask(mut self, m: &str) -> Self {
+        self.mask = Some(m.to_string());
+        self
+    }
+    pub fn searchable(mut self) -> Self {
+        self.searchable = true;
+        self
+    }
+    pub fn list(mut self) -> Self {
+        self.in_list = true;
+        self
+    }
+    pub fn width(mut self, w: u8) -> Self {
+        self.width = w.clamp(1, 12);
+        self
+    }
+    pub fn read_only(mut self) -> Self {
+        self.read_only = true;
+        self.editable = false;
+        self
+    }
+    pub fn column(mut self, c: &str) -> Self {
+        self.column = c.to_string();
+        self
+    }
+    pub fn default(mut self, v: Value) -> Self {
+        self.default = Some(v);
+        self
+    }
+    pub fn kind(mut self, k: Kind) -> Self {
+        self.kind = k;
+        self
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Group {
+    pub title: Option<String>,
+    pub framed: bool,
+    pub width: u8,
+    pub fields: Vec<String>,
+}
+
+/// Register-specific behaviour around the generic writes.
+#[async_trait]
+pub trait Hooks: Send + Sync {
+    /// Runs after the body was parsed, before validation (hash a password, derive a
+    /// column).
+    async fn before_write(&self, _op: Op, _caller: &Caller, _body: &mut Map<String, Value>) -> Result<()> {
+        Ok(())
+    }
+    /// Runs in the same transaction after the row was written.
+    async fn after_write(&self, _tx: &mut Tx, _op: Op, _caller: &Caller, _row: &Value) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[derive(Clone)]
+pub struct Resource {
+    /// Legacy path root (`clientes`).
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub title: String,
+    /// Owning service and its schema (`catalog`).
+    pub schema: String,
+    pub table: String,
+    /// Key columns without the company (`["CLI_ID"]`).
+    pub key: Vec<String>,
+    /// Company column (`CLI_EMP_ID`), for company-scoped registers.
+    pub company: Option<String>,
+    /// The single integer key is numbered by the server per company.
+    pub generated_key: bool,
+    /// Field shown as `text` in select boxes.
+    pub label: String,
+    pub default_order: String,
+    /// Program (menu route name) whose permissions guard this register.
+    pub program: String,
+    pub fields: Vec<Field>,
+    pub groups: Vec<Group>,
+    /// Entity name for `erp.<service>.<entity>.<verb>` events, when others need them.
+    pub events: Option<String>,
+    pub search_limit: i64,
+    pub hooks: Option<Arc<dyn Hooks>>,
+    /// Rows belong to a client (`client_id` column, row-level security). Global
+    /// reference tables are read by everyone and written only by operators.
+    pub tenant: bool,
+    /// Generated ids count per client instead of per company (users).
+    pub ids_per_client: bool,
+}
+
+impl Resource {
+    pub fn new(name: &str, title: &str, schema: &str, table: &str, program: &str) -> Resource {
+        Resource {
+            name: name.into(),
+            aliases: Vec::new(),
+            title: title.into(),
+            schema: schema.into(),
+            table: table.into(),
+            key: Vec::new(),
+            company: None,
+            generated_key: true,
+            label: String::new(),
+            default_order: String::new(),
+            program: program.into(),
+            fields: Vec::new(),
+            groups: Vec::new(),
+            events: None,
+            search_limit: 6,
+            hooks: None,
+            tenant: true,
+            ids_per_client: false,
+        }
+    }
+
+    pub fn key(mut self, k: &[&str]) -> Self {
+        self.key = k.iter().map(|s| s.to_string()).collect();
+        self
+    }
+    pub fn natural_key(mut self) -> Self {
+        self.generated_key = false;
+        self
+    }
+    pub fn company(mut self, c: &str) -> Self {
+        self.company = Some(c.into());
+        self
+    }
+    pub fn label(mut self, l: &str) -> Self {
+        self.label = l.into();
+        self
+    }
+    pub fn order(mut self, o: &str) -> Self {
+        self.default_order = o.into();
+        self
+    }
+    pub fn alias(mut self, a: &str) -> Self {
+        self.aliases.push(a.into());
+        self
+    }
+    pub fn fields(mut self, f: Vec<Field>) -> Self {
+        self.fields = f;
+        self
+    }
+    pub fn group(mut self, title: Option<&str>, framed: bool, width: u8, fields: &[&str]) -> Self {
+        self.groups.push(Group {
+            title: title.map(String::from),
+            framed,
+            width,
+            fields: fields.iter().map(|s| s.to_string()).collect(),
+        });
+        self
+    }
+    pub fn events(mut self, entity: &str) -> Self {
+        self.events = Some(entity.into());
+        self
+    }
+    pub fn search_limit(mut self, n: i64) -> Self {
+        self.search_limit = n;
+        self
+    }
+    pub fn global(mut self) -> Self {
+        self.tenant = false;
+        self
+    }
+    pub fn ids_per_client(mut self) -> Self {
+        self.ids_per_client = true;
+        self
+    }
+    pub fn hooks(mut self, h: Arc<dyn Hooks>) -> Self {
+        self.hooks = Some(h);
+        self
+    }
+
+    pub fn qualified_table(&self) -> String {
+        format!("{}.{}", self.schema, self.table)
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn is_key(&self, name: &str) -> bool {
+        self.key.iter().any(|k| k == name)
+    }
+
+    pub fn is_company(&self, name: &str) -> bool {
+        self.company.as_deref() == Some(name)
+    }
+
+    /// Checks the descriptor once at start-up: identifiers are plain, key, company,
+    /// label and order name declared fields.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ident(&self.schema) || !ident(&self.table) {
+            return Err(format!("{}: bad table", self.name));
+        }
+        for f in &self.fields {
+            if !ident(&f.name) || !ident(&f.column) {
+                return Err(format!("{}: bad field {}", self.name, f.name));
+            }
+        }
+        let declared = |n: &str| self.fields.iter().any(|f| f.name == n);
+        if self.key.is_empty() || !self.key.iter().all(|k| declared(k)) {
+            return Err(format!("{}: key must be declared fields", self.name));
+        }
+        if let Some(c) = &self.company {
+            if !declared(c) {
+                return Err(format!("{}: company column {c} not declared", self.name));
+            }
+        }
+        if !declared(&self.label) {
+            return Err(format!("{}: label {} not declared", self.name, self.label));
+        }
+        if self.generated_key && (self.key.len() != 1 || self.fields.iter().any(|f| f.name == self.key[0] && f.db != DbType::Int)) {
+            return Err(format!("{}: a generated key is one integer column", self.name));
+        }
+        crate::resource::query::parse_order(self, &self.default_order).map_err(|e| format!("{}: {e}", self.name))?;
+        Ok(())
+    }
+
+    pub fn meta(&self) -> Value {
+        let fields: Vec<Value> = self
+            .fields
+            .iter()
+            .filter(|f| !self.is_company(&f.name))
+            .map(|f| {
+                serde_json::json!({
+                    "name": f.name,
+                    "label": f.label,
+                    "kind": f.kind,
+                    "required": f.required,
+                    "editable": f.editable,
+                    "length": f.length,
+                    "min": f.min.map(|d| d.to_string()),
+                    "max": f.max.map(|d| d.to_string()),
+                    "mask": f.mask,
+                    "searchable": f.searchable,
+                    "reference": f.reference,
+                    "options": if f.options.is_empty() { Value::Null } else {
+                        f.options.iter().map(|(v, t)| serde_json::json!({"value": v, "text": t})).collect()
+                    },
+                    "uploadTypes": if f.upload_types.is_empty() { Value::Null } else { serde_json::json!(f.upload_types) },
+                    "width": f.width,
+                    "inList": f.in_list,
+                })
+            })
+            .collect();
+        let groups: Vec<Value> = if self.groups.is_empty() {
+            vec![serde_json::json!({
+                "title": Value::Null, "framed": false, "width": 12,
+                "fields": self.fields.iter().filter(|f| !self.is_company(&f.name) && !f.write_only || f.kind == Kind::Password)
+                    .map(|f| f.name.clone()).collect::<Vec<_>>(),
+            })]
+        } else {
+            self.groups.iter().map(|g| serde_json::json!(g)).collect()
+        };
+        serde_json::json!({
+            "name": self.name,
+            "path": format!("/{}", self.name),
+            "title": self.title,
+            "program": self.program,
+            "key": self.key,
+            "companyColumn": self.company,
+            "labelField": self.label,
+            "defaultOrder": self.default_order,
+            "fields": fields,
+            "groups": groups,
+        })
+    }
+}
+
+/// The registers one process knows, by path root and alias.
+#[derive(Clone, Default)]
+pub struct Registry {
+    list: Vec<Arc<Resource>>,
+    by_name: HashMap<String, Arc<Resource>>,
+}
+
+impl Registry {
+    pub fn new(resources: Vec<Resource>) -> std::result::Result<Registry, String> {
+        let mut r = Registry::default();
+        for res in resources {
+            r.add(res)?;
+        }
+        Ok(r)
+    }
+
+    pub fn add(&mut self, res: Resource) -> std::result::Result<(), String> {
+        res.check()?;
+        let res = Arc::new(res);
+        for n in std::iter::once(&res.name).chain(res.aliases.iter()) {
+            if self.by_name.insert(n.clone(), res.clone()).is_some() {
+                return Err(format!("duplicate resource path {n}"));
+            }
+        }
+        self.list.push(res);
+        Ok(())
+    }
+
+    pub fn merge(&mut self, other: &Registry) -> std::result::Result<(), String> {
+        for r in &other.list {
+            self.add((**r).clone())?;
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Arc<Resource>> {
+        self.by_name.get(name)
+    }
+
+    pub fn all(&self) -> &[Arc<Resource>] {
+        &self.list
+    }
+}

@@ -1,0 +1,55 @@
+//! What a running service holds (`ServiceCtx`) and the plumbing every service role
+//! shares: the gRPC server builder with tracing and metrics, and the admin HTTP
+//! endpoints (`/healthz`, `/readyz`, `/metrics`) of `erp serve <service>`.
+
+use std::sync::Arc;
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse, routing::get, Router};
+
+use crate::bus::Bus;
+use crate::cache::Cache;
+use crate::config::Config;
+use crate::db::Db;
+
+#[derive(Clone)]
+pub struct ServiceCtx {
+    pub cfg: Arc<Config>,
+    pub db: Db,
+    pub bus: Arc<dyn Bus>,
+    pub cache: Arc<dyn Cache>,
+}
+
+impl ServiceCtx {
+    /// Database, bus and cache both answer.
+    pub async fn ready(&self) -> Result<(), String> {
+        self.db.ping().await.map_err(|e| format!("database: {e}"))?;
+        self.bus.ping().await.map_err(|e| format!("bus: {e}"))?;
+        self.cache.ping().await.map_err(|e| format!("cache: {e}"))?;
+        Ok(())
+    }
+}
+
+/// A tonic server with the trace-context span and the gRPC metrics layer.
+pub fn grpc_server() -> tonic::transport::server::Server<tower::layer::util::Stack<crate::grpc::MetricsLayer, tower::layer::util::Identity>> {
+    tonic::transport::Server::builder()
+        .trace_fn(crate::telemetry::grpc_server_span)
+        .layer(crate::grpc::MetricsLayer)
+}
+
+pub fn admin_router(ctx: ServiceCtx) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(|| async { crate::telemetry::render_metrics() }))
+        .with_state(ctx)
+}
+
+async fn readyz(State(ctx): State<ServiceCtx>) -> impl IntoResponse {
+    match ctx.ready().await {
+        Ok(()) => (StatusCode::OK, "ready".to_string()),
+        Err(e) => {
+            tracing::warn!(error = %e, "not ready");
+            (StatusCode::SERVICE_UNAVAILABLE, "not ready".to_string())
+        }
+    }
+}
