@@ -1,1 +1,33 @@
-//! tmp
+//! The gateway and the `erp` binary's roles.
+//!
+//! The gateway is the only door: it verifies tokens, applies the tenant guard and
+//! per-program permissions, serves the legacy REST paths (translated to gRPC calls
+//! of the services), GraphQL for the web client, the built web client, uploads,
+//! health, metrics and openapi.json. `erp run` starts it with every service in one
+//! process; the services are still reached through gRPC on loopback, so the code
+//! path is the same as in microservices mode.
+//!
+//! Layout:
+//! - `app`: the axum router (static web, health, metrics, GraphQL, legacy REST).
+//! - `auth`, `session`: tokens, principals, login and logout.
+//! - `access`: the tenant guard and the permission check.
+//! - `ops`: register operations shared by REST and GraphQL.
+//! - `legacy`: the legacy REST route table.
+//! - `graphql`: the schema of the web client.
+//! - `uploads`: multipart uploads and /uploads.
+//! - `upstream`: gRPC clients, deadline and metadata.
+//! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`.
+//! - `openapi`: openapi.json from the route table.
+
+pub mod access;
+pub mod app;
+pub mod auth;
+pub mod graphql;
+pub mod legacy;
+pub mod openapi;
+pub mod ops;
+pub mod roles;
+pub mod session;
+pub mod state;
+pub mod uploads;
+pub mod upstream;

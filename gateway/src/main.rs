@@ -1,1 +1,89 @@
-fn main(){}
+//! `erp`: one binary, many roles. See README.md for the configuration.
+
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use erp_gateway::roles;
+use erp_platform::config::Config;
+
+#[derive(Parser)]
+#[command(name = "erp", version, about = "ERP: gateway e serviços")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Gateway and every service in one process (the default).
+    Run {
+        /// Seed the demo data and print the demo logins first.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Only the gateway (services from ERP_<SERVICE>_URL).
+    Gateway,
+    /// Only one service (gRPC on ERP_GRPC_ADDR, admin HTTP on ERP_ADMIN_ADDR).
+    Serve { service: String },
+    /// Run every service's migrations as the database owner.
+    Migrate,
+    /// Migrate and load the demo data.
+    SeedDemo,
+    /// Print the GraphQL schema (SDL).
+    Schema,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let cfg = Arc::new(Config::from_env());
+    let role = match &cli.command {
+        Some(Command::Serve { service }) => format!("erp-{service}"),
+        Some(Command::Gateway) => "erp-gateway".into(),
+        _ => "erp".into(),
+    };
+    if !matches!(cli.command, Some(Command::Schema)) {
+        erp_platform::telemetry::init(&role, cfg.otlp_endpoint.as_deref());
+    }
+    let result = match cli.command.unwrap_or(Command::Run { demo: false }) {
+        Command::Run { demo } => run(cfg, demo).await,
+        Command::Gateway => roles::gateway(cfg).await,
+        Command::Serve { service } => roles::serve_one(cfg, &service).await,
+        Command::Migrate => roles::migrate(cfg).await,
+        Command::SeedDemo => {
+            let r = roles::seed_demo(cfg).await;
+            if r.is_ok() {
+                roles::print_demo_logins("(erp run)");
+            }
+            r
+        }
+        Command::Schema => {
+            print!("{}", erp_gateway::graphql::schema().sdl());
+            Ok(())
+        }
+    };
+    erp_platform::telemetry::shutdown();
+    result.map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
+    if demo {
+        roles::seed_demo(cfg.clone()).await?;
+    }
+    let listener = tokio::net::TcpListener::bind(&cfg.http_addr)
+        .await
+        .map_err(|e| erp_platform::Error::internal(format!("{}: {e}", cfg.http_addr)))?;
+    let running = roles::start_all(cfg.clone(), listener).await?;
+    let port = running.addr.port();
+    let url = format!("http://localhost:{port}");
+    if demo {
+        roles::print_demo_logins(&url);
+    } else {
+        println!("ERP {} em {url}", erp_platform::VERSION);
+    }
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => tracing::info!("shutting down"),
+        _ = futures::future::join_all(running.tasks) => tracing::error!("a role stopped"),
+    }
+    Ok(())
+}

@@ -152,14 +152,27 @@ pub async fn migrate(cfg: &Config, schema: &str, migrator: &Migrator) -> Result<
     }
     let mut conn = PgConnection::connect_with(&owner_options(cfg)?).await?;
     conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
-    // The history table and unqualified names in migrations land in the schema.
-    conn.execute(format!("SET search_path TO {schema}, public").as_str()).await?;
+    // One owner connection whose search_path is the schema: the history table and
+    // unqualified names in migrations land there.
+    let search_path = format!("SET search_path TO {schema}, public");
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .after_connect(move |c, _| {
+            let sql = search_path.clone();
+            Box::pin(async move {
+                c.execute(sql.as_str()).await?;
+                Ok(())
+            })
+        })
+        .connect_with(owner_options(cfg)?)
+        .await?;
     let mut platform = clone_migrator(&PLATFORM_MIGRATOR);
     platform.set_ignore_missing(true);
-    platform.run(&mut conn).await.map_err(Error::internal)?;
+    platform.run(&pool).await.map_err(Error::internal)?;
     let mut service = clone_migrator(migrator);
     service.set_ignore_missing(true);
-    service.run(&mut conn).await.map_err(Error::internal)?;
+    service.run(&pool).await.map_err(Error::internal)?;
+    pool.close().await;
     for stmt in [
         format!("GRANT USAGE ON SCHEMA {schema} TO {APP_ROLE}"),
         format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {APP_ROLE}"),

@@ -1,0 +1,126 @@
+//! The HTTP application.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_graphql::http::{GraphiQLSource, ALL_WEBSOCKET_PROTOCOLS};
+use async_graphql_axum::{GraphQLProtocol, GraphQLRequest, GraphQLResponse, GraphQLWebSocket};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State, WebSocketUpgrade};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::graphql::{ErpSchema, Gql};
+use crate::legacy::Routes;
+use crate::state::AppState;
+
+pub fn router(st: AppState) -> Router {
+    let mut routes = Routes::default();
+    crate::legacy::identity::add(&mut routes);
+    routes.add(Method::GET, "/uploads/{emp}/{file}", "Arquivo enviado (token ou cookie de sessão)", false, crate::uploads::serve);
+    crate::legacy::registers::add_all(&mut routes, &st.registry);
+    let (legacy, specs) = routes.into_router();
+    let openapi = Arc::new(crate::openapi::build(&specs));
+    let schema = crate::graphql::schema();
+
+    let index = st.cfg.web_dir.join("index.html");
+    let web = ServeDir::new(&st.cfg.web_dir).fallback(ServeFile::new(&index));
+
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(|| async { erp_platform::telemetry::render_metrics() }))
+        .route("/openapi.json", get(move || { let o = openapi.clone(); async move { Json((*o).clone()) } }))
+        .route("/graphql", get(graphiql).post(graphql))
+        .route("/graphql/ws", get(graphql_ws))
+        .merge(legacy)
+        .fallback_service(web)
+        .layer(middleware::from_fn_with_state(st.clone(), spa_navigation))
+        .layer(middleware::from_fn(track))
+        .layer(DefaultBodyLimit::max(crate::uploads::MAX_UPLOAD + 1024 * 1024))
+        .layer(axum::Extension(schema))
+        .with_state(st)
+}
+
+async fn readyz(State(st): State<AppState>) -> impl IntoResponse {
+    let checks = async {
+        st.db.ping().await.map_err(|e| format!("database: {e}"))?;
+        st.bus.ping().await.map_err(|e| format!("bus: {e}"))?;
+        st.cache.ping().await.map_err(|e| format!("cache: {e}"))?;
+        Ok::<_, String>(())
+    };
+    match checks.await {
+        Ok(()) => (StatusCode::OK, "ready"),
+        Err(e) => {
+            tracing::warn!(error = %e, "not ready");
+            (StatusCode::SERVICE_UNAVAILABLE, "not ready")
+        }
+    }
+}
+
+async fn graphiql() -> Html<String> {
+    Html(GraphiQLSource::build().endpoint("/graphql").subscription_endpoint("/graphql/ws").finish())
+}
+
+async fn graphql(
+    State(st): State<AppState>,
+    axum::Extension(schema): axum::Extension<ErpSchema>,
+    headers: HeaderMap,
+    req: GraphQLRequest,
+) -> GraphQLResponse {
+    let ctx = Gql { st, headers, auth: tokio::sync::OnceCell::new() };
+    schema.execute(req.into_inner().data(ctx)).await.into()
+}
+
+async fn graphql_ws(
+    State(st): State<AppState>,
+    axum::Extension(schema): axum::Extension<ErpSchema>,
+    protocol: GraphQLProtocol,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    upgrade
+        .protocols(ALL_WEBSOCKET_PROTOCOLS)
+        .on_upgrade(move |socket| {
+            GraphQLWebSocket::new(socket, schema, protocol)
+                .on_connection_init(move |payload| crate::graphql::ws_init(st.clone(), payload))
+                .serve()
+        })
+}
+
+/// A browser navigating to a screen route (`/clientes`, `/clientes/alterar`) gets
+/// the web client even where the same path is also a legacy REST call: browser
+/// navigations ask for text/html, API clients for JSON.
+async fn spa_navigation(
+    State(st): State<AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let path = req.uri().path();
+    let html = req.method() == Method::GET
+        && req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("text/html"))
+        && !["/graphql", "/uploads/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/assets/"].iter().any(|p| path.starts_with(p));
+    if !html {
+        return next.run(req).await;
+    }
+    let index = st.cfg.web_dir.join("index.html");
+    match tokio::fs::read(&index).await {
+        Ok(bytes) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], bytes).into_response(),
+        Err(_) => (StatusCode::NOT_FOUND, "web client not built (make web)").into_response(),
+    }
+}
+
+/// `http_requests_total` and `http_request_duration_seconds` per route and status.
+async fn track(req: Request, next: Next) -> Response {
+    let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(|| "other".into());
+    let method = req.method().to_string();
+    let start = Instant::now();
+    let resp = next.run(req).await;
+    let status = resp.status().as_u16().to_string();
+    metrics::counter!("http_requests_total", "route" => route.clone(), "method" => method.clone(), "status" => status.clone()).increment(1);
+    metrics::histogram!("http_request_duration_seconds", "route" => route, "method" => method, "status" => status)
+        .record(start.elapsed().as_secs_f64());
+    resp
+}

@@ -1,0 +1,256 @@
+//! GraphQL for the web client (async-graphql): session, menu, favourites, register
+//! metadata and operations, notifications over WebSocket (graphql-transport-ws).
+//! Every resolver goes through the same guard and permission checks as the legacy
+//! REST calls (`crate::ops`, `crate::access`).
+
+pub mod types;
+
+use std::pin::Pin;
+
+use async_graphql::futures_util::Stream;
+use async_graphql::{Context, ErrorExtensions, Json, Object, Schema, Subscription};
+use erp_platform::Error;
+use http::HeaderMap;
+use serde_json::{Map, Value};
+use tokio::sync::OnceCell;
+use tokio_stream::StreamExt;
+
+use crate::auth::{authenticate, Auth};
+use crate::state::AppState;
+use crate::{ops, session};
+use types::*;
+
+pub type ErpSchema = Schema<Query, Mutation, SubscriptionRoot>;
+
+/// Per-request context: the state, the request headers and the caller, verified
+/// once on first use.
+pub struct Gql {
+    pub st: AppState,
+    pub headers: HeaderMap,
+    pub auth: OnceCell<Auth>,
+}
+
+fn gql_error(e: Error) -> async_graphql::Error {
+    let status = e.http_status();
+    let code = match status {
+        400 => "BAD_USER_INPUT",
+        401 => "UNAUTHENTICATED",
+        403 => "FORBIDDEN",
+        404 => "NOT_FOUND",
+        408 => "TIMEOUT",
+        409 => "CONFLICT",
+        429 => "TOO_MANY_REQUESTS",
+        _ => "INTERNAL_SERVER_ERROR",
+    };
+    if status >= 500 {
+        tracing::error!(error = %e, "graphql request failed");
+    }
+    async_graphql::Error::new(e.public_message()).extend_with(|_, ext| {
+        ext.set("code", code);
+        ext.set("status", status);
+    })
+}
+
+type R<T> = async_graphql::Result<T>;
+
+fn gql<'a>(ctx: &Context<'a>) -> R<&'a Gql> {
+    ctx.data::<Gql>()
+}
+
+async fn auth<'a>(ctx: &'a Context<'_>) -> R<&'a Auth> {
+    let g = gql(ctx)?;
+    if let Some(a) = ctx.data_opt::<Auth>() {
+        return Ok(a);
+    }
+    g.auth
+        .get_or_try_init(|| async { authenticate(&g.st, &g.headers, false).await })
+        .await
+        .map_err(gql_error)
+}
+
+fn key_of(id: &Value) -> Vec<String> {
+    match id {
+        Value::Array(a) => a.iter().map(|v| v.as_str().map(String::from).unwrap_or_else(|| v.to_string())).collect(),
+        Value::String(s) => vec![s.clone()],
+        other => vec![other.to_string()],
+    }
+}
+
+fn object(v: Value) -> R<Map<String, Value>> {
+    match v {
+        Value::Object(m) => Ok(m),
+        _ => Err(gql_error(Error::validation("Informe um objeto JSON."))),
+    }
+}
+
+pub struct Query;
+
+#[Object]
+impl Query {
+    async fn me(&self, ctx: &Context<'_>) -> R<Session> {
+        Ok(session(&auth(ctx).await?.principal))
+    }
+
+    async fn menu(&self, ctx: &Context<'_>) -> R<Vec<MenuNode>> {
+        Ok(menu(&auth(ctx).await?.principal.programs))
+    }
+
+    async fn server_version(&self) -> String {
+        erp_platform::VERSION.into()
+    }
+
+    async fn resource_metas(&self, ctx: &Context<'_>) -> R<Vec<ResourceMeta>> {
+        let a = auth(ctx).await?;
+        let g = gql(ctx)?;
+        let visible = |program: &str| a.principal.privileged || a.principal.programs.iter().any(|p| p.name == program && p.can_view);
+        g.st.registry
+            .all()
+            .iter()
+            .filter(|r| visible(&r.program))
+            .map(|r| serde_json::from_value(r.meta()).map_err(|e| gql_error(Error::internal(e))))
+            .collect()
+    }
+
+    async fn resource_meta(&self, ctx: &Context<'_>, name: String) -> R<ResourceMeta> {
+        auth(ctx).await?;
+        let res = ops::resource(&gql(ctx)?.st, &name).map_err(gql_error)?;
+        serde_json::from_value(res.meta()).map_err(|e| gql_error(Error::internal(e)))
+    }
+
+    async fn resource_list(&self, ctx: &Context<'_>, name: String, emp: i64, input: Option<ListInput>) -> R<ResourcePage> {
+        let a = auth(ctx).await?;
+        let st = &gql(ctx)?.st;
+        let input = input.unwrap_or_default();
+        let mut body = match input.where_.map(|w| w.0) {
+            Some(Value::Object(m)) => m,
+            Some(Value::Null) | None => Map::new(),
+            Some(_) => return Err(gql_error(Error::validation("Filtro inválido."))),
+        };
+        if let Some(f) = input.filter.filter(|f| !f.trim().is_empty()) {
+            body.insert("FILTRO".into(), Value::from(f));
+        }
+        if let Some(o) = input.order.filter(|o| !o.trim().is_empty()) {
+            body.insert("ORDENACAO".into(), Value::from(o));
+        }
+        let total = ops::count(st, a, &name, Some(emp), body.clone()).await.map_err(gql_error)?;
+        let limit = input.limit.unwrap_or(20);
+        body.insert("LIMIT".into(), Value::from(limit));
+        body.insert("PAGINATION".into(), Value::from(input.page.unwrap_or(1).max(1) - 1));
+        let rows = ops::list(st, a, &name, Some(emp), body).await.map_err(gql_error)?;
+        Ok(ResourcePage { rows: rows.into_iter().map(Json).collect(), total })
+    }
+
+    async fn resource_get(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<Option<Json<Value>>> {
+        let a = auth(ctx).await?;
+        match ops::get(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0)).await {
+            Ok(v) => Ok(Some(Json(v))),
+            Err(Error::NotFound(_)) => Ok(None),
+            Err(e) => Err(gql_error(e)),
+        }
+    }
+}
+
+pub struct Mutation;
+
+#[Object]
+impl Mutation {
+    async fn login(&self, ctx: &Context<'_>, input: LoginInput) -> R<LoginResult> {
+        let st = &gql(ctx)?.st;
+        let s = session::login(st, &input.cpfcnpj, &input.login, &input.password, input.company_id).await.map_err(gql_error)?;
+        ctx.append_http_header("set-cookie", session::cookie(&s));
+        Ok(LoginResult { token: s.token.clone(), session: types::session(&s.principal) })
+    }
+
+    async fn logout(&self, ctx: &Context<'_>) -> R<bool> {
+        let a = auth(ctx).await?;
+        session::logout(&gql(ctx)?.st, a).await.map_err(gql_error)?;
+        Ok(true)
+    }
+
+    async fn toggle_favorite(&self, ctx: &Context<'_>, program_id: i64) -> R<UserProgram> {
+        let a = auth(ctx).await?;
+        let st = &gql(ctx)?.st;
+        let req = crate::upstream::request(
+            &a.caller,
+            erp_proto::identity::v1::FavoriteRequest { user_id: a.caller.user_id, program_id },
+        );
+        let reply = crate::upstream::call(st.up.identity.clone().toggle_favorite(req)).await.map_err(gql_error)?;
+        let v: Value = serde_json::from_slice(&reply.json).map_err(|e| gql_error(e.into()))?;
+        let fav = v.get("PRGU_FAVORITO").and_then(Value::as_i64) == Some(1);
+        // The event evicts the cached principal; answer from identity's reply now.
+        let mut p = a
+            .principal
+            .programs
+            .iter()
+            .find(|p| p.id == program_id)
+            .cloned()
+            .ok_or_else(|| gql_error(Error::NotFound("Programa não encontrado.".into())))?;
+        p.favorite = fav;
+        crate::auth::evict(st, a.caller.client_id, a.caller.user_id).await.map_err(gql_error)?;
+        Ok(types::program(&p))
+    }
+
+    async fn resource_create(&self, ctx: &Context<'_>, name: String, emp: i64, data: Json<Value>) -> R<Json<Value>> {
+        let a = auth(ctx).await?;
+        let body = object(data.0)?;
+        ops::create(&gql(ctx)?.st, a, &name, Some(emp), body).await.map(Json).map_err(gql_error)
+    }
+
+    async fn resource_update(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>, data: Json<Value>) -> R<Json<Value>> {
+        let a = auth(ctx).await?;
+        let body = object(data.0)?;
+        ops::update(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0), body).await.map(Json).map_err(gql_error)
+    }
+
+    async fn resource_delete(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<bool> {
+        let a = auth(ctx).await?;
+        ops::delete(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0)).await.map_err(gql_error)?;
+        Ok(true)
+    }
+}
+
+pub struct SubscriptionRoot;
+
+type NoticeStream = Pin<Box<dyn Stream<Item = R<Notification>> + Send>>;
+
+#[Subscription]
+impl SubscriptionRoot {
+    /// Notifications addressed to the connected user.
+    async fn notifications(&self, ctx: &Context<'_>) -> NoticeStream {
+        let (Ok(a), Ok(st)) = (ctx.data::<Auth>(), ctx.data::<AppState>()) else {
+            let e = gql_error(Error::Unauthenticated("Token não informado.".into()));
+            let s: NoticeStream = Box::pin(tokio_stream::once(Err(e)));
+            return s;
+        };
+        let (cid, uid) = (a.caller.client_id, a.caller.user_id);
+        let rx = tokio_stream::wrappers::BroadcastStream::new(st.notices.subscribe());
+        let s: NoticeStream = Box::pin(rx.filter_map(move |n| match n {
+            Ok(n) if n.client_id == cid && n.user_id == uid => {
+                Some(Ok(Notification { id: n.id, message: n.message, created_at: n.created_at }))
+            }
+            _ => None,
+        }));
+        s
+    }
+}
+
+pub fn schema() -> ErpSchema {
+    Schema::build(Query, Mutation, SubscriptionRoot).limit_depth(12).limit_complexity(2000).finish()
+}
+
+/// Auth for a WebSocket connection from the `connection_init` payload
+/// (`{"authorization": "Bearer ..."}`).
+pub async fn ws_init(st: AppState, payload: Value) -> async_graphql::Result<async_graphql::Data> {
+    let token = payload
+        .get("authorization")
+        .or_else(|| payload.get("Authorization"))
+        .and_then(Value::as_str)
+        .map(|s| s.trim_start_matches("Bearer ").trim_start_matches("bearer ").to_string())
+        .ok_or_else(|| async_graphql::Error::new("Token não informado."))?;
+    let auth = crate::auth::authenticate_token(&st, &token, &HeaderMap::new()).await.map_err(gql_error)?;
+    let mut data = async_graphql::Data::default();
+    data.insert(auth);
+    data.insert(st);
+    Ok(data)
+}
+

@@ -1,0 +1,151 @@
+//! The generic routes every register gets from its descriptor (data-and-calls.md
+//! §7 "Common conventions"):
+//!
+//! company-scoped (`{emp}` in the path):
+//!   POST /r/filtro, POST /r/{emp} (list), POST /r/registros[/{emp}] (count),
+//!   POST /r (create), GET|PUT|DELETE /r/{key}/{emp}[/{more keys}],
+//!   GET /r/pesquisar/{filter}/{emp}
+//! not company-scoped:
+//!   POST /r/filtro|filtros (list), POST /r/registros (count), POST /r (create),
+//!   GET|PUT|DELETE /r/{key...}, POST /r/{key} (get), GET /r/pesquisar/{filter}
+
+use axum::extract::Request;
+use axum::http::Method;
+use serde_json::json;
+
+use super::{count_response, json_body, list_response, ok_json, Params, Routes};
+use crate::auth::authenticate;
+use crate::ops;
+use crate::state::AppState;
+
+/// `/{K1}/{emp}/{K2}...`: the first key, the company, then the other keys.
+fn item_path(root: &str, key: &[String], company: bool) -> String {
+    let mut p = format!("/{root}/{{{}}}", key[0]);
+    if company {
+        p.push_str("/{emp}");
+    }
+    for k in &key[1..] {
+        p.push_str(&format!("/{{{k}}}"));
+    }
+    p
+}
+
+fn key_of(params: &Params, key: &[String]) -> erp_platform::Result<Vec<String>> {
+    key.iter().map(|k| params.get(k).map(str::to_string)).collect()
+}
+
+fn opt_emp(params: &Params) -> erp_platform::Result<Option<i64>> {
+    match params.get("emp") {
+        Ok(_) => Ok(Some(params.i64("emp")?)),
+        Err(_) => Ok(None),
+    }
+}
+
+pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry) {
+    for res in registry.all() {
+        for root in std::iter::once(&res.name).chain(res.aliases.iter()) {
+            add_resource(routes, root, &res.name, &res.key, res.company.is_some(), &res.title);
+        }
+    }
+}
+
+fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], company: bool, title: &str) {
+    let n = name.to_string();
+    let list = {
+        let n = n.clone();
+        move |st: AppState, params: Params, req: Request| {
+            let n = n.clone();
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                let emp = opt_emp(&params)?;
+                let body = json_body(req).await?;
+                list_response(ops::list(&st, &auth, &n, emp, body).await?)
+            }
+        }
+    };
+    let count = {
+        let n = n.clone();
+        move |st: AppState, params: Params, req: Request| {
+            let n = n.clone();
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                let emp = opt_emp(&params)?;
+                let body = json_body(req).await?;
+                count_response(ops::count(&st, &auth, &n, emp, body).await?)
+            }
+        }
+    };
+    let create = {
+        let n = n.clone();
+        move |st: AppState, _params: Params, req: Request| {
+            let n = n.clone();
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                let body = json_body(req).await?;
+                ok_json(ops::create(&st, &auth, &n, None, body).await?)
+            }
+        }
+    };
+    let get = {
+        let (n, key) = (n.clone(), key.to_vec());
+        move |st: AppState, params: Params, req: Request| {
+            let (n, key) = (n.clone(), key.clone());
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                ok_json(ops::get(&st, &auth, &n, opt_emp(&params)?, key_of(&params, &key)?).await?)
+            }
+        }
+    };
+    let update = {
+        let (n, key) = (n.clone(), key.to_vec());
+        move |st: AppState, params: Params, req: Request| {
+            let (n, key) = (n.clone(), key.clone());
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                let emp = opt_emp(&params)?;
+                let k = key_of(&params, &key)?;
+                let body = json_body(req).await?;
+                ok_json(ops::update(&st, &auth, &n, emp, k, body).await?)
+            }
+        }
+    };
+    let delete = {
+        let (n, key) = (n.clone(), key.to_vec());
+        move |st: AppState, params: Params, req: Request| {
+            let (n, key) = (n.clone(), key.clone());
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                ops::delete(&st, &auth, &n, opt_emp(&params)?, key_of(&params, &key)?).await?;
+                ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
+            }
+        }
+    };
+    let search = {
+        let n = n.clone();
+        move |st: AppState, params: Params, req: Request| {
+            let n = n.clone();
+            async move {
+                let auth = authenticate(&st, req.headers(), false).await?;
+                let filter = params.get("filter")?.to_string();
+                ok_json(ops::search(&st, &auth, &n, opt_emp(&params)?, filter, 0).await?)
+            }
+        }
+    };
+
+    let item = item_path(root, key, company);
+    routes.add(Method::POST, &format!("/{root}/filtro"), &format!("{title}: listar"), false, list.clone());
+    routes.add(Method::POST, &format!("/{root}/filtros"), &format!("{title}: listar"), false, list.clone());
+    routes.add(Method::POST, &format!("/{root}/registros"), &format!("{title}: contar"), false, count.clone());
+    routes.add(Method::POST, &format!("/{root}"), &format!("{title}: incluir"), false, create);
+    routes.add(Method::GET, &item, &format!("{title}: consultar"), false, get.clone());
+    routes.add(Method::PUT, &item, &format!("{title}: alterar"), false, update);
+    routes.add(Method::DELETE, &item, &format!("{title}: excluir"), false, delete);
+    if company {
+        routes.add(Method::POST, &format!("/{root}/{{emp}}"), &format!("{title}: listar"), false, list);
+        routes.add(Method::POST, &format!("/{root}/registros/{{emp}}"), &format!("{title}: contar"), false, count);
+        routes.add(Method::GET, &format!("/{root}/pesquisar/{{filter}}/{{emp}}"), &format!("{title}: pesquisar"), false, search);
+    } else {
+        routes.add(Method::POST, &item, &format!("{title}: consultar"), false, get);
+        routes.add(Method::GET, &format!("/{root}/pesquisar/{{filter}}"), &format!("{title}: pesquisar"), false, search);
+    }
+}

@@ -1,0 +1,129 @@
+//! Register operations as both front doors (legacy REST and GraphQL) use them:
+//! resolve the register, work out the company, run the guard and the permission
+//! check, call the owning service.
+
+use std::sync::Arc;
+
+use erp_platform::resource::Resource;
+use erp_platform::{Error, Result};
+use erp_proto::erp::v1::{KeyRequest, ListRequest, SearchRequest, WriteRequest};
+use serde_json::{Map, Value};
+
+use crate::access::{authorize, Perm};
+use crate::auth::Auth;
+use crate::state::AppState;
+use crate::upstream::{call, request};
+
+pub fn resource(st: &AppState, name: &str) -> Result<Arc<Resource>> {
+    st.registry
+        .get(name)
+        .cloned()
+        .ok_or_else(|| Error::NotFound(format!("Cadastro '{name}' não encontrado.")))
+}
+
+fn int_of(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+/// The company a register call works in: the path's, else the body's company
+/// column or EMP_ID, else the user's current company.
+fn company(res: &Resource, auth: &Auth, path_emp: Option<i64>, body: &Map<String, Value>) -> Option<i64> {
+    let col = res.company.as_deref()?;
+    path_emp
+        .or_else(|| body.get(col).and_then(int_of))
+        .or_else(|| body.get("EMP_ID").and_then(int_of))
+        .or(Some(auth.caller.emp_id))
+}
+
+/// Key values that name a company (the `empresas` register is keyed by EMP_ID).
+fn key_companies(res: &Resource, key: &[String]) -> Vec<i64> {
+    res.key
+        .iter()
+        .zip(key)
+        .filter(|(k, _)| k.as_str() == "EMP_ID")
+        .filter_map(|(_, v)| v.parse().ok())
+        .collect()
+}
+
+fn emps(emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
+    emp.into_iter().chain(extra).collect()
+}
+
+pub async fn list(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, body: Map<String, Value>) -> Result<Vec<Value>> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &body);
+    let body = Value::Object(body);
+    authorize(auth, &res.program, Perm::View, &emps(emp, vec![]), Some(&body))?;
+    let req = request(&auth.caller, ListRequest { resource: res.name.clone(), emp, filter_json: serde_json::to_vec(&body)? });
+    let reply = call(st.up.resources(&res.schema)?.list(req)).await?;
+    Ok(serde_json::from_slice(&reply.rows_json)?)
+}
+
+pub async fn count(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, body: Map<String, Value>) -> Result<i64> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &body);
+    let body = Value::Object(body);
+    authorize(auth, &res.program, Perm::View, &emps(emp, vec![]), Some(&body))?;
+    let req = request(&auth.caller, ListRequest { resource: res.name.clone(), emp, filter_json: serde_json::to_vec(&body)? });
+    Ok(call(st.up.resources(&res.schema)?.count(req)).await?.total)
+}
+
+pub async fn get(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<Value> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &Map::new());
+    authorize(auth, &res.program, Perm::View, &emps(emp, key_companies(&res, &key)), None)?;
+    let req = request(&auth.caller, KeyRequest { resource: res.name.clone(), emp, key });
+    let reply = call(st.up.resources(&res.schema)?.get(req)).await?;
+    Ok(serde_json::from_slice(&reply.row_json)?)
+}
+
+pub async fn create(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, mut body: Map<String, Value>) -> Result<Value> {
+    let res = resource(st, name)?;
+    // A generated key in the body means nothing (mass assignment).
+    if res.generated_key {
+        for k in &res.key {
+            body.remove(k);
+        }
+    }
+    let emp = company(&res, auth, path_emp, &body);
+    let body = Value::Object(body);
+    authorize(auth, &res.program, Perm::Create, &emps(emp, vec![]), Some(&body))?;
+    let req = request(&auth.caller, WriteRequest { resource: res.name.clone(), emp, key: vec![], body_json: serde_json::to_vec(&body)? });
+    let reply = call(st.up.resources(&res.schema)?.create(req)).await?;
+    Ok(serde_json::from_slice(&reply.row_json)?)
+}
+
+pub async fn update(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    key: Vec<String>,
+    body: Map<String, Value>,
+) -> Result<Value> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &body);
+    let body = Value::Object(body);
+    authorize(auth, &res.program, Perm::Update, &emps(emp, key_companies(&res, &key)), Some(&body))?;
+    let req = request(&auth.caller, WriteRequest { resource: res.name.clone(), emp, key, body_json: serde_json::to_vec(&body)? });
+    let reply = call(st.up.resources(&res.schema)?.update(req)).await?;
+    Ok(serde_json::from_slice(&reply.row_json)?)
+}
+
+pub async fn delete(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<()> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &Map::new());
+    authorize(auth, &res.program, Perm::Delete, &emps(emp, key_companies(&res, &key)), None)?;
+    let req = request(&auth.caller, KeyRequest { resource: res.name.clone(), emp, key });
+    call(st.up.resources(&res.schema)?.delete(req)).await?;
+    Ok(())
+}
+
+pub async fn search(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, filter: String, limit: i32) -> Result<Vec<Value>> {
+    let res = resource(st, name)?;
+    let emp = company(&res, auth, path_emp, &Map::new());
+    authorize(auth, &res.program, Perm::View, &emps(emp, vec![]), None)?;
+    let req = request(&auth.caller, SearchRequest { resource: res.name.clone(), emp, filter, limit });
+    let reply = call(st.up.resources(&res.schema)?.search(req)).await?;
+    Ok(serde_json::from_slice(&reply.rows_json)?)
+}

@@ -1,0 +1,245 @@
+//! The roles of the `erp` binary and the list of services (the composition root).
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use erp_platform::bus::{self, Bus};
+use erp_platform::config::Config;
+use erp_platform::db::{self, Db};
+use erp_platform::resource::Registry;
+use erp_platform::service::ServiceCtx;
+use erp_platform::{cache, Error, Result};
+use prost::Message;
+use tokio::net::TcpListener;
+use tokio::sync::broadcast;
+
+use crate::auth::Jwt;
+use crate::state::{AppState, Notice};
+use crate::upstream::Upstreams;
+
+type BoxFut<T> = Pin<Box<dyn Future<Output = Result<T>> + Send>>;
+
+/// A service the binary can run.
+pub struct ServiceDef {
+    pub name: &'static str,
+    pub migrate: fn(Arc<Config>) -> BoxFut<()>,
+    pub serve: fn(ServiceCtx, TcpListener) -> BoxFut<()>,
+    pub registry: fn() -> std::result::Result<Registry, String>,
+}
+
+pub fn services() -> Vec<ServiceDef> {
+    vec![ServiceDef {
+        name: "identity",
+        migrate: |cfg| Box::pin(async move { erp_identity::migrate(&cfg).await }),
+        serve: |ctx, l| Box::pin(erp_identity::serve(ctx, l)),
+        registry: erp_identity::resources::registry,
+    }]
+}
+
+/// Every register of every service, for the gateway's routes and metadata.
+pub fn registry() -> Result<Registry> {
+    let mut all = Registry::default();
+    for s in services() {
+        all.merge(&(s.registry)().map_err(Error::internal)?).map_err(Error::internal)?;
+    }
+    Ok(all)
+}
+
+pub async fn migrate(cfg: Arc<Config>) -> Result<()> {
+    db::bootstrap(&cfg).await?;
+    for s in services() {
+        (s.migrate)(cfg.clone()).await?;
+        tracing::info!(service = s.name, "migrated");
+    }
+    Ok(())
+}
+
+pub async fn seed_demo(cfg: Arc<Config>) -> Result<()> {
+    migrate(cfg.clone()).await?;
+    let db = Db::connect(&cfg).await?;
+    erp_identity::seed::seed(&db, cfg.operator_client_id).await?;
+    Ok(())
+}
+
+pub fn print_demo_logins(url: &str) {
+    println!();
+    println!("  ERP {} em {url}", erp_platform::VERSION);
+    println!("  Logins de demonstração (CPF/CNPJ do cliente, usuário, senha):");
+    for l in erp_identity::seed::LOGINS.iter() {
+        println!("    {:<20} {:<10} {:<12} {}", l.cpfcnpj, l.login, l.password, l.note);
+    }
+    println!();
+}
+
+async fn service_ctx(cfg: Arc<Config>, bus: Arc<dyn Bus>, cache: Arc<dyn cache::Cache>) -> Result<ServiceCtx> {
+    let db = Db::connect(&cfg).await?;
+    Ok(ServiceCtx { cfg, db, bus, cache })
+}
+
+/// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
+pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
+    let def = services().into_iter().find(|s| s.name == name).ok_or_else(|| Error::validation(format!("serviço desconhecido: {name}")))?;
+    if cfg.nats_url.is_none() {
+        return Err(Error::validation("NATS_URL é obrigatório no modo de microsserviços."));
+    }
+    let ctx = service_ctx(cfg.clone(), bus::from_config(&cfg).await?, cache::from_config(&cfg).await?).await?;
+    let admin = TcpListener::bind(&cfg.admin_addr).await.map_err(Error::internal)?;
+    let admin_app = erp_platform::service::admin_router(ctx.clone());
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(admin, admin_app).await {
+            tracing::error!(error = %e, "admin server stopped");
+        }
+    });
+    let grpc = TcpListener::bind(&cfg.grpc_addr).await.map_err(Error::internal)?;
+    tracing::info!(service = name, addr = %cfg.grpc_addr, "serving gRPC");
+    (def.serve)(ctx, grpc).await
+}
+
+/// Starts the gateway with the given upstream URLs; returns its address and task.
+pub async fn start_gateway(
+    cfg: Arc<Config>,
+    urls: HashMap<String, String>,
+    bus: Arc<dyn Bus>,
+    cache: Arc<dyn cache::Cache>,
+    listener: TcpListener,
+) -> Result<(SocketAddr, AppState, tokio::task::JoinHandle<()>)> {
+    let st = state(cfg, urls, bus, cache).await?;
+    consume_identity_events(&st).await?;
+    consume_notifications(&st).await?;
+    let addr = listener.local_addr().map_err(Error::internal)?;
+    let app = crate::app::router(st.clone());
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "gateway stopped");
+        }
+    });
+    Ok((addr, st, task))
+}
+
+pub async fn state(cfg: Arc<Config>, urls: HashMap<String, String>, bus: Arc<dyn Bus>, cache: Arc<dyn cache::Cache>) -> Result<AppState> {
+    let secret = cfg.resolve_jwt_secret().map_err(Error::internal)?;
+    let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
+    let (notices, _) = broadcast::channel(1024);
+    Ok(AppState {
+        jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
+        up: Upstreams::new(&urls)?,
+        registry: Arc::new(registry()?),
+        uploads: cfg.data_dir.join("uploads"),
+        cfg,
+        cache,
+        bus,
+        db,
+        notices,
+    })
+}
+
+/// Identity's changes evict cached principals.
+async fn consume_identity_events(st: &AppState) -> Result<()> {
+    let s = st.clone();
+    st.bus
+        .subscribe(
+            "gateway-principals",
+            "erp.identity.>",
+            Arc::new(move |m| {
+                let s = s.clone();
+                Box::pin(async move {
+                    let target = if m.subject == erp_identity::events::USER_CHANGED {
+                        erp_proto::identity::v1::UserChanged::decode(m.payload.as_ref()).ok().map(|e| (e.client_id, e.user_id))
+                    } else if m.subject.starts_with("erp.identity.usuario.") {
+                        erp_proto::erp::v1::RecordChanged::decode(m.payload.as_ref())
+                            .ok()
+                            .and_then(|e| Some((e.client_id, e.key.first()?.parse().ok()?)))
+                    } else {
+                        None
+                    };
+                    if let Some((cid, uid)) = target {
+                        crate::auth::evict(&s, cid, uid).await?;
+                    }
+                    Ok(())
+                })
+            }),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Notifications published by any service reach the user's open WebSocket.
+async fn consume_notifications(st: &AppState) -> Result<()> {
+    let s = st.clone();
+    let durable = format!("gateway-notices-{}", hostname());
+    st.bus
+        .subscribe(
+            &durable,
+            "erp.*.notificacao.criada",
+            Arc::new(move |m| {
+                let s = s.clone();
+                Box::pin(async move {
+                    if let Ok(n) = erp_proto::erp::v1::Notification::decode(m.payload.as_ref()) {
+                        let _ = s.notices.send(Notice { client_id: n.client_id, user_id: n.user_id, id: n.id, message: n.message, created_at: n.created_at });
+                    }
+                    Ok(())
+                })
+            }),
+        )
+        .await?;
+    Ok(())
+}
+
+fn hostname() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .map(|h| h.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect())
+        .unwrap_or_else(|| "local".into())
+}
+
+/// `erp gateway`: upstreams from `ERP_<SERVICE>_URL`.
+pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
+    let mut urls = HashMap::new();
+    for s in services() {
+        let url = Config::service_url(s.name).ok_or_else(|| Error::validation(format!("ERP_{}_URL não configurado.", s.name.to_ascii_uppercase())))?;
+        urls.insert(s.name.to_string(), url);
+    }
+    if cfg.nats_url.is_none() {
+        return Err(Error::validation("NATS_URL é obrigatório no modo de microsserviços."));
+    }
+    let bus = bus::from_config(&cfg).await?;
+    let cache = cache::from_config(&cfg).await?;
+    let listener = TcpListener::bind(&cfg.http_addr).await.map_err(Error::internal)?;
+    let (addr, _, task) = start_gateway(cfg, urls, bus, cache, listener).await?;
+    tracing::info!(%addr, "gateway listening");
+    task.await.map_err(Error::internal)
+}
+
+/// Everything in one process: every service on a loopback port, then the gateway.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    pub tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Running> {
+    migrate(cfg.clone()).await?;
+    let bus = bus::from_config(&cfg).await?;
+    let cache = cache::from_config(&cfg).await?;
+    let mut urls = HashMap::new();
+    let mut tasks = Vec::new();
+    for s in services() {
+        let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone()).await?;
+        let l = TcpListener::bind("127.0.0.1:0").await.map_err(Error::internal)?;
+        urls.insert(s.name.to_string(), format!("http://{}", l.local_addr().map_err(Error::internal)?));
+        let name = s.name;
+        let serve = s.serve;
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = serve(ctx, l).await {
+                tracing::error!(service = name, error = %e, "service stopped");
+            }
+        }));
+    }
+    let (addr, state, gw) = start_gateway(cfg, urls, bus, cache, listener).await?;
+    tasks.push(gw);
+    Ok(Running { addr, state, tasks })
+}

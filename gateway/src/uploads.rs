@@ -1,0 +1,150 @@
+//! Uploaded files: multipart parsing with a size limit, the type checked by
+//! extension and magic bytes against the field's allowed types, a storage name the
+//! server generates, and serving under /uploads/{emp}/{file} only to the owning
+//! client (files live in `<data dir>/uploads/<client>/<emp>/`).
+
+use axum::body::Body;
+use axum::extract::{FromRequest, Multipart, Request};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use erp_platform::{Error, Result};
+
+use crate::access::check_companies;
+use crate::auth::{authenticate, Auth};
+use crate::legacy::{ApiResult, Params};
+use crate::state::AppState;
+
+pub const MAX_UPLOAD: usize = 10 * 1024 * 1024;
+pub const TYPE_MSG: &str = "Permitidos apenas imagens e PDF!";
+
+/// Allowed types of image fields (the spec's insert-images type).
+pub const IMAGES: &[&str] = &["png", "jpeg", "bmp"];
+
+pub struct Stored {
+    pub name: String,
+    pub original: String,
+    pub size: usize,
+}
+
+/// Detects the type from the first bytes; the declared extension must agree.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0x89, b'P', b'N', b'G', ..] => Some("png"),
+        [0xFF, 0xD8, 0xFF, ..] => Some("jpeg"),
+        [b'B', b'M', ..] => Some("bmp"),
+        [b'%', b'P', b'D', b'F', ..] => Some("pdf"),
+        _ => None,
+    }
+}
+
+fn extension_type(name: &str) -> Option<&'static str> {
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some("png"),
+        "jpg" | "jpeg" => Some("jpeg"),
+        "bmp" => Some("bmp"),
+        "pdf" => Some("pdf"),
+        _ => None,
+    }
+}
+
+pub fn check_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Result<&'static str> {
+    let kind = sniff(bytes).ok_or_else(|| Error::validation(TYPE_MSG))?;
+    if extension_type(file_name) != Some(kind) || !allowed.contains(&kind) {
+        return Err(Error::validation(TYPE_MSG));
+    }
+    Ok(kind)
+}
+
+fn dir(st: &AppState, auth: &Auth, emp: i64) -> std::path::PathBuf {
+    st.uploads.join(auth.caller.client_id.to_string()).join(emp.to_string())
+}
+
+/// Reads the `file` part of a multipart request and stores it.
+pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed: &[&str]) -> Result<Stored> {
+    let mut mp = Multipart::from_request(req, &())
+        .await
+        .map_err(|_| Error::validation("Envie o arquivo como multipart/form-data."))?;
+    while let Some(field) = mp.next_field().await.map_err(|_| Error::validation("Arquivo inválido."))? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let original = field.file_name().unwrap_or("arquivo").to_string();
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|_| Error::validation("Arquivo maior que o permitido (10 MB)."))?;
+        if bytes.len() > MAX_UPLOAD {
+            return Err(Error::validation("Arquivo maior que o permitido (10 MB)."));
+        }
+        let kind = check_type(&original, &bytes, allowed)?;
+        let ext = if kind == "jpeg" { "jpg" } else { kind };
+        let name = format!("{}.{ext}", uuid::Uuid::now_v7().simple());
+        let d = dir(st, auth, emp);
+        tokio::fs::create_dir_all(&d).await.map_err(Error::internal)?;
+        tokio::fs::write(d.join(&name), &bytes).await.map_err(Error::internal)?;
+        return Ok(Stored { name, original, size: bytes.len() });
+    }
+    Err(Error::validation("Arquivo é obrigatório!"))
+}
+
+fn safe_name(name: &str) -> bool {
+    !name.is_empty() && name.len() < 200 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-') && !name.starts_with('.')
+}
+
+pub async fn remove(st: &AppState, auth: &Auth, emp: i64, name: &str) {
+    if safe_name(name) {
+        if let Err(e) = tokio::fs::remove_file(dir(st, auth, emp).join(name)).await {
+            tracing::debug!(error = %e, "upload not removed");
+        }
+    }
+}
+
+/// GET /uploads/{emp}/{file}: bearer token or the session cookie.
+pub async fn serve(st: AppState, p: Params, req: Request) -> ApiResult {
+    let auth = authenticate(&st, req.headers(), true).await?;
+    let emp = p.i64("emp")?;
+    check_companies(&auth, &[emp])?;
+    let name = p.get("file")?;
+    if !safe_name(name) {
+        return Err(Error::not_found().into());
+    }
+    let bytes = tokio::fs::read(dir(&st, &auth, emp).join(name)).await.map_err(|_| Error::NotFound("Arquivo não encontrado.".into()))?;
+    let mime = match sniff(&bytes) {
+        Some("png") => "image/png",
+        Some("jpeg") => "image/jpeg",
+        Some("bmp") => "image/bmp",
+        Some("pdf") => "application/pdf",
+        _ => "application/octet-stream",
+    };
+    let resp: Response = (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "private, max-age=3600"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
+        Body::from(bytes),
+    )
+        .into_response();
+    Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_needs_magic_bytes_and_matching_extension() {
+        let png = [0x89, b'P', b'N', b'G', 0x0D, 0x0A];
+        assert_eq!(check_type("logo.PNG", &png, IMAGES).ok(), Some("png"));
+        assert!(check_type("logo.jpg", &png, IMAGES).is_err());
+        assert!(check_type("doc.pdf", b"%PDF-1.7", IMAGES).is_err());
+        assert!(check_type("x.png", b"<script>", IMAGES).is_err());
+        assert_eq!(check_type("doc.pdf", b"%PDF-1.7", &["pdf"]).ok(), Some("pdf"));
+    }
+
+    #[test]
+    fn stored_names_cannot_escape_the_folder() {
+        assert!(safe_name("0190a.png"));
+        assert!(!safe_name("../x.png"));
+        assert!(!safe_name(".hidden"));
+        assert!(!safe_name("a/b.png"));
+    }
+}

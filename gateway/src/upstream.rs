@@ -1,0 +1,78 @@
+//! gRPC clients of the services, and the one way the gateway calls them: caller
+//! and trace context in metadata, a 15 s deadline that becomes the legacy 408.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+use erp_platform::error::TIMEOUT_MSG;
+use erp_platform::grpc::Caller;
+use erp_platform::{Error, Result};
+use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
+use erp_proto::identity::v1::identity_service_client::IdentityServiceClient;
+use tonic::transport::{Channel, Endpoint};
+
+pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
+
+#[derive(Clone)]
+pub struct Upstreams {
+    pub identity: IdentityServiceClient<Channel>,
+    resources: HashMap<String, ResourceServiceClient<Channel>>,
+}
+
+impl Upstreams {
+    /// `urls`: service name -> gRPC URL (`http://127.0.0.1:50051`).
+    pub fn new(urls: &HashMap<String, String>) -> Result<Upstreams> {
+        let mut channels = HashMap::new();
+        for (name, url) in urls {
+            let ch = Endpoint::from_shared(url.clone())
+                .map_err(|e| Error::internal(format!("{name}: {e}")))?
+                .connect_timeout(Duration::from_secs(5))
+                .tcp_nodelay(true)
+                .http2_keep_alive_interval(Duration::from_secs(30))
+                .connect_lazy();
+            channels.insert(name.clone(), ch);
+        }
+        let identity = channels.get("identity").cloned().ok_or_else(|| Error::internal("identity URL missing"))?;
+        let big = 64 * 1024 * 1024;
+        Ok(Upstreams {
+            identity: IdentityServiceClient::new(identity).max_decoding_message_size(big),
+            resources: channels
+                .into_iter()
+                .map(|(k, ch)| (k, ResourceServiceClient::new(ch).max_decoding_message_size(big).max_encoding_message_size(big)))
+                .collect(),
+        })
+    }
+
+    pub fn resources(&self, service: &str) -> Result<ResourceServiceClient<Channel>> {
+        self.resources
+            .get(service)
+            .cloned()
+            .ok_or_else(|| Error::Unavailable(format!("Serviço {service} indisponível.")))
+    }
+}
+
+/// A request carrying the caller, the trace context and the deadline.
+pub fn request<T>(caller: &Caller, msg: T) -> tonic::Request<T> {
+    let mut req = tonic::Request::new(msg);
+    caller.attach(&mut req);
+    for (k, v) in erp_platform::telemetry::current_trace_headers() {
+        if let (Ok(k), Ok(v)) = (
+            tonic::metadata::MetadataKey::from_bytes(k.as_bytes()),
+            tonic::metadata::MetadataValue::try_from(v.as_str()),
+        ) {
+            req.metadata_mut().insert(k, v);
+        }
+    }
+    req.set_timeout(UPSTREAM_TIMEOUT);
+    req
+}
+
+/// Awaits an upstream call; past 15 s the caller gets 408 'Tempo de Solicitação Esgotado'.
+pub async fn call<T>(fut: impl Future<Output = std::result::Result<tonic::Response<T>, tonic::Status>>) -> Result<T> {
+    match tokio::time::timeout(UPSTREAM_TIMEOUT, fut).await {
+        Ok(Ok(r)) => Ok(r.into_inner()),
+        Ok(Err(s)) => Err(Error::from(s)),
+        Err(_) => Err(Error::Timeout(TIMEOUT_MSG.into())),
+    }
+}
