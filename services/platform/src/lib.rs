@@ -18,6 +18,7 @@
 //! - `resource`: the register engine (descriptors, SQL, gRPC service).
 //! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
 //! - `service`: what a service needs to run (`ServiceCtx`) and its admin HTTP.
+//! - `testing`: fresh databases and service URLs for integration tests.
 
 pub mod bus;
 pub mod cache;
@@ -28,6 +29,7 @@ pub mod grpc;
 pub mod resource;
 pub mod service;
 pub mod telemetry;
+pub mod testing;
 pub mod validators;
 
 pub use error::{Error, Result};

@@ -72,6 +72,8 @@ pub struct Field {
     pub min_length: Option<u32>,
     pub min: Option<Decimal>,
     pub max: Option<Decimal>,
+    /// Decimal places accepted (money 2; quantities usually 4).
+    pub scale: Option<u32>,
     pub mask: Option<String>,
     pub searchable: bool,
     pub reference: Option<String>,
@@ -100,6 +102,7 @@ impl Field {
             min_length: None,
             min: None,
             max: None,
+            scale: None,
             mask: None,
             searchable: false,
             reference: None,
@@ -123,7 +126,7 @@ impl Field {
         Field::new(name, label, Kind::Number, DbType::Decimal)
     }
     pub fn money(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Money, DbType::Decimal).min("0")
+        Field::new(name, label, Kind::Money, DbType::Decimal).min("0").scale(2)
     }
     pub fn text(name: &str, label: &str) -> Field {
         Field::new(name, label, Kind::Text, DbType::Text)
@@ -215,6 +218,10 @@ impl Field {
     }
     pub fn max(mut self, v: &str) -> Self {
         self.max = v.parse().ok();
+        self
+    }
+    pub fn scale(mut self, places: u32) -> Self {
+        self.scale = Some(places);
         self
     }
     pub fn mask(mut self, m: &str) -> Self {

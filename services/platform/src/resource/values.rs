@@ -188,6 +188,14 @@ pub fn validate(f: &Field, value: SqlValue) -> Result<SqlValue> {
                 SqlValue::Dec(d) => *d,
                 _ => Decimal::ZERO,
             };
+            if let Some(places) = f.scale {
+                if d.normalize().scale() > places {
+                    return Err(Error::validation(format!(
+                        "O campo {} aceita no máximo {places} casas decimais.",
+                        f.label
+                    )));
+                }
+            }
             if let Some(max) = f.max {
                 if d > max {
                     return Err(err(v::max(max, "")));

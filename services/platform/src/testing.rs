@@ -1,0 +1,58 @@
+//! Helpers for integration tests of every crate: a fresh database per test binary
+//! on the real PostgreSQL (`TEST_DATABASE_URL`, default the local server), and the
+//! URLs of the real NATS and Redis.
+
+use std::str::FromStr;
+
+use sqlx::postgres::PgConnectOptions;
+use sqlx::{ConnectOptions, Connection, Executor};
+
+use crate::config::Config;
+
+pub fn admin_url() -> String {
+    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+pub fn nats_url() -> String {
+    std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
+}
+
+pub fn redis_url() -> String {
+    std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+/// Creates an empty database named `erp_it_<prefix>_<random>` and returns a config
+/// pointing at it (in-process bus and cache unless the caller sets them).
+pub async fn fresh_database(prefix: &str) -> Config {
+    let admin = PgConnectOptions::from_str(&admin_url()).expect("TEST_DATABASE_URL");
+    let name = format!("erp_it_{prefix}_{}", uuid::Uuid::new_v4().simple());
+    let mut conn = admin.connect().await.expect("connect to PostgreSQL as admin");
+    conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
+    conn.close().await.ok();
+    let url = admin.database(&name).to_url_lossy().to_string();
+    let data = std::env::temp_dir().join(&name);
+    Config::from_lookup(|k| match k {
+        "DATABASE_URL" => Some(url.clone()),
+        "ERP_DATA_DIR" => Some(data.display().to_string()),
+        "ERP_JWT_SECRET" => Some("test-secret-test-secret-test-secret-0123".into()),
+        _ => None,
+    })
+}
+
+/// Drops test databases left by earlier runs (older than a day or from this run's
+/// prefix) so a developer machine does not fill up.
+pub async fn drop_stale(prefix: &str) {
+    let Ok(admin) = PgConnectOptions::from_str(&admin_url()) else { return };
+    let Ok(mut conn) = admin.connect().await else { return };
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname NOT IN
+           (SELECT datname FROM pg_stat_activity WHERE datname IS NOT NULL)",
+    )
+    .bind(format!("erp_it_{prefix}_%"))
+    .fetch_all(&mut conn)
+    .await
+    .unwrap_or_default();
+    for n in names {
+        let _ = conn.execute(format!("DROP DATABASE IF EXISTS {n}").as_str()).await;
+    }
+}
