@@ -79,8 +79,9 @@ pub fn body_companies(body: &Value, out: &mut Vec<i64>) -> Result<()> {
     walk(body, 0, out)
 }
 
-/// The user's permission on a program (by route name, e.g. `clientes`).
-pub fn check_program(auth: &Auth, program: &str, perm: Perm) -> Result<()> {
+/// The user's permission on a program (by route name, e.g. `clientes`); `title`
+/// names it in the message when the user has no grant at all.
+pub fn check_program(auth: &Auth, program: &str, title: &str, perm: Perm) -> Result<()> {
     if perm == Perm::None || auth.principal.privileged {
         return Ok(());
     }
@@ -99,20 +100,20 @@ pub fn check_program(auth: &Auth, program: &str, perm: Perm) -> Result<()> {
     if allowed {
         Ok(())
     } else {
-        let name = p.map(|p| p.description.clone()).unwrap_or_else(|| program.to_string());
+        let name = p.map(|p| p.description.clone()).unwrap_or_else(|| title.to_string());
         Err(Error::Forbidden(format!("Usuário sem permissão para {} em {name}.", perm.verb())))
     }
 }
 
 /// Guard and permission together: companies of the path, companies of the body,
 /// then the program.
-pub fn authorize(auth: &Auth, program: &str, perm: Perm, path_emps: &[i64], body: Option<&Value>) -> Result<()> {
+pub fn authorize(auth: &Auth, program: &str, title: &str, perm: Perm, path_emps: &[i64], body: Option<&Value>) -> Result<()> {
     let mut emps = path_emps.to_vec();
     if let Some(b) = body {
         body_companies(b, &mut emps)?;
     }
     check_companies(auth, &emps)?;
-    check_program(auth, program, perm)
+    check_program(auth, program, title, perm)
 }
 
 #[cfg(test)]

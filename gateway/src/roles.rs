@@ -87,6 +87,7 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
     }
     let ctx = service_ctx(cfg.clone(), bus::from_config(&cfg).await?, cache::from_config(&cfg).await?).await?;
     let admin = TcpListener::bind(&cfg.admin_addr).await.map_err(Error::internal)?;
+    erp_platform::telemetry::metrics_handle();
     let admin_app = erp_platform::service::admin_router(ctx.clone());
     tokio::spawn(async move {
         if let Err(e) = axum::serve(admin, admin_app).await {
@@ -106,6 +107,7 @@ pub async fn start_gateway(
     cache: Arc<dyn cache::Cache>,
     listener: TcpListener,
 ) -> Result<(SocketAddr, AppState, tokio::task::JoinHandle<()>)> {
+    erp_platform::telemetry::metrics_handle();
     let st = state(cfg, urls, bus, cache).await?;
     consume_identity_events(&st).await?;
     consume_notifications(&st).await?;

@@ -32,7 +32,7 @@ fn self_or(auth: &Auth, user: i64, perm: Perm) -> Result<()> {
     if user == auth.caller.user_id {
         Ok(())
     } else {
-        authorize(auth, "usuarios", perm, &[], None)
+        authorize(auth, "usuarios", "Usuários", perm, &[], None)
     }
 }
 
@@ -99,7 +99,7 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
     let body = json_body(req).await?;
     let mut id = st.up.identity.clone();
     if GRANT_FLAGS.iter().any(|f| body.contains_key(*f)) {
-        authorize(&auth, "usuarios", Perm::Update, &[], None)?;
+        authorize(&auth, "usuarios", "Usuários", Perm::Update, &[], None)?;
         let key = Some(GrantKey { user_id: user, program_id: prog });
         let r = call(id.grant_program(request(&auth.caller, GrantRequest { key, body_json: serde_json::to_vec(&body).map_err(Error::from)? }))).await?;
         return ok_json(json_of(&r.json)?);
@@ -113,7 +113,7 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
 
 async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
-    authorize(&auth, "usuarios", Perm::Create, &[], None)?;
+    authorize(&auth, "usuarios", "Usuários", Perm::Create, &[], None)?;
     let body = json_body(req).await?;
     let r = call(st.up.identity.clone().grant_program(request(&auth.caller, GrantRequest { key: None, body_json: serde_json::to_vec(&body).map_err(Error::from)? }))).await?;
     ok_json(json_of(&r.json)?)
@@ -121,7 +121,7 @@ async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
 
 async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
-    authorize(&auth, "usuarios", Perm::Delete, &[], None)?;
+    authorize(&auth, "usuarios", "Usuários", Perm::Delete, &[], None)?;
     let key = GrantKey { user_id: p.i64("user")?, program_id: p.i64("PROG_ID")? };
     let r = call(st.up.identity.clone().revoke_program(request(&auth.caller, key))).await?;
     ok_json(json_of(&r.json)?)
@@ -129,7 +129,7 @@ async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
 
 async fn programs_for_registration(st: AppState, _p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
-    authorize(&auth, "usuarios", Perm::View, &[], None)?;
+    authorize(&auth, "usuarios", "Usuários", Perm::View, &[], None)?;
     let r = call(st.up.identity.clone().programs_for_registration(request(&auth.caller, Empty {}))).await?;
     ok_json(json_of(&r.json)?)
 }
@@ -138,7 +138,7 @@ async fn user_self(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let (user, emp) = (p.i64("id")?, p.i64("emp")?);
     let body = Value::Object(json_body(req).await?);
-    authorize(&auth, "usuarios", Perm::None, &[emp], Some(&body))?;
+    authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
     let r = call(st.up.identity.clone().update_user_self(request(
         &auth.caller,
         UserSelfRequest { user_id: user, emp, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
@@ -151,7 +151,7 @@ async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let emp = p.i64("emp")?;
     let body = Value::Object(json_body(req).await?);
-    authorize(&auth, "usuarios", Perm::None, &[emp], Some(&body))?;
+    authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
     let r = call(st.up.identity.clone().validate_user(request(
         &auth.caller,
         ValidateUserRequest { emp, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
@@ -178,7 +178,7 @@ async fn subgroup_delete(st: AppState, p: Params, req: Request) -> ApiResult {
 async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let (emp, kind) = (p.i64("ID")?, p.get("ID_IMG")?.to_string());
-    authorize(&auth, "empresas", Perm::Update, &[emp], None)?;
+    authorize(&auth, "empresas", "Empresas", Perm::Update, &[emp], None)?;
     let stored = uploads::receive(&st, &auth, emp, req, uploads::IMAGES).await?;
     let r = call(st.up.identity.clone().set_company_logo(request(
         &auth.caller,
@@ -207,7 +207,7 @@ async fn logo_delete(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let emp = p.i64("ID")?;
     let name = p.get("NOME_IMAGE")?.to_string();
-    authorize(&auth, "empresas", Perm::Update, &[emp], None)?;
+    authorize(&auth, "empresas", "Empresas", Perm::Update, &[emp], None)?;
     let kind = p.get("ID_IMAGE")?.to_string();
     let r = call(st.up.identity.clone().delete_company_logo(request(&auth.caller, CompanyLogoKey { emp, kind, file_name: name.clone() }))).await?;
     uploads::remove(&st, &auth, emp, &name).await;

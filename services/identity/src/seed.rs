@@ -20,35 +20,20 @@ pub const LOGINS: [DemoLogin; 3] = [
     DemoLogin { cpfcnpj: "00.000.000/0001-91", login: "suporte", password: "suporte123", note: "cliente operador, empresa 9999 (suporte)" },
 ];
 
-struct Company {
-    id: i64,
-    name: &'static str,
-    fantasy: &'static str,
-    cnpj: &'static str,
-    regime: &'static str,
-    city: &'static str,
-    uf: &'static str,
-    ibge: i64,
+pub struct Company {
+    pub id: i64,
+    pub name: &'static str,
+    pub fantasy: &'static str,
+    pub cnpj: &'static str,
+    pub regime: &'static str,
+    pub city: &'static str,
+    pub uf: &'static str,
+    pub ibge: i64,
 }
 
 pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
-    let clients = [
-        (operator_client, "00000000000191", "BS Sistemas (operador)"),
-        (DEMO_CLIENT, "11222333000181", "Oficina e Distribuidora Demo"),
-    ];
-    let mut tx = db.begin().await?;
-    for (id, doc, name) in clients {
-        sqlx::query(
-            "INSERT INTO identity.clientes_conta (client_id, cpfcnpj, nome) VALUES ($1, $2, $3)
-             ON CONFLICT (client_id) DO NOTHING",
-        )
-        .bind(id)
-        .bind(doc)
-        .bind(name)
-        .execute(&mut *tx)
-        .await?;
-    }
-    tx.commit().await?;
+    add_account(db, operator_client, "00000000000191", "BS Sistemas (operador)").await?;
+    add_account(db, DEMO_CLIENT, "11222333000181", "Oficina e Distribuidora Demo").await?;
 
     let operator = [Company { id: 9999, name: "BS SISTEMAS SUPORTE LTDA", fantasy: "Suporte", cnpj: "00000000000191", regime: "LUCRO PRESUMIDO", city: "Porto Alegre", uf: "RS", ibge: 4314902 }];
     let demo = [
@@ -68,9 +53,27 @@ pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
     .await
 }
 
-type UserSpec<'a> = (&'a str, &'a str, &'a str, i64, &'a [i64], bool);
+/// A client account (tenant), found at login by its document.
+pub async fn add_account(db: &Db, client: i64, cpfcnpj: &str, name: &str) -> Result<()> {
+    let mut tx = db.begin().await?;
+    sqlx::query(
+        "INSERT INTO identity.clientes_conta (client_id, cpfcnpj, nome) VALUES ($1, $2, $3)
+         ON CONFLICT (client_id) DO NOTHING",
+    )
+    .bind(client)
+    .bind(cpfcnpj)
+    .bind(name)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
 
-async fn seed_client(db: &Db, client: i64, companies: &[Company], users: &[UserSpec<'_>]) -> Result<()> {
+/// (login, name, password, default company, allowed companies, every program with
+/// every permission; else registers and sales without changes or deletes).
+pub type UserSpec<'a> = (&'a str, &'a str, &'a str, i64, &'a [i64], bool);
+
+pub async fn seed_client(db: &Db, client: i64, companies: &[Company], users: &[UserSpec<'_>]) -> Result<()> {
     let mut tx = db.begin_tenant(client).await?;
     for c in companies {
         sqlx::query(

@@ -84,13 +84,18 @@ impl Cache for MemoryCache {
 
 pub struct RedisCache {
     conn: redis::aio::ConnectionManager,
+    prefix: String,
 }
 
 impl RedisCache {
-    pub async fn connect(url: &str) -> Result<RedisCache> {
+    pub async fn connect(url: &str, prefix: &str) -> Result<RedisCache> {
         let client = redis::Client::open(url)?;
         let conn = redis::aio::ConnectionManager::new(client).await?;
-        Ok(RedisCache { conn })
+        Ok(RedisCache { conn, prefix: prefix.to_string() })
+    }
+
+    fn key(&self, k: &str) -> String {
+        format!("{}{k}", self.prefix)
     }
 }
 
@@ -98,19 +103,19 @@ impl RedisCache {
 impl Cache for RedisCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let mut c = self.conn.clone();
-        Ok(redis::cmd("GET").arg(key).query_async(&mut c).await?)
+        Ok(redis::cmd("GET").arg(self.key(key)).query_async(&mut c).await?)
     }
 
     async fn set(&self, key: &str, value: &[u8], ttl: Duration) -> Result<()> {
         let mut c = self.conn.clone();
         let ms = ttl.as_millis().max(1) as u64;
-        redis::cmd("SET").arg(key).arg(value).arg("PX").arg(ms).query_async::<()>(&mut c).await?;
+        redis::cmd("SET").arg(self.key(key)).arg(value).arg("PX").arg(ms).query_async::<()>(&mut c).await?;
         Ok(())
     }
 
     async fn del(&self, key: &str) -> Result<()> {
         let mut c = self.conn.clone();
-        redis::cmd("DEL").arg(key).query_async::<()>(&mut c).await?;
+        redis::cmd("DEL").arg(self.key(key)).query_async::<()>(&mut c).await?;
         Ok(())
     }
 
@@ -121,9 +126,9 @@ impl Cache for RedisCache {
         let (n,): (i64,) = redis::pipe()
             .atomic()
             .cmd("INCR")
-            .arg(key)
+            .arg(self.key(key))
             .cmd("PEXPIRE")
-            .arg(key)
+            .arg(self.key(key))
             .arg(ms)
             .arg("NX")
             .ignore()
@@ -146,7 +151,7 @@ impl Cache for RedisCache {
 /// The configured cache: Redis when `REDIS_URL` is set, else in-process.
 pub async fn from_config(cfg: &crate::config::Config) -> Result<Arc<dyn Cache>> {
     Ok(match &cfg.redis_url {
-        Some(url) => Arc::new(RedisCache::connect(url).await?),
+        Some(url) => Arc::new(RedisCache::connect(url, &cfg.cache_prefix).await?),
         None => Arc::new(MemoryCache::new()),
     })
 }

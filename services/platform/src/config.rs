@@ -14,6 +14,8 @@ pub struct Config {
     pub db_max_connections: u32,
     pub nats_url: Option<String>,
     pub redis_url: Option<String>,
+    /// Prefix of every cache key, so environments can share one Redis.
+    pub cache_prefix: String,
     pub otlp_endpoint: Option<String>,
     pub operator_client_id: i64,
     pub jwt_secret: Option<String>,
@@ -45,6 +47,7 @@ impl Config {
             db_max_connections: parse_i64("ERP_DB_MAX_CONNECTIONS", 16).clamp(1, 1000) as u32,
             nats_url: get("NATS_URL"),
             redis_url: get("REDIS_URL"),
+            cache_prefix: get("ERP_CACHE_PREFIX").unwrap_or_else(|| "erp:".into()),
             otlp_endpoint: get("OTEL_EXPORTER_OTLP_ENDPOINT"),
             operator_client_id: parse_i64("ERP_OPERATOR_CLIENT_ID", 1),
             jwt_secret: get("ERP_JWT_SECRET"),

@@ -144,7 +144,8 @@ impl From<Status> for Error {
             Code::Unauthenticated => Error::Unauthenticated(msg),
             Code::PermissionDenied => Error::Forbidden(msg),
             Code::NotFound => Error::NotFound(msg),
-            Code::DeadlineExceeded => Error::Timeout(TIMEOUT_MSG.into()),
+            // tonic reports its own deadline as Cancelled("Timeout expired").
+            Code::DeadlineExceeded | Code::Cancelled => Error::Timeout(TIMEOUT_MSG.into()),
             Code::AlreadyExists | Code::FailedPrecondition | Code::Aborted => Error::Conflict(msg),
             Code::ResourceExhausted => Error::TooManyRequests(msg),
             Code::Unavailable => Error::Unavailable("Serviço temporariamente indisponível.".into()),

@@ -35,6 +35,7 @@ pub async fn fresh_database(prefix: &str) -> Config {
         "DATABASE_URL" => Some(url.clone()),
         "ERP_DATA_DIR" => Some(data.display().to_string()),
         "ERP_JWT_SECRET" => Some("test-secret-test-secret-test-secret-0123".into()),
+        "ERP_CACHE_PREFIX" => Some(format!("{name}:")),
         _ => None,
     })
 }
@@ -54,5 +55,63 @@ pub async fn drop_stale(prefix: &str) {
     .unwrap_or_default();
     for n in names {
         let _ = conn.execute(format!("DROP DATABASE IF EXISTS {n}").as_str()).await;
+    }
+}
+
+/// A NATS JetStream server of the test's own (isolated from the machine's and from
+/// other runs), which a test can stop and start again on the same port and store.
+pub struct NatsServer {
+    pub port: u16,
+    dir: std::path::PathBuf,
+    child: Option<std::process::Child>,
+}
+
+impl NatsServer {
+    pub fn start() -> NatsServer {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+        let dir = std::env::temp_dir().join(format!("erp-nats-{}", uuid::Uuid::new_v4().simple()));
+        let mut n = NatsServer { port, dir, child: None };
+        n.up();
+        n
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    pub fn up(&mut self) {
+        let bin = std::env::var("NATS_SERVER_BIN").unwrap_or_else(|_| {
+            let sbin = "/usr/sbin/nats-server";
+            if std::path::Path::new(sbin).exists() { sbin.into() } else { "nats-server".into() }
+        });
+        let child = std::process::Command::new(bin)
+            .args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-js", "-sd"])
+            .arg(&self.dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("nats-server on PATH (or NATS_SERVER_BIN)");
+        self.child = Some(child);
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        panic!("nats-server did not start on port {}", self.port);
+    }
+
+    pub fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        self.down();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

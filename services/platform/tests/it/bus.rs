@@ -1,7 +1,6 @@
 //! The bus contract, run against both engines; the outbox across a NATS outage; the
 //! inbox against redelivery.
 
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -115,63 +114,12 @@ async fn the_relay_publishes_with_the_outbox_id_and_marks_rows() {
     assert_eq!(bus::relay_once(&db, bus.as_ref(), schema).await.expect("relay"), 0);
 }
 
-/// A NATS server of the test's own, so it can be stopped and started again.
-struct OwnNats {
-    port: u16,
-    dir: std::path::PathBuf,
-    child: Option<Child>,
-}
-
-impl OwnNats {
-    fn start() -> OwnNats {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("port").port();
-        let dir = std::env::temp_dir().join(format!("erp-nats-{}", uuid::Uuid::new_v4().simple()));
-        let mut n = OwnNats { port, dir, child: None };
-        n.up();
-        n
-    }
-    fn url(&self) -> String {
-        format!("nats://127.0.0.1:{}", self.port)
-    }
-    fn up(&mut self) {
-        let bin = std::env::var("NATS_SERVER_BIN").unwrap_or_else(|_| "/usr/sbin/nats-server".into());
-        let child = Command::new(bin)
-            .args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-js", "-sd"])
-            .arg(&self.dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("nats-server (set NATS_SERVER_BIN)");
-        self.child = Some(child);
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("nats-server did not start");
-    }
-    fn down(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Drop for OwnNats {
-    fn drop(&mut self) {
-        self.down();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 #[tokio::test]
 async fn an_event_written_while_nats_is_down_is_delivered_when_it_returns() {
     let schema = "plat_it_outage";
     erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR).await.expect("migrate");
     let db = db().await;
-    let mut nats = OwnNats::start();
+    let mut nats = erp_platform::testing::NatsServer::start();
     let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&nats.url()).await.expect("connect"));
     let (tx, mut rx) = mpsc::unbounded_channel();
     bus.subscribe("outage", "erp.outage.>", forward(tx)).await.expect("subscribe");

@@ -33,6 +33,6 @@ async fn memory_cache_keeps_the_contract() {
 
 #[tokio::test]
 async fn redis_cache_keeps_the_contract() {
-    let r = RedisCache::connect(&erp_platform::testing::redis_url()).await.expect("Redis at TEST_REDIS_URL");
+    let r = RedisCache::connect(&erp_platform::testing::redis_url(), "erp-it:").await.expect("Redis at TEST_REDIS_URL");
     contract(Arc::new(r)).await;
 }
