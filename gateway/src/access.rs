@@ -101,13 +101,23 @@ pub fn check_program(auth: &Auth, program: &str, title: &str, perm: Perm) -> Res
         Ok(())
     } else {
         let name = p.map(|p| p.description.clone()).unwrap_or_else(|| title.to_string());
-        Err(Error::Forbidden(format!("Usuário sem permissão para {} em {name}.", perm.verb())))
+        Err(Error::Forbidden(format!(
+            "Usuário sem permissão para {} em {name}.",
+            perm.verb()
+        )))
     }
 }
 
 /// Guard and permission together: companies of the path, companies of the body,
 /// then the program.
-pub fn authorize(auth: &Auth, program: &str, title: &str, perm: Perm, path_emps: &[i64], body: Option<&Value>) -> Result<()> {
+pub fn authorize(
+    auth: &Auth,
+    program: &str,
+    title: &str,
+    perm: Perm,
+    path_emps: &[i64],
+    body: Option<&Value>,
+) -> Result<()> {
     let mut emps = path_emps.to_vec();
     if let Some(b) = body {
         body_companies(b, &mut emps)?;

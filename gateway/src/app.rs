@@ -20,7 +20,13 @@ use crate::state::AppState;
 pub fn router(st: AppState) -> Router {
     let mut routes = Routes::default();
     crate::legacy::identity::add(&mut routes);
-    routes.add(Method::GET, "/uploads/{emp}/{file}", "Arquivo enviado (token ou cookie de sessão)", false, crate::uploads::serve);
+    routes.add(
+        Method::GET,
+        "/uploads/{emp}/{file}",
+        "Arquivo enviado (token ou cookie de sessão)",
+        false,
+        crate::uploads::serve,
+    );
     crate::legacy::registers::add_all(&mut routes, &st.registry);
     let (legacy, specs) = routes.into_router();
     let openapi = Arc::new(crate::openapi::build(&specs));
@@ -33,7 +39,13 @@ pub fn router(st: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|| async { erp_platform::telemetry::render_metrics() }))
-        .route("/openapi.json", get(move || { let o = openapi.clone(); async move { Json((*o).clone()) } }))
+        .route(
+            "/openapi.json",
+            get(move || {
+                let o = openapi.clone();
+                async move { Json((*o).clone()) }
+            }),
+        )
         .route("/graphql", get(graphiql).post(graphql))
         .route("/graphql/ws", get(graphql_ws))
         .merge(legacy)
@@ -62,7 +74,12 @@ async fn readyz(State(st): State<AppState>) -> impl IntoResponse {
 }
 
 async fn graphiql() -> Html<String> {
-    Html(GraphiQLSource::build().endpoint("/graphql").subscription_endpoint("/graphql/ws").finish())
+    Html(
+        GraphiQLSource::build()
+            .endpoint("/graphql")
+            .subscription_endpoint("/graphql/ws")
+            .finish(),
+    )
 }
 
 async fn graphql(
@@ -71,7 +88,11 @@ async fn graphql(
     headers: HeaderMap,
     req: GraphQLRequest,
 ) -> GraphQLResponse {
-    let ctx = Gql { st, headers, auth: tokio::sync::OnceCell::new() };
+    let ctx = Gql {
+        st,
+        headers,
+        auth: tokio::sync::OnceCell::new(),
+    };
     schema.execute(req.into_inner().data(ctx)).await.into()
 }
 
@@ -81,40 +102,59 @@ async fn graphql_ws(
     protocol: GraphQLProtocol,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    upgrade
-        .protocols(ALL_WEBSOCKET_PROTOCOLS)
-        .on_upgrade(move |socket| {
-            GraphQLWebSocket::new(socket, schema, protocol)
-                .on_connection_init(move |payload| crate::graphql::ws_init(st.clone(), payload))
-                .serve()
-        })
+    upgrade.protocols(ALL_WEBSOCKET_PROTOCOLS).on_upgrade(move |socket| {
+        GraphQLWebSocket::new(socket, schema, protocol)
+            .on_connection_init(move |payload| crate::graphql::ws_init(st.clone(), payload))
+            .serve()
+    })
 }
 
 /// A browser navigating to a screen route (`/clientes`, `/clientes/alterar`) gets
 /// the web client even where the same path is also a legacy REST call: browser
 /// navigations ask for text/html, API clients for JSON.
-async fn spa_navigation(
-    State(st): State<AppState>,
-    req: Request,
-    next: Next,
-) -> Response {
+async fn spa_navigation(State(st): State<AppState>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
     let html = req.method() == Method::GET
-        && req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("text/html"))
-        && !["/graphql", "/uploads/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/assets/"].iter().any(|p| path.starts_with(p));
+        && req
+            .headers()
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains("text/html"))
+        && ![
+            "/graphql",
+            "/uploads/",
+            "/healthz",
+            "/readyz",
+            "/metrics",
+            "/openapi.json",
+            "/assets/",
+        ]
+        .iter()
+        .any(|p| path.starts_with(p));
     if !html {
         return next.run(req).await;
     }
     let index = st.cfg.web_dir.join("index.html");
     match tokio::fs::read(&index).await {
-        Ok(bytes) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], bytes).into_response(),
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            bytes,
+        )
+            .into_response(),
         Err(_) => (StatusCode::NOT_FOUND, "web client not built (make web)").into_response(),
     }
 }
 
 /// `http_requests_total` and `http_request_duration_seconds` per route and status.
 async fn track(req: Request, next: Next) -> Response {
-    let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_string()).unwrap_or_else(|| "other".into());
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_string())
+        .unwrap_or_else(|| "other".into());
     let method = req.method().to_string();
     let start = Instant::now();
     let resp = next.run(req).await;

@@ -145,24 +145,46 @@ pub async fn authenticate_token(st: &AppState, token: &str, headers: &HeaderMap)
     if st.cache.get(&deny_key(&claims.jti)).await?.is_some() {
         return Err(Error::Unauthenticated("Sessão encerrada.".into()));
     }
-    let header_i64 = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().parse::<i64>());
+    let header_i64 = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(|s| s.trim().parse::<i64>())
+    };
     if let Some(c) = header_i64(CLIENT_HEADER) {
         if c.ok() != Some(claims.cid) {
-            return Err(Error::Unauthenticated("Cliente do cabeçalho não confere com a sessão.".into()));
+            return Err(Error::Unauthenticated(
+                "Cliente do cabeçalho não confere com a sessão.".into(),
+            ));
         }
     }
     if let Some(u) = header_i64(USER_HEADER) {
         if u.ok() != Some(claims.uid) {
-            return Err(Error::Unauthenticated("Usuário do cabeçalho não confere com a sessão.".into()));
+            return Err(Error::Unauthenticated(
+                "Usuário do cabeçalho não confere com a sessão.".into(),
+            ));
         }
     }
     let principal = principal(st, claims.cid, claims.uid, claims.emp).await?;
     if !principal.active {
         return Err(Error::Unauthenticated("Usuário desativado.".into()));
     }
-    let caller = Caller { client_id: claims.cid, user_id: claims.uid, emp_id: claims.emp, privileged: principal.privileged };
-    let screen = headers.get(SCREEN_HEADER).and_then(|v| v.to_str().ok()).map(|s| s.chars().take(200).collect());
-    Ok(Auth { claims, principal, caller, screen })
+    let caller = Caller {
+        client_id: claims.cid,
+        user_id: claims.uid,
+        emp_id: claims.emp,
+        privileged: principal.privileged,
+    };
+    let screen = headers
+        .get(SCREEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.chars().take(200).collect());
+    Ok(Auth {
+        claims,
+        principal,
+        caller,
+        screen,
+    })
 }
 
 /// The principal, cached per (client, user, company, version). Identity's events
@@ -180,29 +202,47 @@ pub async fn principal(st: &AppState, cid: i64, uid: i64, emp: i64) -> Result<Ar
             return Ok(Arc::new(p));
         }
     }
-    let system = Caller { client_id: cid, user_id: uid, emp_id: emp, privileged: false };
-    let req = crate::upstream::request(&system, PrincipalRequest { client_id: cid, user_id: uid, company_id: emp });
+    let system = Caller {
+        client_id: cid,
+        user_id: uid,
+        emp_id: emp,
+        privileged: false,
+    };
+    let req = crate::upstream::request(
+        &system,
+        PrincipalRequest {
+            client_id: cid,
+            user_id: uid,
+            company_id: emp,
+        },
+    );
     let mut client = st.up.identity.clone();
-    let p = crate::upstream::call(client.get_principal(req)).await.map_err(|e| match e {
-        Error::NotFound(_) | Error::Forbidden(_) | Error::Unauthenticated(_) => {
-            Error::Unauthenticated("Sessão inválida.".into())
-        }
-        other => other,
-    })?;
+    let p = crate::upstream::call(client.get_principal(req))
+        .await
+        .map_err(|e| match e {
+            Error::NotFound(_) | Error::Forbidden(_) | Error::Unauthenticated(_) => {
+                Error::Unauthenticated("Sessão inválida.".into())
+            }
+            other => other,
+        })?;
     st.cache.set(&key, &p.encode_to_vec(), PRINCIPAL_TTL).await?;
     Ok(Arc::new(p))
 }
 
 /// Forgets a user's cached principal (identity published a change).
 pub async fn evict(st: &AppState, cid: i64, uid: i64) -> Result<()> {
-    st.cache.incr(&version_key(cid, uid), Duration::from_secs(7 * 24 * 3600)).await?;
+    st.cache
+        .incr(&version_key(cid, uid), Duration::from_secs(7 * 24 * 3600))
+        .await?;
     Ok(())
 }
 
 /// Revokes a token until its expiry.
 pub async fn revoke(st: &AppState, claims: &Claims) -> Result<()> {
     let left = (claims.exp - chrono::Utc::now().timestamp()).max(1) as u64;
-    st.cache.set(&deny_key(&claims.jti), b"1", Duration::from_secs(left + 10)).await
+    st.cache
+        .set(&deny_key(&claims.jti), b"1", Duration::from_secs(left + 10))
+        .await
 }
 
 #[cfg(test)]
@@ -239,7 +279,10 @@ mod tests {
     #[test]
     fn cookie_is_read_by_name() {
         let mut h = HeaderMap::new();
-        h.insert(http::header::COOKIE, "a=1; erp_token=abc.def.ghi; b=2".parse().expect("header"));
+        h.insert(
+            http::header::COOKIE,
+            "a=1; erp_token=abc.def.ghi; b=2".parse().expect("header"),
+        );
         assert_eq!(cookie_token(&h), Some("abc.def.ghi"));
     }
 }

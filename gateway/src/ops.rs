@@ -49,35 +49,95 @@ fn emps(emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
     emp.into_iter().chain(extra).collect()
 }
 
-pub async fn list(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, body: Map<String, Value>) -> Result<Vec<Value>> {
+pub async fn list(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    body: Map<String, Value>,
+) -> Result<Vec<Value>> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);
-    authorize(auth, &res.program, &res.title, Perm::View, &emps(emp, vec![]), Some(&body))?;
-    let req = request(&auth.caller, ListRequest { resource: res.name.clone(), emp, filter_json: serde_json::to_vec(&body)? });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::View,
+        &emps(emp, vec![]),
+        Some(&body),
+    )?;
+    let req = request(
+        &auth.caller,
+        ListRequest {
+            resource: res.name.clone(),
+            emp,
+            filter_json: serde_json::to_vec(&body)?,
+        },
+    );
     let reply = call(st.up.resources(&res.schema)?.list(req)).await?;
     Ok(serde_json::from_slice(&reply.rows_json)?)
 }
 
-pub async fn count(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, body: Map<String, Value>) -> Result<i64> {
+pub async fn count(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    body: Map<String, Value>,
+) -> Result<i64> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);
-    authorize(auth, &res.program, &res.title, Perm::View, &emps(emp, vec![]), Some(&body))?;
-    let req = request(&auth.caller, ListRequest { resource: res.name.clone(), emp, filter_json: serde_json::to_vec(&body)? });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::View,
+        &emps(emp, vec![]),
+        Some(&body),
+    )?;
+    let req = request(
+        &auth.caller,
+        ListRequest {
+            resource: res.name.clone(),
+            emp,
+            filter_json: serde_json::to_vec(&body)?,
+        },
+    );
     Ok(call(st.up.resources(&res.schema)?.count(req)).await?.total)
 }
 
 pub async fn get(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<Value> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(auth, &res.program, &res.title, Perm::View, &emps(emp, key_companies(&res, &key)), None)?;
-    let req = request(&auth.caller, KeyRequest { resource: res.name.clone(), emp, key });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::View,
+        &emps(emp, key_companies(&res, &key)),
+        None,
+    )?;
+    let req = request(
+        &auth.caller,
+        KeyRequest {
+            resource: res.name.clone(),
+            emp,
+            key,
+        },
+    );
     let reply = call(st.up.resources(&res.schema)?.get(req)).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
 
-pub async fn create(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, mut body: Map<String, Value>) -> Result<Value> {
+pub async fn create(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    mut body: Map<String, Value>,
+) -> Result<Value> {
     let res = resource(st, name)?;
     // A generated key in the body means nothing (mass assignment).
     if res.generated_key {
@@ -87,8 +147,23 @@ pub async fn create(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64
     }
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);
-    authorize(auth, &res.program, &res.title, Perm::Create, &emps(emp, vec![]), Some(&body))?;
-    let req = request(&auth.caller, WriteRequest { resource: res.name.clone(), emp, key: vec![], body_json: serde_json::to_vec(&body)? });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::Create,
+        &emps(emp, vec![]),
+        Some(&body),
+    )?;
+    let req = request(
+        &auth.caller,
+        WriteRequest {
+            resource: res.name.clone(),
+            emp,
+            key: vec![],
+            body_json: serde_json::to_vec(&body)?,
+        },
+    );
     let reply = call(st.up.resources(&res.schema)?.create(req)).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
@@ -104,8 +179,23 @@ pub async fn update(
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);
-    authorize(auth, &res.program, &res.title, Perm::Update, &emps(emp, key_companies(&res, &key)), Some(&body))?;
-    let req = request(&auth.caller, WriteRequest { resource: res.name.clone(), emp, key, body_json: serde_json::to_vec(&body)? });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::Update,
+        &emps(emp, key_companies(&res, &key)),
+        Some(&body),
+    )?;
+    let req = request(
+        &auth.caller,
+        WriteRequest {
+            resource: res.name.clone(),
+            emp,
+            key,
+            body_json: serde_json::to_vec(&body)?,
+        },
+    );
     let reply = call(st.up.resources(&res.schema)?.update(req)).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
@@ -113,17 +203,46 @@ pub async fn update(
 pub async fn delete(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<()> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(auth, &res.program, &res.title, Perm::Delete, &emps(emp, key_companies(&res, &key)), None)?;
-    let req = request(&auth.caller, KeyRequest { resource: res.name.clone(), emp, key });
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::Delete,
+        &emps(emp, key_companies(&res, &key)),
+        None,
+    )?;
+    let req = request(
+        &auth.caller,
+        KeyRequest {
+            resource: res.name.clone(),
+            emp,
+            key,
+        },
+    );
     call(st.up.resources(&res.schema)?.delete(req)).await?;
     Ok(())
 }
 
-pub async fn search(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, filter: String, limit: i32) -> Result<Vec<Value>> {
+pub async fn search(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    filter: String,
+    limit: i32,
+) -> Result<Vec<Value>> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
     authorize(auth, &res.program, &res.title, Perm::View, &emps(emp, vec![]), None)?;
-    let req = request(&auth.caller, SearchRequest { resource: res.name.clone(), emp, filter, limit });
+    let req = request(
+        &auth.caller,
+        SearchRequest {
+            resource: res.name.clone(),
+            emp,
+            filter,
+            limit,
+        },
+    );
     let reply = call(st.up.resources(&res.schema)?.search(req)).await?;
     Ok(serde_json::from_slice(&reply.rows_json)?)
 }

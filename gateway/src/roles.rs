@@ -43,7 +43,8 @@ pub fn services() -> Vec<ServiceDef> {
 pub fn registry() -> Result<Registry> {
     let mut all = Registry::default();
     for s in services() {
-        all.merge(&(s.registry)().map_err(Error::internal)?).map_err(Error::internal)?;
+        all.merge(&(s.registry)().map_err(Error::internal)?)
+            .map_err(Error::internal)?;
     }
     Ok(all)
 }
@@ -81,11 +82,19 @@ async fn service_ctx(cfg: Arc<Config>, bus: Arc<dyn Bus>, cache: Arc<dyn cache::
 
 /// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
 pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
-    let def = services().into_iter().find(|s| s.name == name).ok_or_else(|| Error::validation(format!("serviço desconhecido: {name}")))?;
+    let def = services()
+        .into_iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::validation(format!("serviço desconhecido: {name}")))?;
     if cfg.nats_url.is_none() {
         return Err(Error::validation("NATS_URL é obrigatório no modo de microsserviços."));
     }
-    let ctx = service_ctx(cfg.clone(), bus::from_config(&cfg).await?, cache::from_config(&cfg).await?).await?;
+    let ctx = service_ctx(
+        cfg.clone(),
+        bus::from_config(&cfg).await?,
+        cache::from_config(&cfg).await?,
+    )
+    .await?;
     let admin = TcpListener::bind(&cfg.admin_addr).await.map_err(Error::internal)?;
     erp_platform::telemetry::metrics_handle();
     let admin_app = erp_platform::service::admin_router(ctx.clone());
@@ -121,9 +130,18 @@ pub async fn start_gateway(
     Ok((addr, st, task))
 }
 
-pub async fn state(cfg: Arc<Config>, urls: HashMap<String, String>, bus: Arc<dyn Bus>, cache: Arc<dyn cache::Cache>) -> Result<AppState> {
+pub async fn state(
+    cfg: Arc<Config>,
+    urls: HashMap<String, String>,
+    bus: Arc<dyn Bus>,
+    cache: Arc<dyn cache::Cache>,
+) -> Result<AppState> {
     let secret = cfg.resolve_jwt_secret().map_err(Error::internal)?;
-    let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
+    let db = Db::connect(&Config {
+        db_max_connections: 2,
+        ..(*cfg).clone()
+    })
+    .await?;
     let (notices, _) = broadcast::channel(1024);
     Ok(AppState {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
@@ -149,7 +167,9 @@ async fn consume_identity_events(st: &AppState) -> Result<()> {
                 let s = s.clone();
                 Box::pin(async move {
                     let target = if m.subject == erp_identity::events::USER_CHANGED {
-                        erp_proto::identity::v1::UserChanged::decode(m.payload.as_ref()).ok().map(|e| (e.client_id, e.user_id))
+                        erp_proto::identity::v1::UserChanged::decode(m.payload.as_ref())
+                            .ok()
+                            .map(|e| (e.client_id, e.user_id))
                     } else if m.subject.starts_with("erp.identity.usuario.") {
                         erp_proto::erp::v1::RecordChanged::decode(m.payload.as_ref())
                             .ok()
@@ -180,7 +200,13 @@ async fn consume_notifications(st: &AppState) -> Result<()> {
                 let s = s.clone();
                 Box::pin(async move {
                     if let Ok(n) = erp_proto::erp::v1::Notification::decode(m.payload.as_ref()) {
-                        let _ = s.notices.send(Notice { client_id: n.client_id, user_id: n.user_id, id: n.id, message: n.message, created_at: n.created_at });
+                        let _ = s.notices.send(Notice {
+                            client_id: n.client_id,
+                            user_id: n.user_id,
+                            id: n.id,
+                            message: n.message,
+                            created_at: n.created_at,
+                        });
                     }
                     Ok(())
                 })
@@ -202,7 +228,8 @@ fn hostname() -> String {
 pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
     let mut urls = HashMap::new();
     for s in services() {
-        let url = Config::service_url(s.name).ok_or_else(|| Error::validation(format!("ERP_{}_URL não configurado.", s.name.to_ascii_uppercase())))?;
+        let url = Config::service_url(s.name)
+            .ok_or_else(|| Error::validation(format!("ERP_{}_URL não configurado.", s.name.to_ascii_uppercase())))?;
         urls.insert(s.name.to_string(), url);
     }
     if cfg.nats_url.is_none() {
@@ -232,7 +259,10 @@ pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Runnin
     for s in services() {
         let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone()).await?;
         let l = TcpListener::bind("127.0.0.1:0").await.map_err(Error::internal)?;
-        urls.insert(s.name.to_string(), format!("http://{}", l.local_addr().map_err(Error::internal)?));
+        urls.insert(
+            s.name.to_string(),
+            format!("http://{}", l.local_addr().map_err(Error::internal)?),
+        );
         let name = s.name;
         let serve = s.serve;
         tasks.push(tokio::spawn(async move {

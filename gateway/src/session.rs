@@ -19,7 +19,11 @@ use crate::upstream::{call, request};
 pub const TOO_MANY: &str = "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.";
 
 fn attempts_key(cpfcnpj: &str, login: &str) -> String {
-    let doc: String = cpfcnpj.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_uppercase();
+    let doc: String = cpfcnpj
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_uppercase();
     let doc = if doc.is_empty() { only_digits(cpfcnpj) } else { doc };
     format!("login:fail:{doc}:{}", login.trim().to_lowercase())
 }
@@ -46,23 +50,42 @@ pub async fn login(st: &AppState, cpfcnpj: &str, login: &str, password: &str, co
         metrics::counter!("erp_login_total", "result" => "blocked").increment(1);
         return Err(Error::TooManyRequests(TOO_MANY.into()));
     }
-    let anonymous = Caller { client_id: 0, user_id: 0, emp_id: 0, privileged: false };
+    let anonymous = Caller {
+        client_id: 0,
+        user_id: 0,
+        emp_id: 0,
+        privileged: false,
+    };
     let req = request(
         &anonymous,
-        LoginRequest { cpfcnpj: cpfcnpj.into(), login: login.into(), password: password.into(), company_id: company },
+        LoginRequest {
+            cpfcnpj: cpfcnpj.into(),
+            login: login.into(),
+            password: password.into(),
+            company_id: company,
+        },
     );
     let mut client = st.up.identity.clone();
     match call(client.login(req)).await {
         Ok(principal) => {
             st.cache.del(&key).await?;
-            let user = principal.user.as_ref().ok_or_else(|| Error::internal("principal without user"))?;
+            let user = principal
+                .user
+                .as_ref()
+                .ok_or_else(|| Error::internal("principal without user"))?;
             let emp = principal.company.as_ref().map(|c| c.id).unwrap_or(user.company_id);
             let (token, claims) = st.jwt.mint(principal.client_id, user.id, emp)?;
             metrics::counter!("erp_login_total", "result" => "ok").increment(1);
-            Ok(Session { token, claims, principal })
+            Ok(Session {
+                token,
+                claims,
+                principal,
+            })
         }
         Err(Error::Unauthenticated(msg)) => {
-            st.cache.incr(&key, Duration::from_secs(st.cfg.login_window_secs)).await?;
+            st.cache
+                .incr(&key, Duration::from_secs(st.cfg.login_window_secs))
+                .await?;
             metrics::counter!("erp_login_total", "result" => "failed").increment(1);
             Err(Error::Unauthenticated(msg))
         }
@@ -99,14 +122,24 @@ pub fn legacy_body(s: &Session) -> Value {
 /// The cookie `<img>` requests under /uploads authenticate with.
 pub fn cookie(s: &Session) -> String {
     let max_age = (s.claims.exp - s.claims.iat).max(0);
-    format!("{}={}; Path=/uploads; HttpOnly; SameSite=Strict; Max-Age={max_age}", crate::auth::COOKIE, s.token)
+    format!(
+        "{}={}; Path=/uploads; HttpOnly; SameSite=Strict; Max-Age={max_age}",
+        crate::auth::COOKIE,
+        s.token
+    )
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn attempts_are_counted_per_document_and_login() {
-        assert_eq!(super::attempts_key("11.222.333/0001-81", " Admin "), "login:fail:11222333000181:admin");
-        assert_eq!(super::attempts_key("12.abc.345/01de-35", "x"), "login:fail:12ABC34501DE35:x");
+        assert_eq!(
+            super::attempts_key("11.222.333/0001-81", " Admin "),
+            "login:fail:11222333000181:admin"
+        );
+        assert_eq!(
+            super::attempts_key("12.abc.345/01de-35", "x"),
+            "login:fail:12ABC34501DE35:x"
+        );
     }
 }

@@ -65,7 +65,11 @@ pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed
     let mut mp = Multipart::from_request(req, &())
         .await
         .map_err(|_| Error::validation("Envie o arquivo como multipart/form-data."))?;
-    while let Some(field) = mp.next_field().await.map_err(|_| Error::validation("Arquivo inválido."))? {
+    while let Some(field) = mp
+        .next_field()
+        .await
+        .map_err(|_| Error::validation("Arquivo inválido."))?
+    {
         if field.name() != Some("file") {
             continue;
         }
@@ -83,13 +87,22 @@ pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed
         let d = dir(st, auth, emp);
         tokio::fs::create_dir_all(&d).await.map_err(Error::internal)?;
         tokio::fs::write(d.join(&name), &bytes).await.map_err(Error::internal)?;
-        return Ok(Stored { name, original, size: bytes.len() });
+        return Ok(Stored {
+            name,
+            original,
+            size: bytes.len(),
+        });
     }
     Err(Error::validation("Arquivo é obrigatório!"))
 }
 
 fn safe_name(name: &str) -> bool {
-    !name.is_empty() && name.len() < 200 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-') && !name.starts_with('.')
+    !name.is_empty()
+        && name.len() < 200
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
+        && !name.starts_with('.')
 }
 
 pub async fn remove(st: &AppState, auth: &Auth, emp: i64, name: &str) {
@@ -109,7 +122,9 @@ pub async fn serve(st: AppState, p: Params, req: Request) -> ApiResult {
     if !safe_name(name) {
         return Err(Error::not_found().into());
     }
-    let bytes = tokio::fs::read(dir(&st, &auth, emp).join(name)).await.map_err(|_| Error::NotFound("Arquivo não encontrado.".into()))?;
+    let bytes = tokio::fs::read(dir(&st, &auth, emp).join(name))
+        .await
+        .map_err(|_| Error::NotFound("Arquivo não encontrado.".into()))?;
     let mime = match sniff(&bytes) {
         Some("png") => "image/png",
         Some("jpeg") => "image/jpeg",
@@ -119,7 +134,11 @@ pub async fn serve(st: AppState, p: Params, req: Request) -> ApiResult {
     };
     let resp: Response = (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "private, max-age=3600"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, "private, max-age=3600"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
         Body::from(bytes),
     )
         .into_response();

@@ -33,13 +33,23 @@ impl Upstreams {
                 .connect_lazy();
             channels.insert(name.clone(), ch);
         }
-        let identity = channels.get("identity").cloned().ok_or_else(|| Error::internal("identity URL missing"))?;
+        let identity = channels
+            .get("identity")
+            .cloned()
+            .ok_or_else(|| Error::internal("identity URL missing"))?;
         let big = 64 * 1024 * 1024;
         Ok(Upstreams {
             identity: IdentityServiceClient::new(identity).max_decoding_message_size(big),
             resources: channels
                 .into_iter()
-                .map(|(k, ch)| (k, ResourceServiceClient::new(ch).max_decoding_message_size(big).max_encoding_message_size(big)))
+                .map(|(k, ch)| {
+                    (
+                        k,
+                        ResourceServiceClient::new(ch)
+                            .max_decoding_message_size(big)
+                            .max_encoding_message_size(big),
+                    )
+                })
                 .collect(),
         })
     }

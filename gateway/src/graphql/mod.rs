@@ -70,7 +70,10 @@ async fn auth<'a>(ctx: &'a Context<'_>) -> R<&'a Auth> {
 
 fn key_of(id: &Value) -> Vec<String> {
     match id {
-        Value::Array(a) => a.iter().map(|v| v.as_str().map(String::from).unwrap_or_else(|| v.to_string())).collect(),
+        Value::Array(a) => a
+            .iter()
+            .map(|v| v.as_str().map(String::from).unwrap_or_else(|| v.to_string()))
+            .collect(),
         Value::String(s) => vec![s.clone()],
         other => vec![other.to_string()],
     }
@@ -102,7 +105,9 @@ impl Query {
     async fn resource_metas(&self, ctx: &Context<'_>) -> R<Vec<ResourceMeta>> {
         let a = auth(ctx).await?;
         let g = gql(ctx)?;
-        let visible = |program: &str| a.principal.privileged || a.principal.programs.iter().any(|p| p.name == program && p.can_view);
+        let visible = |program: &str| {
+            a.principal.privileged || a.principal.programs.iter().any(|p| p.name == program && p.can_view)
+        };
         g.st.registry
             .all()
             .iter()
@@ -117,7 +122,13 @@ impl Query {
         serde_json::from_value(res.meta()).map_err(|e| gql_error(Error::internal(e)))
     }
 
-    async fn resource_list(&self, ctx: &Context<'_>, name: String, emp: i64, input: Option<ListInput>) -> R<ResourcePage> {
+    async fn resource_list(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        emp: i64,
+        input: Option<ListInput>,
+    ) -> R<ResourcePage> {
         let a = auth(ctx).await?;
         let st = &gql(ctx)?.st;
         let input = input.unwrap_or_default();
@@ -132,12 +143,17 @@ impl Query {
         if let Some(o) = input.order.filter(|o| !o.trim().is_empty()) {
             body.insert("ORDENACAO".into(), Value::from(o));
         }
-        let total = ops::count(st, a, &name, Some(emp), body.clone()).await.map_err(gql_error)?;
+        let total = ops::count(st, a, &name, Some(emp), body.clone())
+            .await
+            .map_err(gql_error)?;
         let limit = input.limit.unwrap_or(20);
         body.insert("LIMIT".into(), Value::from(limit));
         body.insert("PAGINATION".into(), Value::from(input.page.unwrap_or(1).max(1) - 1));
         let rows = ops::list(st, a, &name, Some(emp), body).await.map_err(gql_error)?;
-        Ok(ResourcePage { rows: rows.into_iter().map(Json).collect(), total })
+        Ok(ResourcePage {
+            rows: rows.into_iter().map(Json).collect(),
+            total,
+        })
     }
 
     async fn resource_get(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<Option<Json<Value>>> {
@@ -156,9 +172,14 @@ pub struct Mutation;
 impl Mutation {
     async fn login(&self, ctx: &Context<'_>, input: LoginInput) -> R<LoginResult> {
         let st = &gql(ctx)?.st;
-        let s = session::login(st, &input.cpfcnpj, &input.login, &input.password, input.company_id).await.map_err(gql_error)?;
+        let s = session::login(st, &input.cpfcnpj, &input.login, &input.password, input.company_id)
+            .await
+            .map_err(gql_error)?;
         ctx.append_http_header("set-cookie", session::cookie(&s));
-        Ok(LoginResult { token: s.token.clone(), session: types::session(&s.principal) })
+        Ok(LoginResult {
+            token: s.token.clone(),
+            session: types::session(&s.principal),
+        })
     }
 
     async fn logout(&self, ctx: &Context<'_>) -> R<bool> {
@@ -172,9 +193,14 @@ impl Mutation {
         let st = &gql(ctx)?.st;
         let req = crate::upstream::request(
             &a.caller,
-            erp_proto::identity::v1::FavoriteRequest { user_id: a.caller.user_id, program_id },
+            erp_proto::identity::v1::FavoriteRequest {
+                user_id: a.caller.user_id,
+                program_id,
+            },
         );
-        let reply = crate::upstream::call(st.up.identity.clone().toggle_favorite(req)).await.map_err(gql_error)?;
+        let reply = crate::upstream::call(st.up.identity.clone().toggle_favorite(req))
+            .await
+            .map_err(gql_error)?;
         let v: Value = serde_json::from_slice(&reply.json).map_err(|e| gql_error(e.into()))?;
         let fav = v.get("PRGU_FAVORITO").and_then(Value::as_i64) == Some(1);
         // The event evicts the cached principal; answer from identity's reply now.
@@ -186,25 +212,42 @@ impl Mutation {
             .cloned()
             .ok_or_else(|| gql_error(Error::NotFound("Programa não encontrado.".into())))?;
         p.favorite = fav;
-        crate::auth::evict(st, a.caller.client_id, a.caller.user_id).await.map_err(gql_error)?;
+        crate::auth::evict(st, a.caller.client_id, a.caller.user_id)
+            .await
+            .map_err(gql_error)?;
         Ok(types::program(&p))
     }
 
     async fn resource_create(&self, ctx: &Context<'_>, name: String, emp: i64, data: Json<Value>) -> R<Json<Value>> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
-        ops::create(&gql(ctx)?.st, a, &name, Some(emp), body).await.map(Json).map_err(gql_error)
+        ops::create(&gql(ctx)?.st, a, &name, Some(emp), body)
+            .await
+            .map(Json)
+            .map_err(gql_error)
     }
 
-    async fn resource_update(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>, data: Json<Value>) -> R<Json<Value>> {
+    async fn resource_update(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        emp: i64,
+        id: Json<Value>,
+        data: Json<Value>,
+    ) -> R<Json<Value>> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
-        ops::update(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0), body).await.map(Json).map_err(gql_error)
+        ops::update(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0), body)
+            .await
+            .map(Json)
+            .map_err(gql_error)
     }
 
     async fn resource_delete(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<bool> {
         let a = auth(ctx).await?;
-        ops::delete(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0)).await.map_err(gql_error)?;
+        ops::delete(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0))
+            .await
+            .map_err(gql_error)?;
         Ok(true)
     }
 }
@@ -225,9 +268,11 @@ impl SubscriptionRoot {
         let (cid, uid) = (a.caller.client_id, a.caller.user_id);
         let rx = tokio_stream::wrappers::BroadcastStream::new(st.notices.subscribe());
         let s: NoticeStream = Box::pin(rx.filter_map(move |n| match n {
-            Ok(n) if n.client_id == cid && n.user_id == uid => {
-                Some(Ok(Notification { id: n.id, message: n.message, created_at: n.created_at }))
-            }
+            Ok(n) if n.client_id == cid && n.user_id == uid => Some(Ok(Notification {
+                id: n.id,
+                message: n.message,
+                created_at: n.created_at,
+            })),
             _ => None,
         }));
         s
@@ -235,7 +280,10 @@ impl SubscriptionRoot {
 }
 
 pub fn schema() -> ErpSchema {
-    Schema::build(Query, Mutation, SubscriptionRoot).limit_depth(12).limit_complexity(2000).finish()
+    Schema::build(Query, Mutation, SubscriptionRoot)
+        .limit_depth(12)
+        .limit_complexity(2000)
+        .finish()
 }
 
 /// Auth for a WebSocket connection from the `connection_init` payload
@@ -245,12 +293,17 @@ pub async fn ws_init(st: AppState, payload: Value) -> async_graphql::Result<asyn
         .get("authorization")
         .or_else(|| payload.get("Authorization"))
         .and_then(Value::as_str)
-        .map(|s| s.trim_start_matches("Bearer ").trim_start_matches("bearer ").to_string())
+        .map(|s| {
+            s.trim_start_matches("Bearer ")
+                .trim_start_matches("bearer ")
+                .to_string()
+        })
         .ok_or_else(|| async_graphql::Error::new("Token não informado."))?;
-    let auth = crate::auth::authenticate_token(&st, &token, &HeaderMap::new()).await.map_err(gql_error)?;
+    let auth = crate::auth::authenticate_token(&st, &token, &HeaderMap::new())
+        .await
+        .map_err(gql_error)?;
     let mut data = async_graphql::Data::default();
     data.insert(auth);
     data.insert(st);
     Ok(data)
 }
-

@@ -204,7 +204,12 @@ pub fn session(p: &erp_proto::identity::v1::Principal) -> Session {
     let user = p.user.clone().unwrap_or_default();
     Session {
         client_id: p.client_id,
-        user: User { id: user.id, login: user.login, name: user.name, company_id: user.company_id },
+        user: User {
+            id: user.id,
+            login: user.login,
+            name: user.name,
+            company_id: user.company_id,
+        },
         company: p.company.as_ref().map(company).unwrap_or_else(|| Company {
             id: 0,
             name: String::new(),
@@ -226,11 +231,21 @@ pub fn menu(programs: &[erp_proto::identity::v1::UserProgram]) -> Vec<MenuNode> 
     visible.sort_by_key(|p| (p.id, p.order));
     let mut roots: Vec<MenuNode> = Vec::new();
     for p in visible {
-        let leaf = MenuNode { label: p.level3.clone().unwrap_or_else(|| p.description.clone()), icon: p.icon.clone(), program: Some(program(p)), children: vec![] };
+        let leaf = MenuNode {
+            label: p.level3.clone().unwrap_or_else(|| p.description.clone()),
+            icon: p.icon.clone(),
+            program: Some(program(p)),
+            children: vec![],
+        };
         let root = match roots.iter_mut().position(|n| n.label == p.level1) {
             Some(i) => &mut roots[i],
             None => {
-                roots.push(MenuNode { label: p.level1.clone(), icon: None, program: None, children: vec![] });
+                roots.push(MenuNode {
+                    label: p.level1.clone(),
+                    icon: None,
+                    program: None,
+                    children: vec![],
+                });
                 let last = roots.len() - 1;
                 &mut roots[last]
             }
@@ -238,10 +253,19 @@ pub fn menu(programs: &[erp_proto::identity::v1::UserProgram]) -> Vec<MenuNode> 
         match &p.level2 {
             None => root.children.push(leaf),
             Some(l2) => {
-                let sub = match root.children.iter_mut().position(|n| n.program.is_none() && &n.label == l2) {
+                let sub = match root
+                    .children
+                    .iter_mut()
+                    .position(|n| n.program.is_none() && &n.label == l2)
+                {
                     Some(i) => &mut root.children[i],
                     None => {
-                        root.children.push(MenuNode { label: l2.clone(), icon: None, program: None, children: vec![] });
+                        root.children.push(MenuNode {
+                            label: l2.clone(),
+                            icon: None,
+                            program: None,
+                            children: vec![],
+                        });
                         let last = root.children.len() - 1;
                         &mut root.children[last]
                     }
@@ -252,7 +276,8 @@ pub fn menu(programs: &[erp_proto::identity::v1::UserProgram]) -> Vec<MenuNode> 
     }
     for r in &mut roots {
         for c in &mut r.children {
-            c.children.sort_by_key(|l| l.program.as_ref().map(|p| p.order).unwrap_or(0));
+            c.children
+                .sort_by_key(|l| l.program.as_ref().map(|p| p.order).unwrap_or(0));
         }
     }
     roots
@@ -263,7 +288,17 @@ mod tests {
     use erp_proto::identity::v1::UserProgram as P;
 
     fn p(id: i64, l1: &str, l2: Option<&str>, name: &str, view: bool) -> P {
-        P { id, name: name.into(), description: name.into(), level1: l1.into(), level2: l2.map(String::from), level3: Some(name.into()), order: id as i32, can_view: view, ..Default::default() }
+        P {
+            id,
+            name: name.into(),
+            description: name.into(),
+            level1: l1.into(),
+            level2: l2.map(String::from),
+            level3: Some(name.into()),
+            order: id as i32,
+            can_view: view,
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -280,6 +315,9 @@ mod tests {
         assert_eq!(m[0].children.len(), 2);
         assert_eq!(m[0].children[0].children.len(), 1);
         assert_eq!(m[0].children[0].children[0].label, "Clientes");
-        assert_eq!(m[1].children[0].program.as_ref().map(|p| p.name.as_str()), Some("Pedidos"));
+        assert_eq!(
+            m[1].children[0].program.as_ref().map(|p| p.name.as_str()),
+            Some("Pedidos")
+        );
     }
 }

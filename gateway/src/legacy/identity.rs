@@ -20,7 +20,9 @@ use crate::upstream::{call, request};
 use crate::{ops, session, uploads};
 
 fn text<'a>(body: &'a Map<String, Value>, keys: &[&str]) -> &'a str {
-    keys.iter().find_map(|k| body.get(*k).and_then(Value::as_str)).unwrap_or_default()
+    keys.iter()
+        .find_map(|k| body.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
 }
 
 fn json_of(bytes: &[u8]) -> Result<Value> {
@@ -38,7 +40,10 @@ fn self_or(auth: &Auth, user: i64, perm: Perm) -> Result<()> {
 
 async fn login(st: AppState, _p: Params, req: Request) -> ApiResult {
     let body = json_body(req).await?;
-    let company = body.get("EMP_ID").or_else(|| body.get("empresa")).and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
+    let company = body
+        .get("EMP_ID")
+        .or_else(|| body.get("empresa"))
+        .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
     let s = session::login(
         &st,
         text(&body, &["cpfcnpj", "CPF_CNPJ", "cnpj"]),
@@ -47,26 +52,49 @@ async fn login(st: AppState, _p: Params, req: Request) -> ApiResult {
         company,
     )
     .await?;
-    Ok(([(header::SET_COOKIE, session::cookie(&s))], Json(session::legacy_body(&s))).into_response())
+    Ok((
+        [(header::SET_COOKIE, session::cookie(&s))],
+        Json(session::legacy_body(&s)),
+    )
+        .into_response())
 }
 
 async fn logout(st: AppState, _p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     session::logout(&st, &auth).await?;
-    let clear = format!("{}=; Path=/uploads; HttpOnly; SameSite=Strict; Max-Age=0", crate::auth::COOKIE);
-    Ok(([(header::SET_COOKIE, clear)], Json(json!({"code": 200, "msg": "Sessão encerrada."}))).into_response())
+    let clear = format!(
+        "{}=; Path=/uploads; HttpOnly; SameSite=Strict; Max-Age=0",
+        crate::auth::COOKIE
+    );
+    Ok((
+        [(header::SET_COOKIE, clear)],
+        Json(json!({"code": 200, "msg": "Sessão encerrada."})),
+    )
+        .into_response())
 }
 
 async fn company(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let emp = p.i64("id")?;
     check_companies(&auth, &[emp])?;
-    let r = call(st.up.identity.clone().get_company(request(&auth.caller, CompanyRequest { emp }))).await?;
+    let r = call(
+        st.up
+            .identity
+            .clone()
+            .get_company(request(&auth.caller, CompanyRequest { emp })),
+    )
+    .await?;
     ok_json(json_of(&r.json)?)
 }
 
 async fn user_programs(st: &AppState, auth: &Auth, user: i64) -> Result<Vec<Value>> {
-    let r = call(st.up.identity.clone().user_programs(request(&auth.caller, UserRequest { user_id: user }))).await?;
+    let r = call(
+        st.up
+            .identity
+            .clone()
+            .user_programs(request(&auth.caller, UserRequest { user_id: user })),
+    )
+    .await?;
     Ok(serde_json::from_slice(&r.json)?)
 }
 
@@ -100,14 +128,31 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
     let mut id = st.up.identity.clone();
     if GRANT_FLAGS.iter().any(|f| body.contains_key(*f)) {
         authorize(&auth, "usuarios", "Usuários", Perm::Update, &[], None)?;
-        let key = Some(GrantKey { user_id: user, program_id: prog });
-        let r = call(id.grant_program(request(&auth.caller, GrantRequest { key, body_json: serde_json::to_vec(&body).map_err(Error::from)? }))).await?;
+        let key = Some(GrantKey {
+            user_id: user,
+            program_id: prog,
+        });
+        let r = call(id.grant_program(request(
+            &auth.caller,
+            GrantRequest {
+                key,
+                body_json: serde_json::to_vec(&body).map_err(Error::from)?,
+            },
+        )))
+        .await?;
         return ok_json(json_of(&r.json)?);
     }
     if user != auth.caller.user_id {
         return Err(Error::forbidden().into());
     }
-    let r = call(id.toggle_favorite(request(&auth.caller, FavoriteRequest { user_id: user, program_id: prog }))).await?;
+    let r = call(id.toggle_favorite(request(
+        &auth.caller,
+        FavoriteRequest {
+            user_id: user,
+            program_id: prog,
+        },
+    )))
+    .await?;
     ok_json(json_of(&r.json)?)
 }
 
@@ -115,14 +160,24 @@ async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     authorize(&auth, "usuarios", "Usuários", Perm::Create, &[], None)?;
     let body = json_body(req).await?;
-    let r = call(st.up.identity.clone().grant_program(request(&auth.caller, GrantRequest { key: None, body_json: serde_json::to_vec(&body).map_err(Error::from)? }))).await?;
+    let r = call(st.up.identity.clone().grant_program(request(
+        &auth.caller,
+        GrantRequest {
+            key: None,
+            body_json: serde_json::to_vec(&body).map_err(Error::from)?,
+        },
+    )))
+    .await?;
     ok_json(json_of(&r.json)?)
 }
 
 async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     authorize(&auth, "usuarios", "Usuários", Perm::Delete, &[], None)?;
-    let key = GrantKey { user_id: p.i64("user")?, program_id: p.i64("PROG_ID")? };
+    let key = GrantKey {
+        user_id: p.i64("user")?,
+        program_id: p.i64("PROG_ID")?,
+    };
     let r = call(st.up.identity.clone().revoke_program(request(&auth.caller, key))).await?;
     ok_json(json_of(&r.json)?)
 }
@@ -130,7 +185,13 @@ async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
 async fn programs_for_registration(st: AppState, _p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     authorize(&auth, "usuarios", "Usuários", Perm::View, &[], None)?;
-    let r = call(st.up.identity.clone().programs_for_registration(request(&auth.caller, Empty {}))).await?;
+    let r = call(
+        st.up
+            .identity
+            .clone()
+            .programs_for_registration(request(&auth.caller, Empty {})),
+    )
+    .await?;
     ok_json(json_of(&r.json)?)
 }
 
@@ -141,7 +202,11 @@ async fn user_self(st: AppState, p: Params, req: Request) -> ApiResult {
     authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
     let r = call(st.up.identity.clone().update_user_self(request(
         &auth.caller,
-        UserSelfRequest { user_id: user, emp, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
+        UserSelfRequest {
+            user_id: user,
+            emp,
+            body_json: serde_json::to_vec(&body).map_err(Error::from)?,
+        },
     )))
     .await?;
     ok_json(json_of(&r.json)?)
@@ -154,7 +219,10 @@ async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
     authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
     let r = call(st.up.identity.clone().validate_user(request(
         &auth.caller,
-        ValidateUserRequest { emp, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
+        ValidateUserRequest {
+            emp,
+            body_json: serde_json::to_vec(&body).map_err(Error::from)?,
+        },
     )))
     .await?;
     ok_json(json_of(&r.json)?)
@@ -182,7 +250,11 @@ async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
     let stored = uploads::receive(&st, &auth, emp, req, uploads::IMAGES).await?;
     let r = call(st.up.identity.clone().set_company_logo(request(
         &auth.caller,
-        CompanyLogo { emp, kind, file_name: stored.name.clone() },
+        CompanyLogo {
+            emp,
+            kind,
+            file_name: stored.name.clone(),
+        },
     )))
     .await;
     let r = match r {
@@ -209,27 +281,137 @@ async fn logo_delete(st: AppState, p: Params, req: Request) -> ApiResult {
     let name = p.get("NOME_IMAGE")?.to_string();
     authorize(&auth, "empresas", "Empresas", Perm::Update, &[emp], None)?;
     let kind = p.get("ID_IMAGE")?.to_string();
-    let r = call(st.up.identity.clone().delete_company_logo(request(&auth.caller, CompanyLogoKey { emp, kind, file_name: name.clone() }))).await?;
+    let r = call(st.up.identity.clone().delete_company_logo(request(
+        &auth.caller,
+        CompanyLogoKey {
+            emp,
+            kind,
+            file_name: name.clone(),
+        },
+    )))
+    .await?;
     uploads::remove(&st, &auth, emp, &name).await;
     ok_json(json_of(&r.json)?)
 }
 
 pub fn add(routes: &mut Routes) {
-    routes.add(Method::POST, "/usuarios/sessions", "Login: token, usuário, empresa e programas", true, login);
-    routes.add(Method::DELETE, "/usuarios/sessions", "Logout: revoga o token", false, logout);
-    routes.add(Method::POST, "/usuarios/logout", "Logout: revoga o token", false, logout);
-    routes.add(Method::GET, "/empresa/consulta/{id}", "Dados da empresa", false, company);
-    routes.add(Method::GET, "/programasusuario/montamenu/{user}", "Menu do usuário (programas com consulta)", false, menu);
-    routes.add(Method::GET, "/programasusuario/{user}", "Programas e permissões do usuário", false, programs_of);
-    routes.add(Method::PUT, "/programasusuario/{PROG_ID}/{user}", "Favorito (0/1) ou permissões do programa", false, put_program);
-    routes.add(Method::POST, "/programasusuario", "Concede um programa ao usuário", false, grant);
-    routes.add(Method::DELETE, "/programasusuario/{PROG_ID}/{user}", "Remove um programa do usuário", false, revoke);
-    routes.add(Method::GET, "/programas/menucadastrousuario", "Programas para o cadastro de usuários", false, programs_for_registration);
-    routes.add(Method::PUT, "/usuariosModificacoes/{id}/{emp}", "Alterações do próprio usuário (dados e senha)", false, user_self);
-    routes.add(Method::POST, "/validausuarios/{emp}", "Valida usuário e senha (liberação)", false, validate_user);
-    routes.add(Method::GET, "/subgrupousuario/{emp}/{user}", "Subgrupos liberados ao usuário", false, subgroups_of);
-    routes.add(Method::POST, "/subgrupousuario/{emp}/{user}", "Subgrupos liberados ao usuário", false, subgroups_of);
-    routes.add(Method::DELETE, "/subgrupousuario/{id}/{emp}/{user}", "Remove subgrupo do usuário", false, subgroup_delete);
-    routes.add(Method::PUT, "/empresas/uploads/{ID}/{ID_IMG}", "Envia logo da empresa (multipart: file)", false, logo_upload);
-    routes.add(Method::DELETE, "/empresas/uploads/{ID}/{ID_IMAGE}/{NOME_IMAGE}", "Remove logo da empresa", false, logo_delete);
+    routes.add(
+        Method::POST,
+        "/usuarios/sessions",
+        "Login: token, usuário, empresa e programas",
+        true,
+        login,
+    );
+    routes.add(
+        Method::DELETE,
+        "/usuarios/sessions",
+        "Logout: revoga o token",
+        false,
+        logout,
+    );
+    routes.add(
+        Method::POST,
+        "/usuarios/logout",
+        "Logout: revoga o token",
+        false,
+        logout,
+    );
+    routes.add(
+        Method::GET,
+        "/empresa/consulta/{id}",
+        "Dados da empresa",
+        false,
+        company,
+    );
+    routes.add(
+        Method::GET,
+        "/programasusuario/montamenu/{user}",
+        "Menu do usuário (programas com consulta)",
+        false,
+        menu,
+    );
+    routes.add(
+        Method::GET,
+        "/programasusuario/{user}",
+        "Programas e permissões do usuário",
+        false,
+        programs_of,
+    );
+    routes.add(
+        Method::PUT,
+        "/programasusuario/{PROG_ID}/{user}",
+        "Favorito (0/1) ou permissões do programa",
+        false,
+        put_program,
+    );
+    routes.add(
+        Method::POST,
+        "/programasusuario",
+        "Concede um programa ao usuário",
+        false,
+        grant,
+    );
+    routes.add(
+        Method::DELETE,
+        "/programasusuario/{PROG_ID}/{user}",
+        "Remove um programa do usuário",
+        false,
+        revoke,
+    );
+    routes.add(
+        Method::GET,
+        "/programas/menucadastrousuario",
+        "Programas para o cadastro de usuários",
+        false,
+        programs_for_registration,
+    );
+    routes.add(
+        Method::PUT,
+        "/usuariosModificacoes/{id}/{emp}",
+        "Alterações do próprio usuário (dados e senha)",
+        false,
+        user_self,
+    );
+    routes.add(
+        Method::POST,
+        "/validausuarios/{emp}",
+        "Valida usuário e senha (liberação)",
+        false,
+        validate_user,
+    );
+    routes.add(
+        Method::GET,
+        "/subgrupousuario/{emp}/{user}",
+        "Subgrupos liberados ao usuário",
+        false,
+        subgroups_of,
+    );
+    routes.add(
+        Method::POST,
+        "/subgrupousuario/{emp}/{user}",
+        "Subgrupos liberados ao usuário",
+        false,
+        subgroups_of,
+    );
+    routes.add(
+        Method::DELETE,
+        "/subgrupousuario/{id}/{emp}/{user}",
+        "Remove subgrupo do usuário",
+        false,
+        subgroup_delete,
+    );
+    routes.add(
+        Method::PUT,
+        "/empresas/uploads/{ID}/{ID_IMG}",
+        "Envia logo da empresa (multipart: file)",
+        false,
+        logo_upload,
+    );
+    routes.add(
+        Method::DELETE,
+        "/empresas/uploads/{ID}/{ID_IMAGE}/{NOME_IMAGE}",
+        "Remove logo da empresa",
+        false,
+        logo_delete,
+    );
 }

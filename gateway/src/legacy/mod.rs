@@ -97,7 +97,11 @@ pub struct Routes {
 
 impl Default for Routes {
     fn default() -> Self {
-        Routes { router: Router::new(), seen: HashSet::new(), specs: Vec::new() }
+        Routes {
+            router: Router::new(),
+            seen: HashSet::new(),
+            specs: Vec::new(),
+        }
     }
 }
 
@@ -135,17 +139,28 @@ impl Routes {
         if !self.seen.insert((method.to_string(), positional.clone())) {
             return;
         }
-        self.specs.push(Spec { method: method.clone(), path: path.to_string(), summary: summary.to_string(), public });
-        let route = on(filter_of(&method), move |State(st): State<AppState>, raw: RawPathParams, req: Request| {
-            let params = Params { names: names.clone(), values: raw.iter().map(|(_, v)| v.to_string()).collect() };
-            let h = handler.clone();
-            async move {
-                match h(st, params, req).await {
-                    Ok(r) => r,
-                    Err(e) => e.into_response(),
-                }
-            }
+        self.specs.push(Spec {
+            method: method.clone(),
+            path: path.to_string(),
+            summary: summary.to_string(),
+            public,
         });
+        let route = on(
+            filter_of(&method),
+            move |State(st): State<AppState>, raw: RawPathParams, req: Request| {
+                let params = Params {
+                    names: names.clone(),
+                    values: raw.iter().map(|(_, v)| v.to_string()).collect(),
+                };
+                let h = handler.clone();
+                async move {
+                    match h(st, params, req).await {
+                        Ok(r) => r,
+                        Err(e) => e.into_response(),
+                    }
+                }
+            },
+        );
         let r = std::mem::take(&mut self.router);
         self.router = r.route(&positional, route);
     }

@@ -133,19 +133,67 @@ fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], com
     };
 
     let item = item_path(root, key, company);
-    routes.add(Method::POST, &format!("/{root}/filtro"), &format!("{title}: listar"), false, list.clone());
-    routes.add(Method::POST, &format!("/{root}/filtros"), &format!("{title}: listar"), false, list.clone());
-    routes.add(Method::POST, &format!("/{root}/registros"), &format!("{title}: contar"), false, count.clone());
-    routes.add(Method::POST, &format!("/{root}"), &format!("{title}: incluir"), false, create);
+    routes.add(
+        Method::POST,
+        &format!("/{root}/filtro"),
+        &format!("{title}: listar"),
+        false,
+        list.clone(),
+    );
+    routes.add(
+        Method::POST,
+        &format!("/{root}/filtros"),
+        &format!("{title}: listar"),
+        false,
+        list.clone(),
+    );
+    routes.add(
+        Method::POST,
+        &format!("/{root}/registros"),
+        &format!("{title}: contar"),
+        false,
+        count.clone(),
+    );
+    routes.add(
+        Method::POST,
+        &format!("/{root}"),
+        &format!("{title}: incluir"),
+        false,
+        create,
+    );
     routes.add(Method::GET, &item, &format!("{title}: consultar"), false, get.clone());
     routes.add(Method::PUT, &item, &format!("{title}: alterar"), false, update);
     routes.add(Method::DELETE, &item, &format!("{title}: excluir"), false, delete);
     if company {
-        routes.add(Method::POST, &format!("/{root}/{{emp}}"), &format!("{title}: listar"), false, list);
-        routes.add(Method::POST, &format!("/{root}/registros/{{emp}}"), &format!("{title}: contar"), false, count);
-        routes.add(Method::GET, &format!("/{root}/pesquisar/{{filter}}/{{emp}}"), &format!("{title}: pesquisar"), false, search);
+        routes.add(
+            Method::POST,
+            &format!("/{root}/{{emp}}"),
+            &format!("{title}: listar"),
+            false,
+            list,
+        );
+        routes.add(
+            Method::POST,
+            &format!("/{root}/registros/{{emp}}"),
+            &format!("{title}: contar"),
+            false,
+            count,
+        );
+        routes.add(
+            Method::GET,
+            &format!("/{root}/pesquisar/{{filter}}/{{emp}}"),
+            &format!("{title}: pesquisar"),
+            false,
+            search,
+        );
     } else {
         routes.add(Method::POST, &item, &format!("{title}: consultar"), false, get);
-        routes.add(Method::GET, &format!("/{root}/pesquisar/{{filter}}"), &format!("{title}: pesquisar"), false, search);
+        routes.add(
+            Method::GET,
+            &format!("/{root}/pesquisar/{{filter}}"),
+            &format!("{title}: pesquisar"),
+            false,
+            search,
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::{admin, login, seller, serial, snapshot, FAKE_OPERATOR, OTHER};
 /// same client, 99 nowhere.
 #[tokio::test]
 async fn identity_routes_refuse_companies_outside_the_users() {
-    let _turn = serial();
+    let _turn = serial().await;
     let u = seller().await;
     let me = u.id();
     let before = snapshot().await;
@@ -19,31 +19,67 @@ async fn identity_routes_refuse_companies_outside_the_users() {
             (Method::GET, format!("/empresa/consulta/{emp}"), None),
             (Method::GET, format!("/empresas/{emp}"), None),
             (Method::POST, format!("/empresas/{emp}"), None),
-            (Method::PUT, format!("/empresas/{emp}"), Some(json!({"EMP_DESCRICAO": "invadida"}))),
+            (
+                Method::PUT,
+                format!("/empresas/{emp}"),
+                Some(json!({"EMP_DESCRICAO": "invadida"})),
+            ),
             (Method::DELETE, format!("/empresas/{emp}"), None),
             (Method::POST, format!("/usuarios/{emp}"), Some(json!({}))),
             (Method::POST, format!("/usuarios/registros/{emp}"), Some(json!({}))),
             (Method::GET, format!("/usuarios/{me}/{emp}"), None),
-            (Method::PUT, format!("/usuarios/{me}/{emp}"), Some(json!({"USR_NOME": "x"}))),
+            (
+                Method::PUT,
+                format!("/usuarios/{me}/{emp}"),
+                Some(json!({"USR_NOME": "x"})),
+            ),
             (Method::DELETE, format!("/usuarios/{me}/{emp}"), None),
             (Method::GET, format!("/usuarios/pesquisar/a/{emp}"), None),
-            (Method::PUT, format!("/usuariosModificacoes/{me}/{emp}"), Some(json!({"USR_NOME": "x"}))),
-            (Method::POST, format!("/validausuarios/{emp}"), Some(json!({"USR_USUARIO": "admin", "USR_SENHA": "admin123"}))),
+            (
+                Method::PUT,
+                format!("/usuariosModificacoes/{me}/{emp}"),
+                Some(json!({"USR_NOME": "x"})),
+            ),
+            (
+                Method::POST,
+                format!("/validausuarios/{emp}"),
+                Some(json!({"USR_USUARIO": "admin", "USR_SENHA": "admin123"})),
+            ),
             (Method::GET, format!("/subgrupousuario/{emp}/{me}"), None),
             (Method::POST, format!("/subgrupousuario/{emp}/{me}"), Some(json!({}))),
             (Method::POST, format!("/subgrupousuario/{emp}"), Some(json!({}))),
-            (Method::PUT, format!("/subgrupousuario/1/{emp}"), Some(json!({"SGUS_GSUB_ID": 1}))),
+            (
+                Method::PUT,
+                format!("/subgrupousuario/1/{emp}"),
+                Some(json!({"SGUS_GSUB_ID": 1})),
+            ),
             (Method::DELETE, format!("/subgrupousuario/1/{emp}/{me}"), None),
             (Method::PUT, format!("/empresas/uploads/{emp}/2"), None),
             (Method::DELETE, format!("/empresas/uploads/{emp}/2/x.png"), None),
             (Method::GET, format!("/uploads/{emp}/x.png"), None),
             // Companies named in bodies.
-            (Method::POST, "/usuarios".into(), Some(json!({"USR_EMP_ID": emp, "USR_USUARIO": "intruso", "USR_NOME": "x", "USR_SENHA": "123456"}))),
-            (Method::POST, "/subgrupousuario".into(), Some(json!({"SGUS_EMP_ID": emp, "SGUS_USR_ID": me, "SGUS_GSUB_ID": 1}))),
+            (
+                Method::POST,
+                "/usuarios".into(),
+                Some(json!({"USR_EMP_ID": emp, "USR_USUARIO": "intruso", "USR_NOME": "x", "USR_SENHA": "123456"})),
+            ),
+            (
+                Method::POST,
+                "/subgrupousuario".into(),
+                Some(json!({"SGUS_EMP_ID": emp, "SGUS_USR_ID": me, "SGUS_GSUB_ID": 1})),
+            ),
             (Method::POST, "/empresas/filtro".into(), Some(json!({"EMP_ID": emp}))),
             (Method::POST, "/usuarios/filtro".into(), Some(json!({"EMP_ID": emp}))),
-            (Method::PUT, format!("/usuariosModificacoes/{me}/1"), Some(json!({"USR_NOME": "x", "USR_EMP_ID": emp}))),
-            (Method::POST, "/validausuarios/1".into(), Some(json!({"USR_USUARIO": "admin", "itens": [{"X_EMP_ID": emp}]}))),
+            (
+                Method::PUT,
+                format!("/usuariosModificacoes/{me}/1"),
+                Some(json!({"USR_NOME": "x", "USR_EMP_ID": emp})),
+            ),
+            (
+                Method::POST,
+                "/validausuarios/1".into(),
+                Some(json!({"USR_USUARIO": "admin", "itens": [{"X_EMP_ID": emp}]})),
+            ),
         ];
         for (m, path, body) in cases {
             let (status, resp) = u.call(m.clone(), &path, body).await;
@@ -58,7 +94,7 @@ async fn identity_routes_refuse_companies_outside_the_users() {
 /// body says; both clients number their companies and users from 1.
 #[tokio::test]
 async fn a_client_never_reaches_another_clients_rows() {
-    let _turn = serial();
+    let _turn = serial().await;
     let a = admin().await;
     let b = login(OTHER, "admin", "senhaB123").await;
     let before_b = b.call(Method::GET, "/empresas/1", None).await.1;
@@ -67,13 +103,24 @@ async fn a_client_never_reaches_another_clients_rows() {
     let (_, mine) = a.call(Method::GET, "/empresas/1", None).await;
     assert_eq!(mine["EMP_DESCRICAO"], json!("OFICINA DEMO LTDA"));
     let (_, users) = a.call(Method::POST, "/usuarios/1", Some(json!({"LIMIT": 100}))).await;
-    let names: Vec<&str> = users.as_array().into_iter().flatten().filter_map(|u| u["USR_NOME"].as_str()).collect();
+    let names: Vec<&str> = users
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u["USR_NOME"].as_str())
+        .collect();
     assert!(!names.iter().any(|n| n.contains("Cliente B")), "{names:?}");
     let (_, found) = a.call(Method::GET, "/usuarios/pesquisar/Cliente B/1", None).await;
     assert!(found.as_array().is_none_or(|v| v.is_empty()));
 
     // A body naming the other client changes only the caller's own rows.
-    let (status, row) = a.call(Method::PUT, "/empresas/1", Some(json!({"client_id": 3, "CLIENT_ID": 3, "EMP_FANTASIA": "Oficina A"}))).await;
+    let (status, row) = a
+        .call(
+            Method::PUT,
+            "/empresas/1",
+            Some(json!({"client_id": 3, "CLIENT_ID": 3, "EMP_FANTASIA": "Oficina A"})),
+        )
+        .await;
     assert_eq!(status, 200, "{row}");
     let (_, after_b) = b.call(Method::GET, "/empresas/1", None).await;
     assert_eq!(after_b, before_b, "client B's company changed");
@@ -115,7 +162,9 @@ async fn program_permissions_are_enforced() {
     let (status, _) = a.call(Method::POST, "/usuarios/1", Some(json!({}))).await;
     assert_eq!(status, 200);
     // Programs are the product's: a tenant administrator cannot change them.
-    let (status, _) = a.call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"}))).await;
+    let (status, _) = a
+        .call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"})))
+        .await;
     assert_eq!(status, 403);
 }
 
@@ -128,9 +177,16 @@ async fn operators_are_privileged_only_in_the_operator_client() {
     let fake = login(FAKE_OPERATOR, "admin", "falso123").await;
     assert_eq!(fake.login["privilegiado"], json!(false));
     assert_eq!(fake.login["empresa"]["EMP_ID"], json!(9999));
-    let (status, _) = fake.call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"}))).await;
+    let (status, _) = fake
+        .call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"})))
+        .await;
     assert_eq!(status, 403);
-    let gql = fake.req(Method::POST, "/graphql").json(&json!({"query": "{ me { privileged } }"})).send().await.expect("send");
+    let gql = fake
+        .req(Method::POST, "/graphql")
+        .json(&json!({"query": "{ me { privileged } }"}))
+        .send()
+        .await
+        .expect("send");
     let (_, body) = crate::read(gql).await;
     assert_eq!(body["data"]["me"]["privileged"], json!(false));
 }

@@ -14,7 +14,12 @@ async fn login_with_right_and_wrong_passwords() {
     assert_eq!(u.login["usuario"]["USR_USUARIO"], json!("admin"));
     assert!(u.login["programas"].as_array().is_some_and(|p| p.len() > 100));
 
-    for (doc, user, pass) in [(DEMO, "admin", "errada"), (DEMO, "ninguem", "admin123"), (OTHER, "admin", "admin123"), ("123", "admin", "admin123")] {
+    for (doc, user, pass) in [
+        (DEMO, "admin", "errada"),
+        (DEMO, "ninguem", "admin123"),
+        (OTHER, "admin", "admin123"),
+        ("123", "admin", "admin123"),
+    ] {
         let (status, body) = try_login(doc, user, pass).await;
         assert_eq!(status, 401, "{doc} {user}");
         assert_eq!(body["msg"], json!("Usuário ou senha inválidos."));
@@ -30,21 +35,37 @@ async fn bad_tokens_get_401() {
     let (status, _) = u.call(Method::GET, "/programasusuario/montamenu/1", None).await;
     assert_eq!(status, 200);
 
-    let anonymous = http().get(format!("{}/programasusuario/montamenu/1", app().base)).send().await.expect("send");
+    let anonymous = http()
+        .get(format!("{}/programasusuario/montamenu/1", app().base))
+        .send()
+        .await
+        .expect("send");
     assert_eq!(anonymous.status().as_u16(), 401);
 
     let secret = app().cfg.jwt_secret.clone().unwrap_or_default();
     let jwt = Jwt::new(&secret, 60);
     let now = chrono::Utc::now().timestamp();
     let (expired, _) = jwt.mint_at(2, 1, 1, now - 7200, now - 3600).expect("mint");
-    let (foreign, _) = Jwt::new("some-other-secret-some-other-secret", 60).mint(2, 1, 1).expect("mint");
+    let (foreign, _) = Jwt::new("some-other-secret-some-other-secret", 60)
+        .mint(2, 1, 1)
+        .expect("mint");
     let mut parts: Vec<String> = u.token.split('.').map(String::from).collect();
     let payload = parts[1].clone();
     parts[1] = payload.chars().rev().collect();
     let tampered = parts.join(".");
     use base64::Engine;
-    let none = format!("{}.{}.", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#), payload);
-    for (name, token) in [("expired", expired), ("foreign", foreign), ("tampered", tampered), ("alg=none", none), ("garbage", "abc".into())] {
+    let none = format!(
+        "{}.{}.",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#),
+        payload
+    );
+    for (name, token) in [
+        ("expired", expired),
+        ("foreign", foreign),
+        ("tampered", tampered),
+        ("alg=none", none),
+        ("garbage", "abc".into()),
+    ] {
         let r = http()
             .get(format!("{}/programasusuario/montamenu/1", app().base))
             .bearer_auth(token)
@@ -57,9 +78,21 @@ async fn bad_tokens_get_401() {
     }
 
     // The client comes from the token only: a header naming another client is refused.
-    let r = u.req(Method::GET, "/programasusuario/montamenu/1").header("x-erp-client", "3").send().await.expect("send");
+    let r = u
+        .req(Method::GET, "/programasusuario/montamenu/1")
+        .header("x-erp-client", "3")
+        .send()
+        .await
+        .expect("send");
     assert_eq!(r.status().as_u16(), 401);
-    let r = u.req(Method::GET, "/programasusuario/montamenu/1").header("x-erp-client", "2").header("x-erp-user", "1").header("x-erp-screen", "/clientes").send().await.expect("send");
+    let r = u
+        .req(Method::GET, "/programasusuario/montamenu/1")
+        .header("x-erp-client", "2")
+        .header("x-erp-user", "1")
+        .header("x-erp-screen", "/clientes")
+        .send()
+        .await
+        .expect("send");
     assert_eq!(r.status().as_u16(), 200);
 }
 

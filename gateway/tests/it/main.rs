@@ -50,8 +50,14 @@ pub fn app() -> &'static App {
                 let db = Db::connect(&cfg).await.expect("db");
                 seed_other_tenants(&db).await;
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-                let running = erp_gateway::roles::start_all(cfg.clone(), listener).await.expect("start");
-                tx.send(App { base: format!("http://{}", running.addr), cfg: (*cfg).clone() }).expect("send");
+                let running = erp_gateway::roles::start_all(cfg.clone(), listener)
+                    .await
+                    .expect("start");
+                tx.send(App {
+                    base: format!("http://{}", running.addr),
+                    cfg: (*cfg).clone(),
+                })
+                .expect("send");
                 futures::future::pending::<()>().await;
                 drop(nats);
             });
@@ -61,19 +67,59 @@ pub fn app() -> &'static App {
 }
 
 async fn seed_other_tenants(db: &Db) {
-    seed::add_account(db, OTHER_CLIENT, "33000167000101", "Cliente B").await.expect("account");
-    let b = [Company { id: 1, name: "EMPRESA DO CLIENTE B", fantasy: "B", cnpj: "33000167000101", regime: "LUCRO REAL", city: "Rio de Janeiro", uf: "RJ", ibge: 3304557 }];
-    seed::seed_client(db, OTHER_CLIENT, &b, &[("admin", "Admin do Cliente B", "senhaB123", 1, &[1], true), ("bloqueado", "Alvo de força bruta", "certa123", 1, &[1], false)])
+    seed::add_account(db, OTHER_CLIENT, "33000167000101", "Cliente B")
         .await
-        .expect("client B");
+        .expect("account");
+    let b = [Company {
+        id: 1,
+        name: "EMPRESA DO CLIENTE B",
+        fantasy: "B",
+        cnpj: "33000167000101",
+        regime: "LUCRO REAL",
+        city: "Rio de Janeiro",
+        uf: "RJ",
+        ibge: 3304557,
+    }];
+    seed::seed_client(
+        db,
+        OTHER_CLIENT,
+        &b,
+        &[
+            ("admin", "Admin do Cliente B", "senhaB123", 1, &[1], true),
+            ("bloqueado", "Alvo de força bruta", "certa123", 1, &[1], false),
+        ],
+    )
+    .await
+    .expect("client B");
     // A tenant that numbers its own company 9999 is not a support operator.
-    seed::add_account(db, FAKE_OPERATOR_CLIENT, "00360305000104", "Falso operador").await.expect("account");
-    let f = [Company { id: 9999, name: "NAO SOU SUPORTE", fantasy: "X", cnpj: "00360305000104", regime: "NENHUM", city: "Brasília", uf: "DF", ibge: 5300108 }];
-    seed::seed_client(db, FAKE_OPERATOR_CLIENT, &f, &[("admin", "Falso", "falso123", 9999, &[9999], true)]).await.expect("fake");
+    seed::add_account(db, FAKE_OPERATOR_CLIENT, "00360305000104", "Falso operador")
+        .await
+        .expect("account");
+    let f = [Company {
+        id: 9999,
+        name: "NAO SOU SUPORTE",
+        fantasy: "X",
+        cnpj: "00360305000104",
+        regime: "NENHUM",
+        city: "Brasília",
+        uf: "DF",
+        ibge: 5300108,
+    }];
+    seed::seed_client(
+        db,
+        FAKE_OPERATOR_CLIENT,
+        &f,
+        &[("admin", "Falso", "falso123", 9999, &[9999], true)],
+    )
+    .await
+    .expect("fake");
 }
 
 pub fn http() -> Client {
-    Client::builder().timeout(std::time::Duration::from_secs(40)).build().expect("client")
+    Client::builder()
+        .timeout(std::time::Duration::from_secs(40))
+        .build()
+        .expect("client")
 }
 
 pub struct User {
@@ -86,7 +132,9 @@ impl User {
         self.login["usuario"]["USR_ID"].as_i64().unwrap_or_default()
     }
     pub fn req(&self, method: Method, path: &str) -> RequestBuilder {
-        http().request(method, format!("{}{path}", app().base)).bearer_auth(&self.token)
+        http()
+            .request(method, format!("{}{path}", app().base))
+            .bearer_auth(&self.token)
     }
     pub async fn call(&self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
         let mut r = self.req(method, path);
@@ -116,7 +164,10 @@ pub async fn try_login(doc: &str, login: &str, password: &str) -> (u16, Value) {
 pub async fn login(doc: &str, login: &str, password: &str) -> User {
     let (status, body) = try_login(doc, login, password).await;
     assert_eq!(status, 200, "login {login}: {body}");
-    User { token: body["token"].as_str().unwrap_or_default().to_string(), login: body }
+    User {
+        token: body["token"].as_str().unwrap_or_default().to_string(),
+        login: body,
+    }
 }
 
 pub async fn admin() -> User {
@@ -131,18 +182,31 @@ pub async fn seller() -> User {
 /// refused request changed nothing.
 pub async fn snapshot() -> Vec<i64> {
     use sqlx::Connection;
-    let mut c = sqlx::PgConnection::connect(&app().cfg.database_url).await.expect("owner");
+    let mut c = sqlx::PgConnection::connect(&app().cfg.database_url)
+        .await
+        .expect("owner");
     let mut out = Vec::new();
-    for t in ["empresas", "usuarios", "programas_usuario", "subgrupo_usuario", "parametros_generico"] {
+    for t in [
+        "empresas",
+        "usuarios",
+        "programas_usuario",
+        "subgrupo_usuario",
+        "parametros_generico",
+    ] {
         let sql = format!("SELECT count(*) + coalesce(sum(hashtext(t::text)), 0) FROM identity.{t} t");
-        out.push(sqlx::query_scalar::<_, i64>(&sql).fetch_one(&mut c).await.expect("snapshot"));
+        out.push(
+            sqlx::query_scalar::<_, i64>(&sql)
+                .fetch_one(&mut c)
+                .await
+                .expect("snapshot"),
+        );
     }
     out
 }
 
 /// Tests that write, and the test that proves refused requests write nothing, take
 /// turns.
-pub fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+pub async fn serial() -> tokio::sync::MutexGuard<'static, ()> {
+    static LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    LOCK.lock().await
 }

@@ -12,15 +12,53 @@ use crate::{admin, app, http, login, read, serial, OTHER};
 #[tokio::test]
 async fn health_readiness_metrics_and_openapi() {
     let base = &app().base;
-    assert_eq!(http().get(format!("{base}/healthz")).send().await.expect("healthz").status().as_u16(), 200);
-    assert_eq!(http().get(format!("{base}/readyz")).send().await.expect("readyz").status().as_u16(), 200);
+    assert_eq!(
+        http()
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .expect("healthz")
+            .status()
+            .as_u16(),
+        200
+    );
+    assert_eq!(
+        http()
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .expect("readyz")
+            .status()
+            .as_u16(),
+        200
+    );
     admin().await;
-    let metrics = http().get(format!("{base}/metrics")).send().await.expect("metrics").text().await.unwrap_or_default();
+    let metrics = http()
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .unwrap_or_default();
     assert!(metrics.contains("http_requests_total"), "{metrics}");
     assert!(metrics.contains("grpc_server_handled_total"));
-    let (status, api) = read(http().get(format!("{base}/openapi.json")).send().await.expect("openapi")).await;
+    let (status, api) = read(
+        http()
+            .get(format!("{base}/openapi.json"))
+            .send()
+            .await
+            .expect("openapi"),
+    )
+    .await;
     assert_eq!(status, 200);
-    for p in ["/usuarios/sessions", "/programasusuario/montamenu/{user}", "/empresas/filtro", "/empresas/{EMP_ID}", "/usuarios/{USR_ID}/{emp}"] {
+    for p in [
+        "/usuarios/sessions",
+        "/programasusuario/montamenu/{user}",
+        "/empresas/filtro",
+        "/empresas/{EMP_ID}",
+        "/usuarios/{USR_ID}/{emp}",
+    ] {
         assert!(api["paths"].get(p).is_some(), "{p} missing from openapi.json");
     }
     assert_eq!(api["paths"]["/usuarios/sessions"]["post"]["security"], json!([]));
@@ -30,56 +68,106 @@ async fn health_readiness_metrics_and_openapi() {
 async fn browser_navigation_gets_the_web_client_and_api_calls_get_json() {
     let base = &app().base;
     for path in ["/", "/clientes", "/empresas/alterar", "/login"] {
-        let r = http().get(format!("{base}{path}")).header("accept", "text/html,application/xhtml+xml").send().await.expect("page");
+        let r = http()
+            .get(format!("{base}{path}"))
+            .header("accept", "text/html,application/xhtml+xml")
+            .send()
+            .await
+            .expect("page");
         assert_eq!(r.status().as_u16(), 200, "{path}");
         assert!(r.text().await.unwrap_or_default().contains("<title>ERP</title>"));
     }
-    let r = http().get(format!("{base}/empresas/1")).header("accept", "application/json").send().await.expect("api");
+    let r = http()
+        .get(format!("{base}/empresas/1"))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .expect("api");
     assert_eq!(r.status().as_u16(), 401);
 }
 
 fn png() -> Vec<u8> {
     // 1x1 transparent PNG.
     vec![
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00,
-        0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78,
-        0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44,
-        0xAE, 0x42, 0x60, 0x82,
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
+        0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D,
+        0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
     ]
 }
 
 #[tokio::test]
 async fn company_logo_upload_is_checked_stored_and_served_only_to_its_client() {
-    let _turn = serial();
+    let _turn = serial().await;
     let a = admin().await;
-    let bad = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(b"<svg onload=alert(1)>".to_vec()).file_name("logo.png"));
-    let (status, body) = read(a.req(Method::PUT, "/empresas/uploads/1/2").multipart(bad).send().await.expect("upload")).await;
+    let bad = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(b"<svg onload=alert(1)>".to_vec()).file_name("logo.png"),
+    );
+    let (status, body) = read(
+        a.req(Method::PUT, "/empresas/uploads/1/2")
+            .multipart(bad)
+            .send()
+            .await
+            .expect("upload"),
+    )
+    .await;
     assert_eq!(status, 400);
     assert_eq!(body["msg"], json!("Permitidos apenas imagens e PDF!"));
 
-    let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(png()).file_name("logo.png"));
-    let (status, body) = read(a.req(Method::PUT, "/empresas/uploads/1/2").multipart(form).send().await.expect("upload")).await;
+    let form =
+        reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(png()).file_name("logo.png"));
+    let (status, body) = read(
+        a.req(Method::PUT, "/empresas/uploads/1/2")
+            .multipart(form)
+            .send()
+            .await
+            .expect("upload"),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     let url = body["url"].as_str().expect("url").to_string();
     let name = body["EMP_IMG_LOGO_REL"].as_str().expect("stored name").to_string();
     let r = a.req(Method::GET, &url).send().await.expect("get");
     assert_eq!(r.status().as_u16(), 200);
-    assert_eq!(r.headers().get("content-type").and_then(|v| v.to_str().ok()), Some("image/png"));
+    assert_eq!(
+        r.headers().get("content-type").and_then(|v| v.to_str().ok()),
+        Some("image/png")
+    );
     assert_eq!(r.bytes().await.map(|b| b.to_vec()).unwrap_or_default(), png());
 
     // The session cookie works for <img>; another client never gets the file.
     let jar = Arc::new(reqwest::cookie::Jar::default());
     let browser = reqwest::Client::builder().cookie_provider(jar).build().expect("client");
-    let login = browser.post(format!("{}/usuarios/sessions", app().base)).json(&json!({"cpfcnpj": crate::DEMO, "usuario": "admin", "senha": "admin123"})).send().await.expect("login");
+    let login = browser
+        .post(format!("{}/usuarios/sessions", app().base))
+        .json(&json!({"cpfcnpj": crate::DEMO, "usuario": "admin", "senha": "admin123"}))
+        .send()
+        .await
+        .expect("login");
     assert_eq!(login.status().as_u16(), 200);
-    assert_eq!(browser.get(format!("{}{url}", app().base)).send().await.expect("img").status().as_u16(), 200);
+    assert_eq!(
+        browser
+            .get(format!("{}{url}", app().base))
+            .send()
+            .await
+            .expect("img")
+            .status()
+            .as_u16(),
+        200
+    );
     let b = login_b().await;
     let r = b.req(Method::GET, &url).send().await.expect("get");
     assert_eq!(r.status().as_u16(), 404, "client B must not read client A's file");
 
-    let (status, _) = a.call(Method::DELETE, &format!("/empresas/uploads/1/2/{name}"), None).await;
+    let (status, _) = a
+        .call(Method::DELETE, &format!("/empresas/uploads/1/2/{name}"), None)
+        .await;
     assert_eq!(status, 200);
-    assert_eq!(a.req(Method::GET, &url).send().await.expect("get").status().as_u16(), 404);
+    assert_eq!(
+        a.req(Method::GET, &url).send().await.expect("get").status().as_u16(),
+        404
+    );
 }
 
 async fn login_b() -> crate::User {
@@ -101,7 +189,9 @@ async fn a_silent_upstream_becomes_408() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let bus: Arc<dyn erp_platform::bus::Bus> = Arc::new(erp_platform::bus::MemoryBus::new());
     let cache: Arc<dyn erp_platform::cache::Cache> = Arc::new(erp_platform::cache::MemoryCache::new());
-    let (gw, _, task) = erp_gateway::roles::start_gateway(cfg, urls, bus, cache, listener).await.expect("gateway");
+    let (gw, _, task) = erp_gateway::roles::start_gateway(cfg, urls, bus, cache, listener)
+        .await
+        .expect("gateway");
     let started = std::time::Instant::now();
     let r = http()
         .post(format!("http://{gw}/usuarios/sessions"))
@@ -143,7 +233,10 @@ impl<B> tower::Service<http::Request<B>> for Stalled {
 async fn the_app_pool_sees_nothing_without_a_tenant() {
     let db = erp_platform::db::Db::connect(&app().cfg).await.expect("db");
     for t in ["empresas", "usuarios", "programas_usuario"] {
-        let n: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM identity.{t}")).fetch_one(&db.pool).await.expect("count");
+        let n: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM identity.{t}"))
+            .fetch_one(&db.pool)
+            .await
+            .expect("count");
         assert_eq!(n, 0, "{t} visible without a tenant");
     }
 }

@@ -23,7 +23,9 @@ pub struct IdentityGrpc {
 }
 
 fn reply(v: Value) -> std::result::Result<Response<JsonReply>, Status> {
-    Ok(Response::new(JsonReply { json: serde_json::to_vec(&v).map_err(Error::from)? }))
+    Ok(Response::new(JsonReply {
+        json: serde_json::to_vec(&v).map_err(Error::from)?,
+    }))
 }
 
 fn object(bytes: &[u8]) -> Result<Map<String, Value>> {
@@ -98,13 +100,20 @@ impl IdentityGrpc {
         Ok(p)
     }
 
-    async fn set_grant(&self, caller: &Caller, user_id: i64, program_id: i64, body: &Map<String, Value>) -> Result<Value> {
+    async fn set_grant(
+        &self,
+        caller: &Caller,
+        user_id: i64,
+        program_id: i64,
+        body: &Map<String, Value>,
+    ) -> Result<Value> {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let exists: Option<i64> = sqlx::query_scalar("SELECT usr_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-            .bind(caller.client_id)
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let exists: Option<i64> =
+            sqlx::query_scalar("SELECT usr_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
+                .bind(caller.client_id)
+                .bind(user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
         if exists.is_none() {
             return Err(Error::NotFound("Usuário não encontrado.".into()));
         }
@@ -155,14 +164,25 @@ impl IdentityService for IdentityGrpc {
     async fn get_principal(&self, req: Request<PrincipalRequest>) -> std::result::Result<Response<Principal>, Status> {
         let r = req.into_inner();
         let mut tx = self.db.begin_tenant(r.client_id).await?;
-        let p = principal::load(&mut tx, self.operator_client, r.client_id, r.user_id, Some(r.company_id)).await?;
+        let p = principal::load(
+            &mut tx,
+            self.operator_client,
+            r.client_id,
+            r.user_id,
+            Some(r.company_id),
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(p))
     }
 
     async fn get_company(&self, req: Request<CompanyRequest>) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
-        let res = self.registry.get("empresas").cloned().ok_or_else(|| Error::internal("empresas"))?;
+        let res = self
+            .registry
+            .get("empresas")
+            .cloned()
+            .ok_or_else(|| Error::internal("empresas"))?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let row = query::get(&mut tx, &res, &caller, None, &[req.get_ref().emp.to_string()]).await?;
         tx.commit().await.map_err(Error::from)?;
@@ -174,14 +194,20 @@ impl IdentityService for IdentityGrpc {
         let user_id = req.get_ref().user_id;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         // Their own menu follows their privileges; someone else's shows their grants.
-        let company = if user_id == caller.user_id { Some(caller.emp_id) } else { None };
+        let company = if user_id == caller.user_id {
+            Some(caller.emp_id)
+        } else {
+            None
+        };
         let p = principal::load(&mut tx, self.operator_client, caller.client_id, user_id, company).await;
         let p = match p {
             Err(Error::Unauthenticated(_)) => return Err(Error::NotFound("Usuário não encontrado.".into()).into()),
             other => other?,
         };
         tx.commit().await.map_err(Error::from)?;
-        reply(Value::Array(p.programs.iter().map(|pr| program_row(pr, user_id)).collect()))
+        reply(Value::Array(
+            p.programs.iter().map(|pr| program_row(pr, user_id)).collect(),
+        ))
     }
 
     async fn toggle_favorite(&self, req: Request<FavoriteRequest>) -> std::result::Result<Response<JsonReply>, Status> {
@@ -220,7 +246,11 @@ impl IdentityService for IdentityGrpc {
 
     async fn programs_for_registration(&self, req: Request<Empty>) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
-        let res = self.registry.get("programas").cloned().ok_or_else(|| Error::internal("programas"))?;
+        let res = self
+            .registry
+            .get("programas")
+            .cloned()
+            .ok_or_else(|| Error::internal("programas"))?;
         let mut tx = self.db.begin().await?;
         let mut body = Map::new();
         body.insert("ORDENACAO".into(), Value::from("PROG_NIVEL1, PROG_NIVEL2, PROG_ORDEM"));
@@ -237,7 +267,10 @@ impl IdentityService for IdentityGrpc {
         let (user, prog) = match r.key {
             Some(k) => (k.user_id, k.program_id),
             None => {
-                let get = |k: &str| body.get(k).and_then(|v| v.as_i64().or_else(|| v.as_str()?.trim().parse().ok()));
+                let get = |k: &str| {
+                    body.get(k)
+                        .and_then(|v| v.as_i64().or_else(|| v.as_str()?.trim().parse().ok()))
+                };
                 (
                     get("PRGU_USUARIO").ok_or_else(|| Error::validation("Usuário é obrigatório!"))?,
                     get("PRGU_PROG_ID").ok_or_else(|| Error::validation("Programa é obrigatório!"))?,
@@ -251,14 +284,16 @@ impl IdentityService for IdentityGrpc {
         let caller = Caller::of(&req)?;
         let k = req.into_inner();
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let n = sqlx::query("DELETE FROM identity.programas_usuario WHERE client_id = $1 AND prgu_usuario = $2 AND prgu_prog_id = $3")
-            .bind(caller.client_id)
-            .bind(k.user_id)
-            .bind(k.program_id as i32)
-            .execute(&mut *tx)
-            .await
-            .map_err(Error::from)?
-            .rows_affected();
+        let n = sqlx::query(
+            "DELETE FROM identity.programas_usuario WHERE client_id = $1 AND prgu_usuario = $2 AND prgu_prog_id = $3",
+        )
+        .bind(caller.client_id)
+        .bind(k.user_id)
+        .bind(k.program_id as i32)
+        .execute(&mut *tx)
+        .await
+        .map_err(Error::from)?
+        .rows_affected();
         if n == 0 {
             return Err(Error::not_found().into());
         }
@@ -267,23 +302,35 @@ impl IdentityService for IdentityGrpc {
         reply(json!({"msg": "Permissão removida."}))
     }
 
-    async fn update_user_self(&self, req: Request<UserSelfRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn update_user_self(
+        &self,
+        req: Request<UserSelfRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         if r.user_id != caller.user_id {
             return Err(Error::forbidden().into());
         }
         let mut body = object(&r.body_json)?;
-        let new_password = body.get("USR_SENHA").and_then(Value::as_str).unwrap_or_default().to_string();
+        let new_password = body
+            .get("USR_SENHA")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         if !new_password.is_empty() {
-            let current = body.get("USR_SENHA_ATUAL").and_then(Value::as_str).unwrap_or_default().to_string();
-            let hash: Option<String> = sqlx::query_scalar("SELECT usr_senha_hash FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-                .bind(caller.client_id)
-                .bind(r.user_id)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(Error::from)?;
+            let current = body
+                .get("USR_SENHA_ATUAL")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let hash: Option<String> =
+                sqlx::query_scalar("SELECT usr_senha_hash FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
+                    .bind(caller.client_id)
+                    .bind(r.user_id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(Error::from)?;
             if !password::verify(current, hash).await? {
                 return Err(Error::validation("Senha atual incorreta.").into());
             }
@@ -291,17 +338,22 @@ impl IdentityService for IdentityGrpc {
         // Only the user's own contact data and password; companies and situation are
         // an administrator's, through /usuarios.
         body.retain(|k, _| matches!(k.as_str(), "USR_NOME" | "USR_EMAIL" | "USR_FONE" | "USR_SENHA"));
-        let res = self.registry.get("usuarios").cloned().ok_or_else(|| Error::internal("usuarios"))?;
+        let res = self
+            .registry
+            .get("usuarios")
+            .cloned()
+            .ok_or_else(|| Error::internal("usuarios"))?;
         let row = query::update(&mut tx, &res, &caller, Some(r.emp), &[r.user_id.to_string()], &body).await;
         let row = match row {
             // The user's default company may differ from the one in the path.
             Err(Error::NotFound(_)) => {
-                let emp: i64 = sqlx::query_scalar("SELECT usr_emp_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-                    .bind(caller.client_id)
-                    .bind(r.user_id)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(Error::from)?;
+                let emp: i64 =
+                    sqlx::query_scalar("SELECT usr_emp_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
+                        .bind(caller.client_id)
+                        .bind(r.user_id)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(Error::from)?;
                 query::update(&mut tx, &res, &caller, Some(emp), &[r.user_id.to_string()], &body).await?
             }
             other => other?,
@@ -310,11 +362,23 @@ impl IdentityService for IdentityGrpc {
         reply(row)
     }
 
-    async fn validate_user(&self, req: Request<ValidateUserRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn validate_user(
+        &self,
+        req: Request<ValidateUserRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let body = object(&req.get_ref().body_json)?;
-        let login = body.get("USR_USUARIO").and_then(Value::as_str).unwrap_or_default().trim().to_string();
-        let pass = body.get("USR_SENHA").and_then(Value::as_str).unwrap_or_default().to_string();
+        let login = body
+            .get("USR_USUARIO")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let pass = body
+            .get("USR_SENHA")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         if login.is_empty() {
             return Err(Error::validation("Usuário é obrigatório!").into());
         }
@@ -339,11 +403,22 @@ impl IdentityService for IdentityGrpc {
     async fn set_company_logo(&self, req: Request<CompanyLogo>) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
-        let column = if r.kind == "1" { "EMP_IMG_LOGO" } else { "EMP_IMG_LOGO_REL" };
-        let res = self.registry.get("empresas").cloned().ok_or_else(|| Error::internal("empresas"))?;
+        let column = if r.kind == "1" {
+            "EMP_IMG_LOGO"
+        } else {
+            "EMP_IMG_LOGO_REL"
+        };
+        let res = self
+            .registry
+            .get("empresas")
+            .cloned()
+            .ok_or_else(|| Error::internal("empresas"))?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let previous = query::get(&mut tx, &res, &caller, None, &[r.emp.to_string()]).await?;
-        let sql = format!("UPDATE identity.empresas SET {} = $3 WHERE client_id = $1 AND emp_id = $2", column.to_ascii_lowercase());
+        let sql = format!(
+            "UPDATE identity.empresas SET {} = $3 WHERE client_id = $1 AND emp_id = $2",
+            column.to_ascii_lowercase()
+        );
         sqlx::query(&sql)
             .bind(caller.client_id)
             .bind(r.emp)
@@ -355,7 +430,10 @@ impl IdentityService for IdentityGrpc {
         reply(json!({"EMP_ID": r.emp, column: r.file_name, "anterior": previous.get(column)}))
     }
 
-    async fn delete_company_logo(&self, req: Request<CompanyLogoKey>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn delete_company_logo(
+        &self,
+        req: Request<CompanyLogoKey>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let mut tx = self.db.begin_tenant(caller.client_id).await?;

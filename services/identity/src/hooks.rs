@@ -17,7 +17,11 @@ pub struct UserHooks;
 #[async_trait]
 impl erp_platform::resource::Hooks for UserHooks {
     async fn before_write(&self, op: Op, _caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
-        let password = body.get("USR_SENHA").and_then(Value::as_str).map(str::to_string).unwrap_or_default();
+        let password = body
+            .get("USR_SENHA")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_default();
         if password.is_empty() {
             if op == Op::Create {
                 return Err(Error::validation(validators::required("Senha").to_string()));
@@ -32,14 +36,18 @@ impl erp_platform::resource::Hooks for UserHooks {
         if let Some(list) = body.get("USR_EMPRESAS") {
             let ok = list.as_array().is_some_and(|a| a.iter().all(|v| v.as_i64().is_some()));
             if !ok {
-                return Err(Error::validation("Empresas Permitidas: informe uma lista de códigos de empresa."));
+                return Err(Error::validation(
+                    "Empresas Permitidas: informe uma lista de códigos de empresa.",
+                ));
             }
         }
         Ok(())
     }
 
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let Some(user) = row.get("USR_ID").and_then(Value::as_i64) else { return Ok(()) };
+        let Some(user) = row.get("USR_ID").and_then(Value::as_i64) else {
+            return Ok(());
+        };
         if op != Op::Delete {
             // The user's own company is always allowed, and only companies that exist.
             sqlx::query(
@@ -65,7 +73,9 @@ pub struct CompanyHooks;
 #[async_trait]
 impl erp_platform::resource::Hooks for CompanyHooks {
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let Some(emp) = row.get("EMP_ID").and_then(Value::as_i64) else { return Ok(()) };
+        let Some(emp) = row.get("EMP_ID").and_then(Value::as_i64) else {
+            return Ok(());
+        };
         if op == Op::Create && caller.user_id > 0 {
             sqlx::query(
                 "UPDATE identity.usuarios SET usr_empresas = usr_empresas || to_jsonb($3::bigint)

@@ -42,7 +42,11 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
     let relay = erp_platform::bus::run_relay(ctx.db.clone(), ctx.bus.clone(), SCHEMA);
-    let identity = grpc::IdentityGrpc { db: ctx.db.clone(), operator_client: ctx.cfg.operator_client_id, registry: registry.clone() };
+    let identity = grpc::IdentityGrpc {
+        db: ctx.db.clone(),
+        operator_client: ctx.cfg.operator_client_id,
+        registry: registry.clone(),
+    };
     let result = erp_platform::service::grpc_server()
         .add_service(ResourceGrpc::new(ctx.db.clone(), registry).server())
         .add_service(erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity))

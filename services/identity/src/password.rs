@@ -35,7 +35,8 @@ pub async fn verify(password: String, stored: Option<String>) -> Result<bool> {
 }
 
 /// argon2id hash of a random string nobody knows.
-const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$7e2sHqVsDZ2cJ5PD3oQ7v3pFq2r3i6XJ9dK0p8gU7c0";
+const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$7e2sHqVsDZ2cJ5PD3oQ7v3pFq2r3i6XJ9dK0p8gU7c0";
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,13 @@ pub fn is_privileged(operator_client: i64, client_id: i64, company: i64) -> bool
     client_id == operator_client && PRIVILEGED_COMPANIES.contains(&company)
 }
 
-pub async fn load(tx: &mut Tx, operator_client: i64, client_id: i64, user_id: i64, company: Option<i64>) -> Result<Principal> {
+pub async fn load(
+    tx: &mut Tx,
+    operator_client: i64,
+    client_id: i64,
+    user_id: i64,
+    company: Option<i64>,
+) -> Result<Principal> {
     let row = sqlx::query(
         "SELECT usr_usuario, usr_nome, usr_emp_id, usr_situacao FROM identity.usuarios
          WHERE client_id = $1 AND usr_id = $2",
@@ -62,7 +68,15 @@ pub async fn load(tx: &mut Tx, operator_client: i64, client_id: i64, user_id: i6
         .ok_or_else(|| Error::Forbidden("Empresa não permitida para o usuário.".into()))?;
     let privileged = is_privileged(operator_client, client_id, company.id);
     let programs = programs(tx, client_id, user_id, privileged).await?;
-    Ok(Principal { client_id, user: Some(user), company: Some(company), companies, privileged, programs, active })
+    Ok(Principal {
+        client_id,
+        user: Some(user),
+        company: Some(company),
+        companies,
+        privileged,
+        programs,
+        active,
+    })
 }
 
 async fn programs(tx: &mut Tx, client_id: i64, user_id: i64, privileged: bool) -> Result<Vec<UserProgram>> {

@@ -15,7 +15,13 @@ pub const TAX_REGIMES: [(&str, &str); 5] = [
 ];
 
 pub fn registry() -> Result<Registry, String> {
-    Registry::new(vec![empresas(), usuarios(), programas(), parametros_generico(), subgrupo_usuario()])
+    Registry::new(vec![
+        empresas(),
+        usuarios(),
+        programas(),
+        parametros_generico(),
+        subgrupo_usuario(),
+    ])
 }
 
 fn empresas() -> Resource {
@@ -27,12 +33,22 @@ fn empresas() -> Resource {
         .hooks(Arc::new(CompanyHooks))
         .fields(vec![
             Field::id("EMP_ID", "Código"),
-            Field::text("EMP_DESCRICAO", "Razão Social").required().len(150).searchable().list().width(8),
-            Field::text("EMP_FANTASIA", "Nome Fantasia").len(150).searchable().list(),
+            Field::text("EMP_DESCRICAO", "Razão Social")
+                .required()
+                .len(150)
+                .searchable()
+                .list()
+                .width(8),
+            Field::text("EMP_FANTASIA", "Nome Fantasia")
+                .len(150)
+                .searchable()
+                .list(),
             Field::cpf_cnpj("EMP_CGC", "CNPJ/CPF").required().list(),
             Field::text("EMP_IE", "Inscrição Estadual").len(20).width(3),
             Field::text("EMP_IM", "Inscrição Municipal").len(20).width(3),
-            Field::options("EMP_REGIME", "Regime Tributário", DbType::Text, &TAX_REGIMES).required().default("NENHUM".into()),
+            Field::options("EMP_REGIME", "Regime Tributário", DbType::Text, &TAX_REGIMES)
+                .required()
+                .default("NENHUM".into()),
             Field::text("EMP_CNAE", "CNAE").len(10).width(3),
             Field::cep("EMP_CEP", "CEP"),
             Field::text("EMP_ENDERECO", "Endereço").len(150).width(6),
@@ -49,8 +65,37 @@ fn empresas() -> Resource {
             Field::situation("EMP_SITUACAO"),
             Field::timestamp("EMP_DTA_CAD", "Data de Cadastro"),
         ])
-        .group(Some("Identificação"), true, 12, &["EMP_ID", "EMP_DESCRICAO", "EMP_FANTASIA", "EMP_CGC", "EMP_IE", "EMP_IM", "EMP_REGIME", "EMP_CNAE", "EMP_SITUACAO"])
-        .group(Some("Endereço"), true, 12, &["EMP_CEP", "EMP_ENDERECO", "EMP_NUMERO", "EMP_COMPLEMENTO", "EMP_BAIRRO", "EMP_CID_IBGE", "EMP_CIDADE", "EMP_UF"])
+        .group(
+            Some("Identificação"),
+            true,
+            12,
+            &[
+                "EMP_ID",
+                "EMP_DESCRICAO",
+                "EMP_FANTASIA",
+                "EMP_CGC",
+                "EMP_IE",
+                "EMP_IM",
+                "EMP_REGIME",
+                "EMP_CNAE",
+                "EMP_SITUACAO",
+            ],
+        )
+        .group(
+            Some("Endereço"),
+            true,
+            12,
+            &[
+                "EMP_CEP",
+                "EMP_ENDERECO",
+                "EMP_NUMERO",
+                "EMP_COMPLEMENTO",
+                "EMP_BAIRRO",
+                "EMP_CID_IBGE",
+                "EMP_CIDADE",
+                "EMP_UF",
+            ],
+        )
         .group(Some("Contato"), true, 12, &["EMP_FONE", "EMP_EMAIL"])
         .group(Some("Logos"), true, 12, &["EMP_IMG_LOGO", "EMP_IMG_LOGO_REL"])
 }
@@ -67,8 +112,18 @@ fn usuarios() -> Resource {
         .fields(vec![
             Field::id("USR_ID", "Código"),
             Field::int("USR_EMP_ID", "Empresa"),
-            Field::text("USR_USUARIO", "Usuário").required().len(40).min_len(3).searchable().list(),
-            Field::text("USR_NOME", "Nome").required().len(100).searchable().list().width(8),
+            Field::text("USR_USUARIO", "Usuário")
+                .required()
+                .len(40)
+                .min_len(3)
+                .searchable()
+                .list(),
+            Field::text("USR_NOME", "Nome")
+                .required()
+                .len(100)
+                .searchable()
+                .list()
+                .width(8),
             Field::email("USR_EMAIL", "E-mail").list(),
             Field::phones("USR_FONE", "Telefone"),
             Field::password("USR_SENHA", "Senha").column("usr_senha_hash"),
@@ -88,7 +143,11 @@ fn programas() -> Resource {
         .fields(vec![
             Field::int("PROG_ID", "Código").required().list().width(2),
             Field::text("PROG_NOME", "Nome").required().len(60).searchable().list(),
-            Field::text("PROG_DESCRICAO", "Descrição").required().len(100).searchable().list(),
+            Field::text("PROG_DESCRICAO", "Descrição")
+                .required()
+                .len(100)
+                .searchable()
+                .list(),
             Field::text("PROG_DIR_WEB", "Caminho Web").len(120).list(),
             Field::text("PROG_EXE", "Executável").len(60),
             Field::text("PROG_IMG_WEB", "Ícone").len(60),
@@ -100,30 +159,48 @@ fn programas() -> Resource {
 }
 
 fn parametros_generico() -> Resource {
-    Resource::new("parametrosgenerico", "Parâmetros Genéricos", crate::SCHEMA, "parametros_generico", "gerenciadorempresas")
-        .key(&["PARG_ID"])
-        .label("PARG_DESCRICAO")
-        .order("PARG_ID")
-        .fields(vec![
-            Field::id("PARG_ID", "Código"),
-            Field::text("PARG_DESCRICAO", "Descrição").required().len(120).searchable().list(),
-            Field::text("PARG_VALOR", "Valor").len(500).list(),
-            Field::textarea("PARG_OBS", "Observação").len(1000),
-        ])
+    Resource::new(
+        "parametrosgenerico",
+        "Parâmetros Genéricos",
+        crate::SCHEMA,
+        "parametros_generico",
+        "gerenciadorempresas",
+    )
+    .key(&["PARG_ID"])
+    .label("PARG_DESCRICAO")
+    .order("PARG_ID")
+    .fields(vec![
+        Field::id("PARG_ID", "Código"),
+        Field::text("PARG_DESCRICAO", "Descrição")
+            .required()
+            .len(120)
+            .searchable()
+            .list(),
+        Field::text("PARG_VALOR", "Valor").len(500).list(),
+        Field::textarea("PARG_OBS", "Observação").len(1000),
+    ])
 }
 
 fn subgrupo_usuario() -> Resource {
-    Resource::new("subgrupousuario", "Subgrupos do Usuário", crate::SCHEMA, "subgrupo_usuario", "usuarios")
-        .key(&["SGUS_ID"])
-        .company("SGUS_EMP_ID")
-        .label("SGUS_GSUB_ID")
-        .order("SGUS_ID")
-        .fields(vec![
-            Field::id("SGUS_ID", "Código"),
-            Field::int("SGUS_EMP_ID", "Empresa"),
-            Field::int("SGUS_USR_ID", "Usuário").required().list(),
-            Field::reference("SGUS_GSUB_ID", "Subgrupo", "subgrupo", Kind::Combobox).required().list(),
-        ])
+    Resource::new(
+        "subgrupousuario",
+        "Subgrupos do Usuário",
+        crate::SCHEMA,
+        "subgrupo_usuario",
+        "usuarios",
+    )
+    .key(&["SGUS_ID"])
+    .company("SGUS_EMP_ID")
+    .label("SGUS_GSUB_ID")
+    .order("SGUS_ID")
+    .fields(vec![
+        Field::id("SGUS_ID", "Código"),
+        Field::int("SGUS_EMP_ID", "Empresa"),
+        Field::int("SGUS_USR_ID", "Usuário").required().list(),
+        Field::reference("SGUS_GSUB_ID", "Subgrupo", "subgrupo", Kind::Combobox)
+            .required()
+            .list(),
+    ])
 }
 
 #[cfg(test)]

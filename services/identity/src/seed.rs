@@ -15,9 +15,24 @@ pub struct DemoLogin {
 pub const DEMO_CLIENT: i64 = 2;
 
 pub const LOGINS: [DemoLogin; 3] = [
-    DemoLogin { cpfcnpj: "11.222.333/0001-81", login: "admin", password: "admin123", note: "cliente demo, empresas 1 e 2, todos os programas" },
-    DemoLogin { cpfcnpj: "11.222.333/0001-81", login: "vendedor", password: "vendedor123", note: "cliente demo, empresa 1, cadastros e vendas" },
-    DemoLogin { cpfcnpj: "00.000.000/0001-91", login: "suporte", password: "suporte123", note: "cliente operador, empresa 9999 (suporte)" },
+    DemoLogin {
+        cpfcnpj: "11.222.333/0001-81",
+        login: "admin",
+        password: "admin123",
+        note: "cliente demo, empresas 1 e 2, todos os programas",
+    },
+    DemoLogin {
+        cpfcnpj: "11.222.333/0001-81",
+        login: "vendedor",
+        password: "vendedor123",
+        note: "cliente demo, empresa 1, cadastros e vendas",
+    },
+    DemoLogin {
+        cpfcnpj: "00.000.000/0001-91",
+        login: "suporte",
+        password: "suporte123",
+        note: "cliente operador, empresa 9999 (suporte)",
+    },
 ];
 
 pub struct Company {
@@ -35,12 +50,45 @@ pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
     add_account(db, operator_client, "00000000000191", "BS Sistemas (operador)").await?;
     add_account(db, DEMO_CLIENT, "11222333000181", "Oficina e Distribuidora Demo").await?;
 
-    let operator = [Company { id: 9999, name: "BS SISTEMAS SUPORTE LTDA", fantasy: "Suporte", cnpj: "00000000000191", regime: "LUCRO PRESUMIDO", city: "Porto Alegre", uf: "RS", ibge: 4314902 }];
+    let operator = [Company {
+        id: 9999,
+        name: "BS SISTEMAS SUPORTE LTDA",
+        fantasy: "Suporte",
+        cnpj: "00000000000191",
+        regime: "LUCRO PRESUMIDO",
+        city: "Porto Alegre",
+        uf: "RS",
+        ibge: 4314902,
+    }];
     let demo = [
-        Company { id: 1, name: "OFICINA DEMO LTDA", fantasy: "Oficina Demo", cnpj: "11222333000181", regime: "SIMPLES NACIONAL", city: "Caxias do Sul", uf: "RS", ibge: 4305108 },
-        Company { id: 2, name: "DISTRIBUIDORA DEMO LTDA", fantasy: "Distribuidora Demo", cnpj: "12ABC34501DE35", regime: "LUCRO PRESUMIDO", city: "São Paulo", uf: "SP", ibge: 3550308 },
+        Company {
+            id: 1,
+            name: "OFICINA DEMO LTDA",
+            fantasy: "Oficina Demo",
+            cnpj: "11222333000181",
+            regime: "SIMPLES NACIONAL",
+            city: "Caxias do Sul",
+            uf: "RS",
+            ibge: 4305108,
+        },
+        Company {
+            id: 2,
+            name: "DISTRIBUIDORA DEMO LTDA",
+            fantasy: "Distribuidora Demo",
+            cnpj: "12ABC34501DE35",
+            regime: "LUCRO PRESUMIDO",
+            city: "São Paulo",
+            uf: "SP",
+            ibge: 3550308,
+        },
     ];
-    seed_client(db, operator_client, &operator, &[("suporte", "Suporte BS", "suporte123", 9999, &[9999], true)]).await?;
+    seed_client(
+        db,
+        operator_client,
+        &operator,
+        &[("suporte", "Suporte BS", "suporte123", 9999, &[9999], true)],
+    )
+    .await?;
     seed_client(
         db,
         DEMO_CLIENT,
@@ -111,7 +159,11 @@ pub async fn seed_client(db: &Db, client: i64, companies: &[Company], users: &[U
         .execute(&mut *tx)
         .await?;
         // The administrator gets every program; the salesperson registers and sales.
-        let filter = if *all { "true" } else { "prog_nivel1 IN ('Cadastros', 'Vendas') OR prog_nome = 'whatsapp'" };
+        let filter = if *all {
+            "true"
+        } else {
+            "prog_nivel1 IN ('Cadastros', 'Vendas') OR prog_nome = 'whatsapp'"
+        };
         let sql = format!(
             "INSERT INTO identity.programas_usuario
                 (client_id, prgu_usuario, prgu_prog_id, prgu_consulta, prgu_inclusao, prgu_alteracao, prgu_exclusao)
@@ -120,7 +172,12 @@ pub async fn seed_client(db: &Db, client: i64, companies: &[Company], users: &[U
                 prgu_consulta = 1, prgu_inclusao = 1, prgu_alteracao = EXCLUDED.prgu_alteracao,
                 prgu_exclusao = EXCLUDED.prgu_exclusao"
         );
-        sqlx::query(&sql).bind(client).bind(id).bind(i32::from(*all)).execute(&mut *tx).await?;
+        sqlx::query(&sql)
+            .bind(client)
+            .bind(id)
+            .bind(i32::from(*all))
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(())

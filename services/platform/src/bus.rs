@@ -124,9 +124,11 @@ impl Bus for MemoryBus {
         st.log.push_back(msg);
         // Drop what every consumer has passed, and cap what nobody reads.
         let min_next = st.consumers.values().copied().min();
-        while let Some(front_ok) = st.log.front().map(|_| {
-            min_next.is_some_and(|m| st.base < m) || st.log.len() > MEMORY_RETAIN
-        }) {
+        while let Some(front_ok) = st
+            .log
+            .front()
+            .map(|_| min_next.is_some_and(|m| st.base < m) || st.log.len() > MEMORY_RETAIN)
+        {
             if !front_ok {
                 break;
             }
@@ -269,7 +271,9 @@ impl Bus for NatsBus {
                 )
                 .await
                 .map_err(|e| Error::Unavailable(format!("consumer: {e}")))?;
-            c.messages().await.map_err(|e| Error::Unavailable(format!("consumer: {e}")))?
+            c.messages()
+                .await
+                .map_err(|e| Error::Unavailable(format!("consumer: {e}")))?
         };
         let durable = durable.to_string();
         let js_stream = stream;
@@ -354,18 +358,11 @@ pub async fn from_config(cfg: &crate::config::Config) -> Result<Arc<dyn Bus>> {
 // ---------------------------------------------------------------- outbox
 
 /// Writes an event in the caller's transaction; it is published after commit.
-pub async fn outbox_insert(
-    tx: &mut Tx,
-    schema: &str,
-    subject: &str,
-    client_id: i64,
-    payload: &[u8],
-) -> Result<Uuid> {
+pub async fn outbox_insert(tx: &mut Tx, schema: &str, subject: &str, client_id: i64, payload: &[u8]) -> Result<Uuid> {
     let id = Uuid::now_v7();
     let headers = crate::telemetry::current_trace_headers();
-    let sql = format!(
-        "INSERT INTO {schema}.outbox (id, subject, client_id, payload, headers) VALUES ($1, $2, $3, $4, $5)"
-    );
+    let sql =
+        format!("INSERT INTO {schema}.outbox (id, subject, client_id, payload, headers) VALUES ($1, $2, $3, $4, $5)");
     sqlx::query(&sql)
         .bind(id)
         .bind(subject)
@@ -386,15 +383,19 @@ pub async fn relay_once(db: &Db, bus: &dyn Bus, schema: &str) -> Result<usize> {
         "SELECT id, subject, payload, headers FROM {schema}.outbox WHERE published_at IS NULL \
          ORDER BY created_at, id LIMIT 200 FOR UPDATE SKIP LOCKED"
     );
-    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value)> =
-        sqlx::query_as(&sql).fetch_all(&mut *tx).await?;
+    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value)> = sqlx::query_as(&sql).fetch_all(&mut *tx).await?;
     let mut done = Vec::with_capacity(rows.len());
     for (id, subject, payload, headers) in rows {
         let headers: Vec<(String, String)> = serde_json::from_value::<HashMap<String, String>>(headers)
             .unwrap_or_default()
             .into_iter()
             .collect();
-        let msg = Message { id: id.to_string(), subject, headers, payload: payload.into() };
+        let msg = Message {
+            id: id.to_string(),
+            subject,
+            headers,
+            payload: payload.into(),
+        };
         if let Err(e) = bus.publish(msg).await {
             // Keep what was acknowledged; the rest waits for the bus to come back.
             tracing::warn!(error = %e, "outbox publish failed; will retry");
@@ -499,7 +500,10 @@ mod tests {
         assert!(subject_matches("erp.>", "erp.orders.pedido.faturado"));
         assert!(subject_matches("erp.*.pedido.*", "erp.orders.pedido.faturado"));
         assert!(!subject_matches("erp.*.pedido", "erp.orders.pedido.faturado"));
-        assert!(subject_matches("erp.orders.pedido.faturado", "erp.orders.pedido.faturado"));
+        assert!(subject_matches(
+            "erp.orders.pedido.faturado",
+            "erp.orders.pedido.faturado"
+        ));
         assert!(!subject_matches("erp.stock.>", "erp.orders.pedido.faturado"));
         assert!(!subject_matches("erp.>", "erp"));
     }

@@ -68,7 +68,11 @@ impl Cache for MemoryCache {
         if entry.1 <= now {
             *entry = (b"0".to_vec(), now + ttl);
         }
-        let n = std::str::from_utf8(&entry.0).ok().and_then(|s| s.parse::<i64>().ok()).unwrap_or(0) + 1;
+        let n = std::str::from_utf8(&entry.0)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok())
+            .unwrap_or(0)
+            + 1;
         entry.0 = n.to_string().into_bytes();
         Ok(n)
     }
@@ -91,7 +95,10 @@ impl RedisCache {
     pub async fn connect(url: &str, prefix: &str) -> Result<RedisCache> {
         let client = redis::Client::open(url)?;
         let conn = redis::aio::ConnectionManager::new(client).await?;
-        Ok(RedisCache { conn, prefix: prefix.to_string() })
+        Ok(RedisCache {
+            conn,
+            prefix: prefix.to_string(),
+        })
     }
 
     fn key(&self, k: &str) -> String {
@@ -109,7 +116,13 @@ impl Cache for RedisCache {
     async fn set(&self, key: &str, value: &[u8], ttl: Duration) -> Result<()> {
         let mut c = self.conn.clone();
         let ms = ttl.as_millis().max(1) as u64;
-        redis::cmd("SET").arg(self.key(key)).arg(value).arg("PX").arg(ms).query_async::<()>(&mut c).await?;
+        redis::cmd("SET")
+            .arg(self.key(key))
+            .arg(value)
+            .arg("PX")
+            .arg(ms)
+            .query_async::<()>(&mut c)
+            .await?;
         Ok(())
     }
 

@@ -76,8 +76,9 @@ fn owner_options(cfg: &Config) -> Result<PgConnectOptions> {
 
 fn app_options(cfg: &Config) -> Result<PgConnectOptions> {
     let opts = match &cfg.database_app_url {
-        Some(url) => PgConnectOptions::from_str(url)
-            .map_err(|e| Error::internal(format!("DATABASE_APP_URL inválida: {e}")))?,
+        Some(url) => {
+            PgConnectOptions::from_str(url).map_err(|e| Error::internal(format!("DATABASE_APP_URL inválida: {e}")))?
+        }
         None => {
             let o = owner_options(cfg)?.username(APP_ROLE);
             match &cfg.app_db_password {
@@ -129,7 +130,8 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
             .await?;
     }
     // Whatever happened before, the role must never bypass RLS.
-    conn.execute(format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS").as_str()).await?;
+    conn.execute(format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS").as_str())
+        .await?;
     if let Some(p) = &cfg.app_db_password {
         conn.execute(format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p)).as_str())
             .await?;
@@ -151,7 +153,8 @@ pub async fn migrate(cfg: &Config, schema: &str, migrator: &Migrator) -> Result<
         return Err(Error::internal(format!("invalid schema name {schema}")));
     }
     let mut conn = PgConnection::connect_with(&owner_options(cfg)?).await?;
-    conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
+    conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str())
+        .await?;
     // One owner connection whose search_path is the schema: the history table and
     // unqualified names in migrations land there.
     let search_path = format!("SET search_path TO {schema}, public");

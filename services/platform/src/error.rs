@@ -96,7 +96,10 @@ fn db_status(e: &sqlx::Error) -> (u16, String) {
             Some("23505") => (409, "Registro já cadastrado.".into()),
             Some("23503") => {
                 if db.message().contains("still referenced") || db.message().contains("ainda é referenciad") {
-                    (409, "Registro em uso por outros cadastros; não pode ser excluído.".into())
+                    (
+                        409,
+                        "Registro em uso por outros cadastros; não pode ser excluído.".into(),
+                    )
                 } else {
                     (409, "Registro relacionado não encontrado.".into())
                 }

@@ -79,7 +79,8 @@ where
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<S::Response, S::Error>> + Send>>;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<S::Response, S::Error>> + Send>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -114,7 +115,12 @@ mod tests {
 
     #[test]
     fn caller_round_trips_through_metadata() {
-        let c = Caller { client_id: 42, user_id: 7, emp_id: 2, privileged: true };
+        let c = Caller {
+            client_id: 42,
+            user_id: 7,
+            emp_id: 2,
+            privileged: true,
+        };
         let mut req = tonic::Request::new(());
         c.attach(&mut req);
         assert_eq!(Caller::of(&req).expect("caller"), c);

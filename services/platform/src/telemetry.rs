@@ -36,7 +36,11 @@ pub fn init(service: &str, otlp_endpoint: Option<&str>) {
             None
         }
     });
-    let _ = tracing_subscriber::registry().with(filter).with(fmt).with(otel).try_init();
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(fmt)
+        .with(otel)
+        .try_init();
     metrics_handle();
 }
 
@@ -49,7 +53,9 @@ fn build_provider(
         .with_tonic()
         .with_endpoint(endpoint)
         .build()?;
-    let resource = opentelemetry_sdk::Resource::builder().with_service_name(service.to_string()).build();
+    let resource = opentelemetry_sdk::Resource::builder()
+        .with_service_name(service.to_string())
+        .build();
     Ok(opentelemetry_sdk::trace::SdkTracerProvider::builder()
         .with_batch_exporter(exporter)
         .with_resource(resource)
@@ -67,7 +73,9 @@ pub fn shutdown() {
 pub fn metrics_handle() -> Option<&'static PrometheusHandle> {
     METRICS
         .get_or_init(|| {
-            let buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0];
+            let buckets = [
+                0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0,
+            ];
             PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &buckets)
                 .and_then(|b| b.install_recorder())
@@ -111,7 +119,7 @@ pub fn current_trace_headers() -> HashMap<String, String> {
 /// Makes `span` a child of the trace described by `headers`.
 pub fn set_parent_from(span: &tracing::Span, headers: &HashMap<String, String>) {
     let cx = TraceContextPropagator::new().extract(&MapReader(headers));
-    let _ = span.set_parent(cx);
+    span.set_parent(cx);
 }
 
 /// Interceptor for gRPC clients: copies the current trace context into metadata.
@@ -132,7 +140,12 @@ pub fn grpc_server_span(req: &http::Request<()>) -> tracing::Span {
     let span = tracing::info_span!("grpc", path = %req.uri().path());
     let headers: HashMap<String, String> = ["traceparent", "tracestate"]
         .iter()
-        .filter_map(|k| req.headers().get(*k).and_then(|v| v.to_str().ok()).map(|v| (k.to_string(), v.to_string())))
+        .filter_map(|k| {
+            req.headers()
+                .get(*k)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| (k.to_string(), v.to_string()))
+        })
         .collect();
     if !headers.is_empty() {
         set_parent_from(&span, &headers);

@@ -27,7 +27,9 @@ pub async fn fresh_database(prefix: &str) -> Config {
     let admin = PgConnectOptions::from_str(&admin_url()).expect("TEST_DATABASE_URL");
     let name = format!("erp_it_{prefix}_{}", uuid::Uuid::new_v4().simple());
     let mut conn = admin.connect().await.expect("connect to PostgreSQL as admin");
-    conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
+    conn.execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .expect("create test database");
     conn.close().await.ok();
     let url = admin.database(&name).to_url_lossy().to_string();
     let data = std::env::temp_dir().join(&name);
@@ -43,7 +45,9 @@ pub async fn fresh_database(prefix: &str) -> Config {
 /// Drops test databases left by earlier runs (older than a day or from this run's
 /// prefix) so a developer machine does not fill up.
 pub async fn drop_stale(prefix: &str) {
-    let Ok(admin) = PgConnectOptions::from_str(&admin_url()) else { return };
+    let Ok(admin) = PgConnectOptions::from_str(&admin_url()) else {
+        return;
+    };
     let Ok(mut conn) = admin.connect().await else { return };
     let names: Vec<String> = sqlx::query_scalar(
         "SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname NOT IN
@@ -68,7 +72,10 @@ pub struct NatsServer {
 
 impl NatsServer {
     pub fn start() -> NatsServer {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("free port")
+            .port();
         let dir = std::env::temp_dir().join(format!("erp-nats-{}", uuid::Uuid::new_v4().simple()));
         let mut n = NatsServer { port, dir, child: None };
         n.up();
@@ -82,7 +89,11 @@ impl NatsServer {
     pub fn up(&mut self) {
         let bin = std::env::var("NATS_SERVER_BIN").unwrap_or_else(|_| {
             let sbin = "/usr/sbin/nats-server";
-            if std::path::Path::new(sbin).exists() { sbin.into() } else { "nats-server".into() }
+            if std::path::Path::new(sbin).exists() {
+                sbin.into()
+            } else {
+                "nats-server".into()
+            }
         });
         let child = std::process::Command::new(bin)
             .args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-js", "-sd"])

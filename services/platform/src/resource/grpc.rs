@@ -69,7 +69,9 @@ impl ResourceService for ResourceGrpc {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let rows = query::list(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowsReply { rows_json: encode(&rows)? }))
+        Ok(Response::new(RowsReply {
+            rows_json: encode(&rows)?,
+        }))
     }
 
     async fn count(&self, req: Request<ListRequest>) -> std::result::Result<Response<CountReply>, Status> {
@@ -91,7 +93,9 @@ impl ResourceService for ResourceGrpc {
         let mut row = query::get(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.key).await?;
         tx.commit().await.map_err(Error::from)?;
         query::decorate(&res, std::slice::from_mut(&mut row));
-        Ok(Response::new(RowReply { row_json: encode(&row)? }))
+        Ok(Response::new(RowReply {
+            row_json: encode(&row)?,
+        }))
     }
 
     async fn create(&self, req: Request<WriteRequest>) -> std::result::Result<Response<RowReply>, Status> {
@@ -102,7 +106,9 @@ impl ResourceService for ResourceGrpc {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let row = query::create(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply { row_json: encode(&row)? }))
+        Ok(Response::new(RowReply {
+            row_json: encode(&row)?,
+        }))
     }
 
     async fn update(&self, req: Request<WriteRequest>) -> std::result::Result<Response<RowReply>, Status> {
@@ -113,7 +119,9 @@ impl ResourceService for ResourceGrpc {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let row = query::update(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.key, &body).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply { row_json: encode(&row)? }))
+        Ok(Response::new(RowReply {
+            row_json: encode(&row)?,
+        }))
     }
 
     async fn delete(&self, req: Request<KeyRequest>) -> std::result::Result<Response<DeleteReply>, Status> {
@@ -131,8 +139,18 @@ impl ResourceService for ResourceGrpc {
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows = query::search(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.filter, i64::from(r.limit)).await?;
+        let rows = query::search(
+            &mut tx,
+            &res,
+            &caller,
+            company(&res, r.emp, &caller),
+            &r.filter,
+            i64::from(r.limit),
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowsReply { rows_json: encode(&rows)? }))
+        Ok(Response::new(RowsReply {
+            rows_json: encode(&rows)?,
+        }))
     }
 }

@@ -117,7 +117,10 @@ impl Field {
     }
 
     pub fn id(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Number, DbType::Int).read_only().list().width(2)
+        Field::new(name, label, Kind::Number, DbType::Int)
+            .read_only()
+            .list()
+            .width(2)
     }
     pub fn int(name: &str, label: &str) -> Field {
         Field::new(name, label, Kind::Number, DbType::Int)
@@ -138,7 +141,9 @@ impl Field {
         Field::new(name, label, Kind::Email, DbType::Text).len(250)
     }
     pub fn phones(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Phones, DbType::Text).len(250).mask("(##) #####-####")
+        Field::new(name, label, Kind::Phones, DbType::Text)
+            .len(250)
+            .mask("(##) #####-####")
     }
     pub fn date(name: &str, label: &str) -> Field {
         Field::new(name, label, Kind::Date, DbType::Date).width(3)
@@ -150,10 +155,15 @@ impl Field {
         Field::new(name, label, Kind::Boolean, DbType::Bool)
     }
     pub fn cpf_cnpj(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::CpfCnpj, DbType::Text).len(18).searchable()
+        Field::new(name, label, Kind::CpfCnpj, DbType::Text)
+            .len(18)
+            .searchable()
     }
     pub fn cep(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Cep, DbType::Text).len(9).mask("#####-###").width(3)
+        Field::new(name, label, Kind::Cep, DbType::Text)
+            .len(9)
+            .mask("#####-###")
+            .width(3)
     }
     pub fn color(name: &str, label: &str) -> Field {
         Field::new(name, label, Kind::Color, DbType::Text).len(7).width(3)
@@ -194,7 +204,9 @@ impl Field {
     }
     /// Situation 1 = Ativado, otherwise Desativado.
     pub fn situation(name: &str) -> Field {
-        let mut f = Field::new(name, "Situação", Kind::Situation, DbType::Int).list().width(3);
+        let mut f = Field::new(name, "Situação", Kind::Situation, DbType::Int)
+            .list()
+            .width(3);
         f.options = vec![("1".into(), "Ativado".into()), ("0".into(), "Desativado".into())];
         f.default = Some(Value::from(1));
         f
@@ -436,7 +448,9 @@ impl Resource {
         if !declared(&self.label) {
             return Err(format!("{}: label {} not declared", self.name, self.label));
         }
-        if self.generated_key && (self.key.len() != 1 || self.fields.iter().any(|f| f.name == self.key[0] && f.db != DbType::Int)) {
+        if self.generated_key
+            && (self.key.len() != 1 || self.fields.iter().any(|f| f.name == self.key[0] && f.db != DbType::Int))
+        {
             return Err(format!("{}: a generated key is one integer column", self.name));
         }
         crate::resource::query::parse_order(self, &self.default_order).map_err(|e| format!("{}: {e}", self.name))?;

@@ -12,7 +12,16 @@ use crate::grpc::Caller;
 use crate::{Error, Result};
 
 /// Keys of a list body that are not field filters.
-const META_KEYS: [&str; 8] = ["ORDENACAO", "FILTRO", "LIMIT", "PAGINATION", "OFFSET", "EMP_ID", "USR_ID", "ORDEM"];
+const META_KEYS: [&str; 8] = [
+    "ORDENACAO",
+    "FILTRO",
+    "LIMIT",
+    "PAGINATION",
+    "OFFSET",
+    "EMP_ID",
+    "USR_ID",
+    "ORDEM",
+];
 pub const DEFAULT_LIMIT: i64 = 100;
 pub const MAX_LIMIT: i64 = 6000;
 
@@ -64,9 +73,16 @@ pub fn parse_order(res: &Resource, s: &str) -> std::result::Result<Vec<(usize, b
 fn int_param(body: &Map<String, Value>, key: &str) -> Result<Option<i64>> {
     match body.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => n.as_i64().map(Some).ok_or_else(|| Error::validation(format!("{key} inválido."))),
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| Error::validation(format!("{key} inválido."))),
         Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => s.trim().parse().map(Some).map_err(|_| Error::validation(format!("{key} inválido."))),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| Error::validation(format!("{key} inválido."))),
         Some(_) => Err(Error::validation(format!("{key} inválido."))),
     }
 }
@@ -137,7 +153,13 @@ pub fn parse_list(res: &Resource, body: &Map<String, Value>) -> Result<ListParam
             },
         }
     }
-    Ok(ListParams { order, filtro, limit, offset, conds })
+    Ok(ListParams {
+        order,
+        filtro,
+        limit,
+        offset,
+        conds,
+    })
 }
 
 fn selectable(res: &Resource) -> Vec<&Field> {
@@ -171,14 +193,21 @@ fn escape_like(s: &str) -> String {
 }
 
 fn push_filtro(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, filtro: &str) {
-    let mut searchable: Vec<&Field> = res.fields.iter().filter(|f| f.searchable && f.db == DbType::Text).collect();
+    let mut searchable: Vec<&Field> = res
+        .fields
+        .iter()
+        .filter(|f| f.searchable && f.db == DbType::Text)
+        .collect();
     if searchable.is_empty() {
         searchable.extend(res.field(&res.label).filter(|f| f.db == DbType::Text));
     }
     let pattern = format!("%{}%", escape_like(filtro));
     qb.push(" AND (false");
     for f in searchable {
-        qb.push(" OR ").push(&f.column).push(" ILIKE ").push_bind(pattern.clone());
+        qb.push(" OR ")
+            .push(&f.column)
+            .push(" ILIKE ")
+            .push_bind(pattern.clone());
     }
     // A number typed in the search box also finds the record with that id.
     if let (1, Some(k)) = (res.key.len(), res.field(&res.key[0])) {
@@ -205,8 +234,20 @@ fn push_conds(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, p: &ListParam
             Cond::Eq(_, v) | Cond::Ge(_, v) | Cond::Le(_, v) => push_bind(qb, v.clone(), f.db),
             Cond::In(_, vals) => {
                 match f.db {
-                    DbType::Int => qb.push_bind(vals.iter().filter_map(|v| if let SqlValue::Int(i) = v { Some(*i) } else { None }).collect::<Vec<i64>>()),
-                    _ => qb.push_bind(vals.iter().map(|v| match v { SqlValue::Text(s) => s.clone(), SqlValue::Int(i) => i.to_string(), other => format!("{other:?}") }).collect::<Vec<String>>()),
+                    DbType::Int => qb.push_bind(
+                        vals.iter()
+                            .filter_map(|v| if let SqlValue::Int(i) = v { Some(*i) } else { None })
+                            .collect::<Vec<i64>>(),
+                    ),
+                    _ => qb.push_bind(
+                        vals.iter()
+                            .map(|v| match v {
+                                SqlValue::Text(s) => s.clone(),
+                                SqlValue::Int(i) => i.to_string(),
+                                other => format!("{other:?}"),
+                            })
+                            .collect::<Vec<String>>(),
+                    ),
                 };
                 if f.db != DbType::Int {
                     qb.push("::text[]");
@@ -252,7 +293,13 @@ async fn fetch_rows(tx: &mut Tx, res: &Resource, mut qb: QueryBuilder<'_, Postgr
     rows.iter().map(|r| row_to_json(&fields, r)).collect()
 }
 
-pub async fn list(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, body: &Map<String, Value>) -> Result<Vec<Value>> {
+pub async fn list(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<Vec<Value>> {
     let p = parse_list(res, body)?;
     let mut qb = QueryBuilder::new("");
     push_select(&mut qb, res);
@@ -262,13 +309,22 @@ pub async fn list(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>
         push_filtro(&mut qb, res, f);
     }
     push_order(&mut qb, res, &p.order);
-    qb.push(" LIMIT ").push_bind(p.limit).push(" OFFSET ").push_bind(p.offset);
+    qb.push(" LIMIT ")
+        .push_bind(p.limit)
+        .push(" OFFSET ")
+        .push_bind(p.offset);
     let mut rows = fetch_rows(tx, res, qb).await?;
     decorate(res, &mut rows);
     Ok(rows)
 }
 
-pub async fn count(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, body: &Map<String, Value>) -> Result<i64> {
+pub async fn count(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<i64> {
     let p = parse_list(res, body)?;
     let mut qb = QueryBuilder::new("SELECT count(*) FROM ");
     qb.push(res.qualified_table()).push(" WHERE ");
@@ -280,8 +336,19 @@ pub async fn count(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64
     Ok(qb.build_query_scalar::<i64>().fetch_one(&mut **tx).await?)
 }
 
-pub async fn search(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, filter: &str, limit: i64) -> Result<Vec<Value>> {
-    let limit = if limit <= 0 { res.search_limit } else { limit.min(MAX_LIMIT) };
+pub async fn search(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    filter: &str,
+    limit: i64,
+) -> Result<Vec<Value>> {
+    let limit = if limit <= 0 {
+        res.search_limit
+    } else {
+        limit.min(MAX_LIMIT)
+    };
     let mut qb = QueryBuilder::new("");
     push_select(&mut qb, res);
     push_scope(&mut qb, res, caller, emp)?;
@@ -318,7 +385,11 @@ pub async fn get(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>,
     push_select(&mut qb, res);
     push_scope(&mut qb, res, caller, emp)?;
     push_key(&mut qb, res, key)?;
-    fetch_rows(tx, res, qb).await?.into_iter().next().ok_or_else(Error::not_found)
+    fetch_rows(tx, res, qb)
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(Error::not_found)
 }
 
 fn returning(res: &Resource) -> String {
@@ -328,7 +399,11 @@ fn returning(res: &Resource) -> String {
 
 async fn next_id(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>) -> Result<i64> {
     let key = res.field(&res.key[0]).ok_or_else(|| Error::internal("key"))?;
-    let company = if res.ids_per_client { None } else { res.company.as_deref().and_then(|c| res.field(c)) };
+    let company = if res.ids_per_client {
+        None
+    } else {
+        res.company.as_deref().and_then(|c| res.field(c))
+    };
     let emp = if res.ids_per_client { None } else { emp };
     // The counter row serialises concurrent inserts of one company; starting from
     // max(id) keeps it right after rows were loaded by other means.
@@ -339,7 +414,11 @@ async fn next_id(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>)
             t = res.qualified_table(),
             c = c.column
         ),
-        None => format!("SELECT coalesce(max({k}), 0) + 1 FROM {t} WHERE client_id = $1 AND $2 = $2", k = key.column, t = res.qualified_table()),
+        None => format!(
+            "SELECT coalesce(max({k}), 0) + 1 FROM {t} WHERE client_id = $1 AND $2 = $2",
+            k = key.column,
+            t = res.qualified_table()
+        ),
     };
     let sql = format!(
         "INSERT INTO {s}.id_counters (client_id, emp_id, resource, last_id) VALUES ($1, $2, $3, ({max_sql})) \
@@ -394,13 +473,19 @@ fn check_write(res: &Resource, caller: &Caller) -> Result<()> {
 }
 
 /// Fields a body may write.
-fn writable<'a>(res: &'a Resource) -> impl Iterator<Item = &'a Field> {
+fn writable(res: &Resource) -> impl Iterator<Item = &Field> {
     res.fields
         .iter()
-        .filter(move |f| !f.read_only && !res.is_company(&f.name) && !(res.generated_key && res.is_key(&f.name)))
+        .filter(move |f| !(f.read_only || res.is_company(&f.name) || (res.generated_key && res.is_key(&f.name))))
 }
 
-pub async fn create(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, body: &Map<String, Value>) -> Result<Value> {
+pub async fn create(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<Value> {
     check_write(res, caller)?;
     let mut body = body.clone();
     if let Some(h) = &res.hooks {
@@ -408,7 +493,11 @@ pub async fn create(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i6
     }
     let mut cols: Vec<(&Field, SqlValue)> = Vec::new();
     for f in writable(res) {
-        let raw = body.get(&f.name).cloned().or_else(|| f.default.clone()).unwrap_or(Value::Null);
+        let raw = body
+            .get(&f.name)
+            .cloned()
+            .or_else(|| f.default.clone())
+            .unwrap_or(Value::Null);
         let v = validate(f, parse_value(f, &raw)?)?;
         if v != SqlValue::Null {
             cols.push((f, v));
@@ -423,9 +512,18 @@ pub async fn create(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i6
     if let Some(c) = res.company.as_deref().and_then(|c| res.field(c)) {
         cols_sql.push(c.column.clone());
     }
-    let generated = if res.generated_key { Some(next_id(tx, res, caller, emp).await?) } else { None };
+    let generated = if res.generated_key {
+        Some(next_id(tx, res, caller, emp).await?)
+    } else {
+        None
+    };
     if generated.is_some() {
-        cols_sql.push(res.field(&res.key[0]).ok_or_else(|| Error::internal("key"))?.column.clone());
+        cols_sql.push(
+            res.field(&res.key[0])
+                .ok_or_else(|| Error::internal("key"))?
+                .column
+                .clone(),
+        );
     }
     cols_sql.extend(cols.iter().map(|(f, _)| f.column.clone()));
     qb.push(cols_sql.join(", ")).push(") VALUES (");
@@ -500,7 +598,11 @@ pub async fn update(
     push_scope(&mut qb, res, caller, emp)?;
     push_key(&mut qb, res, key)?;
     qb.push(returning(res));
-    let row = qb.build().fetch_optional(&mut **tx).await?.ok_or_else(Error::not_found)?;
+    let row = qb
+        .build()
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
     if let Some(h) = &res.hooks {
         h.after_write(tx, Op::Update, caller, &row).await?;
@@ -516,7 +618,11 @@ pub async fn delete(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i6
     push_scope(&mut qb, res, caller, emp)?;
     push_key(&mut qb, res, key)?;
     qb.push(returning(res));
-    let row = qb.build().fetch_optional(&mut **tx).await?.ok_or_else(Error::not_found)?;
+    let row = qb
+        .build()
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
     if let Some(h) = &res.hooks {
         h.after_write(tx, Op::Delete, caller, &row).await?;
@@ -553,7 +659,14 @@ mod tests {
     fn order_accepts_only_declared_fields() {
         let r = res();
         assert!(parse_order(&r, "CLI_DESCRICAO desc, CLI_ID").is_ok());
-        for bad in ["1; DROP TABLE x", "pg_sleep(5)", "\"CLI_ID\"", "CLI_ID ASC; --", "CLI_SENHA", "CLI_ID DESC NULLS"] {
+        for bad in [
+            "1; DROP TABLE x",
+            "pg_sleep(5)",
+            "\"CLI_ID\"",
+            "CLI_ID ASC; --",
+            "CLI_SENHA",
+            "CLI_ID DESC NULLS",
+        ] {
             assert!(parse_order(&r, bad).is_err(), "{bad}");
         }
     }
@@ -563,7 +676,11 @@ mod tests {
         let r = res();
         let e = parse_list(&r, &body(serde_json::json!({"x; DROP TABLE": 1}))).err();
         assert_eq!(e.map(|e| e.http_status()), Some(400));
-        assert!(parse_list(&r, &body(serde_json::json!({"CLI_DTA_CAD_INI": "2026-01-01", "FILTRO": "a", "LIMIT": 20, "PAGINATION": 2}))).is_ok());
+        assert!(parse_list(
+            &r,
+            &body(serde_json::json!({"CLI_DTA_CAD_INI": "2026-01-01", "FILTRO": "a", "LIMIT": 20, "PAGINATION": 2}))
+        )
+        .is_ok());
         assert!(parse_list(&r, &body(serde_json::json!({"LIMIT": 0}))).is_err());
         assert!(parse_list(&r, &body(serde_json::json!({"CLI_DESCRICAO_INI": "a"}))).is_err());
     }

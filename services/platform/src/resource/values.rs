@@ -123,7 +123,11 @@ pub fn parse_decimal(value: &Value) -> Option<Decimal> {
         }
         Value::String(s) => {
             let s = s.trim().trim_start_matches("R$").trim();
-            let normal = if s.contains(',') { s.replace('.', "").replace(',', ".") } else { s.to_string() };
+            let normal = if s.contains(',') {
+                s.replace('.', "").replace(',', ".")
+            } else {
+                s.to_string()
+            };
             Decimal::from_str(&normal).ok()
         }
         _ => None,
@@ -238,7 +242,9 @@ pub fn row_to_json(fields: &[&Field], row: &PgRow) -> Result<Value> {
                 .try_get::<Option<Decimal>, _>(name)?
                 .and_then(|d| Number::from_str(&d.normalize().to_string()).ok())
                 .map(Value::Number),
-            DbType::Date => row.try_get::<Option<NaiveDate>, _>(name)?.map(|d| Value::from(d.format("%Y-%m-%d").to_string())),
+            DbType::Date => row
+                .try_get::<Option<NaiveDate>, _>(name)?
+                .map(|d| Value::from(d.format("%Y-%m-%d").to_string())),
             DbType::Timestamp => row
                 .try_get::<Option<DateTime<Utc>>, _>(name)?
                 .map(|d| Value::from(d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))),
@@ -258,7 +264,10 @@ mod tests {
     fn decimals_are_exact_in_both_notations() {
         let d = parse_decimal(&serde_json::from_str::<Value>("1234.567890123456789").expect("json"));
         assert_eq!(d.map(|d| d.to_string()), Some("1234.567890123456789".into()));
-        assert_eq!(parse_decimal(&Value::from("1.234,56")), Decimal::from_str("1234.56").ok());
+        assert_eq!(
+            parse_decimal(&Value::from("1.234,56")),
+            Decimal::from_str("1234.56").ok()
+        );
         assert_eq!(parse_decimal(&Value::from("R$ 10,5")), Decimal::from_str("10.5").ok());
         assert_eq!(parse_decimal(&Value::from("abc")), None);
     }
@@ -269,21 +278,31 @@ mod tests {
         assert_eq!(parse_date("2026-02-28").ok(), d);
         assert_eq!(parse_date("2026-02-28T03:00:00.000Z").ok(), d);
         assert_eq!(parse_date("28/02/2026").ok(), d);
-        assert_eq!(parse_date("2026-02-30").err().map(|e| e.to_string()), Some("Data inválida".into()));
+        assert_eq!(
+            parse_date("2026-02-30").err().map(|e| e.to_string()),
+            Some("Data inválida".into())
+        );
     }
 
     #[test]
     fn required_and_bounds_use_the_spec_messages() {
         let f = Field::text("CLI_DESCRICAO", "Nome").required().len(5);
-        assert_eq!(validate(&f, SqlValue::Null).err().map(|e| e.to_string()), Some("Nome é obrigatório!".into()));
+        assert_eq!(
+            validate(&f, SqlValue::Null).err().map(|e| e.to_string()),
+            Some("Nome é obrigatório!".into())
+        );
         assert!(validate(&f, SqlValue::Text("abcdef".into())).is_err());
         let m = Field::money("VLR", "Valor").max("100");
         assert_eq!(
-            validate(&m, SqlValue::Dec(Decimal::from(101))).err().map(|e| e.to_string()),
+            validate(&m, SqlValue::Dec(Decimal::from(101)))
+                .err()
+                .map(|e| e.to_string()),
             Some("Valor Máximo permitido para o campo: 100".into())
         );
         assert_eq!(
-            validate(&m, SqlValue::Dec(Decimal::from(-1))).err().map(|e| e.to_string()),
+            validate(&m, SqlValue::Dec(Decimal::from(-1)))
+                .err()
+                .map(|e| e.to_string()),
             Some("O campo Valor deve ser maior ou igual a 0 ".into())
         );
         let t = Field::textarea("OBS", "Observação").min_len(3);
@@ -296,16 +315,30 @@ mod tests {
     #[test]
     fn kinds_normalise_what_is_stored() {
         let c = Field::cpf_cnpj("CLI_CGC", "CNPJ");
-        assert_eq!(validate(&c, SqlValue::Text("00.000.000/0001-91".into())).ok(), Some(SqlValue::Text("00000000000191".into())));
+        assert_eq!(
+            validate(&c, SqlValue::Text("00.000.000/0001-91".into())).ok(),
+            Some(SqlValue::Text("00000000000191".into()))
+        );
         let p = Field::phones("CLI_FONE", "Telefones");
         assert_eq!(
             validate(&p, SqlValue::Text("(11) 98765-4321; 21987654321".into())).ok(),
             Some(SqlValue::Text("11987654321;21987654321".into()))
         );
-        assert_eq!(validate(&p, SqlValue::Text("1199".into())).err().map(|e| e.to_string()), Some("Número incompleto".into()));
+        assert_eq!(
+            validate(&p, SqlValue::Text("1199".into())).err().map(|e| e.to_string()),
+            Some("Número incompleto".into())
+        );
         let e = Field::email("CLI_EMAIL", "E-mail");
-        assert_eq!(validate(&e, SqlValue::Text("x@".into())).err().map(|e| e.to_string()), Some("E-mail inválido.".into()));
+        assert_eq!(
+            validate(&e, SqlValue::Text("x@".into())).err().map(|e| e.to_string()),
+            Some("E-mail inválido.".into())
+        );
         let h = Field::color("COR_HEX", "Cor");
-        assert_eq!(validate(&h, SqlValue::Text("GG0000".into())).err().map(|e| e.to_string()), Some("Valor hexadecimal inválido.".into()));
+        assert_eq!(
+            validate(&h, SqlValue::Text("GG0000".into()))
+                .err()
+                .map(|e| e.to_string()),
+            Some("Valor hexadecimal inválido.".into())
+        );
     }
 }

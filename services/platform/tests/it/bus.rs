@@ -13,7 +13,12 @@ use tokio::time::timeout;
 use crate::{client, config, db};
 
 fn msg(id: &str, subject: &str, body: &str) -> Message {
-    Message { id: id.into(), subject: subject.into(), headers: vec![], payload: Bytes::from(body.to_string()) }
+    Message {
+        id: id.into(),
+        subject: subject.into(),
+        headers: vec![],
+        payload: Bytes::from(body.to_string()),
+    }
 }
 
 fn forward(tx: mpsc::UnboundedSender<Message>) -> Handler {
@@ -36,20 +41,41 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
     let durable = |n: &str| format!("{}-{n}", &p[4..]);
 
     // Published before the consumer exists: a durable consumer still gets it.
-    bus.publish(msg(&uuid::Uuid::new_v4().to_string(), &format!("{p}.pedido.faturado"), "1")).await.expect("publish");
+    bus.publish(msg(
+        &uuid::Uuid::new_v4().to_string(),
+        &format!("{p}.pedido.faturado"),
+        "1",
+    ))
+    .await
+    .expect("publish");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    bus.subscribe(&durable("a"), &format!("{p}.pedido.*"), forward(tx)).await.expect("subscribe");
+    bus.subscribe(&durable("a"), &format!("{p}.pedido.*"), forward(tx))
+        .await
+        .expect("subscribe");
     assert_eq!(recv(&mut rx, 10).await.map(|m| m.payload), Some(Bytes::from("1")));
 
     // Only matching subjects; a duplicate id is dropped.
     let id = uuid::Uuid::new_v4().to_string();
-    bus.publish(msg(&uuid::Uuid::new_v4().to_string(), &format!("{p}.outro.x"), "ignored")).await.expect("publish");
-    bus.publish(msg(&id, &format!("{p}.pedido.faturado"), "2")).await.expect("publish");
-    bus.publish(msg(&id, &format!("{p}.pedido.faturado"), "2-dup")).await.expect("publish");
+    bus.publish(msg(
+        &uuid::Uuid::new_v4().to_string(),
+        &format!("{p}.outro.x"),
+        "ignored",
+    ))
+    .await
+    .expect("publish");
+    bus.publish(msg(&id, &format!("{p}.pedido.faturado"), "2"))
+        .await
+        .expect("publish");
+    bus.publish(msg(&id, &format!("{p}.pedido.faturado"), "2-dup"))
+        .await
+        .expect("publish");
     let m = recv(&mut rx, 10).await.expect("second message");
     assert_eq!(m.payload, Bytes::from("2"));
     assert_eq!(m.id, id, "the message id travels with the message");
-    assert!(recv(&mut rx, 2).await.is_none(), "duplicate or unmatched message delivered");
+    assert!(
+        recv(&mut rx, 2).await.is_none(),
+        "duplicate or unmatched message delivered"
+    );
 
     // A failing handler gets the message again.
     let (tx2, mut rx2) = mpsc::unbounded_channel();
@@ -65,8 +91,12 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
             Ok(())
         })
     });
-    bus.subscribe(&durable("b"), &format!("{p}.retry.>"), flaky).await.expect("subscribe");
-    bus.publish(msg(&uuid::Uuid::new_v4().to_string(), &format!("{p}.retry.um"), "r")).await.expect("publish");
+    bus.subscribe(&durable("b"), &format!("{p}.retry.>"), flaky)
+        .await
+        .expect("subscribe");
+    bus.publish(msg(&uuid::Uuid::new_v4().to_string(), &format!("{p}.retry.um"), "r"))
+        .await
+        .expect("publish");
     assert_eq!(recv(&mut rx2, 15).await.map(|m| m.payload), Some(Bytes::from("r")));
     assert!(attempts.load(std::sync::atomic::Ordering::SeqCst) >= 2);
     vec![durable("a"), durable("b")]
@@ -79,7 +109,9 @@ async fn memory_bus_keeps_the_contract() {
 
 #[tokio::test]
 async fn nats_bus_keeps_the_contract() {
-    let nats = NatsBus::connect(&erp_platform::testing::nats_url()).await.expect("NATS at TEST_NATS_URL");
+    let nats = NatsBus::connect(&erp_platform::testing::nats_url())
+        .await
+        .expect("NATS at TEST_NATS_URL");
     let client = nats.client().clone();
     let durables = contract(Arc::new(nats)).await;
     let js = async_nats::jetstream::new(client);
@@ -93,7 +125,9 @@ async fn nats_bus_keeps_the_contract() {
 async fn write_event(db: &Db, schema: &str, subject: &str) -> String {
     let c = client();
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let id = bus::outbox_insert(&mut tx, schema, subject, c, b"payload").await.expect("outbox");
+    let id = bus::outbox_insert(&mut tx, schema, subject, c, b"payload")
+        .await
+        .expect("outbox");
     tx.commit().await.expect("commit");
     id.to_string()
 }
@@ -101,11 +135,15 @@ async fn write_event(db: &Db, schema: &str, subject: &str) -> String {
 #[tokio::test]
 async fn the_relay_publishes_with_the_outbox_id_and_marks_rows() {
     let schema = "plat_it_relay";
-    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR).await.expect("migrate");
+    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR)
+        .await
+        .expect("migrate");
     let db = db().await;
     let bus = Arc::new(MemoryBus::new());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    bus.subscribe("relay", "erp.relay.>", forward(tx)).await.expect("subscribe");
+    bus.subscribe("relay", "erp.relay.>", forward(tx))
+        .await
+        .expect("subscribe");
     let id = write_event(&db, schema, "erp.relay.item.criado").await;
     assert_eq!(bus::outbox_backlog(&db, schema).await.expect("backlog"), 1);
     assert_eq!(bus::relay_once(&db, bus.as_ref(), schema).await.expect("relay"), 1);
@@ -117,12 +155,16 @@ async fn the_relay_publishes_with_the_outbox_id_and_marks_rows() {
 #[tokio::test]
 async fn an_event_written_while_nats_is_down_is_delivered_when_it_returns() {
     let schema = "plat_it_outage";
-    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR).await.expect("migrate");
+    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR)
+        .await
+        .expect("migrate");
     let db = db().await;
     let mut nats = erp_platform::testing::NatsServer::start();
     let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&nats.url()).await.expect("connect"));
     let (tx, mut rx) = mpsc::unbounded_channel();
-    bus.subscribe("outage", "erp.outage.>", forward(tx)).await.expect("subscribe");
+    bus.subscribe("outage", "erp.outage.>", forward(tx))
+        .await
+        .expect("subscribe");
     let relay = bus::run_relay(db.clone(), bus.clone(), schema);
 
     let first = write_event(&db, schema, "erp.outage.item.criado").await;
@@ -131,7 +173,11 @@ async fn an_event_written_while_nats_is_down_is_delivered_when_it_returns() {
     nats.down();
     let second = write_event(&db, schema, "erp.outage.item.alterado").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(bus::outbox_backlog(&db, schema).await.expect("backlog"), 1, "published while NATS was down");
+    assert_eq!(
+        bus::outbox_backlog(&db, schema).await.expect("backlog"),
+        1,
+        "published while NATS was down"
+    );
 
     nats.up();
     let got = recv(&mut rx, 60).await.map(|m| m.id);
@@ -151,7 +197,9 @@ async fn an_event_written_while_nats_is_down_is_delivered_when_it_returns() {
 #[tokio::test]
 async fn a_redelivered_event_is_applied_once() {
     let schema = "plat_it_inbox";
-    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR).await.expect("migrate");
+    erp_platform::db::migrate(&config(), schema, &crate::MIGRATOR)
+        .await
+        .expect("migrate");
     let db = db().await;
     let c = client();
     let event = uuid::Uuid::new_v4().to_string();
@@ -172,6 +220,9 @@ async fn a_redelivered_event_is_applied_once() {
         assert_eq!(applied, attempt == 0);
     }
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it_inbox.itens").fetch_one(&mut *tx).await.expect("count");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it_inbox.itens")
+        .fetch_one(&mut *tx)
+        .await
+        .expect("count");
     assert_eq!(n, 1);
 }

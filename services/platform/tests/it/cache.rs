@@ -22,7 +22,11 @@ async fn contract(c: Arc<dyn Cache>) {
         assert_eq!(c.incr(&n, Duration::from_millis(300)).await.expect("incr"), i);
     }
     tokio::time::sleep(Duration::from_millis(600)).await;
-    assert_eq!(c.incr(&n, Duration::from_secs(5)).await.expect("incr"), 1, "counter window did not expire");
+    assert_eq!(
+        c.incr(&n, Duration::from_secs(5)).await.expect("incr"),
+        1,
+        "counter window did not expire"
+    );
     c.ping().await.expect("ping");
 }
 
@@ -33,6 +37,8 @@ async fn memory_cache_keeps_the_contract() {
 
 #[tokio::test]
 async fn redis_cache_keeps_the_contract() {
-    let r = RedisCache::connect(&erp_platform::testing::redis_url(), "erp-it:").await.expect("Redis at TEST_REDIS_URL");
+    let r = RedisCache::connect(&erp_platform::testing::redis_url(), "erp-it:")
+        .await
+        .expect("Redis at TEST_REDIS_URL");
     contract(Arc::new(r)).await;
 }

@@ -30,19 +30,23 @@ async fn the_app_role_is_not_owner_superuser_or_bypassrls() {
     assert_eq!(user, "erp_app");
     assert!(!sup, "app role must not be superuser");
     assert!(!bypass, "app role must not bypass RLS");
-    let owner: String = sqlx::query_scalar("SELECT tableowner::text FROM pg_tables WHERE schemaname = $1 AND tablename = 'itens'")
-        .bind(SCHEMA)
-        .fetch_one(&db.pool)
-        .await
-        .expect("owner");
+    let owner: String =
+        sqlx::query_scalar("SELECT tableowner::text FROM pg_tables WHERE schemaname = $1 AND tablename = 'itens'")
+            .bind(SCHEMA)
+            .fetch_one(&db.pool)
+            .await
+            .expect("owner");
     assert_ne!(owner, user);
-    let forced: bool = sqlx::query_scalar("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'plat_it.itens'::regclass")
-        .fetch_one(&db.pool)
-        .await
-        .expect("rls");
+    let forced: bool =
+        sqlx::query_scalar("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'plat_it.itens'::regclass")
+            .fetch_one(&db.pool)
+            .await
+            .expect("rls");
     assert!(forced);
     // Nor can it touch the migration history.
-    let e = sqlx::query("DELETE FROM plat_it._sqlx_migrations").execute(&db.pool).await;
+    let e = sqlx::query("DELETE FROM plat_it._sqlx_migrations")
+        .execute(&db.pool)
+        .await;
     assert!(e.is_err());
 }
 
@@ -52,13 +56,22 @@ async fn without_a_tenant_no_rows_are_visible() {
     let (a, b) = (client(), client());
     insert(&db, a, 1, 1, "de A").await;
     insert(&db, b, 1, 1, "de B").await;
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens").fetch_one(&db.pool).await.expect("count");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens")
+        .fetch_one(&db.pool)
+        .await
+        .expect("count");
     assert_eq!(n, 0);
     let mut tx = db.begin().await.expect("tx");
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens").fetch_one(&mut *tx).await.expect("count");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens")
+        .fetch_one(&mut *tx)
+        .await
+        .expect("count");
     assert_eq!(n, 0);
     let mut tx = db.begin_tenant(a).await.expect("tx");
-    let names: Vec<String> = sqlx::query_scalar("SELECT item_descricao FROM plat_it.itens").fetch_all(&mut *tx).await.expect("rows");
+    let names: Vec<String> = sqlx::query_scalar("SELECT item_descricao FROM plat_it.itens")
+        .fetch_all(&mut *tx)
+        .await
+        .expect("rows");
     assert_eq!(names, vec!["de A".to_string()]);
 }
 
@@ -67,10 +80,12 @@ async fn a_tenant_cannot_write_rows_of_another() {
     let db = db().await;
     let (a, b) = (client(), client());
     let mut tx = db.begin_tenant(a).await.expect("tx");
-    let r = sqlx::query("INSERT INTO plat_it.itens (client_id, item_emp_id, item_id, item_descricao) VALUES ($1, 1, 1, 'x')")
-        .bind(b)
-        .execute(&mut *tx)
-        .await;
+    let r = sqlx::query(
+        "INSERT INTO plat_it.itens (client_id, item_emp_id, item_id, item_descricao) VALUES ($1, 1, 1, 'x')",
+    )
+    .bind(b)
+    .execute(&mut *tx)
+    .await;
     assert!(r.is_err(), "RLS WITH CHECK must refuse another client's row");
     drop(tx);
     insert(&db, b, 1, 7, "de B").await;
@@ -94,7 +109,10 @@ async fn pooled_connections_never_leak_a_tenant() {
         insert(&setup, a, 1, i, "A").await;
         insert(&setup, b, 1, i, "B").await;
     }
-    let small = Config { db_max_connections: 2, ..cfg };
+    let small = Config {
+        db_max_connections: 2,
+        ..cfg
+    };
     let db = Db::connect(&small).await.expect("pool of 2");
     let mut tasks = Vec::new();
     for i in 0..200 {
@@ -107,7 +125,10 @@ async fn pooled_connections_never_leak_a_tenant() {
                 .await
                 .expect("select");
             tx.commit().await.expect("commit");
-            let after: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens").fetch_one(&db.pool).await.expect("count");
+            let after: i64 = sqlx::query_scalar("SELECT count(*) FROM plat_it.itens")
+                .fetch_one(&db.pool)
+                .await
+                .expect("count");
             (c, seen, after)
         }));
     }

@@ -28,7 +28,9 @@ pub fn config() -> Config {
                 erp_platform::testing::drop_stale("platform").await;
                 let cfg = erp_platform::testing::fresh_database("platform").await;
                 erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-                erp_platform::db::migrate(&cfg, SCHEMA, &MIGRATOR).await.expect("migrate");
+                erp_platform::db::migrate(&cfg, SCHEMA, &MIGRATOR)
+                    .await
+                    .expect("migrate");
                 cfg
             })
         })

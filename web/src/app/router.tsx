@@ -1,0 +1,50 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router';
+import { LoadingScreen } from '../components/dialogs/LoadingScreen';
+import { RequireAuth, VersionParam } from './guard';
+import { RouteError } from './RouteError';
+
+// Every screen is its own chunk (spec §2.1: all screens are loaded lazily).
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const Shell = lazy(() => import('./shell/Shell'));
+const HomePage = lazy(() => import('../features/home/HomePage'));
+const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
+const RegisterRoute = lazy(() => import('../features/registers/RegisterRoute'));
+
+function Root() {
+  return (
+    <>
+      <VersionParam />
+      <Suspense fallback={<LoadingScreen overlay />}>
+        <Outlet />
+      </Suspense>
+    </>
+  );
+}
+
+export const routes = [
+  {
+    element: <Root />,
+    errorElement: <RouteError />,
+    children: [
+      // No navbar on the login screen.
+      { path: '/login', element: <LoginPage /> },
+      {
+        element: (
+          <RequireAuth>
+            <Shell />
+          </RequireAuth>
+        ),
+        children: [
+          { index: true, element: <HomePage /> },
+          { path: '404', element: <NotFoundPage /> },
+          // Registers (/{resource}, /inserir, /alterar) come from Query.resourceMetas;
+          // anything else ends on /404.
+          { path: '*', element: <RegisterRoute /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

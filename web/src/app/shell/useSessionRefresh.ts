@@ -1,0 +1,45 @@
+import { useQuery } from '@apollo/client';
+import { useEffect, useRef } from 'react';
+import { MeDocument, ServerVersionDocument } from '../../features/auth/documents';
+import { MSG } from '../../lib/messages';
+import { saveSession, setServerVersion, useSession } from '../../lib/session';
+import { notify } from '../../lib/toast';
+import { isNewerVersion } from '../../lib/version';
+
+/** How often the server's version is asked for. */
+const VERSION_POLL_MS = 5 * 60_000;
+const WARNED_KEY = 'versaoAvisada';
+
+/**
+ * Keeps the stored session in step with the server (programs, privileges) and tells whether
+ * a newer client is available, warning once per announced version.
+ */
+export function useSessionRefresh(): { updateAvailable: boolean } {
+  const session = useSession();
+  const me = useQuery(MeDocument, { skip: !session, fetchPolicy: 'network-only' });
+  const version = useQuery(ServerVersionDocument, { skip: !session, pollInterval: VERSION_POLL_MS });
+  const lastMe = useRef<unknown>(null);
+
+  useEffect(() => {
+    const data = me.data?.me;
+    if (data && data !== lastMe.current) {
+      lastMe.current = data;
+      saveSession(data);
+    }
+  }, [me.data]);
+
+  useEffect(() => {
+    const v = version.data?.serverVersion;
+    if (v) setServerVersion(v);
+  }, [version.data]);
+
+  const serverVersion = session?.serverVersion ?? '';
+  const updateAvailable = isNewerVersion(serverVersion);
+  useEffect(() => {
+    if (!updateAvailable || localStorage.getItem(WARNED_KEY) === serverVersion) return;
+    localStorage.setItem(WARNED_KEY, serverVersion);
+    notify.warning(MSG.newVersion);
+  }, [updateAvailable, serverVersion]);
+
+  return { updateAvailable };
+}

@@ -1,0 +1,52 @@
+import { useEffect, useId, type ReactNode } from 'react';
+import { useIsMobile } from '../../lib/useIsMobile';
+
+interface Props {
+  title?: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** Desktop width in px; default 600 (spec §2.6). */
+  width?: number;
+  /** Image viewer dialogs take the whole screen on mobile (100vmax). */
+  fullOnMobile?: boolean;
+}
+
+/** Modal frame: title bar, scrollable body, footer; Escape or the backdrop closes it. */
+export function DialogFrame({ title, onClose, children, footer, width = 600, fullOnMobile }: Props) {
+  const mobile = useIsMobile();
+  const titleId = useId();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  const size = mobile ? (fullOnMobile ? { width: '100vmax', maxWidth: '100vw' } : { width: '80dvw' }) : { width };
+  return (
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-2"
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={title ? titleId : undefined}
+        style={{ ...size, maxHeight: '90dvh' }}
+        className="flex flex-col overflow-hidden rounded-lg bg-white shadow-xl"
+      >
+        {title && (
+          <div className="flex items-center justify-between bg-primary px-4 py-2 text-white">
+            <h2 id={titleId} className="text-base font-semibold">
+              {title}
+            </h2>
+            <button type="button" aria-label="Fechar" className="text-xl leading-none" onClick={onClose}>
+              ×
+            </button>
+          </div>
+        )}
+        <div className="flex-1 overflow-auto p-4">{children}</div>
+        {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 px-4 py-2">{footer}</div>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { FieldDescriptor, FormValues } from '../fields/types';
+import { validateField } from '../fields/validateField';
+
+export type FormErrors = Record<string, string | null>;
+
+export interface FormState {
+  idPrefix: string;
+  values: FormValues;
+  errors: FormErrors;
+  setValue: (name: string, value: unknown) => void;
+  /** Validates every shown field, shows the messages and focuses the first invalid one. */
+  validateAll: () => boolean;
+  reset: (values: FormValues) => void;
+  dirty: boolean;
+}
+
+let formCounter = 0;
+
+export const fieldDomId = (idPrefix: string, name: string) => `${idPrefix}-${name}`;
+
+export function useFormState(fields: FieldDescriptor[], initial: FormValues): FormState {
+  const [idPrefix] = useState(() => `f${++formCounter}`);
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [dirty, setDirty] = useState(false);
+  const valuesRef = useRef(values);
+  valuesRef.current = values;
+  const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields]);
+
+  const setValue = useCallback(
+    (name: string, value: unknown) => {
+      setDirty(true);
+      const next = { ...valuesRef.current, [name]: value };
+      valuesRef.current = next;
+      setValues(next);
+      // Once a field shows a message, it is re-checked as the user corrects it.
+      setErrors((errs) => {
+        const field = byName.get(name);
+        if (!field || errs[name] == null) return errs;
+        return { ...errs, [name]: validateField(field, value, next) };
+      });
+    },
+    [byName],
+  );
+
+  const validateAll = useCallback(() => {
+    const current = valuesRef.current;
+    const found: FormErrors = {};
+    let first: string | null = null;
+    for (const f of fields) {
+      const msg = validateField(f, current[f.name], current);
+      found[f.name] = msg;
+      if (msg && first === null) first = f.name;
+    }
+    setErrors(found);
+    if (first !== null) {
+      const el = document.getElementById(fieldDomId(idPrefix, first));
+      el?.focus();
+      el?.scrollIntoView?.({ block: 'center' });
+    }
+    return first === null;
+  }, [fields, idPrefix]);
+
+  const reset = useCallback((next: FormValues) => {
+    setValues(next);
+    setErrors({});
+    setDirty(false);
+  }, []);
+
+  return { idPrefix, values, errors, setValue, validateAll, reset, dirty };
+}

@@ -1,0 +1,134 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  arrayMove,
+  horizontalListSortingStrategy,
+  sortableKeyboardCoordinates,
+  useSortable,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { useMemo, useState, type ReactNode } from 'react';
+import { MSG } from '../../lib/messages';
+import { cellText, mergeOrder, withOrdem, type Column, type Row, type SortState } from './types';
+
+interface Props {
+  columns: Column[];
+  rows: Row[];
+  sort?: SortState | null;
+  onSort?: (key: string) => void;
+  /** Column order is kept per grid under this key. */
+  storageKey?: string;
+  actions?: (row: Row) => ReactNode;
+  rowKey: (row: Row, index: number) => string;
+  emptyText?: string;
+}
+
+function HeaderCell({ col, sort, onSort }: { col: Column; sort?: SortState | null; onSort?: (k: string) => void }) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: col.key });
+  const active = sort?.key === col.key;
+  return (
+    <th
+      ref={setNodeRef}
+      scope="col"
+      aria-sort={active ? (sort?.dir === 'ASC' ? 'ascending' : 'descending') : 'none'}
+      style={{ transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.6 : 1 }}
+      className={`select-none whitespace-nowrap bg-primary px-3 py-2 text-xs font-semibold uppercase text-white ${col.align === 'right' ? 'text-right' : 'text-left'}`}
+      {...attributes}
+      {...listeners}
+      // The sortable attributes make it a button; it stays a column header for readers.
+      role="columnheader"
+    >
+      <button type="button" className="inline-flex items-center gap-1 uppercase" onClick={() => onSort?.(col.key)}>
+        {col.label}
+        {active && <span aria-hidden="true">{sort?.dir === 'ASC' ? '▲' : '▼'}</span>}
+      </button>
+    </th>
+  );
+}
+
+function loadOrder(key?: string): string[] | null {
+  if (!key) return null;
+  try {
+    return JSON.parse(localStorage.getItem(`colunas:${key}`) ?? 'null') as string[] | null;
+  } catch {
+    return null;
+  }
+}
+
+/** Desktop grid: sortable headers that can be reordered by drag and drop, ORDEM striping. */
+export function DataGrid({
+  columns,
+  rows,
+  sort,
+  onSort,
+  storageKey,
+  actions,
+  rowKey,
+  emptyText = MSG.tableEmpty,
+}: Props) {
+  const keys = useMemo(() => columns.map((c) => c.key), [columns]);
+  const [saved, setSaved] = useState<string[] | null>(() => loadOrder(storageKey));
+  const order = mergeOrder(saved, keys);
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  const ordered = order.map((k) => byKey.get(k)).filter((c): c is Column => Boolean(c));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    const next = arrayMove(order, order.indexOf(String(active.id)), order.indexOf(String(over.id)));
+    setSaved(next);
+    if (storageKey) localStorage.setItem(`colunas:${storageKey}`, JSON.stringify(next));
+  };
+  const striped = withOrdem(rows);
+  return (
+    // DndContext renders its screen-reader text in place, so it wraps the whole table.
+    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <div className="overflow-x-auto rounded border border-slate-200 bg-white">
+        <table className="min-w-full text-sm">
+          <thead>
+            <SortableContext items={order} strategy={horizontalListSortingStrategy}>
+              <tr>
+                {ordered.map((c) => (
+                  <HeaderCell key={c.key} col={c} sort={sort} onSort={onSort} />
+                ))}
+                {actions && (
+                  <th className="bg-primary px-3 py-2 text-right text-xs font-semibold uppercase text-white">Ações</th>
+                )}
+              </tr>
+            </SortableContext>
+          </thead>
+          <tbody>
+            {striped.length === 0 ? (
+              <tr>
+                <td colSpan={ordered.length + (actions ? 1 : 0)} className="px-3 py-6 text-center text-slate-500">
+                  {emptyText}
+                </td>
+              </tr>
+            ) : (
+              striped.map((row, i) => (
+                <tr key={rowKey(row, i)} className={row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white'}>
+                  {ordered.map((c) => (
+                    <td key={c.key} className={`px-3 py-1.5 ${c.align === 'right' ? 'text-right' : ''}`}>
+                      {cellText(c, row)}
+                    </td>
+                  ))}
+                  {actions && <td className="whitespace-nowrap px-3 py-1 text-right">{actions(row)}</td>}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </DndContext>
+  );
+}

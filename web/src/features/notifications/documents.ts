@@ -1,0 +1,11 @@
+import { graphql } from '../../generated';
+
+export const NotificationsDocument = graphql(`
+  subscription Notifications {
+    notifications {
+      id
+      message
+      createdAt
+    }
+  }
+`);

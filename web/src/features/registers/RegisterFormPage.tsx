@@ -1,0 +1,121 @@
+import { useMutation, useQuery } from '@apollo/client';
+import { useEffect, useMemo, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
+import { primaryButton, secondaryButton } from '../../components/fields/styles';
+import { FormView, fieldsOf } from '../../components/form/FormView';
+import { useFormState } from '../../components/form/useFormState';
+import type { Row } from '../../components/tables/types';
+import { errorMessage } from '../../lib/apollo';
+import { usePageMeta } from '../../lib/pageMeta';
+import { useSession } from '../../lib/session';
+import { notify } from '../../lib/toast';
+import { ResourceCreateDocument, ResourceGetDocument, ResourceUpdateDocument } from './documents';
+import {
+  decodeId,
+  metaGroups,
+  recordId,
+  resourceHref,
+  routeName,
+  rowToValues,
+  valuesToRow,
+  type ResourceMeta,
+} from './metaFields';
+import { permissionsFor } from './permissions';
+import { useCompanyId, useOptionSearch } from './useRegisterData';
+
+interface Props {
+  meta: ResourceMeta;
+  metas: ResourceMeta[];
+  action: 'inserir' | 'alterar';
+}
+
+export default function RegisterFormPage({ meta, metas, action }: Props) {
+  const editing = action === 'alterar';
+  usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
+  const session = useSession();
+  const perms = permissionsFor(session, meta);
+  const emp = useCompanyId();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const search = useOptionSearch(metas);
+  const groups = useMemo(() => metaGroups(meta), [meta]);
+  const fields = useMemo(() => fieldsOf(groups), [groups]);
+  const href = resourceHref(meta);
+
+  // The record comes in the navigation state and shows at once; the full row is then read
+  // by its id (kept in the URL, so a reload of /alterar finds it again).
+  const handed = (location.state as { record?: Row } | null)?.record ?? null;
+  const id = editing ? (handed ? recordId(meta, handed) : decodeId(params.get('id'))) : undefined;
+  const { data, loading, error } = useQuery(ResourceGetDocument, {
+    skip: !editing || id === undefined,
+    variables: { name: meta.name, emp, id: id ?? null },
+    fetchPolicy: 'network-only',
+  });
+  const record: Row | null = (data?.resourceGet as Row | null | undefined) ?? handed;
+  const form = useFormState(fields, rowToValues(meta, record));
+  const loadedFrom = useRef<Row | null>(record);
+  const { reset, dirty } = form;
+  useEffect(() => {
+    if (record && loadedFrom.current !== record && !dirty) {
+      loadedFrom.current = record;
+      reset(rowToValues(meta, record));
+    }
+  }, [record, reset, dirty, meta]);
+
+  const [create, { loading: creating }] = useMutation(ResourceCreateDocument);
+  const [update, { loading: updating }] = useMutation(ResourceUpdateDocument);
+  const editable = editing ? perms.canUpdate : perms.canCreate;
+
+  if (!perms.canView && !(action === 'inserir' && perms.canCreate)) {
+    return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
+  }
+  if (editing && id === undefined) {
+    return <p className="p-6 text-center text-sm text-slate-600">Nenhum registro selecionado.</p>;
+  }
+  if (editing && loading && !record) return <LoadingScreen />;
+  if (editing && !record) {
+    return (
+      <p role="alert" className="p-6 text-center text-sm text-error">
+        {error ? errorMessage(error) : 'Registro não encontrado.'}
+      </p>
+    );
+  }
+
+  const save = async () => {
+    if (!form.validateAll()) return;
+    const row = valuesToRow(meta, form.values);
+    try {
+      if (editing) await update({ variables: { name: meta.name, emp, id, data: row } });
+      else await create({ variables: { name: meta.name, emp, data: row } });
+      notify.success('Registro salvo com sucesso!');
+      navigate(href);
+    } catch (e) {
+      notify.error(errorMessage(e));
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      className="space-y-4 rounded bg-white p-4 shadow-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <FormView form={form} groups={groups} editable={editable} search={search} uploadsBase={`/uploads/${emp}`} />
+      <div className="flex justify-end gap-2 border-t border-slate-200 pt-3">
+        <button type="button" className={secondaryButton} onClick={() => navigate(href)}>
+          Voltar
+        </button>
+        {editable && (
+          <button type="submit" className={primaryButton} disabled={creating || updating}>
+            Salvar
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

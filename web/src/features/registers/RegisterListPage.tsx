@@ -1,0 +1,160 @@
+import { useMutation, useQuery } from '@apollo/client';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useDialogs } from '../../components/dialogs/DialogHost';
+import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
+import { inputClass, primaryButton } from '../../components/fields/styles';
+import { Icon } from '../../components/Icon';
+import { CardList } from '../../components/tables/CardList';
+import { DataGrid } from '../../components/tables/DataGrid';
+import { Pager } from '../../components/tables/Pager';
+import type { Row, SortState } from '../../components/tables/types';
+import { errorMessage } from '../../lib/apollo';
+import { usePageMeta } from '../../lib/pageMeta';
+import { useSession } from '../../lib/session';
+import { notify } from '../../lib/toast';
+import { useDebouncedValue } from '../../lib/useDebounce';
+import { useIsMobile } from '../../lib/useIsMobile';
+import { ResourceDeleteDocument, ResourceListDocument } from './documents';
+import { encodeId, listColumns, parseOrder, recordId, resourceHref, routeName, type ResourceMeta } from './metaFields';
+import { permissionsFor } from './permissions';
+import { useCompanyId } from './useRegisterData';
+
+/** Spec §9: page size 20, search debounce 500 ms. */
+export const PAGE_SIZE = 20;
+export const SEARCH_DEBOUNCE_MS = 500;
+
+export default function RegisterListPage({ meta }: { meta: ResourceMeta; metas: ResourceMeta[] }) {
+  usePageMeta(meta.title, routeName(meta, 'list'));
+  const session = useSession();
+  const perms = permissionsFor(session, meta);
+  const emp = useCompanyId();
+  const mobile = useIsMobile();
+  const navigate = useNavigate();
+  const dialogs = useDialogs();
+  const [search, setSearch] = useState('');
+  const filter = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  // null: the register's own default ordering, sent as the gateway declared it.
+  const [chosen, setChosen] = useState<SortState | null>(null);
+  const sort = chosen ?? parseOrder(meta.defaultOrder);
+  const columns = useMemo(() => listColumns(meta), [meta]);
+  const href = resourceHref(meta);
+
+  const { data, loading, error, refetch } = useQuery(ResourceListDocument, {
+    skip: !perms.canView,
+    variables: {
+      name: meta.name,
+      emp,
+      input: {
+        filter: filter.trim() || null,
+        order: chosen ? `${chosen.key} ${chosen.dir}` : meta.defaultOrder || null,
+        page,
+        limit: PAGE_SIZE,
+      },
+    },
+  });
+  const [remove] = useMutation(ResourceDeleteDocument);
+
+  if (!perms.canView) {
+    return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
+  }
+
+  const rows = (data?.resourceList.rows ?? []) as Row[];
+  const total = data?.resourceList.total ?? 0;
+  const rowKey = (r: Row, i: number) => `${encodeId(recordId(meta, r))}-${i}`;
+
+  const onSort = (key: string) => {
+    setChosen(sort?.key === key ? { key, dir: sort.dir === 'ASC' ? 'DESC' : 'ASC' } : { key, dir: 'ASC' });
+    setPage(1);
+  };
+
+  const edit = (row: Row) =>
+    navigate(`${href}/alterar?id=${encodeURIComponent(encodeId(recordId(meta, row)))}`, { state: { record: row } });
+
+  const askDelete = (row: Row) =>
+    dialogs.confirm({
+      title: 'Excluir registro',
+      text: `Deseja excluir "${String(row[meta.labelField] ?? encodeId(recordId(meta, row)))}"?`,
+      okText: 'Excluir',
+      onOk: async () => {
+        try {
+          await remove({ variables: { name: meta.name, emp, id: recordId(meta, row) } });
+          notify.success('Registro excluído com sucesso!');
+          if (rows.length === 1 && page > 1) setPage(page - 1);
+          else await refetch();
+        } catch (e) {
+          notify.error(errorMessage(e));
+        }
+      },
+    });
+
+  const actions = (row: Row) => (
+    <>
+      <button
+        type="button"
+        title={perms.canUpdate ? 'Editar' : 'Visualizar'}
+        aria-label={perms.canUpdate ? 'Editar' : 'Visualizar'}
+        className="rounded p-1 text-accent hover:bg-slate-100"
+        onClick={() => edit(row)}
+      >
+        <Icon name={perms.canUpdate ? 'edit' : 'view'} className="h-4 w-4" />
+      </button>
+      {perms.canDelete && (
+        <button
+          type="button"
+          title="Excluir"
+          aria-label="Excluir"
+          className="rounded p-1 text-error hover:bg-slate-100"
+          onClick={() => askDelete(row)}
+        >
+          <Icon name="trash" className="h-4 w-4" />
+        </button>
+      )}
+    </>
+  );
+
+  return (
+    <section className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          type="search"
+          aria-label="Pesquisar"
+          placeholder="Pesquisar"
+          className={`${inputClass} max-w-md flex-1`}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+        {perms.canCreate && (
+          <button type="button" className={primaryButton} onClick={() => navigate(`${href}/inserir`)}>
+            <Icon name="plus" className="h-4 w-4" />
+            Adicionar
+          </button>
+        )}
+      </div>
+      {error && !data ? (
+        <p role="alert" className="rounded bg-white p-4 text-sm text-error">
+          {errorMessage(error)}
+        </p>
+      ) : loading && !data ? (
+        <LoadingScreen />
+      ) : mobile ? (
+        <CardList columns={columns} rows={rows} titleKey={meta.labelField} actions={actions} rowKey={rowKey} />
+      ) : (
+        <DataGrid
+          columns={columns}
+          rows={rows}
+          sort={sort}
+          onSort={onSort}
+          storageKey={meta.name}
+          actions={actions}
+          rowKey={rowKey}
+        />
+      )}
+      <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} />
+    </section>
+  );
+}

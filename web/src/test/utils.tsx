@@ -1,0 +1,68 @@
+import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
+import { render } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { DialogHost } from '../components/dialogs/DialogHost';
+import { saveSession, type Program, type SessionData } from '../lib/session';
+
+export function program(over: Partial<Program> & { id: number; name: string }): Program {
+  return {
+    description: over.name,
+    webPath: null,
+    exe: null,
+    icon: null,
+    level1: 'CADASTROS',
+    level2: null,
+    level3: null,
+    order: over.id,
+    favorite: false,
+    canView: true,
+    canCreate: true,
+    canUpdate: true,
+    canDelete: true,
+    ...over,
+  };
+}
+
+export function sessionData(over: Partial<SessionData> = {}): SessionData {
+  const company = {
+    id: 1,
+    name: 'Empresa Teste LTDA',
+    taxId: '11.222.333/0001-81',
+    fantasyName: 'Empresa Teste',
+    logoUrl: null,
+  };
+  return {
+    clientId: 7,
+    privileged: false,
+    serverVersion: '4.0.2',
+    user: { id: 3, login: 'admin', name: 'Administrador', companyId: 1 },
+    company,
+    companies: [company],
+    programs: [],
+    ...over,
+  };
+}
+
+export function signIn(over: Partial<SessionData> = {}) {
+  saveSession(sessionData(over), 'token-123');
+}
+
+interface Options {
+  mocks?: MockedResponse[];
+  route?: string;
+}
+
+export function Providers({ children, mocks = [], route = '/' }: Options & { children: ReactNode }) {
+  return (
+    <MockedProvider mocks={mocks}>
+      <DialogHost>
+        <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+      </DialogHost>
+    </MockedProvider>
+  );
+}
+
+export function renderWith(ui: ReactElement, options: Options = {}) {
+  return render(<Providers {...options}>{ui}</Providers>);
+}
