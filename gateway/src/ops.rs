@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use erp_platform::resource::Resource;
 use erp_platform::{Error, Result};
-use erp_proto::erp::v1::{KeyRequest, ListRequest, SearchRequest, WriteRequest};
+use erp_proto::erp::v1::{ActionRequest, KeyRequest, ListRequest, SearchRequest, WriteRequest};
 use serde_json::{Map, Value};
 
 use crate::access::{authorize, Perm};
@@ -45,8 +45,10 @@ fn key_companies(res: &Resource, key: &[String]) -> Vec<i64> {
         .collect()
 }
 
-fn emps(emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
-    emp.into_iter().chain(extra).collect()
+/// Companies the guard checks: the one worked in, one named by the path even when
+/// the register is shared (states), and company keys.
+fn emps(emp: Option<i64>, path_emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
+    emp.into_iter().chain(path_emp).chain(extra).collect()
 }
 
 pub async fn list(
@@ -64,7 +66,7 @@ pub async fn list(
         &res.program,
         &res.title,
         Perm::View,
-        &emps(emp, vec![]),
+        &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
     let req = request(
@@ -94,7 +96,7 @@ pub async fn count(
         &res.program,
         &res.title,
         Perm::View,
-        &emps(emp, vec![]),
+        &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
     let req = request(
@@ -116,7 +118,7 @@ pub async fn get(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, 
         &res.program,
         &res.title,
         Perm::View,
-        &emps(emp, key_companies(&res, &key)),
+        &emps(emp, path_emp, key_companies(&res, &key)),
         None,
     )?;
     let req = request(
@@ -152,7 +154,7 @@ pub async fn create(
         &res.program,
         &res.title,
         Perm::Create,
-        &emps(emp, vec![]),
+        &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
     let req = request(
@@ -184,7 +186,7 @@ pub async fn update(
         &res.program,
         &res.title,
         Perm::Update,
-        &emps(emp, key_companies(&res, &key)),
+        &emps(emp, path_emp, key_companies(&res, &key)),
         Some(&body),
     )?;
     let req = request(
@@ -208,7 +210,7 @@ pub async fn delete(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64
         &res.program,
         &res.title,
         Perm::Delete,
-        &emps(emp, key_companies(&res, &key)),
+        &emps(emp, path_emp, key_companies(&res, &key)),
         None,
     )?;
     let req = request(
@@ -233,7 +235,14 @@ pub async fn search(
 ) -> Result<Vec<Value>> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(auth, &res.program, &res.title, Perm::View, &emps(emp, vec![]), None)?;
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        Perm::View,
+        &emps(emp, path_emp, vec![]),
+        None,
+    )?;
     let req = request(
         &auth.caller,
         SearchRequest {
@@ -245,4 +254,59 @@ pub async fn search(
     );
     let reply = call(st.up.resources(&res.schema)?.search(req)).await?;
     Ok(serde_json::from_slice(&reply.rows_json)?)
+}
+
+/// A register's own call (declared with its descriptor).
+pub async fn action(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    action: &str,
+    params: std::collections::HashMap<String, String>,
+    body: Value,
+) -> Result<Value> {
+    let res = resource(st, name)?;
+    let a = res
+        .actions
+        .iter()
+        .find(|a| a.name == action)
+        .ok_or_else(|| Error::NotFound(format!("Ação '{action}' não encontrada.")))?;
+    let perm = match a.perm {
+        erp_platform::resource::ActionPerm::View => Perm::View,
+        erp_platform::resource::ActionPerm::Create => Perm::Create,
+        erp_platform::resource::ActionPerm::Update => Perm::Update,
+        erp_platform::resource::ActionPerm::Delete => Perm::Delete,
+    };
+    let path_emp = match params.get("emp") {
+        Some(e) => Some(
+            e.trim()
+                .parse::<i64>()
+                .map_err(|_| Error::validation("Parâmetro emp inválido."))?,
+        ),
+        None => None,
+    };
+    let emp = match &body {
+        Value::Object(m) => company(&res, auth, path_emp, m),
+        _ => company(&res, auth, path_emp, &Map::new()),
+    };
+    authorize(
+        auth,
+        &res.program,
+        &res.title,
+        perm,
+        &emps(emp, path_emp, vec![]),
+        Some(&body),
+    )?;
+    let req = request(
+        &auth.caller,
+        ActionRequest {
+            resource: res.name.clone(),
+            action: action.into(),
+            emp,
+            params,
+            body_json: serde_json::to_vec(&body)?,
+        },
+    );
+    let reply = call(st.up.resources(&res.schema)?.action(req)).await?;
+    Ok(serde_json::from_slice(&reply.row_json)?)
 }

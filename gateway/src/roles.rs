@@ -31,12 +31,38 @@ pub struct ServiceDef {
 }
 
 pub fn services() -> Vec<ServiceDef> {
-    vec![ServiceDef {
-        name: "identity",
-        migrate: |cfg| Box::pin(async move { erp_identity::migrate(&cfg).await }),
-        serve: |ctx, l| Box::pin(erp_identity::serve(ctx, l)),
-        registry: erp_identity::resources::registry,
-    }]
+    vec![
+        ServiceDef {
+            name: "identity",
+            migrate: |cfg| Box::pin(async move { erp_identity::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_identity::serve(ctx, l)),
+            registry: erp_identity::resources::registry,
+        },
+        ServiceDef {
+            name: "catalog",
+            migrate: |cfg| Box::pin(async move { erp_catalog::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_catalog::serve(ctx, l)),
+            registry: erp_catalog::resources::registry,
+        },
+        ServiceDef {
+            name: "finance",
+            migrate: |cfg| Box::pin(async move { erp_finance::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_finance::serve(ctx, l)),
+            registry: erp_finance::resources::registry,
+        },
+        ServiceDef {
+            name: "stock",
+            migrate: |cfg| Box::pin(async move { erp_stock::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_stock::serve(ctx, l)),
+            registry: erp_stock::resources::registry,
+        },
+        ServiceDef {
+            name: "fiscal",
+            migrate: |cfg| Box::pin(async move { erp_fiscal::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_fiscal::serve(ctx, l)),
+            registry: erp_fiscal::resources::registry,
+        },
+    ]
 }
 
 /// Every register of every service, for the gateway's routes and metadata.

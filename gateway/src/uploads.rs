@@ -24,6 +24,8 @@ pub struct Stored {
     pub name: String,
     pub original: String,
     pub size: usize,
+    /// The form's other (text) fields.
+    pub fields: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Detects the type from the first bytes; the declared extension must agree.
@@ -48,7 +50,33 @@ fn extension_type(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Certificates and keys: PEM text or DER (an ASN.1 SEQUENCE), by extension.
+fn certificate_type(file_name: &str, bytes: &[u8]) -> Option<&'static str> {
+    let ext = file_name.rsplit_once('.')?.1.to_ascii_lowercase();
+    let kind = match ext.as_str() {
+        "crt" => "crt",
+        "cer" => "cer",
+        "pem" => "pem",
+        "key" => "key",
+        "pfx" | "p12" => "pfx",
+        _ => return None,
+    };
+    let pem = bytes.starts_with(b"-----BEGIN ");
+    let der = bytes.first() == Some(&0x30) && bytes.len() > 4;
+    match kind {
+        "pfx" => der.then_some(kind),
+        _ => (pem || der).then_some(kind),
+    }
+}
+
 pub fn check_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Result<&'static str> {
+    if let Some(kind) = certificate_type(file_name, bytes) {
+        return if allowed.contains(&kind) {
+            Ok(kind)
+        } else {
+            Err(Error::validation(TYPE_MSG))
+        };
+    }
     let kind = sniff(bytes).ok_or_else(|| Error::validation(TYPE_MSG))?;
     if extension_type(file_name) != Some(kind) || !allowed.contains(&kind) {
         return Err(Error::validation(TYPE_MSG));
@@ -65,12 +93,25 @@ pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed
     let mut mp = Multipart::from_request(req, &())
         .await
         .map_err(|_| Error::validation("Envie o arquivo como multipart/form-data."))?;
+    let mut fields = serde_json::Map::new();
+    let mut stored = None;
     while let Some(field) = mp
         .next_field()
         .await
         .map_err(|_| Error::validation("Arquivo inválido."))?
     {
-        if field.name() != Some("file") {
+        let part = field.name().unwrap_or_default().to_string();
+        if part != "file" {
+            if field.file_name().is_none() && !part.is_empty() {
+                let text = field
+                    .text()
+                    .await
+                    .map_err(|_| Error::validation("Formulário inválido."))?;
+                fields.insert(part, serde_json::Value::from(text));
+            }
+            continue;
+        }
+        if stored.is_some() {
             continue;
         }
         let original = field.file_name().unwrap_or("arquivo").to_string();
@@ -87,13 +128,17 @@ pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed
         let d = dir(st, auth, emp);
         tokio::fs::create_dir_all(&d).await.map_err(Error::internal)?;
         tokio::fs::write(d.join(&name), &bytes).await.map_err(Error::internal)?;
-        return Ok(Stored {
+        stored = Some((name, original, bytes.len()));
+    }
+    match stored {
+        Some((name, original, size)) => Ok(Stored {
             name,
             original,
-            size: bytes.len(),
-        });
+            size,
+            fields,
+        }),
+        None => Err(Error::validation("Arquivo é obrigatório!")),
     }
-    Err(Error::validation("Arquivo é obrigatório!"))
 }
 
 fn safe_name(name: &str) -> bool {
@@ -157,6 +202,17 @@ mod tests {
         assert!(check_type("doc.pdf", b"%PDF-1.7", IMAGES).is_err());
         assert!(check_type("x.png", b"<script>", IMAGES).is_err());
         assert_eq!(check_type("doc.pdf", b"%PDF-1.7", &["pdf"]).ok(), Some("pdf"));
+        let certs = ["pdf", "crt", "cer", "pem", "key", "pfx"];
+        assert_eq!(
+            check_type("a.pem", b"-----BEGIN CERTIFICATE-----", &certs).ok(),
+            Some("pem")
+        );
+        assert_eq!(
+            check_type("a.pfx", &[0x30, 0x82, 0x0a, 0x01, 0x02], &certs).ok(),
+            Some("pfx")
+        );
+        assert!(check_type("a.pfx", b"-----BEGIN", &certs).is_err());
+        assert!(check_type("a.pem", b"-----BEGIN CERTIFICATE-----", IMAGES).is_err());
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl Query {
         g.st.registry
             .all()
             .iter()
-            .filter(|r| visible(&r.program))
+            .filter(|r| r.screen.is_some() && visible(&r.program))
             .map(|r| serde_json::from_value(r.meta()).map_err(|e| gql_error(Error::internal(e))))
             .collect()
     }

@@ -42,9 +42,22 @@ fn opt_emp(params: &Params) -> erp_platform::Result<Option<i64>> {
 }
 
 pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry) {
+    // Declared calls first: they win over a generic route of the same shape.
+    for res in registry.all() {
+        for a in &res.actions {
+            add_action(routes, &res.name, a);
+        }
+    }
     for res in registry.all() {
         for root in std::iter::once(&res.name).chain(res.aliases.iter()) {
-            add_resource(routes, root, &res.name, &res.key, res.company.is_some(), &res.title);
+            add_resource(
+                routes,
+                root,
+                &res.name,
+                &res.key,
+                res.company.is_some() || res.company_path,
+                &res.title,
+            );
         }
     }
 }
@@ -196,4 +209,52 @@ fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], com
             search,
         );
     }
+}
+
+fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Action) {
+    let method = Method::from_bytes(a.method.as_bytes()).unwrap_or(Method::POST);
+    let names: Vec<String> = a
+        .path
+        .split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .map(String::from)
+        .collect();
+    let (n, action, upload) = (name.to_string(), a.name.clone(), a.upload.clone());
+    let handler = move |st: AppState, params: Params, req: Request| {
+        let (n, action, upload, names) = (n.clone(), action.clone(), upload.clone(), names.clone());
+        async move {
+            let auth = authenticate(&st, req.headers(), false).await?;
+            let mut map = std::collections::HashMap::new();
+            for k in &names {
+                map.insert(k.clone(), params.get(k)?.to_string());
+            }
+            let body = match &upload {
+                Some(types) => {
+                    let emp = match map.get("emp") {
+                        Some(e) => e
+                            .parse()
+                            .map_err(|_| erp_platform::Error::validation("Parâmetro emp inválido."))?,
+                        None => auth.caller.emp_id,
+                    };
+                    crate::access::check_companies(&auth, &[emp])?;
+                    let allowed: Vec<&str> = types.iter().map(String::as_str).collect();
+                    let stored = crate::uploads::receive(&st, &auth, emp, req, &allowed).await?;
+                    let mut m = stored.fields;
+                    m.insert("arquivo".into(), json!({"nome": stored.name, "original": stored.original, "tamanho": stored.size, "url": format!("/uploads/{emp}/{}", stored.name)}));
+                    serde_json::Value::Object(m)
+                }
+                None => serde_json::Value::Object(json_body(req).await?),
+            };
+            match ops::action(&st, &auth, &n, &action, map, body).await? {
+                serde_json::Value::Array(rows) => list_response(rows),
+                other => ok_json(other),
+            }
+        }
+    };
+    let summary = if a.upload.is_some() {
+        format!("{} (multipart: file)", a.summary)
+    } else {
+        a.summary.clone()
+    };
+    routes.add(method, &a.path, &summary, false, handler);
 }

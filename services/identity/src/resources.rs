@@ -26,6 +26,8 @@ pub fn registry() -> Result<Registry, String> {
 
 fn empresas() -> Resource {
     Resource::new("empresas", "Empresas", crate::SCHEMA, "empresas", "empresas")
+        .screen("/empresas")
+        .sample(serde_json::json!({"EMP_DESCRICAO": "EMPRESA TESTE LTDA", "EMP_CGC": "11.444.777/0001-61", "EMP_REGIME": "SIMPLES NACIONAL"}))
         .key(&["EMP_ID"])
         .label("EMP_DESCRICAO")
         .order("EMP_ID")
@@ -102,6 +104,8 @@ fn empresas() -> Resource {
 
 fn usuarios() -> Resource {
     Resource::new("usuarios", "Usuários", crate::SCHEMA, "usuarios", "usuarios")
+        .screen("/usuarios")
+        .sample(serde_json::json!({"USR_USUARIO": "teste", "USR_NOME": "Usuário Teste", "USR_SENHA": "segredo123", "USR_EMAIL": "teste@exemplo.com.br"}))
         .key(&["USR_ID"])
         .company("USR_EMP_ID")
         .ids_per_client()
@@ -135,6 +139,8 @@ fn usuarios() -> Resource {
 
 fn programas() -> Resource {
     Resource::new("programas", "Programas", crate::SCHEMA, "programas", "programas")
+        .screen("/programas")
+        .sample(serde_json::json!({"PROG_ID": 9001, "PROG_NOME": "teste", "PROG_DESCRICAO": "Tela de Teste", "PROG_NIVEL1": "Administração", "PROG_NIVEL3": "Tela de Teste", "PROG_ORDEM": 99}))
         .global()
         .natural_key()
         .key(&["PROG_ID"])

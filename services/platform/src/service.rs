@@ -38,6 +38,24 @@ pub fn grpc_server(
         .layer(crate::grpc::MetricsLayer)
 }
 
+/// Serves a service whose gRPC surface is its registers (the resource engine) plus
+/// optional typed services added by `extra`, and runs its outbox relay.
+pub async fn serve_registers(
+    ctx: ServiceCtx,
+    listener: tokio::net::TcpListener,
+    schema: &'static str,
+    registry: std::sync::Arc<crate::resource::Registry>,
+) -> crate::Result<()> {
+    let relay = crate::bus::run_relay(ctx.db.clone(), ctx.bus.clone(), schema);
+    let result = grpc_server()
+        .add_service(crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server())
+        .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
+        .await
+        .map_err(crate::Error::internal);
+    relay.abort();
+    result
+}
+
 pub fn admin_router(ctx: ServiceCtx) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use erp_proto::erp::v1::resource_service_server::ResourceService;
 use erp_proto::erp::v1::{
-    CountReply, DeleteReply, KeyRequest, ListRequest, RowReply, RowsReply, SearchRequest, WriteRequest,
+    ActionRequest, CountReply, DeleteReply, KeyRequest, ListRequest, RowReply, RowsReply, SearchRequest, WriteRequest,
 };
 use serde_json::{Map, Value};
 use tonic::{Request, Response, Status};
@@ -151,6 +151,32 @@ impl ResourceService for ResourceGrpc {
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowsReply {
             rows_json: encode(&rows)?,
+        }))
+    }
+
+    async fn action(&self, req: Request<ActionRequest>) -> std::result::Result<Response<RowReply>, Status> {
+        let caller = Caller::of(&req)?;
+        let r = req.into_inner();
+        let res = self.resource(&r.resource)?;
+        let action = res
+            .actions
+            .iter()
+            .find(|a| a.name == r.action)
+            .cloned()
+            .ok_or_else(|| Error::NotFound(format!("Ação '{}' não encontrada.", r.action)))?;
+        let body: Value = if r.body_json.is_empty() {
+            Value::Object(Map::new())
+        } else {
+            serde_json::from_slice(&r.body_json).map_err(Error::from)?
+        };
+        let mut tx = self.db.begin_tenant(caller.client_id).await?;
+        let out = action
+            .handler
+            .run(&mut tx, &res, &caller, r.emp, &r.params, body)
+            .await?;
+        tx.commit().await.map_err(Error::from)?;
+        Ok(Response::new(RowReply {
+            row_json: encode(&out)?,
         }))
     }
 }

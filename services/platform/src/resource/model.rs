@@ -293,6 +293,45 @@ pub trait Hooks: Send + Sync {
     }
 }
 
+/// Which permission of the owning program an action needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionPerm {
+    View,
+    Create,
+    Update,
+    Delete,
+}
+
+/// A register's own call: runs in a tenant transaction of the owning service.
+#[async_trait]
+pub trait ActionHandler: Send + Sync {
+    /// `params`: the path parameters by name; `body`: the JSON body (for uploads,
+    /// `{"arquivo": {"nome", "original", "tamanho"}}` plus the form's other fields).
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value>;
+}
+
+#[derive(Clone)]
+pub struct Action {
+    /// `GET`, `POST`, `PUT`, `DELETE`.
+    pub method: &'static str,
+    /// Legacy path with `{name}` parameters; `{emp}` is the company (guarded).
+    pub path: String,
+    pub name: String,
+    pub perm: ActionPerm,
+    /// Multipart upload: the allowed types of its `file` part.
+    pub upload: Option<Vec<String>>,
+    pub summary: String,
+    pub handler: Arc<dyn ActionHandler>,
+}
+
 #[derive(Clone)]
 pub struct Resource {
     /// Legacy path root (`clientes`).
@@ -324,6 +363,15 @@ pub struct Resource {
     pub tenant: bool,
     /// Generated ids count per client instead of per company (users).
     pub ids_per_client: bool,
+    /// Legacy paths carry `{emp}` although the rows are not per company (shared
+    /// reference tables such as states): the company is checked, not stored.
+    pub company_path: bool,
+    pub actions: Vec<Action>,
+    /// The web screen (route) of this register, when it has one of its own; sub-
+    /// registers (a customer's contacts) have none.
+    pub screen: Option<String>,
+    /// A valid body for create, used by the table-driven tests and the benchmark.
+    pub sample: Option<Value>,
 }
 
 impl Resource {
@@ -347,6 +395,10 @@ impl Resource {
             hooks: None,
             tenant: true,
             ids_per_client: false,
+            company_path: false,
+            actions: Vec::new(),
+            screen: None,
+            sample: None,
         }
     }
 
@@ -397,6 +449,60 @@ impl Resource {
     }
     pub fn global(mut self) -> Self {
         self.tenant = false;
+        self
+    }
+    /// Declares a call of this register beyond the generic ones.
+    pub fn action(
+        mut self,
+        method: &'static str,
+        path: &str,
+        name: &str,
+        perm: ActionPerm,
+        summary: &str,
+        handler: Arc<dyn ActionHandler>,
+    ) -> Self {
+        self.actions.push(Action {
+            method,
+            path: path.into(),
+            name: name.into(),
+            perm,
+            upload: None,
+            summary: summary.into(),
+            handler,
+        });
+        self
+    }
+    /// Declares a multipart upload call (`file` part of the allowed types).
+    pub fn upload_action(
+        mut self,
+        method: &'static str,
+        path: &str,
+        name: &str,
+        types: &[&str],
+        summary: &str,
+        handler: Arc<dyn ActionHandler>,
+    ) -> Self {
+        self.actions.push(Action {
+            method,
+            path: path.into(),
+            name: name.into(),
+            perm: ActionPerm::Update,
+            upload: Some(types.iter().map(|t| t.to_string()).collect()),
+            summary: summary.into(),
+            handler,
+        });
+        self
+    }
+    pub fn screen(mut self, route: &str) -> Self {
+        self.screen = Some(route.into());
+        self
+    }
+    pub fn sample(mut self, body: Value) -> Self {
+        self.sample = Some(body);
+        self
+    }
+    pub fn company_path(mut self) -> Self {
+        self.company_path = true;
         self
     }
     pub fn ids_per_client(mut self) -> Self {
@@ -495,11 +601,12 @@ impl Resource {
         };
         serde_json::json!({
             "name": self.name,
-            "path": format!("/{}", self.name),
+            "path": self.screen.clone().unwrap_or_default(),
             "title": self.title,
             "program": self.program,
             "key": self.key,
             "companyColumn": self.company,
+            "companyInPath": self.company.is_some() || self.company_path,
             "labelField": self.label,
             "defaultOrder": self.default_order,
             "fields": fields,
