@@ -68,15 +68,26 @@ async fn auth<'a>(ctx: &'a Context<'_>) -> R<&'a Auth> {
         .map_err(gql_error)
 }
 
-fn key_of(id: &Value) -> Vec<String> {
-    match id {
-        Value::Array(a) => a
-            .iter()
-            .map(|v| v.as_str().map(String::from).unwrap_or_else(|| v.to_string()))
-            .collect(),
+/// A record id from the web client: the key value, a list of key values, or an
+/// object of the key columns (composite keys).
+fn key_of(st: &AppState, name: &str, id: &Value) -> R<Vec<String>> {
+    let text = |v: &Value| v.as_str().map(String::from).unwrap_or_else(|| v.to_string());
+    Ok(match id {
+        Value::Array(a) => a.iter().map(text).collect(),
+        Value::Object(m) => {
+            let res = ops::resource(st, name).map_err(gql_error)?;
+            res.key
+                .iter()
+                .map(|k| {
+                    m.get(k)
+                        .map(text)
+                        .ok_or_else(|| gql_error(Error::validation(format!("Chave {k} não informada."))))
+                })
+                .collect::<R<Vec<_>>>()?
+        }
         Value::String(s) => vec![s.clone()],
         other => vec![other.to_string()],
-    }
+    })
 }
 
 fn object(v: Value) -> R<Map<String, Value>> {
@@ -158,7 +169,8 @@ impl Query {
 
     async fn resource_get(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<Option<Json<Value>>> {
         let a = auth(ctx).await?;
-        match ops::get(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0)).await {
+        let st = &gql(ctx)?.st;
+        match ops::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
             Ok(v) => Ok(Some(Json(v))),
             Err(Error::NotFound(_)) => Ok(None),
             Err(e) => Err(gql_error(e)),
@@ -237,7 +249,8 @@ impl Mutation {
     ) -> R<Json<Value>> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
-        ops::update(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0), body)
+        let st = &gql(ctx)?.st;
+        ops::update(st, a, &name, Some(emp), key_of(st, &name, &id.0)?, body)
             .await
             .map(Json)
             .map_err(gql_error)
@@ -245,7 +258,8 @@ impl Mutation {
 
     async fn resource_delete(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<bool> {
         let a = auth(ctx).await?;
-        ops::delete(&gql(ctx)?.st, a, &name, Some(emp), key_of(&id.0))
+        let st = &gql(ctx)?.st;
+        ops::delete(st, a, &name, Some(emp), key_of(st, &name, &id.0)?)
             .await
             .map_err(gql_error)?;
         Ok(true)
@@ -306,4 +320,21 @@ pub async fn ws_init(st: AppState, payload: Value) -> async_graphql::Result<asyn
     data.insert(auth);
     data.insert(st);
     Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    /// web/schema.graphql is what the web client generates its types from: it must
+    /// be the schema the gateway serves (`make schema` regenerates it).
+    #[test]
+    fn the_web_clients_schema_file_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/schema.graphql");
+        let file = std::fs::read_to_string(path).unwrap_or_default();
+        let body: String = file
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(body.trim(), super::schema().sdl().trim(), "run `make schema`");
+    }
 }

@@ -174,6 +174,7 @@ fn parametros_generico() -> Resource {
     )
     .key(&["PARG_ID"])
     .label("PARG_DESCRICAO")
+    .sample(serde_json::json!({"PARG_DESCRICAO": "Parâmetro de teste", "PARG_VALOR": "S"}))
     .order("PARG_ID")
     .fields(vec![
         Field::id("PARG_ID", "Código"),
@@ -198,6 +199,7 @@ fn subgrupo_usuario() -> Resource {
     .key(&["SGUS_ID"])
     .company("SGUS_EMP_ID")
     .label("SGUS_GSUB_ID")
+    .sample(serde_json::json!({"SGUS_USR_ID": 1, "SGUS_GSUB_ID": 1}))
     .order("SGUS_ID")
     .fields(vec![
         Field::id("SGUS_ID", "Código"),

@@ -121,20 +121,28 @@ pub async fn bootstrap(cfg: &Config) -> Result<()> {
 }
 
 async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
-    let exists: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM pg_roles WHERE rolname = $1)")
+    // Roles are cluster-wide while advisory locks are per database: several
+    // databases bootstrapping at once (test binaries) may race here, so creating
+    // tolerates "already exists" and changing retries a concurrent update.
+    let state: Option<(bool, bool)> = sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1")
         .bind(APP_ROLE)
-        .fetch_one(&mut *conn)
+        .fetch_optional(&mut *conn)
         .await?;
-    if !exists {
-        conn.execute(format!("CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE").as_str())
-            .await?;
+    if state.is_none() {
+        let create = format!("CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE");
+        if let Err(e) = conn.execute(create.as_str()).await {
+            let benign = matches!(&e, sqlx::Error::Database(d) if matches!(d.code().as_deref(), Some("42710") | Some("23505")));
+            if !benign {
+                return Err(e.into());
+            }
+        }
     }
-    // Whatever happened before, the role must never bypass RLS.
-    conn.execute(format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS").as_str())
-        .await?;
+    // Whatever happened before, the role must never be superuser or bypass RLS.
+    if state != Some((false, false)) {
+        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS")).await?;
+    }
     if let Some(p) = &cfg.app_db_password {
-        conn.execute(format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p)).as_str())
-            .await?;
+        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p))).await?;
     }
     conn.execute(
         "CREATE OR REPLACE FUNCTION public.erp_current_client() RETURNS bigint \
@@ -144,6 +152,20 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
     .await?;
     conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm").await?;
     Ok(())
+}
+
+async fn retry_concurrent(conn: &mut PgConnection, sql: &str) -> Result<()> {
+    let mut attempt = 0;
+    loop {
+        match conn.execute(sql).await {
+            Ok(_) => return Ok(()),
+            Err(sqlx::Error::Database(d)) if d.code().as_deref() == Some("XX000") && attempt < 5 => {
+                attempt += 1;
+                tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Runs the platform's and the service's migrations in `schema`, as owner, then

@@ -126,3 +126,99 @@ impl Drop for NatsServer {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// The table-driven register test: for every register of `registry`, in order,
+/// create its sample, then get, list (default order, FILTRO on its label), count,
+/// search and update it; then delete them all in reverse order (so references
+/// hold) and check each is gone. Returns the first failure, naming the register.
+pub async fn exercise_registry(
+    db: &crate::db::Db,
+    registry: &crate::resource::Registry,
+    client_id: i64,
+) -> Result<usize, String> {
+    use crate::resource::query;
+    use serde_json::{Map, Value};
+    let caller = crate::grpc::Caller {
+        client_id,
+        user_id: 1,
+        emp_id: 1,
+        privileged: true,
+    };
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut created = Vec::new();
+    for res in registry.all() {
+        let name = &res.name;
+        let fail = |step: &str, e: &dyn std::fmt::Display| format!("{name}: {step}: {e}");
+        let sample = res
+            .sample
+            .clone()
+            .and_then(|s| s.as_object().cloned())
+            .ok_or_else(|| format!("{name}: no sample"))?;
+        let emp = res.company.as_ref().map(|_| 1);
+        let mut tx = db.begin_tenant(client_id).await.map_err(|e| fail("begin", &e))?;
+        let row = query::create(&mut tx, res, &caller, emp, &sample)
+            .await
+            .map_err(|e| fail("create", &e))?;
+        let key: Vec<String> = res.key.iter().map(|k| text(&row[k])).collect();
+        let got = query::get(&mut tx, res, &caller, emp, &key)
+            .await
+            .map_err(|e| fail("get", &e))?;
+        if got != row {
+            return Err(fail("get", &"row differs from the created one"));
+        }
+        let same = |r: &Value| res.key.iter().zip(&key).all(|(k, v)| text(&r[k]) == *v);
+        let mut body = Map::new();
+        body.insert("ORDENACAO".into(), Value::from(res.default_order.clone()));
+        body.insert("LIMIT".into(), Value::from(6000));
+        let rows = query::list(&mut tx, res, &caller, emp, &body)
+            .await
+            .map_err(|e| fail("list", &e))?;
+        if !rows.iter().any(same) {
+            return Err(fail("list", &"created row not listed"));
+        }
+        let label = text(&row[&res.label]);
+        let mut body = Map::new();
+        body.insert("FILTRO".into(), Value::from(label.clone()));
+        let rows = query::list(&mut tx, res, &caller, emp, &body)
+            .await
+            .map_err(|e| fail("list FILTRO", &e))?;
+        if !rows.iter().any(same) {
+            return Err(fail("list FILTRO", &format!("'{label}' did not find the row")));
+        }
+        let n = query::count(&mut tx, res, &caller, emp, &Map::new())
+            .await
+            .map_err(|e| fail("count", &e))?;
+        if n < 1 {
+            return Err(fail("count", &n));
+        }
+        let found = query::search(&mut tx, res, &caller, emp, &label, 1000)
+            .await
+            .map_err(|e| fail("search", &e))?;
+        if !found.iter().any(same) {
+            return Err(fail("search", &format!("'{label}' did not find the row")));
+        }
+        let updated = query::update(&mut tx, res, &caller, emp, &key, &sample)
+            .await
+            .map_err(|e| fail("update", &e))?;
+        if !same(&updated) {
+            return Err(fail("update", &"key changed"));
+        }
+        tx.commit().await.map_err(|e| fail("commit", &e))?;
+        created.push((res.clone(), emp, key));
+    }
+    let total = created.len();
+    for (res, emp, key) in created.into_iter().rev() {
+        let mut tx = db.begin_tenant(client_id).await.map_err(|e| e.to_string())?;
+        query::delete(&mut tx, &res, &caller, emp, &key)
+            .await
+            .map_err(|e| format!("{}: delete: {e}", res.name))?;
+        if query::get(&mut tx, &res, &caller, emp, &key).await.is_ok() {
+            return Err(format!("{}: still there after delete", res.name));
+        }
+        tx.commit().await.map_err(|e| e.to_string())?;
+    }
+    Ok(total)
+}

@@ -392,6 +392,18 @@ pub async fn get(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>,
         .ok_or_else(Error::not_found)
 }
 
+async fn reread(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, row: &Value) -> Result<Value> {
+    let key: Vec<String> = res
+        .key
+        .iter()
+        .map(|k| match &row[k] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    get(tx, res, caller, emp, &key).await
+}
+
 fn returning(res: &Resource) -> String {
     let cols: Vec<String> = selectable(res).iter().map(|f| select_expr(f)).collect();
     format!(" RETURNING {}", cols.join(", "))
@@ -552,9 +564,14 @@ pub async fn create(
     qb.push(")").push(returning(res));
     let row = qb.build().fetch_one(&mut **tx).await?;
     let row = row_to_json(&selectable(res), &row)?;
-    if let Some(h) = &res.hooks {
-        h.after_write(tx, Op::Create, caller, &row).await?;
-    }
+    // A hook may complete the row (derived columns): answer what is stored.
+    let row = match &res.hooks {
+        Some(h) => {
+            h.after_write(tx, Op::Create, caller, &row).await?;
+            reread(tx, res, caller, emp, &row).await?
+        }
+        None => row,
+    };
     publish(tx, res, caller, emp, Op::Create, &row).await?;
     Ok(row)
 }
@@ -604,9 +621,13 @@ pub async fn update(
         .await?
         .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
-    if let Some(h) = &res.hooks {
-        h.after_write(tx, Op::Update, caller, &row).await?;
-    }
+    let row = match &res.hooks {
+        Some(h) => {
+            h.after_write(tx, Op::Update, caller, &row).await?;
+            reread(tx, res, caller, emp, &row).await?
+        }
+        None => row,
+    };
     publish(tx, res, caller, emp, Op::Update, &row).await?;
     Ok(row)
 }
