@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by `make run`/`make dev`: use NATS and Redis when they answer on their
 # default ports (or as configured); otherwise the product runs with its
 # in-process bus and cache. PostgreSQL is always required (deploy/ensure-postgres.sh).

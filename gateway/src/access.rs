@@ -58,7 +58,9 @@ pub fn body_companies(body: &Value, out: &mut Vec<i64>) -> Result<()> {
                                 let n = v
                                     .as_i64()
                                     .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-                                    .ok_or_else(|| Error::validation(format!("Valor inválido para {k}.")))?;
+                                    .ok_or_else(|| {
+                                        Error::validation(format!("Valor inválido para {k}."))
+                                    })?;
                                 out.push(n);
                             }
                         }
@@ -100,7 +102,9 @@ pub fn check_program(auth: &Auth, program: &str, title: &str, perm: Perm) -> Res
     if allowed {
         Ok(())
     } else {
-        let name = p.map(|p| p.description.clone()).unwrap_or_else(|| title.to_string());
+        let name = p
+            .map(|p| p.description.clone())
+            .unwrap_or_else(|| title.to_string());
         Err(Error::Forbidden(format!(
             "Usuário sem permissão para {} em {name}.",
             perm.verb()

@@ -38,7 +38,10 @@ pub fn router(st: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(|| async { erp_platform::telemetry::render_metrics() }))
+        .route(
+            "/metrics",
+            get(|| async { erp_platform::telemetry::render_metrics() }),
+        )
         .route(
             "/openapi.json",
             get(move || {
@@ -52,7 +55,9 @@ pub fn router(st: AppState) -> Router {
         .fallback_service(web)
         .layer(middleware::from_fn_with_state(st.clone(), spa_navigation))
         .layer(middleware::from_fn(track))
-        .layer(DefaultBodyLimit::max(crate::uploads::MAX_UPLOAD + 1024 * 1024))
+        .layer(DefaultBodyLimit::max(
+            crate::uploads::MAX_UPLOAD + 1024 * 1024,
+        ))
         .layer(axum::Extension(schema))
         .with_state(st)
 }
@@ -102,11 +107,13 @@ async fn graphql_ws(
     protocol: GraphQLProtocol,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    upgrade.protocols(ALL_WEBSOCKET_PROTOCOLS).on_upgrade(move |socket| {
-        GraphQLWebSocket::new(socket, schema, protocol)
-            .on_connection_init(move |payload| crate::graphql::ws_init(st.clone(), payload))
-            .serve()
-    })
+    upgrade
+        .protocols(ALL_WEBSOCKET_PROTOCOLS)
+        .on_upgrade(move |socket| {
+            GraphQLWebSocket::new(socket, schema, protocol)
+                .on_connection_init(move |payload| crate::graphql::ws_init(st.clone(), payload))
+                .serve()
+        })
 }
 
 /// A browser navigating to a screen route (`/clientes`, `/clientes/alterar`) gets

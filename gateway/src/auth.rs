@@ -68,7 +68,14 @@ impl Jwt {
         self.mint_at(cid, uid, emp, now, now + self.ttl_secs)
     }
 
-    pub fn mint_at(&self, cid: i64, uid: i64, emp: i64, iat: i64, exp: i64) -> Result<(String, Claims)> {
+    pub fn mint_at(
+        &self,
+        cid: i64,
+        uid: i64,
+        emp: i64,
+        iat: i64,
+        exp: i64,
+    ) -> Result<(String, Claims)> {
         let claims = Claims {
             sub: uid.to_string(),
             cid,
@@ -80,7 +87,8 @@ impl Jwt {
             iss: ISSUER.into(),
             aud: AUDIENCE.into(),
         };
-        let token = encode(&Header::new(Algorithm::HS256), &claims, &self.enc).map_err(Error::internal)?;
+        let token =
+            encode(&Header::new(Algorithm::HS256), &claims, &self.enc).map_err(Error::internal)?;
         Ok((token, claims))
     }
 
@@ -225,7 +233,9 @@ pub async fn principal(st: &AppState, cid: i64, uid: i64, emp: i64) -> Result<Ar
             }
             other => other,
         })?;
-    st.cache.set(&key, &p.encode_to_vec(), PRINCIPAL_TTL).await?;
+    st.cache
+        .set(&key, &p.encode_to_vec(), PRINCIPAL_TTL)
+        .await?;
     Ok(Arc::new(p))
 }
 
@@ -272,7 +282,11 @@ mod tests {
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
         let (good, _) = jwt.mint(2, 1, 1).expect("mint");
         let payload = good.split('.').nth(1).unwrap_or_default().to_string();
-        let none = format!("{}.{}.", b64.encode(br#"{"alg":"none","typ":"JWT"}"#), payload);
+        let none = format!(
+            "{}.{}.",
+            b64.encode(br#"{"alg":"none","typ":"JWT"}"#),
+            payload
+        );
         assert!(jwt.verify(&none).is_err());
     }
 

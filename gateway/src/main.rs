@@ -47,8 +47,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let result = match cli.command.unwrap_or(Command::Run { demo: false }) {
         Command::Run { demo } => run(cfg, demo).await,
-        Command::Gateway => roles::gateway(cfg).await,
-        Command::Serve { service } => roles::serve_one(cfg, &service).await,
+        Command::Gateway => until_signal(roles::gateway(cfg)).await,
+        Command::Serve { service } => until_signal(roles::serve_one(cfg, &service)).await,
         Command::Migrate => roles::migrate(cfg).await,
         Command::SeedDemo => {
             let r = roles::seed_demo(cfg).await;
@@ -82,8 +82,44 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
         println!("ERP {} em {url}", erp_platform::VERSION);
     }
     tokio::select! {
-        _ = tokio::signal::ctrl_c() => tracing::info!("shutting down"),
+        _ = shutdown_signal() => tracing::info!("shutting down"),
         _ = futures::future::join_all(running.tasks) => tracing::error!("a role stopped"),
     }
     Ok(())
+}
+
+/// SIGINT or SIGTERM (Kubernetes stops pods with SIGTERM). Work in flight is safe
+/// to drop: requests run in transactions and events wait in the outbox.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+async fn until_signal(
+    role: impl std::future::Future<Output = erp_platform::Result<()>>,
+) -> erp_platform::Result<()> {
+    tokio::select! {
+        r = role => r,
+        _ = shutdown_signal() => {
+            tracing::info!("shutting down");
+            Ok(())
+        }
+    }
 }

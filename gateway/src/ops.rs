@@ -22,12 +22,18 @@ pub fn resource(st: &AppState, name: &str) -> Result<Arc<Resource>> {
 }
 
 fn int_of(v: &Value) -> Option<i64> {
-    v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+    v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
 }
 
 /// The company a register call works in: the path's, else the body's company
 /// column or EMP_ID, else the user's current company.
-fn company(res: &Resource, auth: &Auth, path_emp: Option<i64>, body: &Map<String, Value>) -> Option<i64> {
+fn company(
+    res: &Resource,
+    auth: &Auth,
+    path_emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Option<i64> {
     let col = res.company.as_deref()?;
     path_emp
         .or_else(|| body.get(col).and_then(int_of))
@@ -110,7 +116,13 @@ pub async fn count(
     Ok(call(st.up.resources(&res.schema)?.count(req)).await?.total)
 }
 
-pub async fn get(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<Value> {
+pub async fn get(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    key: Vec<String>,
+) -> Result<Value> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
     authorize(
@@ -202,7 +214,13 @@ pub async fn update(
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
 
-pub async fn delete(st: &AppState, auth: &Auth, name: &str, path_emp: Option<i64>, key: Vec<String>) -> Result<()> {
+pub async fn delete(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    key: Vec<String>,
+) -> Result<()> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &Map::new());
     authorize(

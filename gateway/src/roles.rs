@@ -96,14 +96,26 @@ pub fn print_demo_logins(url: &str) {
     println!("  ERP {} em {url}", erp_platform::VERSION);
     println!("  Logins de demonstração (CPF/CNPJ do cliente, usuário, senha):");
     for l in erp_identity::seed::LOGINS.iter() {
-        println!("    {:<20} {:<10} {:<12} {}", l.cpfcnpj, l.login, l.password, l.note);
+        println!(
+            "    {:<20} {:<10} {:<12} {}",
+            l.cpfcnpj, l.login, l.password, l.note
+        );
     }
     println!();
 }
 
-async fn service_ctx(cfg: Arc<Config>, bus: Arc<dyn Bus>, cache: Arc<dyn cache::Cache>) -> Result<ServiceCtx> {
+async fn service_ctx(
+    cfg: Arc<Config>,
+    bus: Arc<dyn Bus>,
+    cache: Arc<dyn cache::Cache>,
+) -> Result<ServiceCtx> {
     let db = Db::connect(&cfg).await?;
-    Ok(ServiceCtx { cfg, db, bus, cache })
+    Ok(ServiceCtx {
+        cfg,
+        db,
+        bus,
+        cache,
+    })
 }
 
 /// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
@@ -113,7 +125,9 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         .find(|s| s.name == name)
         .ok_or_else(|| Error::validation(format!("serviço desconhecido: {name}")))?;
     if cfg.nats_url.is_none() {
-        return Err(Error::validation("NATS_URL é obrigatório no modo de microsserviços."));
+        return Err(Error::validation(
+            "NATS_URL é obrigatório no modo de microsserviços.",
+        ));
     }
     let ctx = service_ctx(
         cfg.clone(),
@@ -121,7 +135,9 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         cache::from_config(&cfg).await?,
     )
     .await?;
-    let admin = TcpListener::bind(&cfg.admin_addr).await.map_err(Error::internal)?;
+    let admin = TcpListener::bind(&cfg.admin_addr)
+        .await
+        .map_err(Error::internal)?;
     erp_platform::telemetry::metrics_handle();
     let admin_app = erp_platform::service::admin_router(ctx.clone());
     tokio::spawn(async move {
@@ -129,7 +145,9 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
             tracing::error!(error = %e, "admin server stopped");
         }
     });
-    let grpc = TcpListener::bind(&cfg.grpc_addr).await.map_err(Error::internal)?;
+    let grpc = TcpListener::bind(&cfg.grpc_addr)
+        .await
+        .map_err(Error::internal)?;
     tracing::info!(service = name, addr = %cfg.grpc_addr, "serving gRPC");
     (def.serve)(ctx, grpc).await
 }
@@ -246,7 +264,11 @@ fn hostname() -> String {
     std::env::var("HOSTNAME")
         .ok()
         .filter(|h| !h.is_empty())
-        .map(|h| h.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect())
+        .map(|h| {
+            h.chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect()
+        })
         .unwrap_or_else(|| "local".into())
 }
 
@@ -254,16 +276,24 @@ fn hostname() -> String {
 pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
     let mut urls = HashMap::new();
     for s in services() {
-        let url = Config::service_url(s.name)
-            .ok_or_else(|| Error::validation(format!("ERP_{}_URL não configurado.", s.name.to_ascii_uppercase())))?;
+        let url = Config::service_url(s.name).ok_or_else(|| {
+            Error::validation(format!(
+                "ERP_{}_URL não configurado.",
+                s.name.to_ascii_uppercase()
+            ))
+        })?;
         urls.insert(s.name.to_string(), url);
     }
     if cfg.nats_url.is_none() {
-        return Err(Error::validation("NATS_URL é obrigatório no modo de microsserviços."));
+        return Err(Error::validation(
+            "NATS_URL é obrigatório no modo de microsserviços.",
+        ));
     }
     let bus = bus::from_config(&cfg).await?;
     let cache = cache::from_config(&cfg).await?;
-    let listener = TcpListener::bind(&cfg.http_addr).await.map_err(Error::internal)?;
+    let listener = TcpListener::bind(&cfg.http_addr)
+        .await
+        .map_err(Error::internal)?;
     let (addr, _, task) = start_gateway(cfg, urls, bus, cache, listener).await?;
     tracing::info!(%addr, "gateway listening");
     task.await.map_err(Error::internal)
@@ -284,7 +314,9 @@ pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Runnin
     let mut tasks = Vec::new();
     for s in services() {
         let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone()).await?;
-        let l = TcpListener::bind("127.0.0.1:0").await.map_err(Error::internal)?;
+        let l = TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(Error::internal)?;
         urls.insert(
             s.name.to_string(),
             format!("http://{}", l.local_addr().map_err(Error::internal)?),

@@ -24,7 +24,11 @@ fn attempts_key(cpfcnpj: &str, login: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_uppercase();
-    let doc = if doc.is_empty() { only_digits(cpfcnpj) } else { doc };
+    let doc = if doc.is_empty() {
+        only_digits(cpfcnpj)
+    } else {
+        doc
+    };
     format!("login:fail:{doc}:{}", login.trim().to_lowercase())
 }
 
@@ -34,7 +38,13 @@ pub struct Session {
     pub principal: Principal,
 }
 
-pub async fn login(st: &AppState, cpfcnpj: &str, login: &str, password: &str, company: Option<i64>) -> Result<Session> {
+pub async fn login(
+    st: &AppState,
+    cpfcnpj: &str,
+    login: &str,
+    password: &str,
+    company: Option<i64>,
+) -> Result<Session> {
     if login.trim().is_empty() || password.is_empty() || cpfcnpj.trim().is_empty() {
         return Err(Error::validation("Informe CPF/CNPJ, usuário e senha."));
     }
@@ -73,7 +83,11 @@ pub async fn login(st: &AppState, cpfcnpj: &str, login: &str, password: &str, co
                 .user
                 .as_ref()
                 .ok_or_else(|| Error::internal("principal without user"))?;
-            let emp = principal.company.as_ref().map(|c| c.id).unwrap_or(user.company_id);
+            let emp = principal
+                .company
+                .as_ref()
+                .map(|c| c.id)
+                .unwrap_or(user.company_id);
             let (token, claims) = st.jwt.mint(principal.client_id, user.id, emp)?;
             metrics::counter!("erp_login_total", "result" => "ok").increment(1);
             Ok(Session {

@@ -85,11 +85,19 @@ pub fn check_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Result<&'s
 }
 
 fn dir(st: &AppState, auth: &Auth, emp: i64) -> std::path::PathBuf {
-    st.uploads.join(auth.caller.client_id.to_string()).join(emp.to_string())
+    st.uploads
+        .join(auth.caller.client_id.to_string())
+        .join(emp.to_string())
 }
 
 /// Reads the `file` part of a multipart request and stores it.
-pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed: &[&str]) -> Result<Stored> {
+pub async fn receive(
+    st: &AppState,
+    auth: &Auth,
+    emp: i64,
+    req: Request,
+    allowed: &[&str],
+) -> Result<Stored> {
     let mut mp = Multipart::from_request(req, &())
         .await
         .map_err(|_| Error::validation("Envie o arquivo como multipart/form-data."))?;
@@ -126,8 +134,12 @@ pub async fn receive(st: &AppState, auth: &Auth, emp: i64, req: Request, allowed
         let ext = if kind == "jpeg" { "jpg" } else { kind };
         let name = format!("{}.{ext}", uuid::Uuid::now_v7().simple());
         let d = dir(st, auth, emp);
-        tokio::fs::create_dir_all(&d).await.map_err(Error::internal)?;
-        tokio::fs::write(d.join(&name), &bytes).await.map_err(Error::internal)?;
+        tokio::fs::create_dir_all(&d)
+            .await
+            .map_err(Error::internal)?;
+        tokio::fs::write(d.join(&name), &bytes)
+            .await
+            .map_err(Error::internal)?;
         stored = Some((name, original, bytes.len()));
     }
     match stored {
@@ -201,7 +213,10 @@ mod tests {
         assert!(check_type("logo.jpg", &png, IMAGES).is_err());
         assert!(check_type("doc.pdf", b"%PDF-1.7", IMAGES).is_err());
         assert!(check_type("x.png", b"<script>", IMAGES).is_err());
-        assert_eq!(check_type("doc.pdf", b"%PDF-1.7", &["pdf"]).ok(), Some("pdf"));
+        assert_eq!(
+            check_type("doc.pdf", b"%PDF-1.7", &["pdf"]).ok(),
+            Some("pdf")
+        );
         let certs = ["pdf", "crt", "cer", "pem", "key", "pfx"];
         assert_eq!(
             check_type("a.pem", b"-----BEGIN CERTIFICATE-----", &certs).ok(),

@@ -79,7 +79,9 @@ pub fn request<T>(caller: &Caller, msg: T) -> tonic::Request<T> {
 }
 
 /// Awaits an upstream call; past 15 s the caller gets 408 'Tempo de Solicitação Esgotado'.
-pub async fn call<T>(fut: impl Future<Output = std::result::Result<tonic::Response<T>, tonic::Status>>) -> Result<T> {
+pub async fn call<T>(
+    fut: impl Future<Output = std::result::Result<tonic::Response<T>, tonic::Status>>,
+) -> Result<T> {
     match tokio::time::timeout(UPSTREAM_TIMEOUT, fut).await {
         Ok(Ok(r)) => Ok(r.into_inner()),
         Ok(Err(s)) => Err(Error::from(s)),

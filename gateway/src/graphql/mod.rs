@@ -71,7 +71,11 @@ async fn auth<'a>(ctx: &'a Context<'_>) -> R<&'a Auth> {
 /// A record id from the web client: the key value, a list of key values, or an
 /// object of the key columns (composite keys).
 fn key_of(st: &AppState, name: &str, id: &Value) -> R<Vec<String>> {
-    let text = |v: &Value| v.as_str().map(String::from).unwrap_or_else(|| v.to_string());
+    let text = |v: &Value| {
+        v.as_str()
+            .map(String::from)
+            .unwrap_or_else(|| v.to_string())
+    };
     Ok(match id {
         Value::Array(a) => a.iter().map(text).collect(),
         Value::Object(m) => {
@@ -79,9 +83,9 @@ fn key_of(st: &AppState, name: &str, id: &Value) -> R<Vec<String>> {
             res.key
                 .iter()
                 .map(|k| {
-                    m.get(k)
-                        .map(text)
-                        .ok_or_else(|| gql_error(Error::validation(format!("Chave {k} não informada."))))
+                    m.get(k).map(text).ok_or_else(|| {
+                        gql_error(Error::validation(format!("Chave {k} não informada.")))
+                    })
                 })
                 .collect::<R<Vec<_>>>()?
         }
@@ -117,7 +121,11 @@ impl Query {
         let a = auth(ctx).await?;
         let g = gql(ctx)?;
         let visible = |program: &str| {
-            a.principal.privileged || a.principal.programs.iter().any(|p| p.name == program && p.can_view)
+            a.principal.privileged
+                || a.principal
+                    .programs
+                    .iter()
+                    .any(|p| p.name == program && p.can_view)
         };
         g.st.registry
             .all()
@@ -159,15 +167,26 @@ impl Query {
             .map_err(gql_error)?;
         let limit = input.limit.unwrap_or(20);
         body.insert("LIMIT".into(), Value::from(limit));
-        body.insert("PAGINATION".into(), Value::from(input.page.unwrap_or(1).max(1) - 1));
-        let rows = ops::list(st, a, &name, Some(emp), body).await.map_err(gql_error)?;
+        body.insert(
+            "PAGINATION".into(),
+            Value::from(input.page.unwrap_or(1).max(1) - 1),
+        );
+        let rows = ops::list(st, a, &name, Some(emp), body)
+            .await
+            .map_err(gql_error)?;
         Ok(ResourcePage {
             rows: rows.into_iter().map(Json).collect(),
             total,
         })
     }
 
-    async fn resource_get(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<Option<Json<Value>>> {
+    async fn resource_get(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        emp: i64,
+        id: Json<Value>,
+    ) -> R<Option<Json<Value>>> {
         let a = auth(ctx).await?;
         let st = &gql(ctx)?.st;
         match ops::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
@@ -184,9 +203,15 @@ pub struct Mutation;
 impl Mutation {
     async fn login(&self, ctx: &Context<'_>, input: LoginInput) -> R<LoginResult> {
         let st = &gql(ctx)?.st;
-        let s = session::login(st, &input.cpfcnpj, &input.login, &input.password, input.company_id)
-            .await
-            .map_err(gql_error)?;
+        let s = session::login(
+            st,
+            &input.cpfcnpj,
+            &input.login,
+            &input.password,
+            input.company_id,
+        )
+        .await
+        .map_err(gql_error)?;
         ctx.append_http_header("set-cookie", session::cookie(&s));
         Ok(LoginResult {
             token: s.token.clone(),
@@ -230,7 +255,13 @@ impl Mutation {
         Ok(types::program(&p))
     }
 
-    async fn resource_create(&self, ctx: &Context<'_>, name: String, emp: i64, data: Json<Value>) -> R<Json<Value>> {
+    async fn resource_create(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        emp: i64,
+        data: Json<Value>,
+    ) -> R<Json<Value>> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
         ops::create(&gql(ctx)?.st, a, &name, Some(emp), body)
@@ -256,7 +287,13 @@ impl Mutation {
             .map_err(gql_error)
     }
 
-    async fn resource_delete(&self, ctx: &Context<'_>, name: String, emp: i64, id: Json<Value>) -> R<bool> {
+    async fn resource_delete(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        emp: i64,
+        id: Json<Value>,
+    ) -> R<bool> {
         let a = auth(ctx).await?;
         let st = &gql(ctx)?.st;
         ops::delete(st, a, &name, Some(emp), key_of(st, &name, &id.0)?)
@@ -335,6 +372,10 @@ mod tests {
             .filter(|l| !l.starts_with('#'))
             .collect::<Vec<_>>()
             .join("\n");
-        assert_eq!(body.trim(), super::schema().sdl().trim(), "run `make schema`");
+        assert_eq!(
+            body.trim(),
+            super::schema().sdl().trim(),
+            "run `make schema`"
+        );
     }
 }

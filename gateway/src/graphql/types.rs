@@ -227,7 +227,8 @@ pub fn session(p: &erp_proto::identity::v1::Principal) -> Session {
 /// The side menu: level 1 groups, level 2 subgroups, programs as leaves, in menu
 /// order; only programs the user may open.
 pub fn menu(programs: &[erp_proto::identity::v1::UserProgram]) -> Vec<MenuNode> {
-    let mut visible: Vec<&erp_proto::identity::v1::UserProgram> = programs.iter().filter(|p| p.can_view).collect();
+    let mut visible: Vec<&erp_proto::identity::v1::UserProgram> =
+        programs.iter().filter(|p| p.can_view).collect();
     visible.sort_by_key(|p| (p.id, p.order));
     let mut roots: Vec<MenuNode> = Vec::new();
     for p in visible {
@@ -304,8 +305,20 @@ mod tests {
     #[test]
     fn menu_is_a_three_level_tree_of_visible_programs() {
         let progs = vec![
-            p(101, "Cadastros", Some("Clientes e Fornecedores"), "Clientes", true),
-            p(102, "Cadastros", Some("Clientes e Fornecedores"), "Fornecedores", false),
+            p(
+                101,
+                "Cadastros",
+                Some("Clientes e Fornecedores"),
+                "Clientes",
+                true,
+            ),
+            p(
+                102,
+                "Cadastros",
+                Some("Clientes e Fornecedores"),
+                "Fornecedores",
+                false,
+            ),
             p(121, "Cadastros", Some("Produtos"), "Produtos", true),
             p(201, "Vendas", None, "Pedidos", true),
         ];

@@ -7,8 +7,8 @@ use axum::response::IntoResponse;
 use axum::Json;
 use erp_platform::{Error, Result};
 use erp_proto::identity::v1::{
-    CompanyLogo, CompanyLogoKey, CompanyRequest, Empty, FavoriteRequest, GrantKey, GrantRequest, UserRequest,
-    UserSelfRequest, ValidateUserRequest,
+    CompanyLogo, CompanyLogoKey, CompanyRequest, Empty, FavoriteRequest, GrantKey, GrantRequest,
+    UserRequest, UserSelfRequest, ValidateUserRequest,
 };
 use serde_json::{json, Map, Value};
 
@@ -117,7 +117,12 @@ async fn programs_of(st: AppState, p: Params, req: Request) -> ApiResult {
     list_response(user_programs(&st, &auth, user).await?)
 }
 
-const GRANT_FLAGS: [&str; 4] = ["PRGU_CONSULTA", "PRGU_INCLUSAO", "PRGU_ALTERACAO", "PRGU_EXCLUSAO"];
+const GRANT_FLAGS: [&str; 4] = [
+    "PRGU_CONSULTA",
+    "PRGU_INCLUSAO",
+    "PRGU_ALTERACAO",
+    "PRGU_EXCLUSAO",
+];
 
 /// PUT /programasusuario/{PROG_ID}/{user}: a body with permission flags changes the
 /// grant (user administrators); otherwise it toggles the user's own favourite.
@@ -178,7 +183,13 @@ async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
         user_id: p.i64("user")?,
         program_id: p.i64("PROG_ID")?,
     };
-    let r = call(st.up.identity.clone().revoke_program(request(&auth.caller, key))).await?;
+    let r = call(
+        st.up
+            .identity
+            .clone()
+            .revoke_program(request(&auth.caller, key)),
+    )
+    .await?;
     ok_json(json_of(&r.json)?)
 }
 
@@ -199,7 +210,14 @@ async fn user_self(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let (user, emp) = (p.i64("id")?, p.i64("emp")?);
     let body = Value::Object(json_body(req).await?);
-    authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
+    authorize(
+        &auth,
+        "usuarios",
+        "Usuários",
+        Perm::None,
+        &[emp],
+        Some(&body),
+    )?;
     let r = call(st.up.identity.clone().update_user_self(request(
         &auth.caller,
         UserSelfRequest {
@@ -216,7 +234,14 @@ async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let emp = p.i64("emp")?;
     let body = Value::Object(json_body(req).await?);
-    authorize(&auth, "usuarios", "Usuários", Perm::None, &[emp], Some(&body))?;
+    authorize(
+        &auth,
+        "usuarios",
+        "Usuários",
+        Perm::None,
+        &[emp],
+        Some(&body),
+    )?;
     let r = call(st.up.identity.clone().validate_user(request(
         &auth.caller,
         ValidateUserRequest {
@@ -265,12 +290,19 @@ async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
         }
     };
     let mut v = json_of(&r.json)?;
-    if let Some(old) = v.get("anterior").and_then(Value::as_str).map(str::to_string) {
+    if let Some(old) = v
+        .get("anterior")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    {
         uploads::remove(&st, &auth, emp, &old).await;
     }
     if let Value::Object(m) = &mut v {
         m.remove("anterior");
-        m.insert("url".into(), Value::from(format!("/uploads/{emp}/{}", stored.name)));
+        m.insert(
+            "url".into(),
+            Value::from(format!("/uploads/{emp}/{}", stored.name)),
+        );
     }
     ok_json(v)
 }

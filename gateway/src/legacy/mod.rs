@@ -46,7 +46,11 @@ impl IntoResponse for ApiError {
             tracing::error!(error = %self.0, "request failed");
         }
         let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (code, Json(json!({"code": status, "msg": self.0.public_message()}))).into_response()
+        (
+            code,
+            Json(json!({"code": status, "msg": self.0.public_message()})),
+        )
+            .into_response()
     }
 }
 
@@ -127,13 +131,15 @@ impl Routes {
         let mut names = Vec::new();
         let positional: Vec<String> = path
             .split('/')
-            .map(|seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(name) => {
-                    names.push(name.to_string());
-                    format!("{{p{}}}", names.len() - 1)
-                }
-                None => seg.to_string(),
-            })
+            .map(
+                |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                    Some(name) => {
+                        names.push(name.to_string());
+                        format!("{{p{}}}", names.len() - 1)
+                    }
+                    None => seg.to_string(),
+                },
+            )
             .collect();
         let positional = positional.join("/");
         if !self.seen.insert((method.to_string(), positional.clone())) {
@@ -180,7 +186,9 @@ pub async fn json_body(req: Request) -> Result<Map<String, Value>> {
     }
     match serde_json::from_slice::<Value>(&bytes)? {
         Value::Object(m) => Ok(m),
-        _ => Err(Error::validation("O corpo da requisição deve ser um objeto JSON.")),
+        _ => Err(Error::validation(
+            "O corpo da requisição deve ser um objeto JSON.",
+        )),
     }
 }
 

@@ -31,7 +31,9 @@ fn item_path(root: &str, key: &[String], company: bool) -> String {
 }
 
 fn key_of(params: &Params, key: &[String]) -> erp_platform::Result<Vec<String>> {
-    key.iter().map(|k| params.get(k).map(str::to_string)).collect()
+    key.iter()
+        .map(|k| params.get(k).map(str::to_string))
+        .collect()
 }
 
 fn opt_emp(params: &Params) -> erp_platform::Result<Option<i64>> {
@@ -62,7 +64,14 @@ pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry)
     }
 }
 
-fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], company: bool, title: &str) {
+fn add_resource(
+    routes: &mut Routes,
+    root: &str,
+    name: &str,
+    key: &[String],
+    company: bool,
+    title: &str,
+) {
     let n = name.to_string();
     let list = {
         let n = n.clone();
@@ -174,9 +183,27 @@ fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], com
         false,
         create,
     );
-    routes.add(Method::GET, &item, &format!("{title}: consultar"), false, get.clone());
-    routes.add(Method::PUT, &item, &format!("{title}: alterar"), false, update);
-    routes.add(Method::DELETE, &item, &format!("{title}: excluir"), false, delete);
+    routes.add(
+        Method::GET,
+        &item,
+        &format!("{title}: consultar"),
+        false,
+        get.clone(),
+    );
+    routes.add(
+        Method::PUT,
+        &item,
+        &format!("{title}: alterar"),
+        false,
+        update,
+    );
+    routes.add(
+        Method::DELETE,
+        &item,
+        &format!("{title}: excluir"),
+        false,
+        delete,
+    );
     if company {
         routes.add(
             Method::POST,
@@ -200,7 +227,13 @@ fn add_resource(routes: &mut Routes, root: &str, name: &str, key: &[String], com
             search,
         );
     } else {
-        routes.add(Method::POST, &item, &format!("{title}: consultar"), false, get);
+        routes.add(
+            Method::POST,
+            &item,
+            &format!("{title}: consultar"),
+            false,
+            get,
+        );
         routes.add(
             Method::GET,
             &format!("/{root}/pesquisar/{{filter}}"),
@@ -231,9 +264,9 @@ fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Actio
             let body = match &upload {
                 Some(types) => {
                     let emp = match map.get("emp") {
-                        Some(e) => e
-                            .parse()
-                            .map_err(|_| erp_platform::Error::validation("Parâmetro emp inválido."))?,
+                        Some(e) => e.parse().map_err(|_| {
+                            erp_platform::Error::validation("Parâmetro emp inválido.")
+                        })?,
                         None => auth.caller.emp_id,
                     };
                     crate::access::check_companies(&auth, &[emp])?;

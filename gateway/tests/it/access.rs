@@ -26,7 +26,11 @@ async fn identity_routes_refuse_companies_outside_the_users() {
             ),
             (Method::DELETE, format!("/empresas/{emp}"), None),
             (Method::POST, format!("/usuarios/{emp}"), Some(json!({}))),
-            (Method::POST, format!("/usuarios/registros/{emp}"), Some(json!({}))),
+            (
+                Method::POST,
+                format!("/usuarios/registros/{emp}"),
+                Some(json!({})),
+            ),
             (Method::GET, format!("/usuarios/{me}/{emp}"), None),
             (
                 Method::PUT,
@@ -46,30 +50,56 @@ async fn identity_routes_refuse_companies_outside_the_users() {
                 Some(json!({"USR_USUARIO": "admin", "USR_SENHA": "admin123"})),
             ),
             (Method::GET, format!("/subgrupousuario/{emp}/{me}"), None),
-            (Method::POST, format!("/subgrupousuario/{emp}/{me}"), Some(json!({}))),
-            (Method::POST, format!("/subgrupousuario/{emp}"), Some(json!({}))),
+            (
+                Method::POST,
+                format!("/subgrupousuario/{emp}/{me}"),
+                Some(json!({})),
+            ),
+            (
+                Method::POST,
+                format!("/subgrupousuario/{emp}"),
+                Some(json!({})),
+            ),
             (
                 Method::PUT,
                 format!("/subgrupousuario/1/{emp}"),
                 Some(json!({"SGUS_GSUB_ID": 1})),
             ),
-            (Method::DELETE, format!("/subgrupousuario/1/{emp}/{me}"), None),
+            (
+                Method::DELETE,
+                format!("/subgrupousuario/1/{emp}/{me}"),
+                None,
+            ),
             (Method::PUT, format!("/empresas/uploads/{emp}/2"), None),
-            (Method::DELETE, format!("/empresas/uploads/{emp}/2/x.png"), None),
+            (
+                Method::DELETE,
+                format!("/empresas/uploads/{emp}/2/x.png"),
+                None,
+            ),
             (Method::GET, format!("/uploads/{emp}/x.png"), None),
             // Companies named in bodies.
             (
                 Method::POST,
                 "/usuarios".into(),
-                Some(json!({"USR_EMP_ID": emp, "USR_USUARIO": "intruso", "USR_NOME": "x", "USR_SENHA": "123456"})),
+                Some(
+                    json!({"USR_EMP_ID": emp, "USR_USUARIO": "intruso", "USR_NOME": "x", "USR_SENHA": "123456"}),
+                ),
             ),
             (
                 Method::POST,
                 "/subgrupousuario".into(),
                 Some(json!({"SGUS_EMP_ID": emp, "SGUS_USR_ID": me, "SGUS_GSUB_ID": 1})),
             ),
-            (Method::POST, "/empresas/filtro".into(), Some(json!({"EMP_ID": emp}))),
-            (Method::POST, "/usuarios/filtro".into(), Some(json!({"EMP_ID": emp}))),
+            (
+                Method::POST,
+                "/empresas/filtro".into(),
+                Some(json!({"EMP_ID": emp})),
+            ),
+            (
+                Method::POST,
+                "/usuarios/filtro".into(),
+                Some(json!({"EMP_ID": emp})),
+            ),
             (
                 Method::PUT,
                 format!("/usuariosModificacoes/{me}/1"),
@@ -87,7 +117,11 @@ async fn identity_routes_refuse_companies_outside_the_users() {
             assert_eq!(resp["code"], json!(403), "{m} {path}");
         }
     }
-    assert_eq!(snapshot().await, before, "a refused request changed the database");
+    assert_eq!(
+        snapshot().await,
+        before,
+        "a refused request changed the database"
+    );
 }
 
 /// Client A's administrator reaches only client A's rows, whatever the path, id or
@@ -102,7 +136,9 @@ async fn a_client_never_reaches_another_clients_rows() {
 
     let (_, mine) = a.call(Method::GET, "/empresas/1", None).await;
     assert_eq!(mine["EMP_DESCRICAO"], json!("OFICINA DEMO LTDA"));
-    let (_, users) = a.call(Method::POST, "/usuarios/1", Some(json!({"LIMIT": 100}))).await;
+    let (_, users) = a
+        .call(Method::POST, "/usuarios/1", Some(json!({"LIMIT": 100})))
+        .await;
     let names: Vec<&str> = users
         .as_array()
         .into_iter()
@@ -110,7 +146,9 @@ async fn a_client_never_reaches_another_clients_rows() {
         .filter_map(|u| u["USR_NOME"].as_str())
         .collect();
     assert!(!names.iter().any(|n| n.contains("Cliente B")), "{names:?}");
-    let (_, found) = a.call(Method::GET, "/usuarios/pesquisar/Cliente B/1", None).await;
+    let (_, found) = a
+        .call(Method::GET, "/usuarios/pesquisar/Cliente B/1", None)
+        .await;
     assert!(found.as_array().is_none_or(|v| v.is_empty()));
 
     // A body naming the other client changes only the caller's own rows.
@@ -133,37 +171,55 @@ async fn a_client_never_reaches_another_clients_rows() {
     assert_eq!(status, 200, "{created}");
     let id = created["EMP_ID"].as_i64().expect("id");
     assert!(id >= 3);
-    let (_, b_companies) = b.call(Method::POST, "/empresas/filtro", Some(json!({}))).await;
+    let (_, b_companies) = b
+        .call(Method::POST, "/empresas/filtro", Some(json!({})))
+        .await;
     assert_eq!(b_companies.as_array().map(Vec::len), Some(1));
     let mut status = 0;
     for _ in 0..50 {
-        status = a.call(Method::GET, &format!("/empresa/consulta/{id}"), None).await.0;
+        status = a
+            .call(Method::GET, &format!("/empresa/consulta/{id}"), None)
+            .await
+            .0;
         if status == 200 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(status, 200);
-    let (status, _) = a.call(Method::DELETE, &format!("/empresas/{id}"), None).await;
+    let (status, _) = a
+        .call(Method::DELETE, &format!("/empresas/{id}"), None)
+        .await;
     assert_eq!(status, 200);
 }
 
 #[tokio::test]
 async fn program_permissions_are_enforced() {
     let s = seller().await;
-    let (status, body) = s.call(Method::POST, "/empresas/filtro", Some(json!({}))).await;
+    let (status, body) = s
+        .call(Method::POST, "/empresas/filtro", Some(json!({})))
+        .await;
     assert_eq!(status, 403);
-    assert_eq!(body["msg"], json!("Usuário sem permissão para consultar em Empresas."));
+    assert_eq!(
+        body["msg"],
+        json!("Usuário sem permissão para consultar em Empresas.")
+    );
     let (status, _) = s.call(Method::POST, "/usuarios/1", Some(json!({}))).await;
     assert_eq!(status, 403);
-    let (status, _) = s.call(Method::POST, "/programas", Some(json!({"PROG_ID": 5000}))).await;
+    let (status, _) = s
+        .call(Method::POST, "/programas", Some(json!({"PROG_ID": 5000})))
+        .await;
     assert_eq!(status, 403);
     let a = admin().await;
     let (status, _) = a.call(Method::POST, "/usuarios/1", Some(json!({}))).await;
     assert_eq!(status, 200);
     // Programs are the product's: a tenant administrator cannot change them.
     let (status, _) = a
-        .call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"})))
+        .call(
+            Method::PUT,
+            "/programas/101",
+            Some(json!({"PROG_DESCRICAO": "x"})),
+        )
         .await;
     assert_eq!(status, 403);
 }
@@ -172,13 +228,19 @@ async fn program_permissions_are_enforced() {
 async fn operators_are_privileged_only_in_the_operator_client() {
     let op = login("00.000.000/0001-91", "suporte", "suporte123").await;
     assert_eq!(op.login["privilegiado"], json!(true));
-    let (status, _) = op.call(Method::POST, "/empresas/filtro", Some(json!({}))).await;
+    let (status, _) = op
+        .call(Method::POST, "/empresas/filtro", Some(json!({})))
+        .await;
     assert_eq!(status, 200);
     let fake = login(FAKE_OPERATOR, "admin", "falso123").await;
     assert_eq!(fake.login["privilegiado"], json!(false));
     assert_eq!(fake.login["empresa"]["EMP_ID"], json!(9999));
     let (status, _) = fake
-        .call(Method::PUT, "/programas/101", Some(json!({"PROG_DESCRICAO": "x"})))
+        .call(
+            Method::PUT,
+            "/programas/101",
+            Some(json!({"PROG_DESCRICAO": "x"})),
+        )
         .await;
     assert_eq!(status, 403);
     let gql = fake

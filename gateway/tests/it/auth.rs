@@ -12,7 +12,9 @@ async fn login_with_right_and_wrong_passwords() {
     assert!(!u.token.is_empty());
     assert_eq!(u.login["empresa"]["EMP_ID"], json!(1));
     assert_eq!(u.login["usuario"]["USR_USUARIO"], json!("admin"));
-    assert!(u.login["programas"].as_array().is_some_and(|p| p.len() > 100));
+    assert!(u.login["programas"]
+        .as_array()
+        .is_some_and(|p| p.len() > 100));
 
     for (doc, user, pass) in [
         (DEMO, "admin", "errada"),
@@ -32,7 +34,9 @@ async fn login_with_right_and_wrong_passwords() {
 #[tokio::test]
 async fn bad_tokens_get_401() {
     let u = admin().await;
-    let (status, _) = u.call(Method::GET, "/programasusuario/montamenu/1", None).await;
+    let (status, _) = u
+        .call(Method::GET, "/programasusuario/montamenu/1", None)
+        .await;
     assert_eq!(status, 200);
 
     let anonymous = http()
@@ -101,7 +105,9 @@ async fn a_logged_out_token_is_refused() {
     let u = login(DEMO, "admin", "admin123").await;
     let (status, _) = u.call(Method::POST, "/usuarios/logout", None).await;
     assert_eq!(status, 200);
-    let (status, body) = u.call(Method::GET, "/programasusuario/montamenu/1", None).await;
+    let (status, body) = u
+        .call(Method::GET, "/programasusuario/montamenu/1", None)
+        .await;
     assert_eq!(status, 401);
     assert_eq!(body["msg"], json!("Sessão encerrada."));
     let gql = u
@@ -111,7 +117,10 @@ async fn a_logged_out_token_is_refused() {
         .await
         .expect("send");
     let (_, body) = read(gql).await;
-    assert_eq!(body["errors"][0]["extensions"]["code"], json!("UNAUTHENTICATED"));
+    assert_eq!(
+        body["errors"][0]["extensions"]["code"],
+        json!("UNAUTHENTICATED")
+    );
 }
 
 /// After 100 failures within the window the next attempt is refused before the
@@ -152,6 +161,12 @@ async fn graphql_login_returns_a_session() {
         .await
         .expect("send");
     let (_, body) = read(r).await;
-    assert_eq!(body["errors"][0]["extensions"]["code"], json!("UNAUTHENTICATED"));
-    assert_eq!(body["errors"][0]["message"], json!("Usuário ou senha inválidos."));
+    assert_eq!(
+        body["errors"][0]["extensions"]["code"],
+        json!("UNAUTHENTICATED")
+    );
+    assert_eq!(
+        body["errors"][0]["message"],
+        json!("Usuário ou senha inválidos.")
+    );
 }

@@ -43,13 +43,18 @@ pub fn app() -> &'static App {
                 cfg.redis_url = Some(erp_platform::testing::redis_url());
                 let web = std::env::temp_dir().join(format!("erp-it-web-{}", std::process::id()));
                 std::fs::create_dir_all(&web).expect("web dir");
-                std::fs::write(web.join("index.html"), "<!doctype html><title>ERP</title>").expect("index");
+                std::fs::write(web.join("index.html"), "<!doctype html><title>ERP</title>")
+                    .expect("index");
                 cfg.web_dir = web;
                 let cfg = Arc::new(cfg);
-                erp_gateway::roles::seed_demo(cfg.clone()).await.expect("seed");
+                erp_gateway::roles::seed_demo(cfg.clone())
+                    .await
+                    .expect("seed");
                 let db = Db::connect(&cfg).await.expect("db");
                 seed_other_tenants(&db).await;
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
                 let running = erp_gateway::roles::start_all(cfg.clone(), listener)
                     .await
                     .expect("start");
@@ -86,7 +91,14 @@ async fn seed_other_tenants(db: &Db) {
         &b,
         &[
             ("admin", "Admin do Cliente B", "senhaB123", 1, &[1], true),
-            ("bloqueado", "Alvo de força bruta", "certa123", 1, &[1], false),
+            (
+                "bloqueado",
+                "Alvo de força bruta",
+                "certa123",
+                1,
+                &[1],
+                false,
+            ),
         ],
     )
     .await
@@ -148,7 +160,10 @@ impl User {
 pub async fn read(r: Response) -> (u16, Value) {
     let status = r.status().as_u16();
     let text = r.text().await.unwrap_or_default();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 pub async fn try_login(doc: &str, login: &str, password: &str) -> (u16, Value) {
@@ -193,7 +208,8 @@ pub async fn snapshot() -> Vec<i64> {
         "subgrupo_usuario",
         "parametros_generico",
     ] {
-        let sql = format!("SELECT count(*) + coalesce(sum(hashtext(t::text)), 0) FROM identity.{t} t");
+        let sql =
+            format!("SELECT count(*) + coalesce(sum(hashtext(t::text)), 0) FROM identity.{t} t");
         out.push(
             sqlx::query_scalar::<_, i64>(&sql)
                 .fetch_one(&mut c)

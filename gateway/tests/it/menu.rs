@@ -17,23 +17,29 @@ fn names(rows: &Value) -> Vec<String> {
 async fn a_user_sees_only_granted_programs_as_a_three_level_tree() {
     let s = seller().await;
     let (status, rows) = s
-        .call(Method::GET, &format!("/programasusuario/montamenu/{}", s.id()), None)
+        .call(
+            Method::GET,
+            &format!("/programasusuario/montamenu/{}", s.id()),
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     let progs = names(&rows);
     assert!(progs.contains(&"clientes".to_string()));
     assert!(!progs.contains(&"empresas".to_string()));
-    assert!(rows
-        .as_array()
-        .into_iter()
-        .flatten()
-        .all(|r| matches!(r["PROG_NIVEL1"].as_str(), Some("Cadastros" | "Vendas" | "Comunicação"))));
+    assert!(rows.as_array().into_iter().flatten().all(|r| matches!(
+        r["PROG_NIVEL1"].as_str(),
+        Some("Cadastros" | "Vendas" | "Comunicação")
+    )));
 
     let r = s.req(Method::POST, "/graphql").json(&json!({"query": "{ menu { label children { label program { name } children { label program { name webPath } } } } }"})).send().await.expect("send");
     let (_, body) = read(r).await;
     let menu = body["data"]["menu"].as_array().cloned().unwrap_or_default();
     let top: Vec<&str> = menu.iter().filter_map(|n| n["label"].as_str()).collect();
-    assert!(top.contains(&"Cadastros") && !top.contains(&"Administração"), "{top:?}");
+    assert!(
+        top.contains(&"Cadastros") && !top.contains(&"Administração"),
+        "{top:?}"
+    );
     let cadastros = menu
         .iter()
         .find(|n| n["label"] == json!("Cadastros"))
@@ -50,7 +56,9 @@ async fn a_user_sees_only_granted_programs_as_a_three_level_tree() {
     );
 
     // Someone else's menu is a user administrator's business.
-    let (status, _) = s.call(Method::GET, "/programasusuario/montamenu/1", None).await;
+    let (status, _) = s
+        .call(Method::GET, "/programasusuario/montamenu/1", None)
+        .await;
     assert_eq!(status, 403);
 }
 
@@ -66,13 +74,21 @@ async fn favourite_toggles_and_shows_in_the_next_menu() {
             .find(|r| r["PROG_ID"] == json!(101))
             .map(|r| r["PRGU_FAVORITO"].clone())
     };
-    let (_, before) = s.call(Method::GET, &format!("/programasusuario/{me}"), None).await;
+    let (_, before) = s
+        .call(Method::GET, &format!("/programasusuario/{me}"), None)
+        .await;
     assert_eq!(fav(&before), Some(json!(0)));
-    let (status, r) = s.call(Method::PUT, &format!("/programasusuario/101/{me}"), None).await;
+    let (status, r) = s
+        .call(Method::PUT, &format!("/programasusuario/101/{me}"), None)
+        .await;
     assert_eq!(status, 200);
     assert_eq!(r["PRGU_FAVORITO"], json!(1));
     let (_, menu) = s
-        .call(Method::GET, &format!("/programasusuario/montamenu/{me}"), None)
+        .call(
+            Method::GET,
+            &format!("/programasusuario/montamenu/{me}"),
+            None,
+        )
         .await;
     assert_eq!(fav(&menu), Some(json!(1)));
     let r = s
@@ -84,7 +100,11 @@ async fn favourite_toggles_and_shows_in_the_next_menu() {
     let (_, body) = read(r).await;
     assert_eq!(body["data"]["toggleFavorite"]["favorite"], json!(false));
     let (_, menu) = s
-        .call(Method::GET, &format!("/programasusuario/montamenu/{me}"), None)
+        .call(
+            Method::GET,
+            &format!("/programasusuario/montamenu/{me}"),
+            None,
+        )
         .await;
     assert_eq!(fav(&menu), Some(json!(0)));
     // Not someone else's favourites.
@@ -102,7 +122,9 @@ async fn a_grant_takes_effect_on_the_next_request() {
         .await;
     assert_eq!(status, 403);
     let gerenciador: i64 = {
-        let (_, rows) = a.call(Method::GET, "/programas/menucadastrousuario", None).await;
+        let (_, rows) = a
+            .call(Method::GET, "/programas/menucadastrousuario", None)
+            .await;
         rows.as_array()
             .into_iter()
             .flatten()

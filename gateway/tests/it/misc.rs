@@ -59,9 +59,15 @@ async fn health_readiness_metrics_and_openapi() {
         "/empresas/{EMP_ID}",
         "/usuarios/{USR_ID}/{emp}",
     ] {
-        assert!(api["paths"].get(p).is_some(), "{p} missing from openapi.json");
+        assert!(
+            api["paths"].get(p).is_some(),
+            "{p} missing from openapi.json"
+        );
     }
-    assert_eq!(api["paths"]["/usuarios/sessions"]["post"]["security"], json!([]));
+    assert_eq!(
+        api["paths"]["/usuarios/sessions"]["post"]["security"],
+        json!([])
+    );
 }
 
 #[tokio::test]
@@ -75,7 +81,11 @@ async fn browser_navigation_gets_the_web_client_and_api_calls_get_json() {
             .await
             .expect("page");
         assert_eq!(r.status().as_u16(), 200, "{path}");
-        assert!(r.text().await.unwrap_or_default().contains("<title>ERP</title>"));
+        assert!(r
+            .text()
+            .await
+            .unwrap_or_default()
+            .contains("<title>ERP</title>"));
     }
     let r = http()
         .get(format!("{base}/empresas/1"))
@@ -89,10 +99,11 @@ async fn browser_navigation_gets_the_web_client_and_api_calls_get_json() {
 fn png() -> Vec<u8> {
     // 1x1 transparent PNG.
     vec![
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-        0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
-        0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D,
-        0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44,
+        0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F,
+        0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00,
+        0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49,
+        0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
     ]
 }
 
@@ -115,8 +126,10 @@ async fn company_logo_upload_is_checked_stored_and_served_only_to_its_client() {
     assert_eq!(status, 400);
     assert_eq!(body["msg"], json!("Permitidos apenas imagens e PDF!"));
 
-    let form =
-        reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(png()).file_name("logo.png"));
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(png()).file_name("logo.png"),
+    );
     let (status, body) = read(
         a.req(Method::PUT, "/empresas/uploads/1/2")
             .multipart(form)
@@ -127,18 +140,29 @@ async fn company_logo_upload_is_checked_stored_and_served_only_to_its_client() {
     .await;
     assert_eq!(status, 200, "{body}");
     let url = body["url"].as_str().expect("url").to_string();
-    let name = body["EMP_IMG_LOGO_REL"].as_str().expect("stored name").to_string();
+    let name = body["EMP_IMG_LOGO_REL"]
+        .as_str()
+        .expect("stored name")
+        .to_string();
     let r = a.req(Method::GET, &url).send().await.expect("get");
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(
-        r.headers().get("content-type").and_then(|v| v.to_str().ok()),
+        r.headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
         Some("image/png")
     );
-    assert_eq!(r.bytes().await.map(|b| b.to_vec()).unwrap_or_default(), png());
+    assert_eq!(
+        r.bytes().await.map(|b| b.to_vec()).unwrap_or_default(),
+        png()
+    );
 
     // The session cookie works for <img>; another client never gets the file.
     let jar = Arc::new(reqwest::cookie::Jar::default());
-    let browser = reqwest::Client::builder().cookie_provider(jar).build().expect("client");
+    let browser = reqwest::Client::builder()
+        .cookie_provider(jar)
+        .build()
+        .expect("client");
     let login = browser
         .post(format!("{}/usuarios/sessions", app().base))
         .json(&json!({"cpfcnpj": crate::DEMO, "usuario": "admin", "senha": "admin123"}))
@@ -158,14 +182,27 @@ async fn company_logo_upload_is_checked_stored_and_served_only_to_its_client() {
     );
     let b = login_b().await;
     let r = b.req(Method::GET, &url).send().await.expect("get");
-    assert_eq!(r.status().as_u16(), 404, "client B must not read client A's file");
+    assert_eq!(
+        r.status().as_u16(),
+        404,
+        "client B must not read client A's file"
+    );
 
     let (status, _) = a
-        .call(Method::DELETE, &format!("/empresas/uploads/1/2/{name}"), None)
+        .call(
+            Method::DELETE,
+            &format!("/empresas/uploads/1/2/{name}"),
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     assert_eq!(
-        a.req(Method::GET, &url).send().await.expect("get").status().as_u16(),
+        a.req(Method::GET, &url)
+            .send()
+            .await
+            .expect("get")
+            .status()
+            .as_u16(),
         404
     );
 }
@@ -177,7 +214,9 @@ async fn login_b() -> crate::User {
 /// A service that never answers: the gateway gives up after 15 s with the legacy 408.
 #[tokio::test]
 async fn a_silent_upstream_becomes_408() {
-    let stalled = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let stalled = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = stalled.local_addr().expect("addr");
     let hold = tokio::spawn(
         tonic::transport::Server::builder()
@@ -186,9 +225,12 @@ async fn a_silent_upstream_becomes_408() {
     );
     let cfg = Arc::new(app().cfg.clone());
     let urls = HashMap::from([("identity".to_string(), format!("http://{addr}"))]);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let bus: Arc<dyn erp_platform::bus::Bus> = Arc::new(erp_platform::bus::MemoryBus::new());
-    let cache: Arc<dyn erp_platform::cache::Cache> = Arc::new(erp_platform::cache::MemoryCache::new());
+    let cache: Arc<dyn erp_platform::cache::Cache> =
+        Arc::new(erp_platform::cache::MemoryCache::new());
     let (gw, _, task) = erp_gateway::roles::start_gateway(cfg, urls, bus, cache, listener)
         .await
         .expect("gateway");
@@ -201,7 +243,10 @@ async fn a_silent_upstream_becomes_408() {
         .expect("send");
     let (status, body) = read(r).await;
     assert_eq!(status, 408, "{body} after {:?}", started.elapsed());
-    assert_eq!(body, json!({"code": 408, "msg": "Tempo de Solicitação Esgotado"}));
+    assert_eq!(
+        body,
+        json!({"code": 408, "msg": "Tempo de Solicitação Esgotado"})
+    );
     assert!(started.elapsed() >= std::time::Duration::from_secs(14));
     task.abort();
     hold.abort();
@@ -220,7 +265,10 @@ impl<B> tower::Service<http::Request<B>> for Stalled {
     type Error = std::convert::Infallible;
     type Future = futures::future::Pending<Result<Self::Response, Self::Error>>;
 
-    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Self::Error>> {
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
         std::task::Poll::Ready(Ok(()))
     }
 

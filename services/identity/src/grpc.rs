@@ -31,7 +31,9 @@ fn reply(v: Value) -> std::result::Result<Response<JsonReply>, Status> {
 fn object(bytes: &[u8]) -> Result<Map<String, Value>> {
     match serde_json::from_slice::<Value>(if bytes.is_empty() { b"{}" } else { bytes })? {
         Value::Object(m) => Ok(m),
-        _ => Err(Error::validation("O corpo da requisição deve ser um objeto JSON.")),
+        _ => Err(Error::validation(
+            "O corpo da requisição deve ser um objeto JSON.",
+        )),
     }
 }
 
@@ -40,7 +42,9 @@ fn flag(body: &Map<String, Value>, key: &str) -> Result<Option<i32>> {
     Ok(match body.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(i32::from(*b)),
-        Some(Value::Number(n)) if n.as_i64() == Some(0) || n.as_i64() == Some(1) => n.as_i64().map(|v| v as i32),
+        Some(Value::Number(n)) if n.as_i64() == Some(0) || n.as_i64() == Some(1) => {
+            n.as_i64().map(|v| v as i32)
+        }
         Some(Value::String(s)) => match s.trim().to_ascii_uppercase().as_str() {
             "1" | "S" | "T" | "TRUE" => Some(1),
             "0" | "N" | "F" | "FALSE" => Some(0),
@@ -67,11 +71,12 @@ impl IdentityGrpc {
         let bad = || Error::Unauthenticated(BAD_LOGIN.into());
         let doc = CpfCnpj::parse(&r.cpfcnpj).map_err(|_| bad())?;
         let mut tx = self.db.begin().await?;
-        let client: Option<i64> =
-            sqlx::query_scalar("SELECT client_id FROM identity.clientes_conta WHERE cpfcnpj = $1 AND ativo")
-                .bind(doc.as_str())
-                .fetch_optional(&mut *tx)
-                .await?;
+        let client: Option<i64> = sqlx::query_scalar(
+            "SELECT client_id FROM identity.clientes_conta WHERE cpfcnpj = $1 AND ativo",
+        )
+        .bind(doc.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
         tx.rollback().await?;
         let Some(client_id) = client else {
             password::verify(r.password, None).await?;
@@ -92,7 +97,14 @@ impl IdentityGrpc {
         if !password::verify(r.password, hash).await? {
             return Err(bad());
         }
-        let p = principal::load(&mut tx, self.operator_client, client_id, user_id, r.company_id).await?;
+        let p = principal::load(
+            &mut tx,
+            self.operator_client,
+            client_id,
+            user_id,
+            r.company_id,
+        )
+        .await?;
         tx.commit().await?;
         if !p.active {
             return Err(Error::Forbidden("Usuário desativado.".into()));
@@ -108,19 +120,21 @@ impl IdentityGrpc {
         body: &Map<String, Value>,
     ) -> Result<Value> {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let exists: Option<i64> =
-            sqlx::query_scalar("SELECT usr_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-                .bind(caller.client_id)
-                .bind(user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let exists: Option<i64> = sqlx::query_scalar(
+            "SELECT usr_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2",
+        )
+        .bind(caller.client_id)
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         if exists.is_none() {
             return Err(Error::NotFound("Usuário não encontrado.".into()));
         }
-        let program: Option<i32> = sqlx::query_scalar("SELECT prog_id FROM identity.programas WHERE prog_id = $1")
-            .bind(program_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let program: Option<i32> =
+            sqlx::query_scalar("SELECT prog_id FROM identity.programas WHERE prog_id = $1")
+                .bind(program_id)
+                .fetch_optional(&mut *tx)
+                .await?;
         if program.is_none() {
             return Err(Error::NotFound("Programa não encontrado.".into()));
         }
@@ -157,11 +171,19 @@ impl IdentityGrpc {
 
 #[tonic::async_trait]
 impl IdentityService for IdentityGrpc {
-    async fn login(&self, req: Request<LoginRequest>) -> std::result::Result<Response<Principal>, Status> {
-        Ok(Response::new(IdentityGrpc::login(self, req.into_inner()).await?))
+    async fn login(
+        &self,
+        req: Request<LoginRequest>,
+    ) -> std::result::Result<Response<Principal>, Status> {
+        Ok(Response::new(
+            IdentityGrpc::login(self, req.into_inner()).await?,
+        ))
     }
 
-    async fn get_principal(&self, req: Request<PrincipalRequest>) -> std::result::Result<Response<Principal>, Status> {
+    async fn get_principal(
+        &self,
+        req: Request<PrincipalRequest>,
+    ) -> std::result::Result<Response<Principal>, Status> {
         let r = req.into_inner();
         let mut tx = self.db.begin_tenant(r.client_id).await?;
         let p = principal::load(
@@ -176,7 +198,10 @@ impl IdentityService for IdentityGrpc {
         Ok(Response::new(p))
     }
 
-    async fn get_company(&self, req: Request<CompanyRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn get_company(
+        &self,
+        req: Request<CompanyRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let res = self
             .registry
@@ -184,12 +209,22 @@ impl IdentityService for IdentityGrpc {
             .cloned()
             .ok_or_else(|| Error::internal("empresas"))?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let row = query::get(&mut tx, &res, &caller, None, &[req.get_ref().emp.to_string()]).await?;
+        let row = query::get(
+            &mut tx,
+            &res,
+            &caller,
+            None,
+            &[req.get_ref().emp.to_string()],
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
         reply(row)
     }
 
-    async fn user_programs(&self, req: Request<UserRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn user_programs(
+        &self,
+        req: Request<UserRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let user_id = req.get_ref().user_id;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
@@ -199,29 +234,45 @@ impl IdentityService for IdentityGrpc {
         } else {
             None
         };
-        let p = principal::load(&mut tx, self.operator_client, caller.client_id, user_id, company).await;
+        let p = principal::load(
+            &mut tx,
+            self.operator_client,
+            caller.client_id,
+            user_id,
+            company,
+        )
+        .await;
         let p = match p {
-            Err(Error::Unauthenticated(_)) => return Err(Error::NotFound("Usuário não encontrado.".into()).into()),
+            Err(Error::Unauthenticated(_)) => {
+                return Err(Error::NotFound("Usuário não encontrado.".into()).into())
+            }
             other => other?,
         };
         tx.commit().await.map_err(Error::from)?;
         reply(Value::Array(
-            p.programs.iter().map(|pr| program_row(pr, user_id)).collect(),
+            p.programs
+                .iter()
+                .map(|pr| program_row(pr, user_id))
+                .collect(),
         ))
     }
 
-    async fn toggle_favorite(&self, req: Request<FavoriteRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn toggle_favorite(
+        &self,
+        req: Request<FavoriteRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         if r.user_id != caller.user_id {
             return Err(Error::forbidden().into());
         }
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let known: Option<i32> = sqlx::query_scalar("SELECT prog_id FROM identity.programas WHERE prog_id = $1")
-            .bind(r.program_id as i32)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(Error::from)?;
+        let known: Option<i32> =
+            sqlx::query_scalar("SELECT prog_id FROM identity.programas WHERE prog_id = $1")
+                .bind(r.program_id as i32)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(Error::from)?;
         if known.is_none() {
             return Err(Error::NotFound("Programa não encontrado.".into()).into());
         }
@@ -241,10 +292,15 @@ impl IdentityService for IdentityGrpc {
         .map_err(Error::from)?;
         events::user_changed(&mut tx, caller.client_id, r.user_id).await?;
         tx.commit().await.map_err(Error::from)?;
-        reply(json!({"PRGU_PROG_ID": r.program_id, "PRGU_USUARIO": r.user_id, "PRGU_FAVORITO": fav}))
+        reply(
+            json!({"PRGU_PROG_ID": r.program_id, "PRGU_USUARIO": r.user_id, "PRGU_FAVORITO": fav}),
+        )
     }
 
-    async fn programs_for_registration(&self, req: Request<Empty>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn programs_for_registration(
+        &self,
+        req: Request<Empty>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let res = self
             .registry
@@ -253,14 +309,20 @@ impl IdentityService for IdentityGrpc {
             .ok_or_else(|| Error::internal("programas"))?;
         let mut tx = self.db.begin().await?;
         let mut body = Map::new();
-        body.insert("ORDENACAO".into(), Value::from("PROG_NIVEL1, PROG_NIVEL2, PROG_ORDEM"));
+        body.insert(
+            "ORDENACAO".into(),
+            Value::from("PROG_NIVEL1, PROG_NIVEL2, PROG_ORDEM"),
+        );
         body.insert("LIMIT".into(), Value::from(query::MAX_LIMIT));
         let rows = query::list(&mut tx, &res, &caller, None, &body).await?;
         tx.commit().await.map_err(Error::from)?;
         reply(Value::Array(rows))
     }
 
-    async fn grant_program(&self, req: Request<GrantRequest>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn grant_program(
+        &self,
+        req: Request<GrantRequest>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let body = object(&r.body_json)?;
@@ -272,15 +334,20 @@ impl IdentityService for IdentityGrpc {
                         .and_then(|v| v.as_i64().or_else(|| v.as_str()?.trim().parse().ok()))
                 };
                 (
-                    get("PRGU_USUARIO").ok_or_else(|| Error::validation("Usuário é obrigatório!"))?,
-                    get("PRGU_PROG_ID").ok_or_else(|| Error::validation("Programa é obrigatório!"))?,
+                    get("PRGU_USUARIO")
+                        .ok_or_else(|| Error::validation("Usuário é obrigatório!"))?,
+                    get("PRGU_PROG_ID")
+                        .ok_or_else(|| Error::validation("Programa é obrigatório!"))?,
                 )
             }
         };
         reply(self.set_grant(&caller, user, prog, &body).await?)
     }
 
-    async fn revoke_program(&self, req: Request<GrantKey>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn revoke_program(
+        &self,
+        req: Request<GrantKey>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let k = req.into_inner();
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
@@ -324,37 +391,60 @@ impl IdentityService for IdentityGrpc {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string();
-            let hash: Option<String> =
-                sqlx::query_scalar("SELECT usr_senha_hash FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-                    .bind(caller.client_id)
-                    .bind(r.user_id)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(Error::from)?;
+            let hash: Option<String> = sqlx::query_scalar(
+                "SELECT usr_senha_hash FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2",
+            )
+            .bind(caller.client_id)
+            .bind(r.user_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(Error::from)?;
             if !password::verify(current, hash).await? {
                 return Err(Error::validation("Senha atual incorreta.").into());
             }
         }
         // Only the user's own contact data and password; companies and situation are
         // an administrator's, through /usuarios.
-        body.retain(|k, _| matches!(k.as_str(), "USR_NOME" | "USR_EMAIL" | "USR_FONE" | "USR_SENHA"));
+        body.retain(|k, _| {
+            matches!(
+                k.as_str(),
+                "USR_NOME" | "USR_EMAIL" | "USR_FONE" | "USR_SENHA"
+            )
+        });
         let res = self
             .registry
             .get("usuarios")
             .cloned()
             .ok_or_else(|| Error::internal("usuarios"))?;
-        let row = query::update(&mut tx, &res, &caller, Some(r.emp), &[r.user_id.to_string()], &body).await;
+        let row = query::update(
+            &mut tx,
+            &res,
+            &caller,
+            Some(r.emp),
+            &[r.user_id.to_string()],
+            &body,
+        )
+        .await;
         let row = match row {
             // The user's default company may differ from the one in the path.
             Err(Error::NotFound(_)) => {
-                let emp: i64 =
-                    sqlx::query_scalar("SELECT usr_emp_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2")
-                        .bind(caller.client_id)
-                        .bind(r.user_id)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(Error::from)?;
-                query::update(&mut tx, &res, &caller, Some(emp), &[r.user_id.to_string()], &body).await?
+                let emp: i64 = sqlx::query_scalar(
+                    "SELECT usr_emp_id FROM identity.usuarios WHERE client_id = $1 AND usr_id = $2",
+                )
+                .bind(caller.client_id)
+                .bind(r.user_id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(Error::from)?;
+                query::update(
+                    &mut tx,
+                    &res,
+                    &caller,
+                    Some(emp),
+                    &[r.user_id.to_string()],
+                    &body,
+                )
+                .await?
             }
             other => other?,
         };
@@ -395,12 +485,17 @@ impl IdentityService for IdentityGrpc {
         tx.commit().await.map_err(Error::from)?;
         let ok = password::verify(pass, user.as_ref().map(|u| u.2.clone())).await?;
         match user {
-            Some((id, name, _, 1)) if ok => reply(json!({"valido": true, "USR_ID": id, "USR_NOME": name})),
+            Some((id, name, _, 1)) if ok => {
+                reply(json!({"valido": true, "USR_ID": id, "USR_NOME": name}))
+            }
             _ => reply(json!({"valido": false, "msg": BAD_LOGIN})),
         }
     }
 
-    async fn set_company_logo(&self, req: Request<CompanyLogo>) -> std::result::Result<Response<JsonReply>, Status> {
+    async fn set_company_logo(
+        &self,
+        req: Request<CompanyLogo>,
+    ) -> std::result::Result<Response<JsonReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let column = if r.kind == "1" {

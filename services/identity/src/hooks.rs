@@ -16,7 +16,12 @@ pub struct UserHooks;
 
 #[async_trait]
 impl erp_platform::resource::Hooks for UserHooks {
-    async fn before_write(&self, op: Op, _caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         let password = body
             .get("USR_SENHA")
             .and_then(Value::as_str)
@@ -29,12 +34,19 @@ impl erp_platform::resource::Hooks for UserHooks {
             body.remove("USR_SENHA");
         } else {
             if password.chars().count() < 6 {
-                return Err(Error::validation(validators::min_length("Senha", 6).to_string()));
+                return Err(Error::validation(
+                    validators::min_length("Senha", 6).to_string(),
+                ));
             }
-            body.insert("USR_SENHA".into(), Value::from(crate::password::hash(password).await?));
+            body.insert(
+                "USR_SENHA".into(),
+                Value::from(crate::password::hash(password).await?),
+            );
         }
         if let Some(list) = body.get("USR_EMPRESAS") {
-            let ok = list.as_array().is_some_and(|a| a.iter().all(|v| v.as_i64().is_some()));
+            let ok = list
+                .as_array()
+                .is_some_and(|a| a.iter().all(|v| v.as_i64().is_some()));
             if !ok {
                 return Err(Error::validation(
                     "Empresas Permitidas: informe uma lista de códigos de empresa.",

@@ -49,7 +49,9 @@ pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     };
     let result = erp_platform::service::grpc_server()
         .add_service(ResourceGrpc::new(ctx.db.clone(), registry).server())
-        .add_service(erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity))
+        .add_service(
+            erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity),
+        )
         .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
         .await
         .map_err(Error::internal);

@@ -27,7 +27,9 @@ pub async fn verify(password: String, stored: Option<String>) -> Result<bool> {
             None => (DUMMY_HASH.to_string(), false),
         };
         let parsed = PasswordHash::new(&hash).map_err(Error::internal)?;
-        let ok = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+        let ok = Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok();
         Ok(ok && real)
     })
     .await
@@ -46,7 +48,9 @@ mod tests {
     async fn hashes_are_argon2id_and_verify() {
         let h = hash("segredo123".into()).await.expect("hash");
         assert!(h.starts_with("$argon2id$"));
-        assert!(verify("segredo123".into(), Some(h.clone())).await.expect("verify"));
+        assert!(verify("segredo123".into(), Some(h.clone()))
+            .await
+            .expect("verify"));
         assert!(!verify("errada".into(), Some(h)).await.expect("verify"));
         assert!(!verify("qualquer".into(), None).await.expect("verify"));
     }

@@ -79,7 +79,12 @@ pub async fn load(
     })
 }
 
-async fn programs(tx: &mut Tx, client_id: i64, user_id: i64, privileged: bool) -> Result<Vec<UserProgram>> {
+async fn programs(
+    tx: &mut Tx,
+    client_id: i64,
+    user_id: i64,
+    privileged: bool,
+) -> Result<Vec<UserProgram>> {
     let rows = sqlx::query(
         "SELECT p.prog_id, p.prog_nome, p.prog_descricao, p.prog_dir_web, p.prog_exe, p.prog_img_web,
                 p.prog_nivel1, p.prog_nivel2, p.prog_nivel3, p.prog_ordem,
@@ -99,7 +104,9 @@ async fn programs(tx: &mut Tx, client_id: i64, user_id: i64, privileged: bool) -
     .await?;
     rows.iter()
         .map(|r| {
-            let flag = |n: &str| -> Result<bool, sqlx::Error> { Ok(privileged || r.try_get::<i32, _>(n)? == 1) };
+            let flag = |n: &str| -> Result<bool, sqlx::Error> {
+                Ok(privileged || r.try_get::<i32, _>(n)? == 1)
+            };
             Ok(UserProgram {
                 id: i64::from(r.try_get::<i32, _>("prog_id")?),
                 name: r.try_get("prog_nome")?,

@@ -47,8 +47,20 @@ pub struct Company {
 }
 
 pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
-    add_account(db, operator_client, "00000000000191", "BS Sistemas (operador)").await?;
-    add_account(db, DEMO_CLIENT, "11222333000181", "Oficina e Distribuidora Demo").await?;
+    add_account(
+        db,
+        operator_client,
+        "00000000000191",
+        "BS Sistemas (operador)",
+    )
+    .await?;
+    add_account(
+        db,
+        DEMO_CLIENT,
+        "11222333000181",
+        "Oficina e Distribuidora Demo",
+    )
+    .await?;
 
     let operator = [Company {
         id: 9999,
@@ -121,7 +133,12 @@ pub async fn add_account(db: &Db, client: i64, cpfcnpj: &str, name: &str) -> Res
 /// every permission; else registers and sales without changes or deletes).
 pub type UserSpec<'a> = (&'a str, &'a str, &'a str, i64, &'a [i64], bool);
 
-pub async fn seed_client(db: &Db, client: i64, companies: &[Company], users: &[UserSpec<'_>]) -> Result<()> {
+pub async fn seed_client(
+    db: &Db,
+    client: i64,
+    companies: &[Company],
+    users: &[UserSpec<'_>],
+) -> Result<()> {
     let mut tx = db.begin_tenant(client).await?;
     for c in companies {
         sqlx::query(

@@ -54,7 +54,12 @@ pub trait Bus: Send + Sync {
     async fn publish(&self, msg: Message) -> Result<()>;
     /// Starts a durable consumer. The handler's `Ok` acknowledges; an `Err` makes the
     /// bus deliver the message again later.
-    async fn subscribe(&self, durable: &str, filter: &str, handler: Handler) -> Result<JoinHandle<()>>;
+    async fn subscribe(
+        &self,
+        durable: &str,
+        filter: &str,
+        handler: Handler,
+    ) -> Result<JoinHandle<()>>;
     async fn ping(&self) -> Result<()>;
     fn kind(&self) -> &'static str;
 }
@@ -140,7 +145,12 @@ impl Bus for MemoryBus {
         Ok(())
     }
 
-    async fn subscribe(&self, durable: &str, filter: &str, handler: Handler) -> Result<JoinHandle<()>> {
+    async fn subscribe(
+        &self,
+        durable: &str,
+        filter: &str,
+        handler: Handler,
+    ) -> Result<JoinHandle<()>> {
         let durable = durable.to_string();
         let filter = filter.to_string();
         {
@@ -155,7 +165,12 @@ impl Bus for MemoryBus {
                 let notified = inner.notify.notified();
                 let next = {
                     let mut st = inner.state.lock().await;
-                    let mut pos = st.consumers.get(&durable).copied().unwrap_or(st.base).max(st.base);
+                    let mut pos = st
+                        .consumers
+                        .get(&durable)
+                        .copied()
+                        .unwrap_or(st.base)
+                        .max(st.base);
                     let mut found = None;
                     while pos < st.base + st.log.len() as u64 {
                         let m = &st.log[(pos - st.base) as usize];
@@ -173,7 +188,12 @@ impl Bus for MemoryBus {
                     Some((pos, msg)) => match handler(msg).await {
                         Ok(()) => {
                             backoff = Duration::from_millis(50);
-                            inner.state.lock().await.consumers.insert(durable.clone(), pos + 1);
+                            inner
+                                .state
+                                .lock()
+                                .await
+                                .consumers
+                                .insert(durable.clone(), pos + 1);
                         }
                         Err(e) => {
                             tracing::warn!(consumer = %durable, error = %e, "handler failed; redelivering");
@@ -250,7 +270,12 @@ impl Bus for NatsBus {
         Ok(())
     }
 
-    async fn subscribe(&self, durable: &str, filter: &str, handler: Handler) -> Result<JoinHandle<()>> {
+    async fn subscribe(
+        &self,
+        durable: &str,
+        filter: &str,
+        handler: Handler,
+    ) -> Result<JoinHandle<()>> {
         use async_nats::jetstream::consumer::{pull, AckPolicy};
         let stream = self
             .js
@@ -287,7 +312,9 @@ impl Bus for NatsBus {
                             .as_ref()
                             .map(|h| {
                                 h.iter()
-                                    .flat_map(|(k, vs)| vs.iter().map(move |v| (k.to_string(), v.to_string())))
+                                    .flat_map(|(k, vs)| {
+                                        vs.iter().map(move |v| (k.to_string(), v.to_string()))
+                                    })
                                     .collect()
                             })
                             .unwrap_or_default();
@@ -307,8 +334,10 @@ impl Bus for NatsBus {
                             Ok(()) => m.ack().await,
                             Err(e) => {
                                 tracing::warn!(consumer = %durable, error = %e, "handler failed; redelivering");
-                                m.ack_with(async_nats::jetstream::AckKind::Nak(Some(Duration::from_millis(500))))
-                                    .await
+                                m.ack_with(async_nats::jetstream::AckKind::Nak(Some(
+                                    Duration::from_millis(500),
+                                )))
+                                .await
                             }
                         };
                         if let Err(e) = ack {
@@ -358,7 +387,13 @@ pub async fn from_config(cfg: &crate::config::Config) -> Result<Arc<dyn Bus>> {
 // ---------------------------------------------------------------- outbox
 
 /// Writes an event in the caller's transaction; it is published after commit.
-pub async fn outbox_insert(tx: &mut Tx, schema: &str, subject: &str, client_id: i64, payload: &[u8]) -> Result<Uuid> {
+pub async fn outbox_insert(
+    tx: &mut Tx,
+    schema: &str,
+    subject: &str,
+    client_id: i64,
+    payload: &[u8],
+) -> Result<Uuid> {
     let id = Uuid::now_v7();
     let headers = crate::telemetry::current_trace_headers();
     let sql =
@@ -383,13 +418,15 @@ pub async fn relay_once(db: &Db, bus: &dyn Bus, schema: &str) -> Result<usize> {
         "SELECT id, subject, payload, headers FROM {schema}.outbox WHERE published_at IS NULL \
          ORDER BY created_at, id LIMIT 200 FOR UPDATE SKIP LOCKED"
     );
-    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value)> = sqlx::query_as(&sql).fetch_all(&mut *tx).await?;
+    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value)> =
+        sqlx::query_as(&sql).fetch_all(&mut *tx).await?;
     let mut done = Vec::with_capacity(rows.len());
     for (id, subject, payload, headers) in rows {
-        let headers: Vec<(String, String)> = serde_json::from_value::<HashMap<String, String>>(headers)
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
+        let headers: Vec<(String, String)> =
+            serde_json::from_value::<HashMap<String, String>>(headers)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
         let msg = Message {
             id: id.to_string(),
             subject,
@@ -420,7 +457,9 @@ pub async fn outbox_backlog(db: &Db, schema: &str) -> Result<i64> {
 /// The relay loop of one service schema: wakes on NOTIFY and at least twice a second.
 pub fn run_relay(db: Db, bus: Arc<dyn Bus>, schema: &'static str) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut listener = sqlx::postgres::PgListener::connect_with(&db.pool).await.ok();
+        let mut listener = sqlx::postgres::PgListener::connect_with(&db.pool)
+            .await
+            .ok();
         if let Some(l) = listener.as_mut() {
             if let Err(e) = l.listen(&format!("{schema}_outbox")).await {
                 tracing::warn!(error = %e, "outbox LISTEN failed; polling only");
@@ -498,13 +537,22 @@ mod tests {
     #[test]
     fn wildcards_follow_nats_rules() {
         assert!(subject_matches("erp.>", "erp.orders.pedido.faturado"));
-        assert!(subject_matches("erp.*.pedido.*", "erp.orders.pedido.faturado"));
-        assert!(!subject_matches("erp.*.pedido", "erp.orders.pedido.faturado"));
+        assert!(subject_matches(
+            "erp.*.pedido.*",
+            "erp.orders.pedido.faturado"
+        ));
+        assert!(!subject_matches(
+            "erp.*.pedido",
+            "erp.orders.pedido.faturado"
+        ));
         assert!(subject_matches(
             "erp.orders.pedido.faturado",
             "erp.orders.pedido.faturado"
         ));
-        assert!(!subject_matches("erp.stock.>", "erp.orders.pedido.faturado"));
+        assert!(!subject_matches(
+            "erp.stock.>",
+            "erp.orders.pedido.faturado"
+        ));
         assert!(!subject_matches("erp.>", "erp"));
     }
 }

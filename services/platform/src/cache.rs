@@ -64,7 +64,9 @@ impl Cache for MemoryCache {
     async fn incr(&self, key: &str, ttl: Duration) -> Result<i64> {
         let mut map = self.map.lock().await;
         let now = Instant::now();
-        let entry = map.entry(key.to_string()).or_insert_with(|| (b"0".to_vec(), now + ttl));
+        let entry = map
+            .entry(key.to_string())
+            .or_insert_with(|| (b"0".to_vec(), now + ttl));
         if entry.1 <= now {
             *entry = (b"0".to_vec(), now + ttl);
         }
@@ -110,7 +112,10 @@ impl RedisCache {
 impl Cache for RedisCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let mut c = self.conn.clone();
-        Ok(redis::cmd("GET").arg(self.key(key)).query_async(&mut c).await?)
+        Ok(redis::cmd("GET")
+            .arg(self.key(key))
+            .query_async(&mut c)
+            .await?)
     }
 
     async fn set(&self, key: &str, value: &[u8], ttl: Duration) -> Result<()> {
@@ -128,7 +133,10 @@ impl Cache for RedisCache {
 
     async fn del(&self, key: &str) -> Result<()> {
         let mut c = self.conn.clone();
-        redis::cmd("DEL").arg(self.key(key)).query_async::<()>(&mut c).await?;
+        redis::cmd("DEL")
+            .arg(self.key(key))
+            .query_async::<()>(&mut c)
+            .await?;
         Ok(())
     }
 

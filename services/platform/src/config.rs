@@ -53,7 +53,9 @@ impl Config {
             jwt_secret: get("ERP_JWT_SECRET"),
             jwt_ttl_minutes: parse_i64("ERP_JWT_TTL_MINUTES", 720).max(1),
             data_dir: get("ERP_DATA_DIR").unwrap_or_else(|| "data".into()).into(),
-            web_dir: get("ERP_WEB_DIR").unwrap_or_else(|| "web/dist".into()).into(),
+            web_dir: get("ERP_WEB_DIR")
+                .unwrap_or_else(|| "web/dist".into())
+                .into(),
             http_addr: get("ERP_HTTP_ADDR").unwrap_or_else(|| "0.0.0.0:8080".into()),
             grpc_addr: get("ERP_GRPC_ADDR").unwrap_or_else(|| "0.0.0.0:50051".into()),
             admin_addr: get("ERP_ADMIN_ADDR").unwrap_or_else(|| "0.0.0.0:9090".into()),

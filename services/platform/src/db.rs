@@ -76,9 +76,8 @@ fn owner_options(cfg: &Config) -> Result<PgConnectOptions> {
 
 fn app_options(cfg: &Config) -> Result<PgConnectOptions> {
     let opts = match &cfg.database_app_url {
-        Some(url) => {
-            PgConnectOptions::from_str(url).map_err(|e| Error::internal(format!("DATABASE_APP_URL inválida: {e}")))?
-        }
+        Some(url) => PgConnectOptions::from_str(url)
+            .map_err(|e| Error::internal(format!("DATABASE_APP_URL inválida: {e}")))?,
         None => {
             let o = owner_options(cfg)?.username(APP_ROLE);
             match &cfg.app_db_password {
@@ -124,12 +123,14 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
     // Roles are cluster-wide while advisory locks are per database: several
     // databases bootstrapping at once (test binaries) may race here, so creating
     // tolerates "already exists" and changing retries a concurrent update.
-    let state: Option<(bool, bool)> = sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1")
-        .bind(APP_ROLE)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let state: Option<(bool, bool)> =
+        sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1")
+            .bind(APP_ROLE)
+            .fetch_optional(&mut *conn)
+            .await?;
     if state.is_none() {
-        let create = format!("CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE");
+        let create =
+            format!("CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE");
         if let Err(e) = conn.execute(create.as_str()).await {
             let benign = matches!(&e, sqlx::Error::Database(d) if matches!(d.code().as_deref(), Some("42710") | Some("23505")));
             if !benign {
@@ -139,10 +140,18 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
     }
     // Whatever happened before, the role must never be superuser or bypass RLS.
     if state != Some((false, false)) {
-        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS")).await?;
+        retry_concurrent(
+            conn,
+            &format!("ALTER ROLE {APP_ROLE} NOSUPERUSER NOBYPASSRLS"),
+        )
+        .await?;
     }
     if let Some(p) = &cfg.app_db_password {
-        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p))).await?;
+        retry_concurrent(
+            conn,
+            &format!("ALTER ROLE {APP_ROLE} PASSWORD {}", quote_literal(p)),
+        )
+        .await?;
     }
     conn.execute(
         "CREATE OR REPLACE FUNCTION public.erp_current_client() RETURNS bigint \
@@ -150,7 +159,8 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
          $$ SELECT NULLIF(current_setting('app.client_id', true), '')::bigint $$",
     )
     .await?;
-    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm").await?;
+    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        .await?;
     Ok(())
 }
 
@@ -159,7 +169,9 @@ async fn retry_concurrent(conn: &mut PgConnection, sql: &str) -> Result<()> {
     loop {
         match conn.execute(sql).await {
             Ok(_) => return Ok(()),
-            Err(sqlx::Error::Database(d)) if d.code().as_deref() == Some("XX000") && attempt < 5 => {
+            Err(sqlx::Error::Database(d))
+                if d.code().as_deref() == Some("XX000") && attempt < 5 =>
+            {
                 attempt += 1;
                 tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
             }
@@ -200,7 +212,9 @@ pub async fn migrate(cfg: &Config, schema: &str, migrator: &Migrator) -> Result<
     pool.close().await;
     for stmt in [
         format!("GRANT USAGE ON SCHEMA {schema} TO {APP_ROLE}"),
-        format!("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {APP_ROLE}"),
+        format!(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {APP_ROLE}"
+        ),
         format!("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {APP_ROLE}"),
         format!("REVOKE ALL ON {schema}._sqlx_migrations FROM {APP_ROLE}"),
     ] {

@@ -95,7 +95,9 @@ fn db_status(e: &sqlx::Error) -> (u16, String) {
         sqlx::Error::Database(db) => match db.code().as_deref() {
             Some("23505") => (409, "Registro já cadastrado.".into()),
             Some("23503") => {
-                if db.message().contains("still referenced") || db.message().contains("ainda é referenciad") {
+                if db.message().contains("still referenced")
+                    || db.message().contains("ainda é referenciad")
+                {
                     (
                         409,
                         "Registro em uso por outros cadastros; não pode ser excluído.".into(),

@@ -45,7 +45,14 @@ impl Caller {
             (CLIENT_HEADER, self.client_id.to_string()),
             (USER_HEADER, self.user_id.to_string()),
             (EMP_HEADER, self.emp_id.to_string()),
-            (PRIVILEGED_HEADER, if self.privileged { "1".into() } else { "0".into() }),
+            (
+                PRIVILEGED_HEADER,
+                if self.privileged {
+                    "1".into()
+                } else {
+                    "0".into()
+                },
+            ),
         ] {
             if let Ok(v) = v.parse() {
                 md.insert(k, v);
@@ -79,8 +86,9 @@ where
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future =
-        std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<S::Response, S::Error>> + Send>>;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = std::result::Result<S::Response, S::Error>> + Send>,
+    >;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), Self::Error>> {
         self.inner.poll_ready(cx)

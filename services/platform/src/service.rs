@@ -30,9 +30,9 @@ impl ServiceCtx {
 }
 
 /// A tonic server with the trace-context span and the gRPC metrics layer.
-pub fn grpc_server(
-) -> tonic::transport::server::Server<tower::layer::util::Stack<crate::grpc::MetricsLayer, tower::layer::util::Identity>>
-{
+pub fn grpc_server() -> tonic::transport::server::Server<
+    tower::layer::util::Stack<crate::grpc::MetricsLayer, tower::layer::util::Identity>,
+> {
     tonic::transport::Server::builder()
         .trace_fn(crate::telemetry::grpc_server_span)
         .layer(crate::grpc::MetricsLayer)
@@ -60,7 +60,10 @@ pub fn admin_router(ctx: ServiceCtx) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(|| async { crate::telemetry::render_metrics() }))
+        .route(
+            "/metrics",
+            get(|| async { crate::telemetry::render_metrics() }),
+        )
         .with_state(ctx)
 }
 

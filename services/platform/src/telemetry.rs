@@ -21,8 +21,9 @@ static PROVIDER: OnceLock<opentelemetry_sdk::trace::SdkTracerProvider> = OnceLoc
 /// exported traces.
 pub fn init(service: &str, otlp_endpoint: Option<&str>) {
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn,h2=warn,async_nats=warn"));
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        EnvFilter::new("info,sqlx=warn,tower_http=warn,h2=warn,async_nats=warn")
+    });
     let fmt = tracing_subscriber::fmt::layer().with_target(false);
     let otel = otlp_endpoint.and_then(|ep| match build_provider(service, ep) {
         Ok(p) => {

@@ -10,7 +10,8 @@ use sqlx::{ConnectOptions, Connection, Executor};
 use crate::config::Config;
 
 pub fn admin_url() -> String {
-    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
 pub fn nats_url() -> String {
@@ -26,7 +27,10 @@ pub fn redis_url() -> String {
 pub async fn fresh_database(prefix: &str) -> Config {
     let admin = PgConnectOptions::from_str(&admin_url()).expect("TEST_DATABASE_URL");
     let name = format!("erp_it_{prefix}_{}", uuid::Uuid::new_v4().simple());
-    let mut conn = admin.connect().await.expect("connect to PostgreSQL as admin");
+    let mut conn = admin
+        .connect()
+        .await
+        .expect("connect to PostgreSQL as admin");
     conn.execute(format!("CREATE DATABASE {name}").as_str())
         .await
         .expect("create test database");
@@ -48,7 +52,9 @@ pub async fn drop_stale(prefix: &str) {
     let Ok(admin) = PgConnectOptions::from_str(&admin_url()) else {
         return;
     };
-    let Ok(mut conn) = admin.connect().await else { return };
+    let Ok(mut conn) = admin.connect().await else {
+        return;
+    };
     let names: Vec<String> = sqlx::query_scalar(
         "SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname NOT IN
            (SELECT datname FROM pg_stat_activity WHERE datname IS NOT NULL)",
@@ -58,7 +64,9 @@ pub async fn drop_stale(prefix: &str) {
     .await
     .unwrap_or_default();
     for n in names {
-        let _ = conn.execute(format!("DROP DATABASE IF EXISTS {n}").as_str()).await;
+        let _ = conn
+            .execute(format!("DROP DATABASE IF EXISTS {n}").as_str())
+            .await;
     }
 }
 
@@ -77,7 +85,11 @@ impl NatsServer {
             .expect("free port")
             .port();
         let dir = std::env::temp_dir().join(format!("erp-nats-{}", uuid::Uuid::new_v4().simple()));
-        let mut n = NatsServer { port, dir, child: None };
+        let mut n = NatsServer {
+            port,
+            dir,
+            child: None,
+        };
         n.up();
         n
     }
@@ -96,7 +108,14 @@ impl NatsServer {
             }
         });
         let child = std::process::Command::new(bin)
-            .args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-js", "-sd"])
+            .args([
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-js",
+                "-sd",
+            ])
             .arg(&self.dir)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -158,7 +177,10 @@ pub async fn exercise_registry(
             .and_then(|s| s.as_object().cloned())
             .ok_or_else(|| format!("{name}: no sample"))?;
         let emp = res.company.as_ref().map(|_| 1);
-        let mut tx = db.begin_tenant(client_id).await.map_err(|e| fail("begin", &e))?;
+        let mut tx = db
+            .begin_tenant(client_id)
+            .await
+            .map_err(|e| fail("begin", &e))?;
         let row = query::create(&mut tx, res, &caller, emp, &sample)
             .await
             .map_err(|e| fail("create", &e))?;
@@ -186,7 +208,10 @@ pub async fn exercise_registry(
             .await
             .map_err(|e| fail("list FILTRO", &e))?;
         if !rows.iter().any(same) {
-            return Err(fail("list FILTRO", &format!("'{label}' did not find the row")));
+            return Err(fail(
+                "list FILTRO",
+                &format!("'{label}' did not find the row"),
+            ));
         }
         let n = query::count(&mut tx, res, &caller, emp, &Map::new())
             .await
@@ -211,7 +236,10 @@ pub async fn exercise_registry(
     }
     let total = created.len();
     for (res, emp, key) in created.into_iter().rev() {
-        let mut tx = db.begin_tenant(client_id).await.map_err(|e| e.to_string())?;
+        let mut tx = db
+            .begin_tenant(client_id)
+            .await
+            .map_err(|e| e.to_string())?;
         query::delete(&mut tx, &res, &caller, emp, &key)
             .await
             .map_err(|e| format!("{}: delete: {e}", res.name))?;

@@ -125,7 +125,11 @@ fn decimal(digits: &[u8]) -> Option<u16> {
 /// Modulo-11 digit of the Receita Federal, shared by CPF and CNPJ: a remainder below 2
 /// gives 0.
 fn mod11_digit(chars: &[u8], weights: &[u32]) -> u32 {
-    let sum: u32 = chars.iter().zip(weights).map(|(&c, &w)| char_value(c) * w).sum();
+    let sum: u32 = chars
+        .iter()
+        .zip(weights)
+        .map(|(&c, &w)| char_value(c) * w)
+        .sum();
     match sum % 11 {
         0 | 1 => 0,
         remainder => 11 - remainder,
@@ -155,7 +159,11 @@ impl Cpf {
         let b = digits.as_bytes();
         // Repeated digits (111.111.111-11) satisfy the check digits but are never
         // issued; they are what people type to get past a required field.
-        if b.len() != 11 || !b.iter().all(u8::is_ascii_digit) || all_equal(b) || !check_digits_match(b, &CPF_WEIGHTS) {
+        if b.len() != 11
+            || !b.iter().all(u8::is_ascii_digit)
+            || all_equal(b)
+            || !check_digits_match(b, &CPF_WEIGHTS)
+        {
             return Err(ValidationError::Cpf);
         }
         Ok(Self(digits))
@@ -187,7 +195,9 @@ impl Cnpj {
         let value = unmask(input, DOCUMENT_MASK).to_ascii_uppercase();
         let b = value.as_bytes();
         let well_formed = b.len() == 14
-            && b[..12].iter().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            && b[..12]
+                .iter()
+                .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
             && b[12..].iter().all(u8::is_ascii_digit);
         // 00.000.000/0000-00 passes the check digits; see `Cpf::parse`.
         if !well_formed || all_equal(b) || !check_digits_match(b, &CNPJ_WEIGHTS) {
@@ -205,7 +215,15 @@ impl Cnpj {
 impl fmt::Display for Cnpj {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.0;
-        write!(f, "{}.{}.{}/{}-{}", &c[..2], &c[2..5], &c[5..8], &c[8..12], &c[12..])
+        write!(
+            f,
+            "{}.{}.{}/{}-{}",
+            &c[..2],
+            &c[2..5],
+            &c[5..8],
+            &c[8..12],
+            &c[12..]
+        )
     }
 }
 
@@ -430,7 +448,9 @@ impl fmt::Display for HexColor {
 /// days and months and short years, so that '1/2/24' would become 1 February of year 24.
 pub fn parse_br_date(input: &str) -> Result<NaiveDate, ValidationError> {
     match input.trim().as_bytes() {
-        [d1, d2, b'/', m1, m2, b'/', y1, y2, y3, y4] => real_date(&[*y1, *y2, *y3, *y4], &[*m1, *m2], &[*d1, *d2]),
+        [d1, d2, b'/', m1, m2, b'/', y1, y2, y3, y4] => {
+            real_date(&[*y1, *y2, *y3, *y4], &[*m1, *m2], &[*d1, *d2])
+        }
         _ => Err(ValidationError::Date),
     }
 }
@@ -438,7 +458,9 @@ pub fn parse_br_date(input: &str) -> Result<NaiveDate, ValidationError> {
 /// Parses the API format `yyyy-MM-dd`, with the same strictness as [`parse_br_date`].
 pub fn parse_api_date(input: &str) -> Result<NaiveDate, ValidationError> {
     match input.trim().as_bytes() {
-        [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2] => real_date(&[*y1, *y2, *y3, *y4], &[*m1, *m2], &[*d1, *d2]),
+        [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2] => {
+            real_date(&[*y1, *y2, *y3, *y4], &[*m1, *m2], &[*d1, *d2])
+        }
         _ => Err(ValidationError::Date),
     }
 }
@@ -457,7 +479,8 @@ fn real_date(year: &[u8], month: &[u8], day: &[u8]) -> Result<NaiveDate, Validat
     if year == 0 {
         return Err(ValidationError::Date);
     }
-    NaiveDate::from_ymd_opt(i32::from(year), u32::from(month), u32::from(day)).ok_or(ValidationError::Date)
+    NaiveDate::from_ymd_opt(i32::from(year), u32::from(month), u32::from(day))
+        .ok_or(ValidationError::Date)
 }
 
 #[cfg(test)]
@@ -482,8 +505,14 @@ mod tests {
         let cases = [
             (required("Descrição"), "Descrição é obrigatório!"),
             (max(100, "%"), "Valor Máximo permitido para o campo: 100%"),
-            (max("1.000,00", ""), "Valor Máximo permitido para o campo: 1.000,00"),
-            (min("Quantidade", 1), "O campo Quantidade deve ser maior ou igual a 1 "),
+            (
+                max("1.000,00", ""),
+                "Valor Máximo permitido para o campo: 1.000,00",
+            ),
+            (
+                min("Quantidade", 1),
+                "O campo Quantidade deve ser maior ou igual a 1 ",
+            ),
             (
                 min_length("Observação", 10),
                 "O campo Observação deve ter no minimo 10 caracteres.",
@@ -613,7 +642,10 @@ mod tests {
             ],
         );
         assert!(matches!(CpfCnpj::parse("11144477735"), Ok(CpfCnpj::Cpf(_))));
-        assert!(matches!(CpfCnpj::parse("00000000000191"), Ok(CpfCnpj::Cnpj(_))));
+        assert!(matches!(
+            CpfCnpj::parse("00000000000191"),
+            Ok(CpfCnpj::Cnpj(_))
+        ));
         assert_eq!(
             CpfCnpj::parse("12.ABC.345/01DE-35").map(|d| d.as_str().to_owned()),
             Ok("12ABC34501DE35".to_owned())
@@ -641,7 +673,10 @@ mod tests {
             AccessKey::parse,
             &[
                 (MOC_KEY, Ok(MOC_KEY)),
-                ("5206 0433 0099 1100 2506 5501 2000 0007 8002 6730 1615", Ok(MOC_KEY)),
+                (
+                    "5206 0433 0099 1100 2506 5501 2000 0007 8002 6730 1615",
+                    Ok(MOC_KEY),
+                ),
                 (&ten_becomes_zero, Ok(&ten_becomes_zero)),
                 (&eleven_becomes_zero, Ok(&eleven_becomes_zero)),
                 (&wrong_digit, Err("Número inválido.")),

@@ -60,28 +60,37 @@ async fn a_users_password_is_hashed_and_never_read_back() {
     )
     .await
     .expect_err("short");
-    assert_eq!(e.to_string(), "O campo Senha deve ter no minimo 6 caracteres.");
+    assert_eq!(
+        e.to_string(),
+        "O campo Senha deve ter no minimo 6 caracteres."
+    );
     let row = erp_platform::resource::query::create(
         &mut tx,
         usuarios,
         &caller,
         Some(1),
-        &body(serde_json::json!({"USR_USUARIO": "ana", "USR_NOME": "Ana", "USR_SENHA": "segredo1"})),
+        &body(
+            serde_json::json!({"USR_USUARIO": "ana", "USR_NOME": "Ana", "USR_SENHA": "segredo1"}),
+        ),
     )
     .await
     .expect("user");
     assert!(row.get("USR_SENHA").is_none());
-    let hash: String = sqlx::query_scalar("SELECT usr_senha_hash FROM identity.usuarios WHERE usr_usuario = 'ana'")
-        .fetch_one(&mut *tx)
-        .await
-        .expect("hash");
+    let hash: String = sqlx::query_scalar(
+        "SELECT usr_senha_hash FROM identity.usuarios WHERE usr_usuario = 'ana'",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .expect("hash");
     assert!(hash.starts_with("$argon2id$"));
     let dup = erp_platform::resource::query::create(
         &mut tx,
         usuarios,
         &caller,
         Some(1),
-        &body(serde_json::json!({"USR_USUARIO": "ANA", "USR_NOME": "Outra", "USR_SENHA": "segredo2"})),
+        &body(
+            serde_json::json!({"USR_USUARIO": "ANA", "USR_NOME": "Outra", "USR_SENHA": "segredo2"}),
+        ),
     )
     .await
     .expect_err("duplicate login");

@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use erp_proto::erp::v1::resource_service_server::ResourceService;
 use erp_proto::erp::v1::{
-    ActionRequest, CountReply, DeleteReply, KeyRequest, ListRequest, RowReply, RowsReply, SearchRequest, WriteRequest,
+    ActionRequest, CountReply, DeleteReply, KeyRequest, ListRequest, RowReply, RowsReply,
+    SearchRequest, WriteRequest,
 };
 use serde_json::{Map, Value};
 use tonic::{Request, Response, Status};
@@ -26,7 +27,9 @@ impl ResourceGrpc {
         ResourceGrpc { db, registry }
     }
 
-    pub fn server(self) -> erp_proto::erp::v1::resource_service_server::ResourceServiceServer<Self> {
+    pub fn server(
+        self,
+    ) -> erp_proto::erp::v1::resource_service_server::ResourceServiceServer<Self> {
         erp_proto::erp::v1::resource_service_server::ResourceServiceServer::new(self)
             .max_decoding_message_size(32 * 1024 * 1024)
             .max_encoding_message_size(64 * 1024 * 1024)
@@ -46,7 +49,9 @@ fn object(bytes: &[u8]) -> Result<Map<String, Value>> {
     }
     match serde_json::from_slice::<Value>(bytes)? {
         Value::Object(m) => Ok(m),
-        _ => Err(Error::validation("O corpo da requisição deve ser um objeto JSON.")),
+        _ => Err(Error::validation(
+            "O corpo da requisição deve ser um objeto JSON.",
+        )),
     }
 }
 
@@ -61,36 +66,54 @@ fn encode(v: &impl serde::Serialize) -> Result<Vec<u8>> {
 
 #[tonic::async_trait]
 impl ResourceService for ResourceGrpc {
-    async fn list(&self, req: Request<ListRequest>) -> std::result::Result<Response<RowsReply>, Status> {
+    async fn list(
+        &self,
+        req: Request<ListRequest>,
+    ) -> std::result::Result<Response<RowsReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.filter_json)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows = query::list(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
+        let rows =
+            query::list(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowsReply {
             rows_json: encode(&rows)?,
         }))
     }
 
-    async fn count(&self, req: Request<ListRequest>) -> std::result::Result<Response<CountReply>, Status> {
+    async fn count(
+        &self,
+        req: Request<ListRequest>,
+    ) -> std::result::Result<Response<CountReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.filter_json)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let total = query::count(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
+        let total =
+            query::count(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(CountReply { total }))
     }
 
-    async fn get(&self, req: Request<KeyRequest>) -> std::result::Result<Response<RowReply>, Status> {
+    async fn get(
+        &self,
+        req: Request<KeyRequest>,
+    ) -> std::result::Result<Response<RowReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let mut row = query::get(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.key).await?;
+        let mut row = query::get(
+            &mut tx,
+            &res,
+            &caller,
+            company(&res, r.emp, &caller),
+            &r.key,
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
         query::decorate(&res, std::slice::from_mut(&mut row));
         Ok(Response::new(RowReply {
@@ -98,43 +121,71 @@ impl ResourceService for ResourceGrpc {
         }))
     }
 
-    async fn create(&self, req: Request<WriteRequest>) -> std::result::Result<Response<RowReply>, Status> {
+    async fn create(
+        &self,
+        req: Request<WriteRequest>,
+    ) -> std::result::Result<Response<RowReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.body_json)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let row = query::create(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
+        let row =
+            query::create(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowReply {
             row_json: encode(&row)?,
         }))
     }
 
-    async fn update(&self, req: Request<WriteRequest>) -> std::result::Result<Response<RowReply>, Status> {
+    async fn update(
+        &self,
+        req: Request<WriteRequest>,
+    ) -> std::result::Result<Response<RowReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.body_json)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let row = query::update(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.key, &body).await?;
+        let row = query::update(
+            &mut tx,
+            &res,
+            &caller,
+            company(&res, r.emp, &caller),
+            &r.key,
+            &body,
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowReply {
             row_json: encode(&row)?,
         }))
     }
 
-    async fn delete(&self, req: Request<KeyRequest>) -> std::result::Result<Response<DeleteReply>, Status> {
+    async fn delete(
+        &self,
+        req: Request<KeyRequest>,
+    ) -> std::result::Result<Response<DeleteReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        query::delete(&mut tx, &res, &caller, company(&res, r.emp, &caller), &r.key).await?;
+        query::delete(
+            &mut tx,
+            &res,
+            &caller,
+            company(&res, r.emp, &caller),
+            &r.key,
+        )
+        .await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(DeleteReply { deleted: 1 }))
     }
 
-    async fn search(&self, req: Request<SearchRequest>) -> std::result::Result<Response<RowsReply>, Status> {
+    async fn search(
+        &self,
+        req: Request<SearchRequest>,
+    ) -> std::result::Result<Response<RowsReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
@@ -154,7 +205,10 @@ impl ResourceService for ResourceGrpc {
         }))
     }
 
-    async fn action(&self, req: Request<ActionRequest>) -> std::result::Result<Response<RowReply>, Status> {
+    async fn action(
+        &self,
+        req: Request<ActionRequest>,
+    ) -> std::result::Result<Response<RowReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;

@@ -17,4 +17,6 @@ pub mod model;
 pub mod query;
 pub mod values;
 
-pub use model::{Action, ActionHandler, ActionPerm, DbType, Field, Group, Hooks, Kind, Op, Registry, Resource};
+pub use model::{
+    Action, ActionHandler, ActionPerm, DbType, Field, Group, Hooks, Kind, Op, Registry, Resource,
+};

@@ -129,7 +129,9 @@ impl Field {
         Field::new(name, label, Kind::Number, DbType::Decimal)
     }
     pub fn money(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Money, DbType::Decimal).min("0").scale(2)
+        Field::new(name, label, Kind::Money, DbType::Decimal)
+            .min("0")
+            .scale(2)
     }
     pub fn text(name: &str, label: &str) -> Field {
         Field::new(name, label, Kind::Text, DbType::Text)
@@ -166,10 +168,14 @@ impl Field {
             .width(3)
     }
     pub fn color(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::Color, DbType::Text).len(7).width(3)
+        Field::new(name, label, Kind::Color, DbType::Text)
+            .len(7)
+            .width(3)
     }
     pub fn access_key(name: &str, label: &str) -> Field {
-        Field::new(name, label, Kind::AccessKey, DbType::Text).len(44).width(12)
+        Field::new(name, label, Kind::AccessKey, DbType::Text)
+            .len(44)
+            .width(12)
     }
     pub fn password(name: &str, label: &str) -> Field {
         let mut f = Field::new(name, label, Kind::Password, DbType::Text).len(128);
@@ -199,7 +205,10 @@ impl Field {
     /// A code from a fixed list (`options`: value, text).
     pub fn options(name: &str, label: &str, db: DbType, opts: &[(&str, &str)]) -> Field {
         let mut f = Field::new(name, label, Kind::Combobox, db);
-        f.options = opts.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect();
+        f.options = opts
+            .iter()
+            .map(|(v, t)| (v.to_string(), t.to_string()))
+            .collect();
         f
     }
     /// Situation 1 = Ativado, otherwise Desativado.
@@ -207,7 +216,10 @@ impl Field {
         let mut f = Field::new(name, "Situação", Kind::Situation, DbType::Int)
             .list()
             .width(3);
-        f.options = vec![("1".into(), "Ativado".into()), ("0".into(), "Desativado".into())];
+        f.options = vec![
+            ("1".into(), "Ativado".into()),
+            ("0".into(), "Desativado".into()),
+        ];
         f.default = Some(Value::from(1));
         f
     }
@@ -284,11 +296,22 @@ pub struct Group {
 pub trait Hooks: Send + Sync {
     /// Runs after the body was parsed, before validation (hash a password, derive a
     /// column).
-    async fn before_write(&self, _op: Op, _caller: &Caller, _body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        _body: &mut Map<String, Value>,
+    ) -> Result<()> {
         Ok(())
     }
     /// Runs in the same transaction after the row was written.
-    async fn after_write(&self, _tx: &mut Tx, _op: Op, _caller: &Caller, _row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        _op: Op,
+        _caller: &Caller,
+        _row: &Value,
+    ) -> Result<()> {
         Ok(())
     }
 }
@@ -519,7 +542,9 @@ impl Resource {
     }
 
     pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.name.eq_ignore_ascii_case(name))
+        self.fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
     }
 
     pub fn is_key(&self, name: &str) -> bool {
@@ -533,7 +558,8 @@ impl Resource {
     /// Checks the descriptor once at start-up: identifiers are plain, key, company,
     /// label and order name declared fields.
     pub fn check(&self) -> std::result::Result<(), String> {
-        let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let ident =
+            |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !ident(&self.schema) || !ident(&self.table) {
             return Err(format!("{}: bad table", self.name));
         }
@@ -555,11 +581,19 @@ impl Resource {
             return Err(format!("{}: label {} not declared", self.name, self.label));
         }
         if self.generated_key
-            && (self.key.len() != 1 || self.fields.iter().any(|f| f.name == self.key[0] && f.db != DbType::Int))
+            && (self.key.len() != 1
+                || self
+                    .fields
+                    .iter()
+                    .any(|f| f.name == self.key[0] && f.db != DbType::Int))
         {
-            return Err(format!("{}: a generated key is one integer column", self.name));
+            return Err(format!(
+                "{}: a generated key is one integer column",
+                self.name
+            ));
         }
-        crate::resource::query::parse_order(self, &self.default_order).map_err(|e| format!("{}: {e}", self.name))?;
+        crate::resource::query::parse_order(self, &self.default_order)
+            .map_err(|e| format!("{}: {e}", self.name))?;
         Ok(())
     }
 

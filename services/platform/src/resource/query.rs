@@ -101,7 +101,9 @@ pub fn parse_list(res: &Resource, body: &Map<String, Value>) -> Result<ListParam
     };
     let limit = int_param(body, "LIMIT")?.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
-        return Err(Error::validation(format!("LIMIT deve estar entre 1 e {MAX_LIMIT}.")));
+        return Err(Error::validation(format!(
+            "LIMIT deve estar entre 1 e {MAX_LIMIT}."
+        )));
     }
     let offset = match (int_param(body, "OFFSET")?, int_param(body, "PAGINATION")?) {
         (Some(o), _) => o,
@@ -129,11 +131,17 @@ pub fn parse_list(res: &Resource, body: &Map<String, Value>) -> Result<ListParam
             .position(|f| f.name == name && !f.write_only)
             .ok_or_else(|| Error::validation(format!("Filtro inválido: '{k}'.")))?;
         let f = &res.fields[idx];
-        if range.is_some() && !matches!(f.db, DbType::Date | DbType::Timestamp | DbType::Int | DbType::Decimal) {
+        if range.is_some()
+            && !matches!(
+                f.db,
+                DbType::Date | DbType::Timestamp | DbType::Int | DbType::Decimal
+            )
+        {
             return Err(Error::validation(format!("Filtro inválido: '{k}'.")));
         }
         let parse = |v: &Value| -> Result<SqlValue> {
-            parse_value(f, v).map_err(|_| Error::validation(format!("Valor inválido para o filtro {k}.")))
+            parse_value(f, v)
+                .map_err(|_| Error::validation(format!("Valor inválido para o filtro {k}.")))
         };
         match (range, v) {
             (_, Value::Null) => {}
@@ -170,11 +178,18 @@ fn push_select(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource) {
     qb.push("SELECT ");
     let cols: Vec<String> = selectable(res).iter().map(|f| select_expr(f)).collect();
     qb.push(cols.join(", "));
-    qb.push(" FROM ").push(res.qualified_table()).push(" WHERE ");
+    qb.push(" FROM ")
+        .push(res.qualified_table())
+        .push(" WHERE ");
 }
 
 /// Client and company conditions; every WHERE starts here.
-fn push_scope(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, caller: &Caller, emp: Option<i64>) -> Result<()> {
+fn push_scope(
+    qb: &mut QueryBuilder<'_, Postgres>,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+) -> Result<()> {
     if res.tenant {
         qb.push("client_id = ").push_bind(caller.client_id);
     } else {
@@ -189,7 +204,9 @@ fn push_scope(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, caller: &Call
 }
 
 fn escape_like(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+    s.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }
 
 fn push_filtro(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, filtro: &str) {
@@ -236,7 +253,13 @@ fn push_conds(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, p: &ListParam
                 match f.db {
                     DbType::Int => qb.push_bind(
                         vals.iter()
-                            .filter_map(|v| if let SqlValue::Int(i) = v { Some(*i) } else { None })
+                            .filter_map(|v| {
+                                if let SqlValue::Int(i) = v {
+                                    Some(*i)
+                                } else {
+                                    None
+                                }
+                            })
                             .collect::<Vec<i64>>(),
                     ),
                     _ => qb.push_bind(
@@ -261,7 +284,13 @@ fn push_conds(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, p: &ListParam
 fn push_order(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, order: &[(usize, bool)]) {
     let mut items: Vec<String> = order
         .iter()
-        .map(|(i, desc)| format!("{}{}", res.fields[*i].column, if *desc { " DESC" } else { "" }))
+        .map(|(i, desc)| {
+            format!(
+                "{}{}",
+                res.fields[*i].column,
+                if *desc { " DESC" } else { "" }
+            )
+        })
         .collect();
     // Keys last, so paging is stable.
     for k in &res.key {
@@ -278,7 +307,12 @@ fn push_order(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, order: &[(usi
 pub fn decorate(res: &Resource, rows: &mut [Value]) {
     for (i, row) in rows.iter_mut().enumerate() {
         if let Value::Object(m) = row {
-            let id = res.key.first().and_then(|k| m.get(k)).cloned().unwrap_or(Value::Null);
+            let id = res
+                .key
+                .first()
+                .and_then(|k| m.get(k))
+                .cloned()
+                .unwrap_or(Value::Null);
             let text = m.get(&res.label).cloned().unwrap_or(Value::Null);
             m.insert("ORDEM".into(), Value::from((i % 2) as i64));
             m.insert("id".into(), id);
@@ -287,7 +321,11 @@ pub fn decorate(res: &Resource, rows: &mut [Value]) {
     }
 }
 
-async fn fetch_rows(tx: &mut Tx, res: &Resource, mut qb: QueryBuilder<'_, Postgres>) -> Result<Vec<Value>> {
+async fn fetch_rows(
+    tx: &mut Tx,
+    res: &Resource,
+    mut qb: QueryBuilder<'_, Postgres>,
+) -> Result<Vec<Value>> {
     let rows = qb.build().fetch_all(&mut **tx).await?;
     let fields = selectable(res);
     rows.iter().map(|r| row_to_json(&fields, r)).collect()
@@ -369,7 +407,9 @@ fn push_key(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, key: &[String])
         return Err(Error::validation("Chave do registro inválida."));
     }
     for (name, raw) in res.key.iter().zip(key) {
-        let f = res.field(name).ok_or_else(|| Error::internal("key not declared"))?;
+        let f = res
+            .field(name)
+            .ok_or_else(|| Error::internal("key not declared"))?;
         let v = parse_value(f, &Value::from(raw.clone())).map_err(|_| Error::not_found())?;
         if v == SqlValue::Null {
             return Err(Error::not_found());
@@ -380,7 +420,13 @@ fn push_key(qb: &mut QueryBuilder<'_, Postgres>, res: &Resource, key: &[String])
     Ok(())
 }
 
-pub async fn get(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, key: &[String]) -> Result<Value> {
+pub async fn get(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    key: &[String],
+) -> Result<Value> {
     let mut qb = QueryBuilder::new("");
     push_select(&mut qb, res);
     push_scope(&mut qb, res, caller, emp)?;
@@ -392,7 +438,13 @@ pub async fn get(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>,
         .ok_or_else(Error::not_found)
 }
 
-async fn reread(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, row: &Value) -> Result<Value> {
+async fn reread(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    row: &Value,
+) -> Result<Value> {
     let key: Vec<String> = res
         .key
         .iter()
@@ -410,7 +462,9 @@ fn returning(res: &Resource) -> String {
 }
 
 async fn next_id(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>) -> Result<i64> {
-    let key = res.field(&res.key[0]).ok_or_else(|| Error::internal("key"))?;
+    let key = res
+        .field(&res.key[0])
+        .ok_or_else(|| Error::internal("key"))?;
     let company = if res.ids_per_client {
         None
     } else {
@@ -446,8 +500,17 @@ async fn next_id(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>)
         .await?)
 }
 
-async fn publish(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, op: Op, row: &Value) -> Result<()> {
-    let Some(entity) = &res.events else { return Ok(()) };
+async fn publish(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    op: Op,
+    row: &Value,
+) -> Result<()> {
+    let Some(entity) = &res.events else {
+        return Ok(());
+    };
     let verb = match op {
         Op::Create => "criado",
         Op::Update => "alterado",
@@ -471,7 +534,14 @@ async fn publish(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>,
         row_json: serde_json::to_vec(row)?,
     };
     let subject = format!("erp.{}.{}.{}", res.schema, entity, verb);
-    crate::bus::outbox_insert(tx, &res.schema, &subject, caller.client_id, &event.encode_to_vec()).await?;
+    crate::bus::outbox_insert(
+        tx,
+        &res.schema,
+        &subject,
+        caller.client_id,
+        &event.encode_to_vec(),
+    )
+    .await?;
     Ok(())
 }
 
@@ -486,9 +556,9 @@ fn check_write(res: &Resource, caller: &Caller) -> Result<()> {
 
 /// Fields a body may write.
 fn writable(res: &Resource) -> impl Iterator<Item = &Field> {
-    res.fields
-        .iter()
-        .filter(move |f| !(f.read_only || res.is_company(&f.name) || (res.generated_key && res.is_key(&f.name))))
+    res.fields.iter().filter(move |f| {
+        !(f.read_only || res.is_company(&f.name) || (res.generated_key && res.is_key(&f.name)))
+    })
 }
 
 pub async fn create(
@@ -632,7 +702,13 @@ pub async fn update(
     Ok(row)
 }
 
-pub async fn delete(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>, key: &[String]) -> Result<Value> {
+pub async fn delete(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    key: &[String],
+) -> Result<Value> {
     check_write(res, caller)?;
     let mut qb = QueryBuilder::new("DELETE FROM ");
     qb.push(res.qualified_table()).push(" WHERE ");

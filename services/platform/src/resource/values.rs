@@ -119,7 +119,9 @@ pub fn parse_decimal(value: &Value) -> Option<Decimal> {
     match value {
         Value::Number(n) => {
             let s = n.to_string();
-            Decimal::from_str(&s).or_else(|_| Decimal::from_scientific(&s)).ok()
+            Decimal::from_str(&s)
+                .or_else(|_| Decimal::from_scientific(&s))
+                .ok()
         }
         Value::String(s) => {
             let s = s.trim().trim_start_matches("R$").trim();
@@ -150,7 +152,10 @@ pub fn validate(f: &Field, value: SqlValue) -> Result<SqlValue> {
             other => format!("{other:?}"),
         };
         if !f.options.iter().any(|(o, _)| *o == s) {
-            return Err(Error::validation(format!("Valor inválido para o campo {}.", f.label)));
+            return Err(Error::validation(format!(
+                "Valor inválido para o campo {}.",
+                f.label
+            )));
         }
     }
     match &value {
@@ -262,13 +267,20 @@ mod tests {
 
     #[test]
     fn decimals_are_exact_in_both_notations() {
-        let d = parse_decimal(&serde_json::from_str::<Value>("1234.567890123456789").expect("json"));
-        assert_eq!(d.map(|d| d.to_string()), Some("1234.567890123456789".into()));
+        let d =
+            parse_decimal(&serde_json::from_str::<Value>("1234.567890123456789").expect("json"));
+        assert_eq!(
+            d.map(|d| d.to_string()),
+            Some("1234.567890123456789".into())
+        );
         assert_eq!(
             parse_decimal(&Value::from("1.234,56")),
             Decimal::from_str("1234.56").ok()
         );
-        assert_eq!(parse_decimal(&Value::from("R$ 10,5")), Decimal::from_str("10.5").ok());
+        assert_eq!(
+            parse_decimal(&Value::from("R$ 10,5")),
+            Decimal::from_str("10.5").ok()
+        );
         assert_eq!(parse_decimal(&Value::from("abc")), None);
     }
 
@@ -307,7 +319,9 @@ mod tests {
         );
         let t = Field::textarea("OBS", "Observação").min_len(3);
         assert_eq!(
-            validate(&t, SqlValue::Text("ab".into())).err().map(|e| e.to_string()),
+            validate(&t, SqlValue::Text("ab".into()))
+                .err()
+                .map(|e| e.to_string()),
             Some("O campo Observação deve ter no minimo 3 caracteres.".into())
         );
     }
@@ -325,12 +339,16 @@ mod tests {
             Some(SqlValue::Text("11987654321;21987654321".into()))
         );
         assert_eq!(
-            validate(&p, SqlValue::Text("1199".into())).err().map(|e| e.to_string()),
+            validate(&p, SqlValue::Text("1199".into()))
+                .err()
+                .map(|e| e.to_string()),
             Some("Número incompleto".into())
         );
         let e = Field::email("CLI_EMAIL", "E-mail");
         assert_eq!(
-            validate(&e, SqlValue::Text("x@".into())).err().map(|e| e.to_string()),
+            validate(&e, SqlValue::Text("x@".into()))
+                .err()
+                .map(|e| e.to_string()),
             Some("E-mail inválido.".into())
         );
         let h = Field::color("COR_HEX", "Cor");

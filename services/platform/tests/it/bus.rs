@@ -32,7 +32,10 @@ fn forward(tx: mpsc::UnboundedSender<Message>) -> Handler {
 }
 
 async fn recv(rx: &mut mpsc::UnboundedReceiver<Message>, secs: u64) -> Option<Message> {
-    timeout(Duration::from_secs(secs), rx.recv()).await.ok().flatten()
+    timeout(Duration::from_secs(secs), rx.recv())
+        .await
+        .ok()
+        .flatten()
 }
 
 /// The contract both engines keep.
@@ -52,7 +55,10 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
     bus.subscribe(&durable("a"), &format!("{p}.pedido.*"), forward(tx))
         .await
         .expect("subscribe");
-    assert_eq!(recv(&mut rx, 10).await.map(|m| m.payload), Some(Bytes::from("1")));
+    assert_eq!(
+        recv(&mut rx, 10).await.map(|m| m.payload),
+        Some(Bytes::from("1"))
+    );
 
     // Only matching subjects; a duplicate id is dropped.
     let id = uuid::Uuid::new_v4().to_string();
@@ -94,10 +100,17 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
     bus.subscribe(&durable("b"), &format!("{p}.retry.>"), flaky)
         .await
         .expect("subscribe");
-    bus.publish(msg(&uuid::Uuid::new_v4().to_string(), &format!("{p}.retry.um"), "r"))
-        .await
-        .expect("publish");
-    assert_eq!(recv(&mut rx2, 15).await.map(|m| m.payload), Some(Bytes::from("r")));
+    bus.publish(msg(
+        &uuid::Uuid::new_v4().to_string(),
+        &format!("{p}.retry.um"),
+        "r",
+    ))
+    .await
+    .expect("publish");
+    assert_eq!(
+        recv(&mut rx2, 15).await.map(|m| m.payload),
+        Some(Bytes::from("r"))
+    );
     assert!(attempts.load(std::sync::atomic::Ordering::SeqCst) >= 2);
     vec![durable("a"), durable("b")]
 }
@@ -146,10 +159,20 @@ async fn the_relay_publishes_with_the_outbox_id_and_marks_rows() {
         .expect("subscribe");
     let id = write_event(&db, schema, "erp.relay.item.criado").await;
     assert_eq!(bus::outbox_backlog(&db, schema).await.expect("backlog"), 1);
-    assert_eq!(bus::relay_once(&db, bus.as_ref(), schema).await.expect("relay"), 1);
+    assert_eq!(
+        bus::relay_once(&db, bus.as_ref(), schema)
+            .await
+            .expect("relay"),
+        1
+    );
     assert_eq!(recv(&mut rx, 5).await.map(|m| m.id), Some(id));
     assert_eq!(bus::outbox_backlog(&db, schema).await.expect("backlog"), 0);
-    assert_eq!(bus::relay_once(&db, bus.as_ref(), schema).await.expect("relay"), 0);
+    assert_eq!(
+        bus::relay_once(&db, bus.as_ref(), schema)
+            .await
+            .expect("relay"),
+        0
+    );
 }
 
 #[tokio::test]

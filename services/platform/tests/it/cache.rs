@@ -13,13 +13,22 @@ async fn contract(c: Arc<dyn Cache>) {
     c.del(&k).await.expect("del");
     assert_eq!(c.get(&k).await.expect("get"), None);
 
-    c.set(&k, b"short", Duration::from_millis(100)).await.expect("set");
+    c.set(&k, b"short", Duration::from_millis(100))
+        .await
+        .expect("set");
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(c.get(&k).await.expect("get"), None, "expired value returned");
+    assert_eq!(
+        c.get(&k).await.expect("get"),
+        None,
+        "expired value returned"
+    );
 
     let n = format!("{k}:n");
     for i in 1..=5 {
-        assert_eq!(c.incr(&n, Duration::from_millis(300)).await.expect("incr"), i);
+        assert_eq!(
+            c.incr(&n, Duration::from_millis(300)).await.expect("incr"),
+            i
+        );
     }
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(

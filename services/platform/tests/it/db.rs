@@ -30,18 +30,20 @@ async fn the_app_role_is_not_owner_superuser_or_bypassrls() {
     assert_eq!(user, "erp_app");
     assert!(!sup, "app role must not be superuser");
     assert!(!bypass, "app role must not bypass RLS");
-    let owner: String =
-        sqlx::query_scalar("SELECT tableowner::text FROM pg_tables WHERE schemaname = $1 AND tablename = 'itens'")
-            .bind(SCHEMA)
-            .fetch_one(&db.pool)
-            .await
-            .expect("owner");
+    let owner: String = sqlx::query_scalar(
+        "SELECT tableowner::text FROM pg_tables WHERE schemaname = $1 AND tablename = 'itens'",
+    )
+    .bind(SCHEMA)
+    .fetch_one(&db.pool)
+    .await
+    .expect("owner");
     assert_ne!(owner, user);
-    let forced: bool =
-        sqlx::query_scalar("SELECT relforcerowsecurity FROM pg_class WHERE oid = 'plat_it.itens'::regclass")
-            .fetch_one(&db.pool)
-            .await
-            .expect("rls");
+    let forced: bool = sqlx::query_scalar(
+        "SELECT relforcerowsecurity FROM pg_class WHERE oid = 'plat_it.itens'::regclass",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .expect("rls");
     assert!(forced);
     // Nor can it touch the migration history.
     let e = sqlx::query("DELETE FROM plat_it._sqlx_migrations")
@@ -86,7 +88,10 @@ async fn a_tenant_cannot_write_rows_of_another() {
     .bind(b)
     .execute(&mut *tx)
     .await;
-    assert!(r.is_err(), "RLS WITH CHECK must refuse another client's row");
+    assert!(
+        r.is_err(),
+        "RLS WITH CHECK must refuse another client's row"
+    );
     drop(tx);
     insert(&db, b, 1, 7, "de B").await;
     let mut tx = db.begin_tenant(a).await.expect("tx");

@@ -21,7 +21,9 @@ fn itens() -> Resource {
                 .required()
                 .len(60)
                 .searchable(),
-            Field::text("ITEM_CODIGO", "Código Interno").len(20).searchable(),
+            Field::text("ITEM_CODIGO", "Código Interno")
+                .len(20)
+                .searchable(),
             Field::money("ITEM_VALOR", "Valor").max("100000"),
             Field::date("ITEM_DATA", "Data"),
             Field::password("ITEM_SENHA", "Senha"),
@@ -59,15 +61,34 @@ async fn crud_list_count_search_round_trip() {
     assert_eq!(a["ITEM_ID"], json!(1));
     assert_eq!(a["ITEM_VALOR"].to_string(), "1234.56");
     assert_eq!(a["ITEM_DATA"], json!("2026-11-22"));
-    assert!(a.get("ITEM_SENHA").is_none(), "write-only fields are never read back");
-    let b = query::create(&mut tx, &res, &me, Some(1), &body(json!({"ITEM_DESCRICAO": "Arruela"})))
-        .await
-        .expect("create");
+    assert!(
+        a.get("ITEM_SENHA").is_none(),
+        "write-only fields are never read back"
+    );
+    let b = query::create(
+        &mut tx,
+        &res,
+        &me,
+        Some(1),
+        &body(json!({"ITEM_DESCRICAO": "Arruela"})),
+    )
+    .await
+    .expect("create");
     assert_eq!(b["ITEM_ID"], json!(2));
-    let other_company = query::create(&mut tx, &res, &me, Some(2), &body(json!({"ITEM_DESCRICAO": "Porca"})))
-        .await
-        .expect("create");
-    assert_eq!(other_company["ITEM_ID"], json!(1), "ids are numbered per company");
+    let other_company = query::create(
+        &mut tx,
+        &res,
+        &me,
+        Some(2),
+        &body(json!({"ITEM_DESCRICAO": "Porca"})),
+    )
+    .await
+    .expect("create");
+    assert_eq!(
+        other_company["ITEM_ID"],
+        json!(1),
+        "ids are numbered per company"
+    );
 
     let rows = query::list(
         &mut tx,
@@ -78,16 +99,25 @@ async fn crud_list_count_search_round_trip() {
     )
     .await
     .expect("list");
-    let names: Vec<&str> = rows.iter().filter_map(|r| r["ITEM_DESCRICAO"].as_str()).collect();
+    let names: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r["ITEM_DESCRICAO"].as_str())
+        .collect();
     assert_eq!(names, vec!["Arruela", "Parafuso 10mm"]);
     assert_eq!(rows[0]["ORDEM"], json!(0));
     assert_eq!(rows[1]["ORDEM"], json!(1));
     assert_eq!(rows[1]["id"], json!(1));
     assert_eq!(rows[1]["text"], json!("Parafuso 10mm"));
 
-    let rows = query::list(&mut tx, &res, &me, Some(1), &body(json!({"FILTRO": "paraf"})))
-        .await
-        .expect("filtro");
+    let rows = query::list(
+        &mut tx,
+        &res,
+        &me,
+        Some(1),
+        &body(json!({"FILTRO": "paraf"})),
+    )
+    .await
+    .expect("filtro");
     assert_eq!(rows.len(), 1);
     let rows = query::list(&mut tx, &res, &me, Some(1), &body(json!({"FILTRO": "%"})))
         .await
@@ -103,9 +133,15 @@ async fn crud_list_count_search_round_trip() {
     .await
     .expect("range");
     assert_eq!(rows.len(), 1);
-    let rows = query::list(&mut tx, &res, &me, Some(1), &body(json!({"LIMIT": 1, "PAGINATION": 1})))
-        .await
-        .expect("page");
+    let rows = query::list(
+        &mut tx,
+        &res,
+        &me,
+        Some(1),
+        &body(json!({"LIMIT": 1, "PAGINATION": 1})),
+    )
+    .await
+    .expect("page");
     assert_eq!(rows[0]["ITEM_DESCRICAO"], json!("Parafuso 10mm"));
     assert_eq!(
         query::count(&mut tx, &res, &me, Some(1), &Map::new())
@@ -134,8 +170,16 @@ async fn crud_list_count_search_round_trip() {
     .await
     .expect("update");
     assert_eq!(u["ITEM_DESCRICAO"], json!("Arruela lisa"));
-    assert_eq!(u["ITEM_ID"], json!(2), "the key of a body never moves a row");
-    assert_eq!(u["ITEM_EMP_ID"], json!(1), "the company of a body never moves a row");
+    assert_eq!(
+        u["ITEM_ID"],
+        json!(2),
+        "the key of a body never moves a row"
+    );
+    assert_eq!(
+        u["ITEM_EMP_ID"],
+        json!(1),
+        "the company of a body never moves a row"
+    );
     let e = query::update(
         &mut tx,
         &res,
@@ -146,14 +190,21 @@ async fn crud_list_count_search_round_trip() {
     )
     .await
     .err();
-    assert_eq!(e.map(|e| e.to_string()), Some("Descrição é obrigatório!".into()));
+    assert_eq!(
+        e.map(|e| e.to_string()),
+        Some("Descrição é obrigatório!".into())
+    );
 
     query::delete(&mut tx, &res, &me, Some(1), &["2".into()])
         .await
         .expect("delete");
-    let e = query::get(&mut tx, &res, &me, Some(1), &["2".into()]).await.err();
+    let e = query::get(&mut tx, &res, &me, Some(1), &["2".into()])
+        .await
+        .err();
     assert_eq!(e.map(|e| e.http_status()), Some(404));
-    let e = query::delete(&mut tx, &res, &me, Some(1), &["2".into()]).await.err();
+    let e = query::delete(&mut tx, &res, &me, Some(1), &["2".into()])
+        .await
+        .err();
     assert_eq!(e.map(|e| e.http_status()), Some(404));
     tx.commit().await.expect("commit");
 }
@@ -178,7 +229,10 @@ async fn validation_messages_and_constraints_are_friendly() {
     .await
     .err()
     .map(|e| e.to_string());
-    assert_eq!(e, Some("Valor Máximo permitido para o campo: 100000".into()));
+    assert_eq!(
+        e,
+        Some("Valor Máximo permitido para o campo: 100000".into())
+    );
     let e = query::create(
         &mut tx,
         &res,
@@ -238,9 +292,15 @@ async fn order_and_filter_payloads_never_reach_sql() {
         "ITEM_ID; SELECT 1",
         "(SELECT 1)",
     ] {
-        let e = query::list(&mut tx, &res, &me, Some(1), &body(json!({"ORDENACAO": bad})))
-            .await
-            .expect_err(bad);
+        let e = query::list(
+            &mut tx,
+            &res,
+            &me,
+            Some(1),
+            &body(json!({"ORDENACAO": bad})),
+        )
+        .await
+        .expect_err(bad);
         assert_eq!(e.http_status(), 400, "{bad}");
     }
     for key in ["1=1; --", "pg_sleep(5)", "\"ITEM_ID\"", "client_id"] {
