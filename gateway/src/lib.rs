@@ -18,10 +18,12 @@
 //! - `upstream`: gRPC clients, deadline and metadata.
 //! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`.
 //! - `openapi`: openapi.json from the route table.
+//! - `bench`: bulk seeding and scenario SQL for `make bench`.
 
 pub mod access;
 pub mod app;
 pub mod auth;
+pub mod bench;
 pub mod graphql;
 pub mod legacy;
 pub mod openapi;

@@ -31,6 +31,29 @@ enum Command {
     SeedDemo,
     /// Print the GraphQL schema (SDL).
     Schema,
+    /// Bulk-load generated rows of a register (benchmark data).
+    #[command(hide = true)]
+    BenchSeed {
+        resource: String,
+        #[arg(long)]
+        client: i64,
+        #[arg(long)]
+        emp: i64,
+        #[arg(long)]
+        rows: u64,
+    },
+    /// Print the SQL and parameters of a benchmark scenario.
+    #[command(hide = true)]
+    BenchSql {
+        resource: String,
+        scenario: String,
+        #[arg(long)]
+        client: i64,
+        #[arg(long)]
+        emp: i64,
+        #[arg(long, default_value = "SILVA")]
+        filter: String,
+    },
 }
 
 #[tokio::main]
@@ -42,7 +65,10 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Gateway) => "erp-gateway".into(),
         _ => "erp".into(),
     };
-    if !matches!(cli.command, Some(Command::Schema)) {
+    if !matches!(
+        cli.command,
+        Some(Command::Schema) | Some(Command::BenchSql { .. })
+    ) {
         erp_platform::telemetry::init(&role, cfg.otlp_endpoint.as_deref());
     }
     let result = match cli.command.unwrap_or(Command::Run { demo: false }) {
@@ -61,6 +87,20 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", erp_gateway::graphql::schema().sdl());
             Ok(())
         }
+        Command::BenchSeed {
+            resource,
+            client,
+            emp,
+            rows,
+        } => erp_gateway::bench::seed(&cfg, &resource, client, emp, rows).await,
+        Command::BenchSql {
+            resource,
+            scenario,
+            client,
+            emp,
+            filter,
+        } => erp_gateway::bench::scenario_sql(&resource, &scenario, client, emp, &filter)
+            .map(|v| println!("{v}")),
     };
     erp_platform::telemetry::shutdown();
     result.map_err(|e| anyhow::anyhow!("{e}"))

@@ -179,6 +179,7 @@ pub async fn create(
         },
     );
     let reply = call(st.up.resources(&res.schema)?.create(req)).await?;
+    forget_principal(st, auth, &res).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
 
@@ -211,6 +212,7 @@ pub async fn update(
         },
     );
     let reply = call(st.up.resources(&res.schema)?.update(req)).await?;
+    forget_principal(st, auth, &res).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }
 
@@ -240,6 +242,15 @@ pub async fn delete(
         },
     );
     call(st.up.resources(&res.schema)?.delete(req)).await?;
+    forget_principal(st, auth, &res).await
+}
+
+/// After a write that changes companies or users, the caller's next request
+/// reloads their principal (other users' follow identity's event).
+async fn forget_principal(st: &AppState, auth: &Auth, res: &Resource) -> Result<()> {
+    if res.affects_principal {
+        crate::auth::evict(st, auth.caller.client_id, auth.caller.user_id).await?;
+    }
     Ok(())
 }
 

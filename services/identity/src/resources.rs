@@ -27,6 +27,7 @@ pub fn registry() -> Result<Registry, String> {
 fn empresas() -> Resource {
     Resource::new("empresas", "Empresas", crate::SCHEMA, "empresas", "empresas")
         .screen("/empresas")
+        .affects_principal()
         .sample(serde_json::json!({"EMP_DESCRICAO": "EMPRESA TESTE LTDA", "EMP_CGC": "11.444.777/0001-61", "EMP_REGIME": "SIMPLES NACIONAL"}))
         .key(&["EMP_ID"])
         .label("EMP_DESCRICAO")
@@ -105,6 +106,7 @@ fn empresas() -> Resource {
 fn usuarios() -> Resource {
     Resource::new("usuarios", "Usuários", crate::SCHEMA, "usuarios", "usuarios")
         .screen("/usuarios")
+        .affects_principal()
         .sample(serde_json::json!({"USR_USUARIO": "teste", "USR_NOME": "Usuário Teste", "USR_SENHA": "segredo123", "USR_EMAIL": "teste@exemplo.com.br"}))
         .key(&["USR_ID"])
         .company("USR_EMP_ID")

@@ -45,6 +45,20 @@ impl Message {
 }
 
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
+
+/// Runs a handler inside a span that continues the publisher's trace (the
+/// `traceparent` the outbox captured travels in the message headers).
+async fn handle(handler: &Handler, durable: &str, msg: Message) -> Result<()> {
+    use tracing::Instrument;
+    let span = tracing::info_span!("event", subject = %msg.subject, consumer = %durable);
+    let headers: HashMap<String, String> = msg.headers.iter().cloned().collect();
+    crate::telemetry::set_parent_from(&span, &headers);
+    let started = std::time::Instant::now();
+    let result = handler(msg).instrument(span).await;
+    metrics::histogram!("erp_event_handling_seconds", "consumer" => durable.to_string())
+        .record(started.elapsed().as_secs_f64());
+    result
+}
 pub type Handler = Arc<dyn Fn(Message) -> HandlerFuture + Send + Sync>;
 
 #[async_trait]
@@ -181,11 +195,14 @@ impl Bus for MemoryBus {
                         pos += 1;
                     }
                     st.consumers.insert(durable.clone(), pos);
+                    let lag = (st.base + st.log.len() as u64).saturating_sub(pos);
+                    metrics::gauge!("erp_consumer_lag", "consumer" => durable.clone())
+                        .set(lag as f64);
                     found
                 };
                 match next {
                     None => notified.await,
-                    Some((pos, msg)) => match handler(msg).await {
+                    Some((pos, msg)) => match handle(&handler, &durable, msg).await {
                         Ok(()) => {
                             backoff = Duration::from_millis(50);
                             inner
@@ -301,6 +318,20 @@ impl Bus for NatsBus {
                 .map_err(|e| Error::Unavailable(format!("consumer: {e}")))?
         };
         let durable = durable.to_string();
+        // Pending messages per consumer, for the consumer-lag gauge.
+        let lag_stream = stream.clone();
+        let lag_name = durable.clone();
+        tokio::spawn(async move {
+            loop {
+                let info = lag_stream.consumer_info(&lag_name).await;
+                match info {
+                    Ok(i) => metrics::gauge!("erp_consumer_lag", "consumer" => lag_name.clone())
+                        .set(i.num_pending as f64),
+                    Err(e) => tracing::debug!(error = %e, "consumer info"),
+                }
+                tokio::time::sleep(Duration::from_secs(10)).await;
+            }
+        });
         let js_stream = stream;
         Ok(tokio::spawn(async move {
             let mut messages = consumer;
@@ -329,7 +360,7 @@ impl Bus for NatsBus {
                             headers,
                             payload: m.payload.clone(),
                         };
-                        let result = handler(msg).await;
+                        let result = handle(&handler, &durable, msg).await;
                         let ack = match result {
                             Ok(()) => m.ack().await,
                             Err(e) => {

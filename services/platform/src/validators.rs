@@ -153,6 +153,17 @@ const CNPJ_WEIGHTS: [u32; 13] = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 pub struct Cpf(String);
 
 impl Cpf {
+    /// The valid CPF whose first nine digits are `base` (mod 10^9), for generated
+    /// data (benchmarks, fixtures).
+    pub fn from_base(base: u64) -> Cpf {
+        let mut doc: Vec<u8> = format!("{:09}", base % 1_000_000_000).into_bytes();
+        let first = mod11_digit(&doc, &CPF_WEIGHTS[1..]);
+        doc.push(b'0' + first as u8);
+        let second = mod11_digit(&doc, &CPF_WEIGHTS);
+        doc.push(b'0' + second as u8);
+        Cpf(String::from_utf8_lossy(&doc).into_owned())
+    }
+
     /// Accepts `000.000.000-00` or the bare 11 digits.
     pub fn parse(input: &str) -> Result<Self, ValidationError> {
         let digits = unmask(input, DOCUMENT_MASK);
@@ -838,5 +849,17 @@ mod tests {
             format_br_date(NaiveDate::from_ymd_opt(999, 1, 2).expect("valid test date")),
             "02/01/0999"
         );
+    }
+
+    #[test]
+    fn generated_cpfs_are_valid() {
+        for base in [1u64, 111_444_777, 529_982_247, 999_999_998] {
+            let c = Cpf::from_base(base);
+            assert_eq!(
+                Cpf::parse(c.as_str()).map(|p| p.as_str().to_string()).ok(),
+                Some(c.as_str().to_string())
+            );
+        }
+        assert_eq!(Cpf::from_base(111_444_777).as_str(), "11144477735");
     }
 }

@@ -395,6 +395,9 @@ pub struct Resource {
     pub screen: Option<String>,
     /// A valid body for create, used by the table-driven tests and the benchmark.
     pub sample: Option<Value>,
+    /// Writes change who users are (companies, users): the gateway forgets the
+    /// caller's cached principal at once instead of waiting for the event.
+    pub affects_principal: bool,
 }
 
 impl Resource {
@@ -422,6 +425,7 @@ impl Resource {
             actions: Vec::new(),
             screen: None,
             sample: None,
+            affects_principal: false,
         }
     }
 
@@ -514,6 +518,10 @@ impl Resource {
             summary: summary.into(),
             handler,
         });
+        self
+    }
+    pub fn affects_principal(mut self) -> Self {
+        self.affects_principal = true;
         self
     }
     pub fn screen(mut self, route: &str) -> Self {

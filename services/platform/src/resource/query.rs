@@ -331,13 +331,13 @@ async fn fetch_rows(
     rows.iter().map(|r| row_to_json(&fields, r)).collect()
 }
 
-pub async fn list(
-    tx: &mut Tx,
+/// The list statement (also what `erp bench-sql` shows the benchmark).
+pub fn list_query<'a>(
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
-) -> Result<Vec<Value>> {
+) -> Result<QueryBuilder<'a, Postgres>> {
     let p = parse_list(res, body)?;
     let mut qb = QueryBuilder::new("");
     push_select(&mut qb, res);
@@ -351,9 +351,37 @@ pub async fn list(
         .push_bind(p.limit)
         .push(" OFFSET ")
         .push_bind(p.offset);
+    Ok(qb)
+}
+
+pub async fn list(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<Vec<Value>> {
+    let qb = list_query(res, caller, emp, body)?;
     let mut rows = fetch_rows(tx, res, qb).await?;
     decorate(res, &mut rows);
     Ok(rows)
+}
+
+pub fn count_query<'a>(
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<QueryBuilder<'a, Postgres>> {
+    let p = parse_list(res, body)?;
+    let mut qb = QueryBuilder::new("SELECT count(*) FROM ");
+    qb.push(res.qualified_table()).push(" WHERE ");
+    push_scope(&mut qb, res, caller, emp)?;
+    push_conds(&mut qb, res, &p);
+    if let Some(f) = &p.filtro {
+        push_filtro(&mut qb, res, f);
+    }
+    Ok(qb)
 }
 
 pub async fn count(
@@ -363,25 +391,17 @@ pub async fn count(
     emp: Option<i64>,
     body: &Map<String, Value>,
 ) -> Result<i64> {
-    let p = parse_list(res, body)?;
-    let mut qb = QueryBuilder::new("SELECT count(*) FROM ");
-    qb.push(res.qualified_table()).push(" WHERE ");
-    push_scope(&mut qb, res, caller, emp)?;
-    push_conds(&mut qb, res, &p);
-    if let Some(f) = &p.filtro {
-        push_filtro(&mut qb, res, f);
-    }
+    let mut qb = count_query(res, caller, emp, body)?;
     Ok(qb.build_query_scalar::<i64>().fetch_one(&mut **tx).await?)
 }
 
-pub async fn search(
-    tx: &mut Tx,
+pub fn search_query<'a>(
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     filter: &str,
     limit: i64,
-) -> Result<Vec<Value>> {
+) -> Result<QueryBuilder<'a, Postgres>> {
     let limit = if limit <= 0 {
         res.search_limit
     } else {
@@ -397,6 +417,18 @@ pub async fn search(
     let order = parse_order(res, &res.default_order).map_err(Error::Validation)?;
     push_order(&mut qb, res, &order);
     qb.push(" LIMIT ").push_bind(limit);
+    Ok(qb)
+}
+
+pub async fn search(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    filter: &str,
+    limit: i64,
+) -> Result<Vec<Value>> {
+    let qb = search_query(res, caller, emp, filter, limit)?;
     let mut rows = fetch_rows(tx, res, qb).await?;
     decorate(res, &mut rows);
     Ok(rows)

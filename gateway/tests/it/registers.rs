@@ -1,0 +1,222 @@
+//! Every register through the legacy REST routes the gateway builds from its
+//! descriptor: create (in registry order, so references hold), get, list with
+//! ORDENACAO and FILTRO, count, search, update, delete — as client B — while client
+//! A, numbering its own rows from 1 too, reaches none of them; hostile ORDENACAO
+//! and filter keys get a quick 400; an empty list answers 204.
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::{admin, login, seller, serial, OTHER};
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn every_register_round_trips_over_http_and_stays_inside_its_client() {
+    let _turn = serial().await;
+    let registry = erp_gateway::roles::registry().expect("registry");
+    let a = admin().await;
+    let b = login(OTHER, "admin", "senhaB123").await;
+    let mut created = Vec::new();
+    for res in registry.all().iter().filter(|r| r.tenant) {
+        let name = &res.name;
+        let company = res.company.is_some() || res.company_path;
+        let sample = res
+            .sample
+            .clone()
+            .unwrap_or_else(|| panic!("{name}: no sample"));
+        let (status, row) = b
+            .call(Method::POST, &format!("/{name}"), Some(sample.clone()))
+            .await;
+        assert_eq!(status, 200, "{name}: create: {row}");
+        let key: Vec<String> = res.key.iter().map(|k| text(&row[k])).collect();
+        let item = {
+            let mut p = format!("/{name}/{}", key[0]);
+            if company {
+                p.push_str("/1");
+            }
+            for k in &key[1..] {
+                p.push_str(&format!("/{k}"));
+            }
+            p
+        };
+        let (status, got) = b.call(Method::GET, &item, None).await;
+        assert_eq!(status, 200, "{name}: get {item}: {got}");
+        for k in &res.key {
+            assert_eq!(text(&got[k]), text(&row[k]), "{name}: get");
+        }
+        let list_path = if company {
+            format!("/{name}/1")
+        } else {
+            format!("/{name}/filtro")
+        };
+        let (status, rows) = b
+            .call(
+                Method::POST,
+                &list_path,
+                Some(json!({"ORDENACAO": res.default_order, "LIMIT": 6000})),
+            )
+            .await;
+        assert_eq!(status, 200, "{name}: list: {rows}");
+        assert!(
+            rows.as_array()
+                .is_some_and(|r| r.iter().any(|r| text(&r[&res.key[0]]) == key[0])),
+            "{name}: not listed"
+        );
+        let label = text(&row[&res.label]);
+        let (status, rows) = b
+            .call(Method::POST, &list_path, Some(json!({"FILTRO": label})))
+            .await;
+        assert_eq!(status, 200, "{name}: FILTRO '{label}': {rows}");
+        let count_path = if company {
+            format!("/{name}/registros/1")
+        } else {
+            format!("/{name}/registros")
+        };
+        let (status, count) = b.call(Method::POST, &count_path, Some(json!({}))).await;
+        assert_eq!(status, 200, "{name}: count");
+        assert!(
+            count[0]["TOT_REGISTROS"].as_i64().unwrap_or(0) >= 1,
+            "{name}: count {count}"
+        );
+        let search_path = if company {
+            format!("/{name}/pesquisar/{}/1", urlencode(&label))
+        } else {
+            format!("/{name}/pesquisar/{}", urlencode(&label))
+        };
+        let (status, found) = b.call(Method::GET, &search_path, None).await;
+        assert_eq!(status, 200, "{name}: search {search_path}: {found}");
+        let (status, upd) = b.call(Method::PUT, &item, Some(sample.clone())).await;
+        assert_eq!(status, 200, "{name}: update: {upd}");
+
+        // Client A: same path, same id, other client: nothing.
+        for m in [Method::GET, Method::PUT, Method::DELETE] {
+            let (status, body) = a
+                .call(
+                    m.clone(),
+                    &item,
+                    Some(json!({res.label.clone(): "invadido"})),
+                )
+                .await;
+            assert_eq!(status, 404, "{name}: client A {m} {item}: {body}");
+        }
+        let (_, after) = b.call(Method::GET, &item, None).await;
+        assert_eq!(
+            text(&after[&res.label]),
+            text(&upd[&res.label]),
+            "{name}: changed by another client"
+        );
+        created.push((name.clone(), item));
+    }
+    for (name, item) in created.into_iter().rev() {
+        let (status, body) = b.call(Method::DELETE, &item, None).await;
+        assert_eq!(status, 200, "{name}: delete: {body}");
+        assert_eq!(
+            b.call(Method::GET, &item, None).await.0,
+            404,
+            "{name}: still there"
+        );
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
+    let registry = erp_gateway::roles::registry().expect("registry");
+    let a = admin().await;
+    for res in registry.all() {
+        let path = format!("/{}/filtro", res.name);
+        for bad in [
+            json!({"ORDENACAO": "1; DROP TABLE x"}),
+            json!({"ORDENACAO": "pg_sleep(5)"}),
+            json!({"ORDENACAO": "\"client_id\""}),
+            json!({"1=1; --": 1}),
+            json!({"client_id": 3}),
+        ] {
+            let started = Instant::now();
+            let (status, body) = a.call(Method::POST, &path, Some(bad.clone())).await;
+            assert_eq!(status, 400, "{path} {bad}: {body}");
+            assert!(
+                started.elapsed() < Duration::from_secs(2),
+                "{path} {bad} was slow"
+            );
+        }
+        let started = Instant::now();
+        let (status, _) = a
+            .call(
+                Method::POST,
+                &path,
+                Some(json!({"FILTRO": "'; SELECT pg_sleep(5); --"})),
+            )
+            .await;
+        assert!(
+            status == 200 || status == 204,
+            "{path}: a hostile FILTRO is only text"
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+}
+
+#[tokio::test]
+async fn register_routes_refuse_other_companies_and_answer_204_when_empty() {
+    let registry = erp_gateway::roles::registry().expect("registry");
+    let s = seller().await;
+    let a = admin().await;
+    for res in registry.all().iter().filter(|r| r.company.is_some()) {
+        let name = &res.name;
+        let key = "1".to_string();
+        let mut item = format!("/{name}/{key}/2");
+        for _ in &res.key[1..] {
+            item.push_str("/1");
+        }
+        for (m, p, body) in [
+            (Method::POST, format!("/{name}/2"), Some(json!({}))),
+            (
+                Method::POST,
+                format!("/{name}/registros/2"),
+                Some(json!({})),
+            ),
+            (Method::GET, format!("/{name}/pesquisar/a/2"), None),
+            (Method::GET, item.clone(), None),
+            (Method::PUT, item.clone(), Some(json!({}))),
+            (Method::DELETE, item.clone(), None),
+            (
+                Method::POST,
+                format!("/{name}"),
+                Some(json!({res.company.clone().unwrap_or_default(): 2})),
+            ),
+            (
+                Method::POST,
+                format!("/{name}/filtro"),
+                Some(json!({"EMP_ID": 99})),
+            ),
+        ] {
+            let (status, body_out) = s.call(m.clone(), &p, body).await;
+            assert_eq!(status, 403, "{m} {p}: {body_out}");
+        }
+        // Company 2 of the demo client has no rows of these registers.
+        let (status, body) = a
+            .call(
+                Method::POST,
+                &format!("/{name}/2"),
+                Some(json!({"LIMIT": 20})),
+            )
+            .await;
+        assert_eq!(status, 204, "{name}: {body}");
+    }
+}
