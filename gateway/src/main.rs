@@ -31,6 +31,10 @@ enum Command {
     SeedDemo,
     /// Print the GraphQL schema (SDL).
     Schema,
+    /// Load the official NCM table (Siscomex CSV export); see services/catalog/data/README.md.
+    ImportNcm { file: std::path::PathBuf },
+    /// Load the official CNAE 2.3 subclasses (IBGE CSV); see services/catalog/data/README.md.
+    ImportCnae { file: std::path::PathBuf },
     /// Bulk-load generated rows of a register (benchmark data).
     #[command(hide = true)]
     BenchSeed {
@@ -87,6 +91,8 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", erp_gateway::graphql::schema().sdl());
             Ok(())
         }
+        Command::ImportNcm { file } => import(cfg, "NCM", file, true).await,
+        Command::ImportCnae { file } => import(cfg, "CNAE", file, false).await,
         Command::BenchSeed {
             resource,
             client,
@@ -125,6 +131,23 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
         _ = shutdown_signal() => tracing::info!("shutting down"),
         _ = futures::future::join_all(running.tasks) => tracing::error!("a role stopped"),
     }
+    Ok(())
+}
+
+async fn import(
+    cfg: Arc<Config>,
+    what: &str,
+    file: std::path::PathBuf,
+    ncm: bool,
+) -> erp_platform::Result<()> {
+    roles::migrate(cfg.clone()).await?;
+    let db = erp_platform::db::Db::connect(&cfg).await?;
+    let n = if ncm {
+        erp_catalog::import::import_ncm(&db, &file).await?
+    } else {
+        erp_catalog::import::import_cnae(&db, &file).await?
+    };
+    println!("{what}: {n} códigos importados de {}", file.display());
     Ok(())
 }
 

@@ -41,6 +41,16 @@ fn company(
         .or(Some(auth.caller.emp_id))
 }
 
+/// Public reference tables (states, cities, NCM) are readable by every signed-in
+/// user: forms of any register pick from them.
+fn read_perm(res: &Resource) -> Perm {
+    if res.tenant {
+        Perm::View
+    } else {
+        Perm::None
+    }
+}
+
 /// Key values that name a company (the `empresas` register is keyed by EMP_ID).
 fn key_companies(res: &Resource, key: &[String]) -> Vec<i64> {
     res.key
@@ -71,7 +81,7 @@ pub async fn list(
         auth,
         &res.program,
         &res.title,
-        Perm::View,
+        read_perm(&res),
         &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
@@ -101,7 +111,7 @@ pub async fn count(
         auth,
         &res.program,
         &res.title,
-        Perm::View,
+        read_perm(&res),
         &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
@@ -129,7 +139,7 @@ pub async fn get(
         auth,
         &res.program,
         &res.title,
-        Perm::View,
+        read_perm(&res),
         &emps(emp, path_emp, key_companies(&res, &key)),
         None,
     )?;
@@ -268,7 +278,7 @@ pub async fn search(
         auth,
         &res.program,
         &res.title,
-        Perm::View,
+        read_perm(&res),
         &emps(emp, path_emp, vec![]),
         None,
     )?;
@@ -301,18 +311,19 @@ pub async fn action(
         .find(|a| a.name == action)
         .ok_or_else(|| Error::NotFound(format!("Ação '{action}' não encontrada.")))?;
     let perm = match a.perm {
-        erp_platform::resource::ActionPerm::View => Perm::View,
+        erp_platform::resource::ActionPerm::View => read_perm(&res),
         erp_platform::resource::ActionPerm::Create => Perm::Create,
         erp_platform::resource::ActionPerm::Update => Perm::Update,
         erp_platform::resource::ActionPerm::Delete => Perm::Delete,
     };
-    let path_emp = match params.get("emp") {
+    // Old screens send 'undefined' or 'null' for a company they do not have: that
+    // is no company, and the register's call answers as it sees fit.
+    let path_emp = match params.get("emp").map(|e| e.trim()) {
+        None | Some("") | Some("undefined") | Some("null") => None,
         Some(e) => Some(
-            e.trim()
-                .parse::<i64>()
+            e.parse::<i64>()
                 .map_err(|_| Error::validation("Parâmetro emp inválido."))?,
         ),
-        None => None,
     };
     let emp = match &body {
         Value::Object(m) => company(&res, auth, path_emp, m),

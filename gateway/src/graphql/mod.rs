@@ -3,12 +3,15 @@
 //! Every resolver goes through the same guard and permission checks as the legacy
 //! REST calls (`crate::ops`, `crate::access`).
 
+pub mod json;
 pub mod types;
 
 use std::pin::Pin;
 
 use async_graphql::futures_util::Stream;
-use async_graphql::{Context, ErrorExtensions, Json, Object, Schema, Subscription};
+use async_graphql::{Context, ErrorExtensions, Object, Schema, Subscription};
+
+use self::json::Json;
 use erp_platform::Error;
 use http::HeaderMap;
 use serde_json::{Map, Value};
@@ -185,8 +188,8 @@ impl Query {
         ctx: &Context<'_>,
         name: String,
         emp: i64,
-        id: Json<Value>,
-    ) -> R<Option<Json<Value>>> {
+        id: Json,
+    ) -> R<Option<Json>> {
         let a = auth(ctx).await?;
         let st = &gql(ctx)?.st;
         match ops::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
@@ -260,8 +263,8 @@ impl Mutation {
         ctx: &Context<'_>,
         name: String,
         emp: i64,
-        data: Json<Value>,
-    ) -> R<Json<Value>> {
+        data: Json,
+    ) -> R<Json> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
         ops::create(&gql(ctx)?.st, a, &name, Some(emp), body)
@@ -275,9 +278,9 @@ impl Mutation {
         ctx: &Context<'_>,
         name: String,
         emp: i64,
-        id: Json<Value>,
-        data: Json<Value>,
-    ) -> R<Json<Value>> {
+        id: Json,
+        data: Json,
+    ) -> R<Json> {
         let a = auth(ctx).await?;
         let body = object(data.0)?;
         let st = &gql(ctx)?.st;
@@ -292,7 +295,7 @@ impl Mutation {
         ctx: &Context<'_>,
         name: String,
         emp: i64,
-        id: Json<Value>,
+        id: Json,
     ) -> R<bool> {
         let a = auth(ctx).await?;
         let st = &gql(ctx)?.st;

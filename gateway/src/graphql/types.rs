@@ -1,6 +1,8 @@
 //! GraphQL types of the web client's contract (web/schema.graphql).
 
-use async_graphql::{Enum, InputObject, Json, SimpleObject};
+use async_graphql::{Enum, InputObject, SimpleObject};
+
+use super::json::Json;
 use serde::Deserialize;
 
 #[derive(SimpleObject, Clone)]
@@ -161,12 +163,12 @@ pub struct ListInput {
     pub page: Option<i32>,
     pub limit: Option<i32>,
     #[graphql(name = "where")]
-    pub where_: Option<Json<serde_json::Value>>,
+    pub where_: Option<Json>,
 }
 
 #[derive(SimpleObject)]
 pub struct ResourcePage {
-    pub rows: Vec<Json<serde_json::Value>>,
+    pub rows: Vec<Json>,
     pub total: i64,
 }
 

@@ -253,6 +253,7 @@ fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Actio
         .map(String::from)
         .collect();
     let (n, action, upload) = (name.to_string(), a.name.clone(), a.upload.clone());
+    let is_delete = method == Method::DELETE;
     let handler = move |st: AppState, params: Params, req: Request| {
         let (n, action, upload, names) = (n.clone(), action.clone(), upload.clone(), names.clone());
         async move {
@@ -278,7 +279,22 @@ fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Actio
                 }
                 None => serde_json::Value::Object(json_body(req).await?),
             };
-            match ops::action(&st, &auth, &n, &action, map, body).await? {
+            let emp = map
+                .get("emp")
+                .and_then(|e| e.parse::<i64>().ok())
+                .unwrap_or(auth.caller.emp_id);
+            let out = ops::action(&st, &auth, &n, &action, map, body).await?;
+            // A call that replaced or removed a stored file names it: the file goes.
+            let replaced = ["anterior"]
+                .into_iter()
+                .chain(is_delete.then_some("arquivo"));
+            for k in replaced {
+                if let Some(old) = out.get(k).and_then(|v| v.as_str()) {
+                    let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
+                    crate::uploads::remove(&st, &auth, emp, file).await;
+                }
+            }
+            match out {
                 serde_json::Value::Array(rows) => list_response(rows),
                 other => ok_json(other),
             }

@@ -98,7 +98,11 @@ async fn favourite_toggles_and_shows_in_the_next_menu() {
         .await
         .expect("send");
     let (_, body) = read(r).await;
-    assert_eq!(body["data"]["toggleFavorite"]["favorite"], json!(false));
+    assert_eq!(
+        body["data"]["toggleFavorite"]["favorite"],
+        json!(false),
+        "{body}"
+    );
     let (_, menu) = s
         .call(
             Method::GET,

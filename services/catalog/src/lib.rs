@@ -5,7 +5,9 @@
 //!
 //! Layout:
 //! - `resources`: register descriptors, one module per group of registers.
+//! - `import`: importers of the official NCM and CNAE tables (CSV, upsert by code).
 
+pub mod import;
 pub mod resources;
 
 use std::sync::Arc;

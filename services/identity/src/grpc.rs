@@ -152,7 +152,7 @@ impl IdentityGrpc {
         )
         .bind(caller.client_id)
         .bind(user_id)
-        .bind(program_id as i32)
+        .bind(program_id)
         .bind(flag(body, "PRGU_CONSULTA")?)
         .bind(flag(body, "PRGU_INCLUSAO")?)
         .bind(flag(body, "PRGU_ALTERACAO")?)
@@ -269,7 +269,7 @@ impl IdentityService for IdentityGrpc {
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
         let known: Option<i32> =
             sqlx::query_scalar("SELECT prog_id FROM identity.programas WHERE prog_id = $1")
-                .bind(r.program_id as i32)
+                .bind(r.program_id)
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(Error::from)?;
@@ -286,7 +286,7 @@ impl IdentityService for IdentityGrpc {
         )
         .bind(caller.client_id)
         .bind(r.user_id)
-        .bind(r.program_id as i32)
+        .bind(r.program_id)
         .fetch_one(&mut *tx)
         .await
         .map_err(Error::from)?;
@@ -356,7 +356,7 @@ impl IdentityService for IdentityGrpc {
         )
         .bind(caller.client_id)
         .bind(k.user_id)
-        .bind(k.program_id as i32)
+        .bind(k.program_id)
         .execute(&mut *tx)
         .await
         .map_err(Error::from)?

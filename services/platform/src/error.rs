@@ -95,9 +95,10 @@ fn db_status(e: &sqlx::Error) -> (u16, String) {
         sqlx::Error::Database(db) => match db.code().as_deref() {
             Some("23505") => (409, "Registro já cadastrado.".into()),
             Some("23503") => {
-                if db.message().contains("still referenced")
-                    || db.message().contains("ainda é referenciad")
-                {
+                // "update or delete on table ... violates foreign key": the row is in
+                // use; "insert or update on table ...": what it points at is missing.
+                let m = db.message();
+                if m.starts_with("update or delete") || m.contains("atualização ou exclusão") {
                     (
                         409,
                         "Registro em uso por outros cadastros; não pode ser excluído.".into(),

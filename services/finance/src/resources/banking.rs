@@ -1,7 +1,270 @@
-//! (filled by the registers work)
+//! Bank accounts (`banco`): the company's accounts and cashboxes, with what bank
+//! slips and Pix need (COMPE code picked from catalog's `bancosbr`, agency, account,
+//! wallet, agreement, Pix key) and the certificate and key files of the bank's API,
+//! uploaded by `PUT /banco/uploads/{id}/{emp}` (multipart `file` plus a form field
+//! `tipo` = CERTIFICATE or KEY naming which of the two it is).
 
-use erp_platform::resource::Resource;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{query, ActionHandler, DbType, Field, Hooks, Kind, Op, Resource};
+use erp_platform::{Error, Result};
+use serde_json::{json, Map, Value};
+
+const SCHEMA: &str = crate::SCHEMA;
+
+pub const ACCOUNT_TYPES: [(&str, &str); 5] = [
+    ("C", "Conta Corrente"),
+    ("P", "Conta Poupança"),
+    ("I", "Conta Investimento"),
+    ("G", "Conta de Pagamento"),
+    ("X", "Caixa Interno"),
+];
+
+pub const PIX_KEY_TYPES: [(&str, &str); 5] = [
+    ("CPF", "CPF"),
+    ("CNPJ", "CNPJ"),
+    ("EMAIL", "E-mail"),
+    ("TELEFONE", "Telefone"),
+    ("ALEATORIA", "Chave Aleatória"),
+];
+
+/// File types the bank's certificate and key may have (spec §5, certificate fields
+/// plus pfx).
+pub const CERTIFICATE_TYPES: [&str; 6] = ["pdf", "crt", "cer", "pem", "key", "pfx"];
 
 pub fn all() -> Vec<Resource> {
-    Vec::new()
+    vec![banco()]
+}
+
+pub fn banco() -> Resource {
+    Resource::new("banco", "Bancos", SCHEMA, "banco", "bancos")
+        .screen("/bancos")
+        .key(&["BCO_ID"])
+        .company("BCO_EMP_ID")
+        .label("BCO_DESCRICAO")
+        .order("BCO_DESCRICAO")
+        .events("banco")
+        .hooks(Arc::new(BankHooks))
+        .upload_action(
+            "PUT",
+            "/banco/uploads/{id}/{emp}",
+            "uploads",
+            &CERTIFICATE_TYPES,
+            "Bancos: enviar certificado (tipo=CERTIFICATE) ou chave (tipo=KEY)",
+            Arc::new(UploadFile),
+        )
+        .sample(json!({
+            "BCO_DESCRICAO": "BANCO DO BRASIL - CONTA MOVIMENTO", "BCO_COMPE": "001", "BCO_TIPO_CONTA": "C",
+            "BCO_AGENCIA": "1234", "BCO_AGENCIA_DV": "5", "BCO_CONTA": "123456", "BCO_CONTA_DV": "7",
+            "BCO_CARTEIRA": "17", "BCO_CONVENIO": "1234567", "BCO_TIPO_CHAVE_PIX": "EMAIL",
+            "BCO_CHAVE_PIX": "financeiro@exemplo.com.br", "BCO_SALDO_INICIAL": "1500.00",
+            "BCO_DTA_SALDO": "2026-01-01", "BCO_PERC_MULTA": "2", "BCO_PERC_JUROS": "1"
+        }))
+        .fields(vec![
+            Field::id("BCO_ID", "Código"),
+            Field::int("BCO_EMP_ID", "Empresa"),
+            Field::text("BCO_DESCRICAO", "Descrição")
+                .required()
+                .len(100)
+                .searchable()
+                .list()
+                .width(6),
+            Field::text("BCO_COMPE", "Banco")
+                .len(3)
+                .min_len(3)
+                .kind(Kind::Autocomplete)
+                .reference_to("bancosbr")
+                .list()
+                .width(4),
+            Field::options("BCO_TIPO_CONTA", "Tipo de Conta", DbType::Text, &ACCOUNT_TYPES)
+                .required()
+                .default("C".into())
+                .list()
+                .width(3),
+            Field::text("BCO_AGENCIA", "Agência").len(10).list().width(2),
+            Field::text("BCO_AGENCIA_DV", "Dígito").len(2).width(1),
+            Field::text("BCO_CONTA", "Conta").len(20).list().width(3),
+            Field::text("BCO_CONTA_DV", "Dígito").len(2).width(1),
+            Field::text("BCO_CARTEIRA", "Carteira").len(10).width(2),
+            Field::text("BCO_CONVENIO", "Convênio").len(20).width(3),
+            Field::text("BCO_COD_BENEFICIARIO", "Código do Beneficiário").len(20).width(3),
+            Field::options("BCO_TIPO_CHAVE_PIX", "Tipo da Chave Pix", DbType::Text, &PIX_KEY_TYPES).width(3),
+            Field::text("BCO_CHAVE_PIX", "Chave Pix").len(77).width(6),
+            // An account may start overdrawn: no lower bound, unlike Field::money.
+            Field::decimal("BCO_SALDO_INICIAL", "Saldo Inicial")
+                .kind(Kind::Money)
+                .scale(2)
+                .default("0".into())
+                .width(3),
+            Field::date("BCO_DTA_SALDO", "Data do Saldo Inicial"),
+            Field::money("BCO_LIMITE", "Limite").width(3),
+            Field::decimal("BCO_PERC_MULTA", "Multa (%)")
+                .scale(4)
+                .min("0")
+                .max("100")
+                .width(2),
+            Field::decimal("BCO_PERC_JUROS", "Juros ao Mês (%)")
+                .scale(4)
+                .min("0")
+                .max("100")
+                .width(2),
+            Field::int("BCO_DIAS_PROTESTO", "Dias para Protesto")
+                .min("0")
+                .max("999")
+                .width(2),
+            Field::textarea("BCO_INSTRUCOES", "Instruções do Boleto").len(1000),
+            Field::upload("BCO_CERTIFICADO", "Certificado", &CERTIFICATE_TYPES),
+            Field::upload("BCO_CHAVE", "Chave Privada", &CERTIFICATE_TYPES),
+            Field::situation("BCO_SITUACAO"),
+            Field::timestamp("BCO_DTA_CAD", "Data de Cadastro"),
+        ])
+        .group(
+            Some("Conta"),
+            true,
+            12,
+            &[
+                "BCO_ID",
+                "BCO_DESCRICAO",
+                "BCO_COMPE",
+                "BCO_TIPO_CONTA",
+                "BCO_AGENCIA",
+                "BCO_AGENCIA_DV",
+                "BCO_CONTA",
+                "BCO_CONTA_DV",
+                "BCO_SITUACAO",
+            ],
+        )
+        .group(
+            Some("Saldo"),
+            true,
+            12,
+            &["BCO_SALDO_INICIAL", "BCO_DTA_SALDO", "BCO_LIMITE"],
+        )
+        .group(
+            Some("Cobrança"),
+            true,
+            12,
+            &[
+                "BCO_CARTEIRA",
+                "BCO_CONVENIO",
+                "BCO_COD_BENEFICIARIO",
+                "BCO_PERC_MULTA",
+                "BCO_PERC_JUROS",
+                "BCO_DIAS_PROTESTO",
+                "BCO_INSTRUCOES",
+            ],
+        )
+        .group(
+            Some("Pix e Integração"),
+            true,
+            12,
+            &[
+                "BCO_TIPO_CHAVE_PIX",
+                "BCO_CHAVE_PIX",
+                "BCO_CERTIFICADO",
+                "BCO_CHAVE",
+            ],
+        )
+}
+
+/// The COMPE code and the agency are digits; a Pix key needs its type.
+struct BankHooks;
+
+#[async_trait]
+impl Hooks for BankHooks {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        for (field, label) in [("BCO_COMPE", "Banco"), ("BCO_AGENCIA", "Agência")] {
+            if let Some(Value::String(s)) = body.get(field) {
+                if !s.trim().is_empty() && !s.trim().chars().all(|c| c.is_ascii_digit()) {
+                    return Err(Error::validation(format!(
+                        "{label}: informe apenas números."
+                    )));
+                }
+            }
+        }
+        let filled = |f: &str| match body.get(f) {
+            Some(Value::String(s)) => !s.trim().is_empty(),
+            Some(Value::Null) | None => false,
+            Some(_) => true,
+        };
+        if filled("BCO_CHAVE_PIX") && !filled("BCO_TIPO_CHAVE_PIX") {
+            return Err(Error::validation("Tipo da Chave Pix é obrigatório!"));
+        }
+        Ok(())
+    }
+}
+
+/// Stores the uploaded file's name in BCO_CERTIFICADO or BCO_CHAVE, by `tipo`.
+pub struct UploadFile;
+
+#[async_trait]
+impl ActionHandler for UploadFile {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let id = params
+            .get("id")
+            .and_then(|s| s.trim().parse::<i64>().ok())
+            .ok_or_else(Error::not_found)?;
+        let emp = emp
+            .or_else(|| params.get("emp").and_then(|s| s.trim().parse().ok()))
+            .ok_or_else(|| Error::validation("emp_id não informado."))?;
+        let tipo = ["tipo", "TIPO"]
+            .iter()
+            .find_map(|k| body.get(*k).and_then(Value::as_str))
+            .map(|s| s.trim().to_ascii_uppercase())
+            .unwrap_or_default();
+        let field = match tipo.as_str() {
+            "CERTIFICATE" | "CERTIFICADO" => "BCO_CERTIFICADO",
+            "KEY" | "CHAVE" => "BCO_CHAVE",
+            "" => return Err(Error::validation("Tipo é obrigatório!")),
+            _ => {
+                return Err(Error::validation(
+                    "Tipo inválido: informe CERTIFICATE ou KEY.",
+                ))
+            }
+        };
+        let name = body
+            .get("arquivo")
+            .and_then(|a| a.get("nome"))
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
+        // The upload fields are read-only for ordinary writes; this call is the one
+        // place that sets them, so it updates the column directly.
+        let col = res
+            .field(field)
+            .map(|f| f.column.clone())
+            .ok_or_else(|| Error::internal("upload field"))?;
+        let sql = format!(
+            "UPDATE {} SET {col} = $1 WHERE client_id = $2 AND bco_emp_id = $3 AND bco_id = $4",
+            res.qualified_table()
+        );
+        let done = sqlx::query(&sql)
+            .bind(name)
+            .bind(caller.client_id)
+            .bind(emp)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(Error::not_found());
+        }
+        query::get(tx, res, caller, Some(emp), &[id.to_string()]).await
+    }
 }

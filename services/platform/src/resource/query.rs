@@ -115,7 +115,13 @@ pub fn parse_list(res: &Resource, body: &Map<String, Value>) -> Result<ListParam
     }
     let mut conds = Vec::new();
     for (k, v) in body {
-        if META_KEYS.contains(&k.as_str()) || res.company.as_deref() == Some(k.as_str()) {
+        // Company keys were checked by the gateway's guard; registers shared by the
+        // client's companies (states, brands) have no company column to filter.
+        let company_key = k.ends_with("_EMP_ID") && res.field(k).is_none();
+        if META_KEYS.contains(&k.as_str())
+            || res.company.as_deref() == Some(k.as_str())
+            || company_key
+        {
             continue;
         }
         let (name, range) = if let Some(n) = k.strip_suffix("_INI") {

@@ -1,0 +1,249 @@
+//! Integration tests of fiscal's registers against the real PostgreSQL.
+
+use std::sync::OnceLock;
+
+use erp_platform::config::Config;
+use erp_platform::db::Db;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::query;
+use serde_json::{json, Value};
+
+fn config() -> Config {
+    static CFG: OnceLock<Config> = OnceLock::new();
+    CFG.get_or_init(|| {
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Runtime::new().expect("runtime");
+            rt.block_on(async {
+                erp_platform::testing::drop_stale("fiscal").await;
+                let cfg = erp_platform::testing::fresh_database("fiscal").await;
+                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
+                erp_fiscal::migrate(&cfg).await.expect("migrate");
+                cfg
+            })
+        })
+        .join()
+        .expect("setup thread")
+    })
+    .clone()
+}
+
+async fn db() -> Db {
+    Db::connect(&config()).await.expect("app pool")
+}
+
+fn client() -> i64 {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static NEXT: AtomicI64 = AtomicI64::new(1000);
+    NEXT.fetch_add(1, Ordering::SeqCst)
+}
+
+async fn write(
+    db: &Db,
+    c: i64,
+    name: &str,
+    key: Option<i64>,
+    v: Value,
+) -> erp_platform::Result<Value> {
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    let res = reg.get(name).expect("resource");
+    let caller = Caller {
+        client_id: c,
+        user_id: 1,
+        emp_id: 1,
+        privileged: false,
+    };
+    let body = v.as_object().cloned().unwrap_or_default();
+    let mut tx = db.begin_tenant(c).await?;
+    let row = match key {
+        None => query::create(&mut tx, res, &caller, Some(1), &body).await?,
+        Some(k) => query::update(&mut tx, res, &caller, Some(1), &[k.to_string()], &body).await?,
+    };
+    tx.commit().await?;
+    Ok(row)
+}
+
+async fn create(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Result<Value> {
+    write(db, c, name, None, v).await
+}
+
+fn msg(r: erp_platform::Result<Value>) -> String {
+    match r {
+        Ok(v) => format!("unexpected success: {v}"),
+        Err(e) => e.public_message(),
+    }
+}
+
+#[tokio::test]
+async fn every_register_passes_the_table_driven_test() {
+    let db = db().await;
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    let n = erp_platform::testing::exercise_registry(&db, &reg, client())
+        .await
+        .expect("exercise_registry");
+    assert_eq!(n, 3);
+}
+
+#[tokio::test]
+async fn tax_rule_needs_cst_or_csosn_and_a_valid_cfop() {
+    let db = db().await;
+    let c = client();
+    let r = create(&db, c, "tributacao", json!({"TICM_DESCRICAO": "X"})).await;
+    assert_eq!(msg(r), "Informe o CST ou o CSOSN.");
+    let r = create(
+        &db,
+        c,
+        "tributacao",
+        json!({"TICM_DESCRICAO": "X", "TICM_CST": "00", "TICM_CFOP": "8102"}),
+    )
+    .await;
+    assert_eq!(msg(r), "CFOP: informe 4 dígitos iniciados por 1 a 7.");
+    let r = create(
+        &db,
+        c,
+        "tributacao",
+        json!({"TICM_DESCRICAO": "X", "TICM_CST": "11"}),
+    )
+    .await;
+    assert_eq!(msg(r), "Valor inválido para o campo CST ICMS.");
+    let r = create(
+        &db,
+        c,
+        "tributacao",
+        json!({"TICM_DESCRICAO": "X", "TICM_CST": "00", "TICM_PERC_ICMS": "100.5"}),
+    )
+    .await;
+    assert_eq!(msg(r), "Valor Máximo permitido para o campo: 100");
+    let row = create(&db, c, "tributacao", json!({"TICM_DESCRICAO": "NORMAL 18%", "TICM_CST": "00", "TICM_CFOP": "5.102", "TICM_PERC_ICMS": "18"}))
+        .await
+        .expect("valid");
+    assert_eq!(row["TICM_CFOP"], "5102");
+    let id = row["TICM_ID"].as_i64().expect("id");
+    let r = write(
+        &db,
+        c,
+        "tributacao",
+        Some(id),
+        json!({"TICM_CST": "", "TICM_CSOSN": ""}),
+    )
+    .await;
+    assert_eq!(msg(r), "Informe o CST ou o CSOSN.");
+}
+
+#[tokio::test]
+async fn nature_cfops_must_fit_the_operation() {
+    let db = db().await;
+    let c = client();
+    let r = create(
+        &db,
+        c,
+        "natureza",
+        json!({"NATO_DESCRICAO": "VENDA", "NATO_TIPO": "S", "NATO_CFOP_ESTADUAL": "1102"}),
+    )
+    .await;
+    assert_eq!(
+        msg(r),
+        "CFOP Dentro do Estado: para Saída o CFOP deve começar com 5."
+    );
+    let r = create(
+        &db,
+        c,
+        "natureza",
+        json!({"NATO_DESCRICAO": "COMPRA", "NATO_TIPO": "E", "NATO_CFOP_INTERESTADUAL": "1102"}),
+    )
+    .await;
+    assert_eq!(
+        msg(r),
+        "CFOP Fora do Estado: para Entrada o CFOP deve começar com 2."
+    );
+    let r = create(
+        &db,
+        c,
+        "natureza",
+        json!({"NATO_DESCRICAO": "X", "NATO_TIPO": "S", "NATO_FINALIDADE": 5}),
+    )
+    .await;
+    assert_eq!(msg(r), "Valor inválido para o campo Finalidade.");
+    let r = create(&db, c, "natureza", json!({"NATO_DESCRICAO": "X"})).await;
+    assert_eq!(msg(r), "Tipo é obrigatório!");
+    let row = create(&db, c, "natureza", json!({"NATO_DESCRICAO": "DEVOLUÇÃO DE COMPRA", "NATO_TIPO": "S", "NATO_FINALIDADE": 4, "NATO_CFOP_ESTADUAL": "5.202", "NATO_CFOP_INTERESTADUAL": "6.202"}))
+        .await
+        .expect("valid");
+    assert_eq!(
+        (
+            row["NATO_CFOP_ESTADUAL"].as_str(),
+            row["NATO_MOVIMENTA_ESTOQUE"].as_bool()
+        ),
+        (Some("5202"), Some(true))
+    );
+}
+
+#[tokio::test]
+async fn numbering_is_unique_per_model_and_series() {
+    let db = db().await;
+    let c = client();
+    let row = create(
+        &db,
+        c,
+        "numeracao",
+        json!({"NUM_MODELO": "65", "NUM_SERIE": 2}),
+    )
+    .await
+    .expect("nfce");
+    assert_eq!(row["NUM_DESCRICAO"], "NFC-e série 2");
+    assert_eq!(
+        (row["NUM_PROXIMO"].as_i64(), row["NUM_AMBIENTE"].as_i64()),
+        (Some(1), Some(2))
+    );
+    let r = create(
+        &db,
+        c,
+        "numeracao",
+        json!({"NUM_MODELO": "65", "NUM_SERIE": 2}),
+    )
+    .await;
+    assert_eq!(msg(r), "Registro já cadastrado.");
+    create(
+        &db,
+        c,
+        "numeracao",
+        json!({"NUM_MODELO": "55", "NUM_SERIE": 2}),
+    )
+    .await
+    .expect("other model");
+    let r = create(
+        &db,
+        c,
+        "numeracao",
+        json!({"NUM_MODELO": "55", "NUM_SERIE": 3, "NUM_PROXIMO": 0}),
+    )
+    .await;
+    assert_eq!(
+        msg(r),
+        "O campo Próximo Número deve ser maior ou igual a 1 "
+    );
+    let r = create(
+        &db,
+        c,
+        "numeracao",
+        json!({"NUM_MODELO": "55", "NUM_SERIE": 3, "NUM_AMBIENTE": 3}),
+    )
+    .await;
+    assert_eq!(msg(r), "Valor inválido para o campo Ambiente.");
+    let id = row["NUM_ID"].as_i64().expect("id");
+    let updated = write(
+        &db,
+        c,
+        "numeracao",
+        Some(id),
+        json!({"NUM_DESCRICAO": "", "NUM_PROXIMO": 150}),
+    )
+    .await
+    .expect("update");
+    assert_eq!(
+        (
+            updated["NUM_DESCRICAO"].as_str(),
+            updated["NUM_PROXIMO"].as_i64()
+        ),
+        (Some("NFC-e série 2"), Some(150))
+    );
+}
