@@ -137,7 +137,8 @@ pub async fn seed(cfg: &Config, resource: &str, client: i64, emp: i64, rows: u64
         }
         let is_label = f.name == res.label;
         let is_doc = f.kind == Kind::CpfCnpj && sample.contains_key(&f.name);
-        if is_label || is_doc || (sample.contains_key(&f.name) && !f.read_only && !f.write_only) {
+        let plain = f.reference.is_none() && !f.read_only && !f.write_only;
+        if is_label || is_doc || (sample.contains_key(&f.name) && plain) {
             fields.push(f.clone());
         }
     }

@@ -19,11 +19,13 @@
 //! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`.
 //! - `openapi`: openapi.json from the route table.
 //! - `bench`: bulk seeding and scenario SQL for `make bench`.
+//! - `demo`: demo rows of the registers for `make run`.
 
 pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod demo;
 pub mod graphql;
 pub mod legacy;
 pub mod openapi;

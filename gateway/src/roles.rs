@@ -88,6 +88,13 @@ pub async fn seed_demo(cfg: Arc<Config>) -> Result<()> {
     migrate(cfg.clone()).await?;
     let db = Db::connect(&cfg).await?;
     erp_identity::seed::seed(&db, cfg.operator_client_id).await?;
+    let failed = crate::demo::seed(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
+    if !failed.is_empty() {
+        return Err(Error::internal(format!(
+            "demo data not created for: {}",
+            failed.join(", ")
+        )));
+    }
     Ok(())
 }
 

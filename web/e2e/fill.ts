@@ -20,10 +20,15 @@ export interface Meta {
   fields: FieldMeta[];
 }
 
+const randomDigits = (n: number) => {
+  const d = Array.from({ length: n }, () => Math.floor(Math.random() * 10));
+  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  return d;
+};
+
 /** A valid CPF from 9 random digits (check digits per Receita Federal's algorithm). */
 export function randomCpf(): string {
-  const d = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10));
-  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  const d = randomDigits(9);
   for (const len of [9, 10]) {
     const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
     const r = (sum * 10) % 11;
@@ -31,6 +36,24 @@ export function randomCpf(): string {
   }
   return d.join('');
 }
+
+/** A valid numeric CNPJ from 12 random digits (weights 5..2,9..2 and 6..2,9..2). */
+export function randomCnpj(): string {
+  const d = randomDigits(12);
+  for (const len of [12, 13]) {
+    const weights = len === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+    const r = d.slice(0, len).reduce((s, x, i) => s + x * weights[i], 0) % 11;
+    d.push(r < 2 ? 0 : 11 - r);
+  }
+  return d.join('');
+}
+
+/** A CNPJ field is told apart from a CPF one by its label or its masked length (18). */
+export const wantsCnpj = (f: FieldMeta) =>
+  (/CNPJ|CGC/i.test(f.label) && !/CPF/i.test(f.label)) || (f.length ?? 0) >= 18;
+
+/** Kinds the client or the server checks for form: worth filling even when not required. */
+export const CHECKED_KINDS = new Set(['CPF_CNPJ', 'EMAIL', 'PHONES', 'CEP', 'DATE']);
 
 const today = () => {
   const n = new Date();
@@ -59,7 +82,7 @@ export async function fillField(page: Page, f: FieldMeta, text: string): Promise
       await el.fill('Senha123!');
       return true;
     case 'CPF_CNPJ':
-      await el.fill(randomCpf());
+      await el.fill(wantsCnpj(f) ? randomCnpj() : randomCpf());
       return true;
     case 'CEP':
       await el.fill('01001000');
@@ -90,6 +113,8 @@ export async function fillField(page: Page, f: FieldMeta, text: string): Promise
       await el.check();
       return true;
     case 'COMBOBOX':
+      // Options of a referenced register arrive after the field shows.
+      await el.locator('option:nth-child(2)').waitFor({ state: 'attached', timeout: 10_000 });
       await el.selectOption({ index: 1 });
       return true;
     case 'SITUATION':

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { fillField, fieldLocator, type Meta } from './fill';
+import { CHECKED_KINDS, fillField, fieldLocator, type Meta } from './fill';
 
 const BASE = (process.env.E2E_BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -72,11 +72,14 @@ async function run(vp: Viewport) {
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
   let shot = 0;
-  const snap = (label: string) =>
-    page.screenshot({
+  // From the top: Chromium's full-page capture draws sticky bars at the scroll offset otherwise.
+  const snap = async (label: string) => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({
       path: join(ARTIFACTS, `${vp.name}-${String(++shot).padStart(2, '0')}-${label}.png`),
       fullPage: true,
     });
+  };
   const step = async (label: string, body: () => Promise<void>) => {
     try {
       await body();
@@ -131,6 +134,7 @@ async function run(vp: Viewport) {
       await page.waitForURL((u) => u.pathname === `/${RESOURCE}`);
       meta = (await gql<{ resourceMeta: Meta }>(page, META_QUERY, { name: RESOURCE })).resourceMeta;
       await page.getByRole('heading', { name: meta.title, exact: true }).waitFor();
+      await page.getByText('Carregando').first().waitFor({ state: 'hidden' });
     });
     const m = meta as unknown as Meta;
     const required = m.fields.filter((f) => f.required && f.editable);
@@ -143,15 +147,45 @@ async function run(vp: Viewport) {
       if (required.length === 0) throw new Error(`${RESOURCE} has no required field`);
     });
 
-    await step('fix-and-save', async () => {
+    // Fills what the metadata requires and saves: a register with rules beyond the metadata
+    // (clientes: a CPF for a natural person) is refused by the server, whose message must show.
+    let savedEarly = false;
+    await step('server-error', async () => {
       for (const f of required) {
         const text = f.name === m.labelField ? name : `E2E ${f.label}`;
         if (!(await fillField(page, f, text))) throw new Error(`cannot fill ${f.name} (${f.kind})`);
       }
       const label = m.fields.find((f) => f.name === m.labelField);
       if (label && !label.required) await fillField(page, label, name);
+      const answer = page.waitForResponse(
+        (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('resourceCreate'),
+      );
       await page.getByRole('button', { name: 'Salvar' }).click();
-      await page.getByText('Registro salvo com sucesso!').waitFor();
+      const body = (await (await answer).json()) as { errors?: { message: string }[] };
+      const message = body.errors?.[0]?.message;
+      if (!message) {
+        savedEarly = true;
+        await page.getByText('Registro salvo com sucesso!').waitFor();
+        return;
+      }
+      await page.locator('[data-sonner-toast]', { hasText: message }).first().waitFor();
+      // Where the server names a field by its label, the message also shows under it.
+      const field = m.fields.find((f) => f.editable && message.toLowerCase().startsWith(f.label.toLowerCase() + ' '));
+      if (field) await page.locator(`#${await fieldLocator(page, field.name).getAttribute('id')}-error`).waitFor();
+      await page.waitForTimeout(500); // the toast's entrance animation, for the screenshot
+      if (new URL(page.url()).pathname !== `/${RESOURCE}/inserir`) throw new Error('left the form after an error');
+    });
+
+    await step('fix-and-save', async () => {
+      if (!savedEarly) {
+        // Every optional field of a checked kind gets a valid value (a fresh CPF/CNPJ each run:
+        // the server refuses a document already registered in the company).
+        for (const f of m.fields.filter((x) => x.editable && !x.required && CHECKED_KINDS.has(x.kind))) {
+          if (!(await fillField(page, f, name))) throw new Error(`cannot fill ${f.name} (${f.kind})`);
+        }
+        await page.getByRole('button', { name: 'Salvar' }).click();
+        await page.getByText('Registro salvo com sucesso!').waitFor();
+      }
       await page.waitForURL((u) => u.pathname === `/${RESOURCE}`);
     });
 

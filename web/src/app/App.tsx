@@ -29,7 +29,8 @@ export function App() {
       <DialogHost>
         <RouterProvider router={router} />
       </DialogHost>
-      <Toaster richColors position="top-right" closeButton />
+      {/* Below the 48 px top bar, so the bell and the user menu stay reachable. */}
+      <Toaster richColors position="top-right" closeButton offset={{ top: 56, right: 16 }} mobileOffset={{ top: 52 }} />
     </ApolloProvider>
   );
 }

@@ -39,6 +39,14 @@ export function maskCpfCnpj(value: string): string {
   return applyMask(raw, CNPJ_MASK);
 }
 
+/** A phone as '(11) 98765-4321' (mobile) or '(11) 3456-7890' (landline); other lengths as typed. */
+export function maskPhone(value: string): string {
+  const d = onlyDigits(value);
+  if (d.length === 11) return applyMask(d, PHONE_MASK);
+  if (d.length === 10) return applyMask(d, '(##) ####-####');
+  return value;
+}
+
 /** Names of e-mail attachments keep only letters, digits, underscore and hyphen (extension kept). */
 export function sanitizeFileName(name: string): string {
   const dot = name.lastIndexOf('.');

@@ -201,20 +201,6 @@ impl ActionHandler for View {
     }
 }
 
-/// The stored name of an upload the gateway passed in the body.
-fn uploaded(body: &Value) -> Result<(&str, Option<&str>)> {
-    let file = body.get("arquivo");
-    let name = file
-        .and_then(|f| f.get("nome"))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
-    Ok((
-        name,
-        file.and_then(|f| f.get("original")).and_then(Value::as_str),
-    ))
-}
-
 fn url(body: &Value) -> Value {
     body.get("arquivo")
         .and_then(|f| f.get("url"))
@@ -238,7 +224,7 @@ impl ActionHandler for Image {
         body: Value,
     ) -> Result<Value> {
         let (emp, id) = (company(emp)?, int_param(params, "id")?);
-        let (name, _) = uploaded(&body)?;
+        let (name, _) = erp_platform::resource::uploaded_file(&body)?;
         let previous: Option<String> = sqlx::query_scalar(
             "SELECT cli_imagem FROM catalog.clientes WHERE client_id = $1 AND cli_emp_id = $2 AND cli_id = $3 FOR UPDATE",
         )
@@ -275,7 +261,7 @@ impl ActionHandler for AttachmentUpload {
         body: Value,
     ) -> Result<Value> {
         let (emp, customer) = (company(emp)?, int_param(params, "id")?);
-        let (name, original) = uploaded(&body)?;
+        let (name, original) = erp_platform::resource::uploaded_file(&body)?;
         let description = body
             .as_object()
             .and_then(|m| text_of(m, "CLIA_DESCRICAO"))

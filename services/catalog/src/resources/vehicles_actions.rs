@@ -212,20 +212,6 @@ impl ActionHandler for TypeService {
     }
 }
 
-/// The stored name and original name of the uploaded file.
-fn uploaded(body: &Value) -> Result<(&str, Option<&str>)> {
-    let file = body.get("arquivo");
-    let name = file
-        .and_then(|f| f.get("nome"))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
-    Ok((
-        name,
-        file.and_then(|f| f.get("original")).and_then(Value::as_str),
-    ))
-}
-
 /// POST /equipamentosimg/{id}/{emp} (multipart): a picture of equipment {id}. With
 /// `EQIM_ID` it replaces the picture of that row (answering the previous file in
 /// `anterior`), otherwise it adds a row, up to the gallery limit.
@@ -243,7 +229,7 @@ impl ActionHandler for EquipmentImageUpload {
         body: Value,
     ) -> Result<Value> {
         let (emp, equipment) = (company(emp)?, int_param(params, "id")?);
-        let (name, original) = uploaded(&body)?;
+        let (name, original) = erp_platform::resource::uploaded_file(&body)?;
         let empty = Map::new();
         let form = body.as_object().unwrap_or(&empty);
         let (id, previous) = match int_of(form.get("EQIM_ID")) {

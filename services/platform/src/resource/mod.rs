@@ -18,5 +18,6 @@ pub mod query;
 pub mod values;
 
 pub use model::{
-    Action, ActionHandler, ActionPerm, DbType, Field, Group, Hooks, Kind, Op, Registry, Resource,
+    uploaded_file, Action, ActionHandler, ActionPerm, DbType, Field, Group, Hooks, Kind, Op,
+    Registry, Resource,
 };

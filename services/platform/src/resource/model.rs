@@ -341,6 +341,21 @@ pub trait ActionHandler: Send + Sync {
     ) -> Result<Value>;
 }
 
+/// The stored and original names of the file an upload call received (the gateway
+/// puts them in the body as `arquivo`).
+pub fn uploaded_file(body: &Value) -> Result<(&str, Option<&str>)> {
+    let file = body.get("arquivo");
+    let name = file
+        .and_then(|f| f.get("nome"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| crate::Error::validation("Arquivo é obrigatório!"))?;
+    Ok((
+        name,
+        file.and_then(|f| f.get("original")).and_then(Value::as_str),
+    ))
+}
+
 #[derive(Clone)]
 pub struct Action {
     /// `GET`, `POST`, `PUT`, `DELETE`.

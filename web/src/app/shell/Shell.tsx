@@ -31,7 +31,7 @@ export default function Shell() {
   const aside = (
     <aside
       aria-label="Menu lateral"
-      className={`flex h-full w-64 shrink-0 flex-col bg-primary text-white ${mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : ''}`}
+      className={`flex w-64 shrink-0 flex-col bg-primary text-white ${mobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'sticky top-0 h-dvh'}`}
     >
       <button
         type="button"
@@ -48,13 +48,20 @@ export default function Shell() {
   );
 
   return (
-    <div className="flex h-full">
-      {menuOpen && aside}
+    // The document scrolls (not an inner box): the top bar and the desktop menu stay put.
+    <div className="flex min-h-full">
+      {menuOpen &&
+        (mobile ? (
+          aside
+        ) : (
+          // The column keeps the menu's colour down a long page while the menu itself stays put.
+          <div className="w-64 shrink-0 bg-primary">{aside}</div>
+        ))}
       {mobile && drawer && (
         <div className="fixed inset-0 z-30 bg-black/40" onClick={() => setDrawer(false)} aria-hidden="true" />
       )}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center gap-2 bg-primary px-2 py-2 text-white shadow">
+        <header className="sticky top-0 z-20 flex items-center gap-2 bg-primary px-2 py-2 text-white shadow">
           <button
             type="button"
             aria-label={menuOpen ? 'Recolher menu' : 'Abrir menu'}
@@ -81,7 +88,7 @@ export default function Shell() {
             </button>
           </div>
         )}
-        <main className={`min-h-0 flex-1 overflow-auto ${mobile ? 'p-2' : 'p-4'}`}>
+        <main className={`flex-1 ${mobile ? 'p-2' : 'p-4'}`}>
           <Suspense fallback={<LoadingScreen />}>
             <Outlet />
           </Suspense>

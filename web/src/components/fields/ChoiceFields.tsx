@@ -5,7 +5,64 @@ import type { FieldProps } from './props';
 import { inputClass } from './styles';
 import type { FieldOption } from './types';
 
+/** Options of a field: its fixed list, or the referenced register searched as the user types. */
+function useOptions(p: FieldProps<unknown>, filter: string, active: boolean) {
+  const debounced = useDebouncedValue(filter, 500);
+  const [found, setFound] = useState<FieldOption[]>([]);
+  const { reference } = p.field;
+  const search = p.search;
+  // Compared by content: the form builds a new object on every render.
+  const where = p.field.where ? JSON.stringify(p.field.where) : '';
+  useEffect(() => {
+    if (!active || !reference || !search) return;
+    let live = true;
+    search(reference, debounced, where ? (JSON.parse(where) as Record<string, unknown>) : null).then(
+      (list) => live && setFound(list),
+      // Spec §7.2: a failed autocomplete search empties the list silently.
+      () => live && setFound([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [active, reference, search, debounced, where]);
+  if (reference && search) return found;
+  const f = filter.toLowerCase();
+  return (p.field.options ?? []).filter((o) => o.text.toLowerCase().includes(f));
+}
+
+/**
+ * The text of a stored value: the option already known, or the referenced register's row read
+ * by its id (a record opened for editing holds ids only). Null until known.
+ */
+function useOptionText(p: FieldProps<unknown>, value: string, known: FieldOption | undefined): string | null {
+  const [found, setFound] = useState<FieldOption | null>(null);
+  const { reference } = p.field;
+  const lookup = p.lookup;
+  const missing = Boolean(value && reference && lookup && !known);
+  useEffect(() => {
+    if (!missing || !reference || !lookup) return;
+    let live = true;
+    lookup(reference, value).then(
+      (o) => live && setFound(o),
+      () => live && setFound(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [missing, reference, lookup, value]);
+  if (known) return known.text;
+  if (!reference) return p.field.options?.find((o) => o.value === value)?.text ?? null;
+  return found && found.value === value ? found.text : null;
+}
+
 export function ComboboxField(p: FieldProps<string>) {
+  const referenced = Boolean(p.field.reference && p.search);
+  const options = useOptions(p as FieldProps<unknown>, '', referenced);
+  const value = p.value ?? '';
+  const known = options.find((o) => o.value === value);
+  const text = useOptionText(p as FieldProps<unknown>, value, known);
+  // The stored value stays selectable when it is not among the first rows of the register.
+  const shown = value && !known && referenced ? [{ value, text: text ?? value }, ...options] : options;
   return (
     <select
       id={p.id}
@@ -14,40 +71,17 @@ export function ComboboxField(p: FieldProps<string>) {
       disabled={p.disabled}
       aria-invalid={p.invalid}
       aria-describedby={p.describedBy}
-      value={p.value ?? ''}
+      value={value}
       onChange={(e) => p.onChange(e.target.value)}
     >
       <option value="">Selecione</option>
-      {(p.field.options ?? []).map((o) => (
+      {shown.map((o) => (
         <option key={o.value} value={o.value}>
           {o.text}
         </option>
       ))}
     </select>
   );
-}
-
-/** Options of a field: its fixed list, or the referenced register searched as the user types. */
-function useOptions(p: FieldProps<unknown>, filter: string, active: boolean) {
-  const debounced = useDebouncedValue(filter, 500);
-  const [found, setFound] = useState<FieldOption[]>([]);
-  const { reference } = p.field;
-  const search = p.search;
-  useEffect(() => {
-    if (!active || !reference || !search) return;
-    let live = true;
-    search(reference, debounced).then(
-      (list) => live && setFound(list),
-      // Spec §7.2: a failed autocomplete search empties the list silently.
-      () => live && setFound([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [active, reference, search, debounced]);
-  if (reference && search) return found;
-  const f = filter.toLowerCase();
-  return (p.field.options ?? []).filter((o) => o.text.toLowerCase().includes(f));
 }
 
 interface PickerListProps {
@@ -91,7 +125,13 @@ export function AutocompleteField(p: FieldProps<string>) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<FieldOption | null>(null);
   const options = useOptions(p as FieldProps<unknown>, text ?? '', open);
-  const shown = text ?? (chosen && chosen.value === p.value ? chosen.text : (p.value ?? ''));
+  const value = p.value ?? '';
+  const valueText = useOptionText(
+    p as FieldProps<unknown>,
+    value,
+    chosen && chosen.value === value ? chosen : undefined,
+  );
+  const shown = text ?? valueText ?? value;
   return (
     <div className="relative">
       <input
@@ -133,20 +173,40 @@ export function AutocompleteField(p: FieldProps<string>) {
   );
 }
 
+interface ChipProps {
+  p: FieldProps<string[]>;
+  value: string;
+  known: FieldOption | undefined;
+  onRemove: () => void;
+}
+
+function Chip({ p, value, known, onRemove }: ChipProps) {
+  const text = useOptionText(p as FieldProps<unknown>, value, known) ?? value;
+  return (
+    <span className="inline-flex items-center gap-1 rounded-full bg-accent/15 px-2 py-0.5 text-xs text-slate-800">
+      {text}
+      {!p.disabled && (
+        <button type="button" aria-label={`Remover ${text}`} onClick={onRemove}>
+          ×
+        </button>
+      )}
+    </span>
+  );
+}
+
 /** 'complete-combobox': chosen items become removable chips; a repeated one is refused. */
 export function ChipsField(p: FieldProps<string[]>) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [labels, setLabels] = useState<Record<string, string>>({});
+  const [picked, setPicked] = useState<Record<string, FieldOption>>({});
   const values = p.value ?? [];
   const options = useOptions(p as FieldProps<unknown>, text, open);
-  const labelOf = (v: string) => labels[v] ?? p.field.options?.find((o) => o.value === v)?.text ?? v;
   const add = (o: FieldOption) => {
     const msg = validateNewChip(values, o.value);
     setError(msg);
     if (msg) return;
-    setLabels((l) => ({ ...l, [o.value]: o.text }));
+    setPicked((l) => ({ ...l, [o.value]: o }));
     p.onChange([...values, o.value]);
     setText('');
   };
@@ -154,21 +214,13 @@ export function ChipsField(p: FieldProps<string[]>) {
     <div className="relative">
       <div className="mb-1 flex flex-wrap gap-1">
         {values.map((v) => (
-          <span
+          <Chip
             key={v}
-            className="inline-flex items-center gap-1 rounded-full bg-accent/15 px-2 py-0.5 text-xs text-slate-800"
-          >
-            {labelOf(v)}
-            {!p.disabled && (
-              <button
-                type="button"
-                aria-label={`Remover ${labelOf(v)}`}
-                onClick={() => p.onChange(values.filter((x) => x !== v))}
-              >
-                ×
-              </button>
-            )}
-          </span>
+            p={p}
+            value={v}
+            known={picked[v] ?? p.field.options?.find((o) => o.value === v)}
+            onRemove={() => p.onChange(values.filter((x) => x !== v))}
+          />
         ))}
       </div>
       <input

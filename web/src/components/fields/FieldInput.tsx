@@ -21,6 +21,7 @@ interface Props {
   error: string | null;
   disabled: boolean;
   search?: FieldProps['search'];
+  lookup?: FieldProps['lookup'];
   uploadsBase: string;
 }
 
@@ -28,9 +29,17 @@ const asString = (v: unknown) => (v == null ? '' : String(v));
 const asArray = <T,>(v: unknown) => (Array.isArray(v) ? (v as T[]) : []);
 
 /** Label, the component of the field's kind, and its validation message. */
-export function FieldInput({ field, id, value, onChange, error, disabled, search, uploadsBase }: Props) {
+export function FieldInput({ field, id, value, onChange, error, disabled, search, lookup, uploadsBase }: Props) {
   const errorId = `${id}-error`;
-  const base = { field, id, disabled, invalid: Boolean(error), describedBy: error ? errorId : undefined, search };
+  const base = {
+    field,
+    id,
+    disabled,
+    invalid: Boolean(error),
+    describedBy: error ? errorId : undefined,
+    search,
+    lookup,
+  };
   const control = (() => {
     switch (field.type) {
       case 'COMBOBOX':

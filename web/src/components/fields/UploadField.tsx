@@ -78,6 +78,7 @@ export function UploadField(p: UploadProps) {
           </li>
         ))}
       </ul>
+      {files.length === 0 && !canAdd && <p className="text-sm text-slate-500">Nenhum arquivo.</p>}
       {canAdd && (
         <label className="mt-1 inline-flex cursor-pointer items-center gap-1 rounded border border-dashed border-slate-400 px-3 py-1.5 text-sm text-slate-700">
           {busy ? 'Carregando...' : gallery ? 'Adicionar imagens' : 'Escolher arquivo'}

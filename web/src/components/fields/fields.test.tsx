@@ -4,11 +4,21 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
 import { FieldInput } from './FieldInput';
-import type { FieldDescriptor, OptionSearch } from './types';
+import type { FieldDescriptor, OptionLookup, OptionSearch } from './types';
 
 afterEach(() => vi.restoreAllMocks());
 
-function Controlled({ field, initial, search }: { field: FieldDescriptor; initial: unknown; search?: OptionSearch }) {
+function Controlled({
+  field,
+  initial,
+  search,
+  lookup,
+}: {
+  field: FieldDescriptor;
+  initial: unknown;
+  search?: OptionSearch;
+  lookup?: OptionLookup;
+}) {
   const [value, setValue] = useState(initial);
   return (
     <>
@@ -20,6 +30,7 @@ function Controlled({ field, initial, search }: { field: FieldDescriptor; initia
         error={null}
         disabled={false}
         search={search}
+        lookup={lookup}
         uploadsBase="/uploads/1"
       />
       <output data-testid="value">{JSON.stringify(value)}</output>
@@ -79,9 +90,46 @@ describe('field components', () => {
     expect(screen.getByText('Digite para pesquisar...')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Cidade'), 'campinas');
     await user.click(await screen.findByRole('button', { name: '7 - CAMPINAS' }, { timeout: 2000 }));
-    expect(search).toHaveBeenLastCalledWith('cidades', 'campinas');
+    expect(search).toHaveBeenLastCalledWith('cidades', 'campinas', null);
     expect(screen.getByTestId('value')).toHaveTextContent('"7"');
     expect(screen.getByLabelText('Cidade')).toHaveValue('7 - CAMPINAS');
+  });
+
+  it('combobox lists the referenced register and keeps a stored value beyond its first rows', async () => {
+    const search = vi.fn<OptionSearch>(async () => [
+      { value: '1', text: 'À vista' },
+      { value: '2', text: '30/60 dias' },
+    ]);
+    const lookup = vi.fn<OptionLookup>(async (_ref, value) => ({ value, text: 'Condição antiga' }));
+    const user = userEvent.setup();
+    render(
+      <Controlled
+        field={{ name: 'CNDP', type: 'COMBOBOX', text: 'Condição', reference: 'condicaopagamento', where: { X: 1 } }}
+        initial="99"
+        search={search}
+        lookup={lookup}
+      />,
+    );
+    expect(await screen.findByRole('option', { name: '30/60 dias' })).toBeInTheDocument();
+    expect(search).toHaveBeenCalledWith('condicaopagamento', '', { X: 1 });
+    expect(await screen.findByRole('option', { name: 'Condição antiga' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Condição')).toHaveValue('99');
+    await user.selectOptions(screen.getByLabelText('Condição'), '2');
+    expect(screen.getByTestId('value')).toHaveTextContent('"2"');
+  });
+
+  it('autocomplete shows the text of a stored id', async () => {
+    const lookup = vi.fn<OptionLookup>(async (_ref, value) => ({ value, text: 'São Paulo' }));
+    render(
+      <Controlled
+        field={{ name: 'CID', type: 'AUTOCOMPLETE', text: 'Cidade', reference: 'cidades' }}
+        initial="3550308"
+        search={async () => []}
+        lookup={lookup}
+      />,
+    );
+    await waitFor(() => expect(screen.getByLabelText('Cidade')).toHaveValue('São Paulo'));
+    expect(lookup).toHaveBeenCalledWith('cidades', '3550308');
   });
 
   it('upload refuses types out of the list', async () => {

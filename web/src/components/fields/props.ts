@@ -1,4 +1,4 @@
-import type { FieldDescriptor, OptionSearch } from './types';
+import type { FieldDescriptor, OptionLookup, OptionSearch } from './types';
 
 export interface FieldProps<V = unknown> {
   field: FieldDescriptor;
@@ -9,4 +9,5 @@ export interface FieldProps<V = unknown> {
   invalid: boolean;
   describedBy?: string;
   search?: OptionSearch;
+  lookup?: OptionLookup;
 }

@@ -25,8 +25,10 @@ export interface FieldDescriptor {
   mostrar?: boolean;
   focus?: boolean;
   options?: FieldOption[] | null;
-  /** Register whose rows an AUTOCOMPLETE or CHIPS field searches. */
+  /** Register whose rows a COMBOBOX, AUTOCOMPLETE or CHIPS field lists. */
   reference?: string | null;
+  /** Column conditions on the referenced rows (e.g. the models of the chosen brand). */
+  where?: Record<string, unknown> | null;
   uploadTypes?: string[] | null;
   /** Columns out of 12; default 6. */
   width?: number;
@@ -47,8 +49,15 @@ export interface GroupDescriptor {
 
 export type FormValues = Record<string, unknown>;
 
-/** Searches the rows of a referenced register (AUTOCOMPLETE and CHIPS fields). */
-export type OptionSearch = (reference: string, filter: string) => Promise<FieldOption[]>;
+/** Searches the rows of a referenced register (COMBOBOX, AUTOCOMPLETE and CHIPS fields). */
+export type OptionSearch = (
+  reference: string,
+  filter: string,
+  where?: Record<string, unknown> | null,
+) => Promise<FieldOption[]>;
+
+/** The option of one stored value of a referenced register (its text), or null when it is gone. */
+export type OptionLookup = (reference: string, value: string) => Promise<FieldOption | null>;
 
 /** A file the user picked in an UPLOAD or GALLERY field, carried inline as a data URL. */
 export interface PickedFile {

@@ -1,6 +1,6 @@
 import { useIsMobile } from '../../lib/useIsMobile';
 import { FieldInput } from '../fields/FieldInput';
-import type { GroupDescriptor, OptionSearch } from '../fields/types';
+import type { GroupDescriptor, OptionLookup, OptionSearch } from '../fields/types';
 import { fieldDomId, type FormState } from './useFormState';
 
 interface Props {
@@ -9,13 +9,14 @@ interface Props {
   /** The whole form; a field is disabled when either this or its own flag is false. */
   editable?: boolean;
   search?: OptionSearch;
+  lookup?: OptionLookup;
   uploadsBase?: string;
 }
 
 const span = (cols: number) => ({ gridColumn: `span ${cols} / span ${cols}` });
 
 /** Groups (title, frame, width, mostrar) of fields in a 12-column grid. */
-export function FormView({ form, groups, editable = true, search, uploadsBase = '/uploads' }: Props) {
+export function FormView({ form, groups, editable = true, search, lookup, uploadsBase = '/uploads' }: Props) {
   const mobile = useIsMobile();
   return (
     <div className="grid grid-cols-12 gap-3">
@@ -43,6 +44,7 @@ export function FormView({ form, groups, editable = true, search, uploadsBase = 
                       error={form.errors[f.name] ?? null}
                       disabled={!editable || f.editable === false}
                       search={search}
+                      lookup={lookup}
                       uploadsBase={uploadsBase}
                     />
                   </div>

@@ -11,6 +11,8 @@ export interface FormState {
   setValue: (name: string, value: unknown) => void;
   /** Validates every shown field, shows the messages and focuses the first invalid one. */
   validateAll: () => boolean;
+  /** Shows a message under one field (e.g. the server refused its value) and focuses it. */
+  showError: (name: string, message: string) => void;
   reset: (values: FormValues) => void;
   dirty: boolean;
 }
@@ -62,11 +64,21 @@ export function useFormState(fields: FieldDescriptor[], initial: FormValues): Fo
     return first === null;
   }, [fields, idPrefix]);
 
+  const showError = useCallback(
+    (name: string, message: string) => {
+      setErrors((errs) => ({ ...errs, [name]: message }));
+      const el = document.getElementById(fieldDomId(idPrefix, name));
+      el?.focus();
+      el?.scrollIntoView?.({ block: 'center' });
+    },
+    [idPrefix],
+  );
+
   const reset = useCallback((next: FormValues) => {
     setValues(next);
     setErrors({});
     setDirty(false);
   }, []);
 
-  return { idPrefix, values, errors, setValue, validateAll, reset, dirty };
+  return { idPrefix, values, errors, setValue, validateAll, showError, reset, dirty };
 }

@@ -40,7 +40,7 @@ function HeaderCell({ col, sort, onSort }: { col: Column; sort?: SortState | nul
       scope="col"
       aria-sort={active ? (sort?.dir === 'ASC' ? 'ascending' : 'descending') : 'none'}
       style={{ transform: CSS.Translate.toString(transform), transition, opacity: isDragging ? 0.6 : 1 }}
-      className={`select-none whitespace-nowrap bg-primary px-3 py-2 text-xs font-semibold uppercase text-white ${col.align === 'right' ? 'text-right' : 'text-left'}`}
+      className={`select-none whitespace-nowrap bg-primary px-2.5 py-2 text-xs font-semibold uppercase text-white ${col.align === 'right' ? 'text-right' : 'text-left'}`}
       {...attributes}
       {...listeners}
       // The sortable attributes make it a button; it stays a column header for readers.
@@ -102,7 +102,10 @@ export function DataGrid({
                   <HeaderCell key={c.key} col={c} sort={sort} onSort={onSort} />
                 ))}
                 {actions && (
-                  <th className="bg-primary px-3 py-2 text-right text-xs font-semibold uppercase text-white">Ações</th>
+                  // Pinned to the right edge: a wide list still shows its actions without scrolling.
+                  <th className="sticky right-0 bg-primary px-3 py-2 text-right text-xs font-semibold uppercase text-white">
+                    Ações
+                  </th>
                 )}
               </tr>
             </SortableContext>
@@ -118,11 +121,20 @@ export function DataGrid({
               striped.map((row, i) => (
                 <tr key={rowKey(row, i)} className={row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white'}>
                   {ordered.map((c) => (
-                    <td key={c.key} className={`px-3 py-1.5 ${c.align === 'right' ? 'text-right' : ''}`}>
+                    <td
+                      key={c.key}
+                      className={`px-2.5 py-1.5 ${c.align === 'right' ? 'text-right' : ''} ${c.nowrap ? 'whitespace-nowrap' : ''}`}
+                    >
                       {cellText(c, row)}
                     </td>
                   ))}
-                  {actions && <td className="whitespace-nowrap px-3 py-1 text-right">{actions(row)}</td>}
+                  {actions && (
+                    <td
+                      className={`sticky right-0 whitespace-nowrap px-3 py-1 text-right shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)] ${row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white'}`}
+                    >
+                      {actions(row)}
+                    </td>
+                  )}
                 </tr>
               ))
             )}

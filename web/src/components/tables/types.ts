@@ -5,6 +5,8 @@ export interface Column {
   label: string;
   format?: (value: unknown, row: Row) => string;
   align?: 'left' | 'right';
+  /** Kept on one line (documents, phones, dates, amounts). */
+  nowrap?: boolean;
 }
 
 export interface SortState {

@@ -1,3 +1,4 @@
+import { maskCpfCnpj } from '../../lib/masks';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
@@ -52,7 +53,7 @@ export function UserMenu() {
         >
           <div className="border-b border-slate-200 px-4 py-2">
             <p className="font-medium">{session.user.name || session.user.login}</p>
-            <p className="text-xs text-slate-500">{session.company.taxId}</p>
+            <p className="text-xs text-slate-500">{maskCpfCnpj(session.company.taxId)}</p>
             <p className="text-xs text-slate-500">Versão: {CLIENT_VERSION}</p>
           </div>
           <button

@@ -1,3 +1,4 @@
+import { maskCpfCnpj } from '../../lib/masks';
 import { useNavigate } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { usePageMeta } from '../../lib/pageMeta';
@@ -18,7 +19,7 @@ export default function HomePage() {
           Olá, <strong>{session.user.name || session.user.login}</strong>
         </p>
         <p className="text-sm text-slate-500">
-          {session.company.fantasyName || session.company.name} · {session.company.taxId}
+          {session.company.fantasyName || session.company.name} · {maskCpfCnpj(session.company.taxId)}
         </p>
       </div>
       <div>

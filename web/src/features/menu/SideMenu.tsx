@@ -93,7 +93,7 @@ export function SideMenu({ onOpened }: Props) {
             aria-label="Buscar"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
-            className="w-full bg-transparent py-1.5 text-sm text-white placeholder:text-white/70 outline-none"
+            className="w-full bg-transparent py-1.5 text-sm text-white scheme-dark placeholder:text-white/70 outline-none"
           />
         </label>
       </div>

@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
-import { useFormState } from '../../components/form/useFormState';
+import { useFormState, type FormState } from '../../components/form/useFormState';
 import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { usePageMeta } from '../../lib/pageMeta';
@@ -13,16 +13,19 @@ import { notify } from '../../lib/toast';
 import { ResourceCreateDocument, ResourceGetDocument, ResourceUpdateDocument } from './documents';
 import {
   decodeId,
+  fieldOfMessage,
   metaGroups,
   recordId,
+  referenceLinks,
   resourceHref,
   routeName,
   rowToValues,
   valuesToRow,
+  withReferenceWhere,
   type ResourceMeta,
 } from './metaFields';
 import { permissionsFor } from './permissions';
-import { useCompanyId, useOptionSearch } from './useRegisterData';
+import { useCompanyId, useOptionLookup, useOptionSearch } from './useRegisterData';
 
 interface Props {
   meta: ResourceMeta;
@@ -40,6 +43,8 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
   const location = useLocation();
   const [params] = useSearchParams();
   const search = useOptionSearch(metas);
+  const lookup = useOptionLookup(metas);
+  const links = useMemo(() => referenceLinks(meta, metas), [meta, metas]);
   const groups = useMemo(() => metaGroups(meta), [meta]);
   const fields = useMemo(() => fieldsOf(groups), [groups]);
   const href = resourceHref(meta);
@@ -83,6 +88,22 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
     );
   }
 
+  // A field narrowed by another (model by brand) is emptied when that other one changes.
+  const linkedForm: FormState = {
+    ...form,
+    setValue: (name, value) => {
+      const changed = form.values[name] !== value;
+      form.setValue(name, value);
+      if (!changed) return;
+      for (const l of links) {
+        if (l.source !== name) continue;
+        const dependent = fields.find((f) => f.name === l.field);
+        form.setValue(l.field, dependent?.type === 'CHIPS' ? [] : '');
+      }
+    },
+  };
+  const shownGroups = withReferenceWhere(groups, links, form.values);
+
   const save = async () => {
     if (!form.validateAll()) return;
     const row = valuesToRow(meta, form.values);
@@ -92,7 +113,11 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
       notify.success('Registro salvo com sucesso!');
       navigate(href);
     } catch (e) {
-      notify.error(errorMessage(e));
+      const message = errorMessage(e);
+      notify.error(message);
+      // 'CPF inválido.', 'CPF é obrigatório!': the server names the field by its label.
+      const field = fieldOfMessage(meta, message);
+      if (field) form.showError(field, message);
     }
   };
 
@@ -105,7 +130,14 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
         void save();
       }}
     >
-      <FormView form={form} groups={groups} editable={editable} search={search} uploadsBase={`/uploads/${emp}`} />
+      <FormView
+        form={linkedForm}
+        groups={shownGroups}
+        editable={editable}
+        search={search}
+        lookup={lookup}
+        uploadsBase={`/uploads/${emp}`}
+      />
       <div className="flex justify-end gap-2 border-t border-slate-200 pt-3">
         <button type="button" className={secondaryButton} onClick={() => navigate(href)}>
           Voltar

@@ -18,13 +18,13 @@ import { useIsMobile } from '../../lib/useIsMobile';
 import { ResourceDeleteDocument, ResourceListDocument } from './documents';
 import { encodeId, listColumns, parseOrder, recordId, resourceHref, routeName, type ResourceMeta } from './metaFields';
 import { permissionsFor } from './permissions';
-import { useCompanyId } from './useRegisterData';
+import { useCompanyId, useReferenceTexts } from './useRegisterData';
 
 /** Spec §9: page size 20, search debounce 500 ms. */
 export const PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 500;
 
-export default function RegisterListPage({ meta }: { meta: ResourceMeta; metas: ResourceMeta[] }) {
+export default function RegisterListPage({ meta, metas }: { meta: ResourceMeta; metas: ResourceMeta[] }) {
   usePageMeta(meta.title, routeName(meta, 'list'));
   const session = useSession();
   const perms = permissionsFor(session, meta);
@@ -38,7 +38,6 @@ export default function RegisterListPage({ meta }: { meta: ResourceMeta; metas: 
   // null: the register's own default ordering, sent as the gateway declared it.
   const [chosen, setChosen] = useState<SortState | null>(null);
   const sort = chosen ?? parseOrder(meta.defaultOrder);
-  const columns = useMemo(() => listColumns(meta), [meta]);
   const href = resourceHref(meta);
 
   const { data, loading, error, refetch } = useQuery(ResourceListDocument, {
@@ -55,12 +54,14 @@ export default function RegisterListPage({ meta }: { meta: ResourceMeta; metas: 
     },
   });
   const [remove] = useMutation(ResourceDeleteDocument);
+  const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
+  const texts = useReferenceTexts(meta, metas, rows);
+  const columns = useMemo(() => listColumns(meta, texts), [meta, texts]);
 
   if (!perms.canView) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
   }
 
-  const rows = (data?.resourceList.rows ?? []) as Row[];
   const total = data?.resourceList.total ?? 0;
   const rowKey = (r: Row, i: number) => `${encodeId(recordId(meta, r))}-${i}`;
 

@@ -165,6 +165,38 @@ describe('RegisterFormPage', () => {
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/clientes$/);
   });
 
+  it('shows the server refusal in a toast and under the field it names', async () => {
+    grant();
+    const error = vi.spyOn(notify, 'error');
+    const user = userEvent.setup();
+    const data = {
+      CLI_ID: null,
+      CLI_DESCRICAO: 'Maria',
+      CLI_CPF: null,
+      CLI_LIMITE: null,
+      CLI_NASC: null,
+      CLI_FONES: null,
+      CLI_ATIVO: false,
+      CLI_TIPO: null,
+    };
+    renderPage(
+      <RegisterFormPage meta={clientesMeta} metas={[clientesMeta]} action="inserir" />,
+      [
+        {
+          request: { query: ResourceCreateDocument, variables: { name: 'clientes', emp: 1, data } },
+          result: { errors: [{ message: 'CPF/CNPJ é obrigatório!', extensions: { code: 'BAD_USER_INPUT' } }] },
+        },
+      ],
+      '/clientes/inserir',
+    );
+    await user.type(screen.getByLabelText(/Nome/), 'Maria');
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('CPF/CNPJ é obrigatório!'));
+    expect(screen.getByRole('alert')).toHaveTextContent('CPF/CNPJ é obrigatório!');
+    expect(screen.getByLabelText('CPF/CNPJ')).toHaveFocus();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/clientes\/inserir/);
+  });
+
   it('reloads the record by the id in the URL and updates it', async () => {
     grant();
     const user = userEvent.setup();

@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { clientesMeta } from '../../test/fixtures';
+import { clientesMeta, field } from '../../test/fixtures';
 import { program, sessionData } from '../../test/utils';
 import type { Session } from '../../lib/session';
 import {
   decodeId,
   encodeId,
+  fieldOfMessage,
   listColumns,
   matchResource,
   metaGroups,
   parseOrder,
   recordId,
+  referenceLinks,
   routeName,
   rowToValues,
   valuesToRow,
+  withReferenceWhere,
+  type ResourceMeta,
 } from './metaFields';
 import { permissionsFor } from './permissions';
 
@@ -129,5 +133,83 @@ describe('list ordering', () => {
     expect(parseOrder('CLI_DESCRICAO DESC, CLI_ID')).toEqual({ key: 'CLI_DESCRICAO', dir: 'DESC' });
     expect(parseOrder('CLI_ID')).toEqual({ key: 'CLI_ID', dir: 'ASC' });
     expect(parseOrder('')).toBeNull();
+  });
+});
+
+const register = (name: string, fields: ResourceMeta['fields']): ResourceMeta => ({
+  ...clientesMeta,
+  name,
+  path: `/${name}`,
+  key: [fields[0].name],
+  labelField: fields[1]?.name ?? fields[0].name,
+  fields,
+  groups: [],
+});
+
+describe('reference fields', () => {
+  const marca = register('marcaveiculo', [
+    field({ name: 'MRCV_ID', kind: 'NUMBER' }),
+    field({ name: 'MRCV_DESCRICAO', kind: 'TEXT' }),
+  ]);
+  const modelo = register('modeloveiculo', [
+    field({ name: 'MDLV_ID', kind: 'NUMBER' }),
+    field({ name: 'MDLV_DESCRICAO', kind: 'TEXT' }),
+    field({ name: 'MDLV_MRCV_ID', kind: 'COMBOBOX', reference: 'marcaveiculo', required: true }),
+    field({ name: 'MDLV_CID_IBGE', kind: 'AUTOCOMPLETE', reference: 'cidades' }),
+  ]);
+  const veiculo = register('veiculo', [
+    field({ name: 'VEIC_ID', kind: 'NUMBER' }),
+    field({ name: 'VEIC_PLACA1', kind: 'TEXT' }),
+    field({ name: 'VEIC_MRCV_ID', kind: 'COMBOBOX', reference: 'marcaveiculo', inList: true }),
+    field({ name: 'VEIC_MDLV_ID', kind: 'COMBOBOX', reference: 'modeloveiculo', inList: true }),
+    field({ name: 'VEIC_CID_IBGE', kind: 'AUTOCOMPLETE', reference: 'cidades' }),
+  ]);
+
+  it('narrows the model by the chosen brand', () => {
+    const links = referenceLinks(veiculo, [marca, modelo, veiculo]);
+    expect(links).toEqual([{ field: 'VEIC_MDLV_ID', column: 'MDLV_MRCV_ID', source: 'VEIC_MRCV_ID' }]);
+    const groups = metaGroups(veiculo);
+    const find = (gs: typeof groups) => gs[0].fields.find((f) => f.name === 'VEIC_MDLV_ID');
+    expect(find(withReferenceWhere(groups, links, { VEIC_MRCV_ID: '' }))?.where).toBeUndefined();
+    expect(find(withReferenceWhere(groups, links, { VEIC_MRCV_ID: '2' }))?.where).toEqual({ MDLV_MRCV_ID: '2' });
+  });
+
+  it('shows the texts of referenced rows in list cells, the id until known', () => {
+    const cols = listColumns(veiculo, { modeloveiculo: { '7': 'Gol' } });
+    const row = { VEIC_MRCV_ID: 3, VEIC_MDLV_ID: 7 };
+    expect(cols.map((c) => c.format?.(row[c.key as keyof typeof row], row))).toEqual(['3', 'Gol']);
+  });
+});
+
+describe('server messages', () => {
+  it('finds the field a message names by its label', () => {
+    const meta = register('clientes', [
+      field({ name: 'CLI_ID', kind: 'NUMBER', label: 'Código', editable: false }),
+      field({ name: 'CLI_CPF', kind: 'CPF_CNPJ', label: 'CPF' }),
+      field({ name: 'CLI_CPF_RESP', kind: 'CPF_CNPJ', label: 'CPF do Responsável' }),
+      field({ name: 'CLI_CGC', kind: 'CPF_CNPJ', label: 'CNPJ' }),
+    ]);
+    expect(fieldOfMessage(meta, 'CPF inválido.')).toBe('CLI_CPF');
+    expect(fieldOfMessage(meta, 'CPF é obrigatório!')).toBe('CLI_CPF');
+    expect(fieldOfMessage(meta, 'CPF do Responsável inválido.')).toBe('CLI_CPF_RESP');
+    expect(fieldOfMessage(meta, 'CNPJ é obrigatório!')).toBe('CLI_CGC');
+    expect(fieldOfMessage(meta, 'Código inválido.')).toBeNull();
+    expect(fieldOfMessage(meta, 'Registro já cadastrado.')).toBeNull();
+  });
+
+  it('formats documents, CEP and phones in list cells and CEP in the form', () => {
+    const meta = register('x', [
+      field({ name: 'ID', kind: 'NUMBER', inList: true }),
+      field({ name: 'DOC', kind: 'CPF_CNPJ', inList: true }),
+      field({ name: 'CEP', kind: 'CEP', inList: true }),
+      field({ name: 'FONE', kind: 'PHONES', inList: true }),
+    ]);
+    const row = { ID: 1, DOC: '12ABC34501DE35', CEP: '01001000', FONE: '11987654321;1134567890' };
+    const cells = listColumns(meta).map(
+      (c) => c.format?.(row[c.key as keyof typeof row], row) ?? String(row[c.key as keyof typeof row]),
+    );
+    expect(cells).toEqual(['1', '12.ABC.345/01DE-35', '01001-000', '(11) 98765-4321, (11) 3456-7890']);
+    expect(listColumns(meta).find((c) => c.key === 'DOC')?.nowrap).toBe(true);
+    expect(rowToValues(meta, row).CEP).toBe('01001-000');
   });
 });

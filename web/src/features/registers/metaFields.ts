@@ -4,7 +4,7 @@ import type { FieldDescriptor, FormValues, GroupDescriptor } from '../../compone
 import type { Column, Row, SortState } from '../../components/tables/types';
 import type { ResourceMetaFieldsFragment } from '../../generated/graphql';
 import { formatDate, formatMoney, formatNumber, parseBRNumber, toApiDate } from '../../lib/format';
-import { maskCpfCnpj, onlyDigits } from '../../lib/masks';
+import { CEP_MASK, applyMask, maskCpfCnpj, maskPhone, onlyDigits } from '../../lib/masks';
 
 export type ResourceMeta = ResourceMetaFieldsFragment;
 type FieldMeta = ResourceMeta['fields'][number];
@@ -60,7 +60,18 @@ const toList = (v: unknown): string[] =>
           .filter(Boolean)
       : [];
 
-function cellFormat(f: FieldMeta): Column['format'] {
+/** Texts of referenced rows: reference name -> id -> text. */
+export type ReferenceTexts = Record<string, Record<string, string>>;
+
+function cellFormat(f: FieldMeta, texts: ReferenceTexts): Column['format'] {
+  if (f.reference) {
+    const ref = f.reference;
+    return (v) => {
+      if (v == null || v === '') return '';
+      const list = Array.isArray(v) ? v.map(String) : [String(v)];
+      return list.map((id) => texts[ref]?.[id] ?? id).join(', ');
+    };
+  }
   switch (f.kind) {
     case 'MONEY':
       return (v) => (v == null || v === '' ? '' : formatMoney(Number(v)));
@@ -70,6 +81,13 @@ function cellFormat(f: FieldMeta): Column['format'] {
       return (v) => (isTrue(v) ? 'Sim' : 'Não');
     case 'CPF_CNPJ':
       return (v) => (v == null ? '' : maskCpfCnpj(String(v)));
+    case 'CEP':
+      return (v) => (v == null ? '' : applyMask(String(v), CEP_MASK));
+    case 'PHONES':
+      return (v) =>
+        toList(v)
+          .map((p) => maskPhone(p))
+          .join(', ');
     case 'COMBOBOX':
     case 'SITUATION':
       return (v) => f.options?.find((o) => o.value === String(v))?.text ?? (v == null ? '' : String(v));
@@ -78,13 +96,21 @@ function cellFormat(f: FieldMeta): Column['format'] {
   }
 }
 
-export function listColumns(meta: ResourceMeta): Column[] {
+const NOWRAP_KINDS = new Set<string>(['CPF_CNPJ', 'CEP', 'PHONES', 'DATE', 'MONEY', 'NUMBER']);
+
+/** The fields a list shows: those marked inList, else the first four. */
+export function listFields(meta: ResourceMeta): FieldMeta[] {
   const shown = meta.fields.filter((f) => f.inList);
-  return (shown.length ? shown : meta.fields.slice(0, 4)).map((f) => ({
+  return shown.length ? shown : meta.fields.slice(0, 4);
+}
+
+export function listColumns(meta: ResourceMeta, texts: ReferenceTexts = {}): Column[] {
+  return listFields(meta).map((f) => ({
     key: f.name,
     label: f.label,
-    format: cellFormat(f),
+    format: cellFormat(f, texts),
     align: f.kind === 'MONEY' || f.kind === 'NUMBER' ? 'right' : 'left',
+    nowrap: NOWRAP_KINDS.has(f.kind),
   }));
 }
 
@@ -117,6 +143,9 @@ export function rowToValues(meta: ResourceMeta, row: Row | null): FormValues {
         break;
       case 'CPF_CNPJ':
         values[f.name] = v == null ? '' : maskCpfCnpj(String(v));
+        break;
+      case 'CEP':
+        values[f.name] = v == null ? '' : applyMask(String(v), CEP_MASK);
         break;
       default:
         values[f.name] = v == null ? '' : String(v);
@@ -156,6 +185,69 @@ export function valuesToRow(meta: ResourceMeta, values: FormValues): Record<stri
     }
   }
   return row;
+}
+
+/** A referenced register's column that another field of the same form decides. */
+export interface ReferenceLink {
+  /** The field whose options are narrowed (vehicle model). */
+  field: string;
+  /** The column of the referenced rows compared (the model's brand column). */
+  column: string;
+  /** The field of this form that holds the value (vehicle brand). */
+  source: string;
+}
+
+/**
+ * Links between reference fields: the vehicle's model (modeloveiculo) lists only the models of
+ * the vehicle's brand, because a model row must name its brand (a required COMBOBOX column
+ * referencing marcaveiculo) and another field of the form references marcaveiculo too. Optional
+ * columns are no parents: a salesperson's city does not narrow a customer's salesperson.
+ */
+export function referenceLinks(meta: ResourceMeta, metas: ResourceMeta[]): ReferenceLink[] {
+  const links: ReferenceLink[] = [];
+  for (const f of meta.fields) {
+    if (!f.reference) continue;
+    const target = metas.find((m) => m.name === f.reference);
+    for (const col of target?.fields ?? []) {
+      if (!col.reference || !col.required || col.kind !== 'COMBOBOX') continue;
+      const source = meta.fields.find((s) => s !== f && s.reference === col.reference);
+      if (source) links.push({ field: f.name, column: col.name, source: source.name });
+    }
+  }
+  return links;
+}
+
+/** The groups with each linked field's `where` taken from the current values. */
+export function withReferenceWhere(
+  groups: GroupDescriptor[],
+  links: ReferenceLink[],
+  values: FormValues,
+): GroupDescriptor[] {
+  if (links.length === 0) return groups;
+  const where = new Map<string, Record<string, unknown>>();
+  for (const l of links) {
+    const v = values[l.source];
+    if (v == null || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    where.set(l.field, { ...where.get(l.field), [l.column]: Array.isArray(v) ? v[0] : v });
+  }
+  return groups.map((g) => ({
+    ...g,
+    fields: g.fields.map((f) => (where.has(f.name) ? { ...f, where: where.get(f.name) } : f)),
+  }));
+}
+
+/** The editable field a server message starts with the label of (the longest label wins). */
+export function fieldOfMessage(meta: ResourceMeta, message: string): string | null {
+  const text = message.trim().toLowerCase();
+  let best: FieldMeta | null = null;
+  for (const f of meta.fields) {
+    const label = f.label.trim().toLowerCase();
+    if (!f.editable || !label || !text.startsWith(label)) continue;
+    const next = text.charAt(label.length);
+    if (next && /[\p{L}\p{N}]/u.test(next)) continue;
+    if (!best || label.length > best.label.trim().length) best = f;
+  }
+  return best?.name ?? null;
 }
 
 /** The id a row is addressed by: its key column, or an object of the key columns. */
