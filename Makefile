@@ -24,7 +24,7 @@ dev: deps web build
 
 ## Every test: Rust (unit + integration on real PostgreSQL, NATS, Redis), lint,
 ## web unit tests and build, Kubernetes manifests, browser journey.
-test: deps lint test-rust test-web test-k8s
+test: deps lint test-rust test-web test-k8s e2e
 	@echo "make test: all suites passed"
 
 deps:

@@ -78,7 +78,7 @@ spec = json.loads(sys.argv[1]); sql = spec["sql"]
 for i in range(len(spec["params"]), 0, -1):
     sql = sql.replace(f"${i}", f":p{i}")
 open(sys.argv[2], "w").write(f"BEGIN;\nSELECT set_config('app.client_id', '{sys.argv[4]}', true);\n{sql};\nCOMMIT;\n")
-open(sys.argv[3], "w").write("\n".join(f"p{i+1}={p}" for i, p in enumerate(spec["params"])))
+open(sys.argv[3], "w").write("".join(f"p{i+1}={p}\n" for i, p in enumerate(spec["params"])))
 PY
     local args=() jobs=1
     while IFS= read -r d; do args+=(-D "$d"); done < "$WORK/pg.defs"

@@ -221,7 +221,7 @@ pub async fn seed(cfg: &Config, resource: &str, client: i64, emp: i64, rows: u64
     }
     pending.send(buf.as_bytes()).await?;
     pending.finish().await?;
-    sqlx::query(&format!("ANALYZE {}", res.qualified_table()))
+    sqlx::query(&format!("VACUUM (ANALYZE) {}", res.qualified_table()))
         .execute(&mut conn)
         .await?;
     conn.close().await?;

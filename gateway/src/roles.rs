@@ -79,6 +79,8 @@ pub async fn migrate(cfg: Arc<Config>) -> Result<()> {
     db::bootstrap(&cfg).await?;
     for s in services() {
         (s.migrate)(cfg.clone()).await?;
+        let registry = (s.registry)().map_err(Error::internal)?;
+        erp_platform::resource::ensure_order_indexes(&cfg, &registry).await?;
         tracing::info!(service = s.name, "migrated");
     }
     Ok(())
@@ -174,6 +176,13 @@ pub async fn start_gateway(
     let addr = listener.local_addr().map_err(Error::internal)?;
     let app = crate::app::router(st.clone());
     let task = tokio::spawn(async move {
+        use axum::serve::ListenerExt;
+        // Small JSON answers must not wait for the client's delayed ACK.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!(error = %e, "TCP_NODELAY not set");
+            }
+        });
         if let Err(e) = axum::serve(listener, app).await {
             tracing::error!(error = %e, "gateway stopped");
         }

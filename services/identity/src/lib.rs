@@ -52,7 +52,7 @@ pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
         .add_service(
             erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity),
         )
-        .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
+        .serve_with_incoming(erp_platform::service::incoming(listener))
         .await
         .map_err(Error::internal);
     relay.abort();

@@ -146,6 +146,12 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
         )
         .await?;
     }
+    // Register lists are generated statements with LIKE patterns and LIMITs whose
+    // best plan depends on the values (a common name walks the order index, a rare
+    // one the trigram index): plan each execution rather than reuse a generic plan.
+    if plan_mode(conn).await?.as_deref() != Some("plan_cache_mode=force_custom_plan") {
+        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} SET plan_cache_mode = force_custom_plan")).await?;
+    }
     if let Some(p) = &cfg.app_db_password {
         retry_concurrent(
             conn,
@@ -162,6 +168,17 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
     conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
         .await?;
     Ok(())
+}
+
+async fn plan_mode(conn: &mut PgConnection) -> Result<Option<String>> {
+    let settings: Option<Vec<String>> = sqlx::query_scalar(
+        "SELECT setconfig FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole \
+         WHERE r.rolname = $1 AND s.setdatabase = 0",
+    )
+    .bind(APP_ROLE)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(settings.and_then(|v| v.into_iter().find(|s| s.starts_with("plan_cache_mode="))))
 }
 
 async fn retry_concurrent(conn: &mut PgConnection, sql: &str) -> Result<()> {
