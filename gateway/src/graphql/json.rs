@@ -5,7 +5,8 @@
 use async_graphql::{InputValueResult, Name, Scalar, ScalarType, Value as GqlValue};
 use serde_json::Value;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Json(pub Value);
 
 fn to_gql(v: &Value) -> GqlValue {

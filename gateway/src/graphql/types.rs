@@ -131,6 +131,8 @@ pub struct FieldMeta {
     pub upload_types: Option<Vec<String>>,
     pub width: i32,
     pub in_list: bool,
+    /// What a new record starts with.
+    pub default_value: Option<Json>,
 }
 
 #[derive(SimpleObject, Clone, Deserialize)]

@@ -150,7 +150,11 @@ async fn bootstrap_locked(conn: &mut PgConnection, cfg: &Config) -> Result<()> {
     // best plan depends on the values (a common name walks the order index, a rare
     // one the trigram index): plan each execution rather than reuse a generic plan.
     if plan_mode(conn).await?.as_deref() != Some("plan_cache_mode=force_custom_plan") {
-        retry_concurrent(conn, &format!("ALTER ROLE {APP_ROLE} SET plan_cache_mode = force_custom_plan")).await?;
+        retry_concurrent(
+            conn,
+            &format!("ALTER ROLE {APP_ROLE} SET plan_cache_mode = force_custom_plan"),
+        )
+        .await?;
     }
     if let Some(p) = &cfg.app_db_password {
         retry_concurrent(

@@ -26,10 +26,14 @@ pub use model::{
 /// (client, company, order columns, key). Declared orders need no hand-written
 /// index, and a list of the first 20 of a million rows reads 20 index entries.
 /// Runs as the owner after the service's migrations; idempotent.
-pub async fn ensure_order_indexes(cfg: &crate::config::Config, registry: &Registry) -> crate::Result<()> {
+pub async fn ensure_order_indexes(
+    cfg: &crate::config::Config,
+    registry: &Registry,
+) -> crate::Result<()> {
     use sqlx::{ConnectOptions, Connection, Executor};
     use std::str::FromStr;
-    let opts = sqlx::postgres::PgConnectOptions::from_str(&cfg.database_url).map_err(crate::Error::internal)?;
+    let opts = sqlx::postgres::PgConnectOptions::from_str(&cfg.database_url)
+        .map_err(crate::Error::internal)?;
     let mut conn = opts.disable_statement_logging().connect().await?;
     for res in registry.all() {
         let order = query::parse_order(res, &res.default_order).map_err(crate::Error::internal)?;
@@ -42,11 +46,18 @@ pub async fn ensure_order_indexes(cfg: &crate::config::Config, registry: &Regist
         }
         for (i, desc) in &order {
             let c = &res.fields[*i].column;
-            cols.push(if *desc { format!("{c} DESC") } else { c.clone() });
+            cols.push(if *desc {
+                format!("{c} DESC")
+            } else {
+                c.clone()
+            });
         }
         for k in &res.key {
             if let Some(f) = res.field(k) {
-                if !cols.iter().any(|c| c.split(' ').next() == Some(f.column.as_str())) {
+                if !cols
+                    .iter()
+                    .any(|c| c.split(' ').next() == Some(f.column.as_str()))
+                {
                     cols.push(f.column.clone());
                 }
             }

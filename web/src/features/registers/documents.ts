@@ -29,6 +29,7 @@ export const ResourceMetaFieldsFragment = graphql(`
       uploadTypes
       width
       inList
+      defaultValue
     }
     groups {
       title

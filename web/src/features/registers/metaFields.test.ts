@@ -213,3 +213,17 @@ describe('server messages', () => {
     expect(rowToValues(meta, row).CEP).toBe('01001-000');
   });
 });
+
+describe('defaults', () => {
+  it('starts a new record from the register defaults and an edited one from its row', () => {
+    const meta = {
+      ...clientesMeta,
+      fields: [
+        field({ name: 'CLI_TIPO_PESSOA', kind: 'COMBOBOX', defaultValue: 'F' as unknown as Record<string, unknown> }),
+        field({ name: 'CLI_SITUACAO', kind: 'SITUATION', defaultValue: 1 as unknown as Record<string, unknown> }),
+      ],
+    };
+    expect(rowToValues(meta, null)).toEqual({ CLI_TIPO_PESSOA: 'F', CLI_SITUACAO: '1' });
+    expect(rowToValues(meta, { CLI_TIPO_PESSOA: 'J', CLI_SITUACAO: 2 })).toEqual({ CLI_TIPO_PESSOA: 'J', CLI_SITUACAO: '2' });
+  });
+});

@@ -118,7 +118,8 @@ export function listColumns(meta: ResourceMeta, texts: ReferenceTexts = {}): Col
 export function rowToValues(meta: ResourceMeta, row: Row | null): FormValues {
   const values: FormValues = {};
   for (const f of meta.fields) {
-    const v = row?.[f.name];
+    // A new record starts from the register's defaults (person type, situation...).
+    const v = row ? row[f.name] : (f.defaultValue ?? undefined);
     switch (f.kind) {
       case 'MONEY':
         values[f.name] = v == null || v === '' ? '' : formatNumber(Number(v), 2, 2);
