@@ -9,6 +9,7 @@ export interface FieldMeta {
   editable: boolean;
   min: string | null;
   length: number | null;
+  defaultValue?: unknown;
   options: { value: string; text: string }[] | null;
 }
 

@@ -56,7 +56,7 @@ async function gql<T>(page: Page, query: string, variables: Record<string, unkno
 }
 
 const META_QUERY = `query($name: String!) { resourceMeta(name: $name) {
-  name path title labelField fields { name label kind required editable min length options { value text } } } }`;
+  name path title labelField fields { name label kind required editable min length defaultValue options { value text } } } }`;
 
 async function run(vp: Viewport) {
   const dir = mkdtempSync(join(tmpdir(), 'erp-e2e-'));
@@ -137,7 +137,8 @@ async function run(vp: Viewport) {
       await page.getByText('Carregando').first().waitFor({ state: 'hidden' });
     });
     const m = meta as unknown as Meta;
-    const required = m.fields.filter((f) => f.required && f.editable);
+    // Required fields the form does not fill with a default are the ones an empty save flags.
+    const required = m.fields.filter((f) => f.required && f.editable && f.defaultValue == null);
 
     await step('save-empty-form', async () => {
       await page.getByRole('button', { name: 'Adicionar', exact: true }).click();
