@@ -5,6 +5,7 @@ mod access;
 mod auth;
 mod menu;
 mod misc;
+mod notices;
 mod registers;
 
 use std::sync::{Arc, OnceLock};

@@ -1,0 +1,122 @@
+//! The notification bell's feed: a GraphQL subscription over WebSocket
+//! (graphql-transport-ws) that delivers the notifications published on the bus for
+//! the connected user, and only theirs.
+
+use std::time::Duration;
+
+use erp_platform::bus::{Bus, Message, NatsBus};
+use futures::{SinkExt, StreamExt};
+use prost::Message as _;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message as Ws;
+
+use crate::{admin, app};
+
+fn notice(user_id: i64, message: &str) -> Message {
+    let id = uuid::Uuid::new_v4().to_string();
+    let n = erp_proto::erp::v1::Notification {
+        id: id.clone(),
+        client_id: 2,
+        user_id,
+        message: message.into(),
+        created_at: "2026-11-22T10:00:00Z".into(),
+    };
+    Message {
+        id,
+        subject: "erp.messaging.notificacao.criada".into(),
+        headers: vec![],
+        payload: n.encode_to_vec().into(),
+    }
+}
+
+#[tokio::test]
+async fn notifications_reach_only_their_users_websocket() {
+    let u = admin().await;
+    let url = format!("{}/graphql/ws", app().base.replacen("http://", "ws://", 1));
+    let mut req = url.into_client_request().expect("request");
+    req.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        "graphql-transport-ws".parse().expect("header"),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("websocket");
+    let init = json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {}", u.token)}});
+    ws.send(Ws::Text(init.to_string().into()))
+        .await
+        .expect("init");
+    let next_json = |m: Ws| -> Option<Value> {
+        match m {
+            Ws::Text(t) => serde_json::from_str(t.as_str()).ok(),
+            _ => None,
+        }
+    };
+    let ack = tokio::time::timeout(Duration::from_secs(10), ws.next())
+        .await
+        .expect("ack in time");
+    assert_eq!(
+        ack.and_then(|m| m.ok())
+            .and_then(next_json)
+            .map(|v| v["type"].clone()),
+        Some(json!("connection_ack"))
+    );
+    let sub = json!({"id": "1", "type": "subscribe", "payload": {"query": "subscription { notifications { id message } }"}});
+    ws.send(Ws::Text(sub.to_string().into()))
+        .await
+        .expect("subscribe");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let nats_url = app().cfg.nats_url.clone().expect("tests run with NATS");
+    let bus = NatsBus::connect(&nats_url).await.expect("nats");
+    bus.publish(notice(2, "Para outro usuário"))
+        .await
+        .expect("publish");
+    bus.publish(notice(1, "Pedido 10 faturado"))
+        .await
+        .expect("publish");
+
+    let got = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Some(Ok(m)) = ws.next().await {
+            if let Some(v) = next_json(m) {
+                if v["type"] == json!("next") {
+                    return Some(v["payload"]["data"]["notifications"]["message"].clone());
+                }
+            }
+        }
+        None
+    })
+    .await
+    .expect("a notification in time");
+    assert_eq!(
+        got,
+        Some(json!("Pedido 10 faturado")),
+        "the first notification delivered is the user's own"
+    );
+}
+
+#[tokio::test]
+async fn a_websocket_without_a_valid_token_is_refused() {
+    let url = format!("{}/graphql/ws", app().base.replacen("http://", "ws://", 1));
+    let mut req = url.into_client_request().expect("request");
+    req.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        "graphql-transport-ws".parse().expect("header"),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("websocket");
+    let init =
+        json!({"type": "connection_init", "payload": {"authorization": "Bearer abc.def.ghi"}});
+    ws.send(Ws::Text(init.to_string().into()))
+        .await
+        .expect("init");
+    let reply = tokio::time::timeout(Duration::from_secs(10), ws.next())
+        .await
+        .expect("reply in time");
+    let acked = matches!(reply, Some(Ok(Ws::Text(ref t))) if t.as_str().contains("connection_ack"));
+    assert!(
+        !acked,
+        "an invalid token must not be acknowledged: {reply:?}"
+    );
+}
