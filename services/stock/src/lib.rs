@@ -1,4 +1,5 @@
-//! Stock service: stock locations (the movement ledger, balances and transfers come later).
+//! Stock service: stock locations, the movement ledger with balances and average
+//! cost, manual entries and exits (transfers, requisitions and kegs come later).
 //!
 //! Its registers are declared for the resource engine; the gRPC surface is the
 //! generic `ResourceService`.
@@ -6,6 +7,7 @@
 //! Layout:
 //! - `resources`: register descriptors, one module per group of registers.
 
+pub mod ledger;
 pub mod resources;
 
 use std::sync::Arc;

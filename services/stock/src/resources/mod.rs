@@ -2,8 +2,9 @@
 
 use erp_platform::resource::Registry;
 
+pub mod balances;
 pub mod locations;
 
 pub fn registry() -> Result<Registry, String> {
-    Registry::new([locations::all()].concat())
+    Registry::new([locations::all(), balances::all()].concat())
 }
