@@ -45,7 +45,7 @@ fn saldoestoque() -> Resource {
             Field::id("SALD_ID", "Código"),
             Field::int("SALD_EMP_ID", "Empresa"),
             Field::reference("SALD_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(6),
-            Field::int("SALD_PROD_EMP_ID", "Empresa do Produto"),
+            Field::int("SALD_PROD_EMP_ID", "Empresa do Produto").read_only(),
             Field::options("SALD_TIPO", "Tipo", DbType::Text, &[("E", "Entrada"), ("S", "Saída")])
                 .required()
                 .list()
@@ -126,7 +126,7 @@ impl Hooks for Posting {
         if op == Op::Create {
             // An exit leaves at the average cost; the document shows what it took.
             sqlx::query(
-                "UPDATE stock.saldoestoque SET sald_custo_unit = $4, sald_usr_id = $5
+                "UPDATE stock.saldoestoque SET sald_custo_unit = $4, sald_usr_id = $5, sald_prod_emp_id = $2
                  WHERE client_id = $1 AND sald_emp_id = $2 AND sald_id = $3",
             )
             .bind(caller.client_id)
