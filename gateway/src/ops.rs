@@ -67,13 +67,15 @@ fn emps(emp: Option<i64>, path_emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
     emp.into_iter().chain(path_emp).chain(extra).collect()
 }
 
-pub async fn list(
+/// Guard, permission and the request of a list or a count: both take the same
+/// filter body.
+fn list_request(
     st: &AppState,
     auth: &Auth,
     name: &str,
     path_emp: Option<i64>,
     body: Map<String, Value>,
-) -> Result<Vec<Value>> {
+) -> Result<(Arc<Resource>, tonic::Request<ListRequest>)> {
     let res = resource(st, name)?;
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);
@@ -85,14 +87,22 @@ pub async fn list(
         &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
-    let req = request(
-        &auth.caller,
-        ListRequest {
-            resource: res.name.clone(),
-            emp,
-            filter_json: serde_json::to_vec(&body)?,
-        },
-    );
+    let msg = ListRequest {
+        resource: res.name.clone(),
+        emp,
+        filter_json: serde_json::to_vec(&body)?,
+    };
+    Ok((res, request(&auth.caller, msg)))
+}
+
+pub async fn list(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    body: Map<String, Value>,
+) -> Result<Vec<Value>> {
+    let (res, req) = list_request(st, auth, name, path_emp, body)?;
     let reply = call(st.up.resources(&res.schema)?.list(req)).await?;
     Ok(serde_json::from_slice(&reply.rows_json)?)
 }
@@ -104,25 +114,7 @@ pub async fn count(
     path_emp: Option<i64>,
     body: Map<String, Value>,
 ) -> Result<i64> {
-    let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &body);
-    let body = Value::Object(body);
-    authorize(
-        auth,
-        &res.program,
-        &res.title,
-        read_perm(&res),
-        &emps(emp, path_emp, vec![]),
-        Some(&body),
-    )?;
-    let req = request(
-        &auth.caller,
-        ListRequest {
-            resource: res.name.clone(),
-            emp,
-            filter_json: serde_json::to_vec(&body)?,
-        },
-    );
+    let (res, req) = list_request(st, auth, name, path_emp, body)?;
     Ok(call(st.up.resources(&res.schema)?.count(req)).await?.total)
 }
 
