@@ -12,6 +12,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "erp/v1/events.proto",
         "identity/v1/rpc.proto",
         "identity/v1/events.proto",
+        "orders/v1/events.proto",
+        "stock/v1/events.proto",
     ];
     for f in &files {
         println!("cargo:rerun-if-changed={f}");

@@ -156,10 +156,8 @@ pub async fn create(
 ) -> Result<Value> {
     let res = resource(st, name)?;
     // A generated key in the body means nothing (mass assignment).
-    if res.generated_key {
-        for k in &res.key {
-            body.remove(k);
-        }
+    if let Some(k) = res.generated_column() {
+        body.remove(k);
     }
     let emp = company(&res, auth, path_emp, &body);
     let body = Value::Object(body);

@@ -62,6 +62,12 @@ pub fn services() -> Vec<ServiceDef> {
             serve: |ctx, l| Box::pin(erp_fiscal::serve(ctx, l)),
             registry: erp_fiscal::resources::registry,
         },
+        ServiceDef {
+            name: "orders",
+            migrate: |cfg| Box::pin(async move { erp_orders::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_orders::serve(ctx, l)),
+            registry: erp_orders::resources::registry,
+        },
     ]
 }
 

@@ -290,6 +290,37 @@ impl Mutation {
             .map_err(gql_error)
     }
 
+    /// A register's declared call (invoice an order, convert a quote...): `params`
+    /// are the call's path parameters by name (`emp` included), `body` its JSON body.
+    async fn resource_action(
+        &self,
+        ctx: &Context<'_>,
+        name: String,
+        action: String,
+        params: Json,
+        body: Option<Json>,
+    ) -> R<Json> {
+        let a = auth(ctx).await?;
+        let params = match params.0 {
+            Value::Object(m) => m
+                .into_iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    (k, v)
+                })
+                .collect(),
+            _ => return Err(gql_error(Error::validation("Parâmetros inválidos."))),
+        };
+        let body = body.map(|b| b.0).unwrap_or(Value::Object(Map::new()));
+        ops::action(&gql(ctx)?.st, a, &name, &action, params, body)
+            .await
+            .map(Json)
+            .map_err(gql_error)
+    }
+
     async fn resource_delete(
         &self,
         ctx: &Context<'_>,

@@ -51,6 +51,14 @@ pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry)
         }
     }
     for res in registry.all() {
+        for p in &res.list_paths {
+            add_filtered(routes, &res.name, &res.title, p, false);
+        }
+        for p in &res.count_paths {
+            add_filtered(routes, &res.name, &res.title, p, true);
+        }
+    }
+    for res in registry.all() {
         for root in std::iter::once(&res.name).chain(res.aliases.iter()) {
             add_resource(
                 routes,
@@ -242,6 +250,36 @@ fn add_resource(
             search,
         );
     }
+}
+
+/// A list (or count) call whose path parameters are equality filters: the lines of
+/// one document (`POST /pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}`).
+fn add_filtered(routes: &mut Routes, name: &str, title: &str, path: &str, count: bool) {
+    let names: Vec<String> = path
+        .split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .filter(|s| *s != "emp")
+        .map(String::from)
+        .collect();
+    let n = name.to_string();
+    let handler = move |st: AppState, params: Params, req: Request| {
+        let (n, names) = (n.clone(), names.clone());
+        async move {
+            let auth = authenticate(&st, req.headers(), false).await?;
+            let emp = opt_emp(&params)?;
+            let mut body = json_body(req).await?;
+            for k in &names {
+                body.insert(k.clone(), json!(params.get(k)?));
+            }
+            if count {
+                count_response(ops::count(&st, &auth, &n, emp, body).await?)
+            } else {
+                list_response(ops::list(&st, &auth, &n, emp, body).await?)
+            }
+        }
+    };
+    let verb = if count { "contar" } else { "listar" };
+    routes.add(Method::POST, path, &format!("{title}: {verb}"), false, handler);
 }
 
 fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Action) {

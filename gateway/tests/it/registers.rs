@@ -29,10 +29,11 @@ async fn every_register_round_trips_over_http_and_stays_inside_its_client() {
     for res in registry.all().iter().filter(|r| r.tenant) {
         let name = &res.name;
         let company = res.company.is_some() || res.company_path;
-        let sample = res
-            .sample
-            .clone()
-            .unwrap_or_else(|| panic!("{name}: no sample"));
+        // Read-only registers (stock's views of the ledger) have no sample: their
+        // refusals are tested in stock.
+        let Some(sample) = res.sample.clone() else {
+            continue;
+        };
         let (status, row) = b
             .call(Method::POST, &format!("/{name}"), Some(sample.clone()))
             .await;

@@ -26,6 +26,8 @@ use crate::db::{Db, Tx};
 use crate::{Error, Result};
 
 pub const STREAM: &str = "ERP";
+/// The tenant an event belongs to (from the outbox row), for consumers' transactions.
+pub const CLIENT_HEADER: &str = "Erp-Client-Id";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
@@ -446,18 +448,19 @@ pub async fn outbox_insert(
 pub async fn relay_once(db: &Db, bus: &dyn Bus, schema: &str) -> Result<usize> {
     let mut tx = db.begin().await?;
     let sql = format!(
-        "SELECT id, subject, payload, headers FROM {schema}.outbox WHERE published_at IS NULL \
+        "SELECT id, subject, payload, headers, client_id FROM {schema}.outbox WHERE published_at IS NULL \
          ORDER BY created_at, id LIMIT 200 FOR UPDATE SKIP LOCKED"
     );
-    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value)> =
+    let rows: Vec<(Uuid, String, Vec<u8>, serde_json::Value, i64)> =
         sqlx::query_as(&sql).fetch_all(&mut *tx).await?;
     let mut done = Vec::with_capacity(rows.len());
-    for (id, subject, payload, headers) in rows {
-        let headers: Vec<(String, String)> =
+    for (id, subject, payload, headers, client_id) in rows {
+        let mut headers: Vec<(String, String)> =
             serde_json::from_value::<HashMap<String, String>>(headers)
                 .unwrap_or_default()
                 .into_iter()
                 .collect();
+        headers.push((CLIENT_HEADER.into(), client_id.to_string()));
         let msg = Message {
             id: id.to_string(),
             subject,
@@ -559,6 +562,59 @@ where
     effect(&mut tx).await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// What a consumer does with one event, inside the tenant transaction that also
+/// records the event in the consumer's inbox.
+#[async_trait]
+pub trait Effect: Send + Sync {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()>;
+}
+
+/// A durable consumer whose effect runs at most once per event (`apply_once` in
+/// `schema`'s inbox). An event the effect refuses for good (validation, conflict,
+/// not found) is logged and acknowledged; any other error leaves it for redelivery.
+pub async fn consume(
+    bus: &Arc<dyn Bus>,
+    db: Db,
+    schema: &'static str,
+    durable: &str,
+    filter: &str,
+    effect: Arc<dyn Effect>,
+) -> Result<JoinHandle<()>> {
+    let consumer = durable.to_string();
+    bus.subscribe(
+        durable,
+        filter,
+        Arc::new(move |msg: Message| {
+            let (db, effect, consumer) = (db.clone(), effect.clone(), consumer.clone());
+            Box::pin(async move {
+                let Some(client) = msg
+                    .header(CLIENT_HEADER)
+                    .and_then(|c| c.trim().parse::<i64>().ok())
+                else {
+                    tracing::warn!(subject = %msg.subject, "event without tenant; ignored");
+                    return Ok(());
+                };
+                let id = msg.id.clone();
+                let result = apply_once(&db, schema, &consumer, &id, client, |tx| {
+                    Box::pin(async move { effect.apply(tx, client, &msg).await })
+                })
+                .await;
+                match result {
+                    Ok(_) => Ok(()),
+                    Err(e @ (Error::Validation(_) | Error::Conflict(_) | Error::NotFound(_))) => {
+                        metrics::counter!("erp_events_refused_total", "consumer" => consumer.clone())
+                            .increment(1);
+                        tracing::error!(error = %e, consumer = %consumer, event = %id, "event refused");
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            })
+        }),
+    )
+    .await
 }
 
 #[cfg(test)]

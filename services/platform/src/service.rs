@@ -56,6 +56,36 @@ pub async fn serve_registers(
     result
 }
 
+/// A durable consumer a service runs beside its gRPC server.
+pub struct ConsumerDef {
+    pub durable: &'static str,
+    pub filter: &'static str,
+    pub effect: Arc<dyn crate::bus::Effect>,
+}
+
+/// `serve_registers` plus the service's event consumers (each applies an event once,
+/// through the service schema's inbox).
+pub async fn serve_with_consumers(
+    ctx: ServiceCtx,
+    listener: tokio::net::TcpListener,
+    schema: &'static str,
+    registry: std::sync::Arc<crate::resource::Registry>,
+    consumers: Vec<ConsumerDef>,
+) -> crate::Result<()> {
+    let mut tasks = Vec::new();
+    for c in consumers {
+        tasks.push(
+            crate::bus::consume(&ctx.bus, ctx.db.clone(), schema, c.durable, c.filter, c.effect)
+                .await?,
+        );
+    }
+    let result = serve_registers(ctx, listener, schema, registry).await;
+    for t in tasks {
+        t.abort();
+    }
+    result
+}
+
 /// Accepted gRPC connections with TCP_NODELAY: small request/response frames must not
 /// wait for delayed ACKs (40 ms per call otherwise).
 pub fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {

@@ -125,6 +125,7 @@ pub fn servico() -> Resource {
         .order("SERV_DESCRICAO")
         // data-and-calls §9: GET /servico/pesquisar answers 20 rows.
         .search_limit(20)
+        .events("servico")
         .hooks(Arc::new(ServiceRules))
         .fields(vec![
             Field::id("SERV_ID", "Código"),

@@ -385,6 +385,14 @@ pub struct Resource {
     pub company: Option<String>,
     /// The single integer key is numbered by the server per company.
     pub generated_key: bool,
+    /// The last key column is a sequence numbered by the server within the other key
+    /// columns (a document's lines: order id, serie, item number).
+    pub seq_key: Option<String>,
+    /// Extra legacy list calls whose path parameters are equality filters
+    /// (`POST /pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}`).
+    pub list_paths: Vec<String>,
+    /// Extra legacy count calls, same shape as `list_paths`.
+    pub count_paths: Vec<String>,
     /// Field shown as `text` in select boxes.
     pub label: String,
     pub default_order: String,
@@ -426,6 +434,9 @@ impl Resource {
             key: Vec::new(),
             company: None,
             generated_key: true,
+            seq_key: None,
+            list_paths: Vec::new(),
+            count_paths: Vec::new(),
             label: String::new(),
             default_order: String::new(),
             program: program.into(),
@@ -451,6 +462,39 @@ impl Resource {
     pub fn natural_key(mut self) -> Self {
         self.generated_key = false;
         self
+    }
+    /// The last key column is numbered by the server within the other key columns,
+    /// which the body must name.
+    pub fn seq_key(mut self) -> Self {
+        self.generated_key = false;
+        self.seq_key = self.key.last().cloned();
+        self
+    }
+    /// Like `seq_key`, numbering the named key column (`PEDF_ID` within the serie).
+    pub fn seq_key_on(mut self, column: &str) -> Self {
+        self.generated_key = false;
+        self.seq_key = Some(column.into());
+        self
+    }
+    /// A list call whose `{FIELD}` path parameters filter by equality.
+    pub fn list_path(mut self, path: &str) -> Self {
+        self.list_paths.push(path.into());
+        self
+    }
+    /// A count call whose `{FIELD}` path parameters filter by equality.
+    pub fn count_path(mut self, path: &str) -> Self {
+        self.count_paths.push(path.into());
+        self
+    }
+    /// The key column numbered by the server, if any.
+    pub fn generated_column(&self) -> Option<&str> {
+        if self.generated_key {
+            self.key.first().map(String::as_str)
+        } else if let Some(c) = &self.seq_key {
+            Some(c.as_str())
+        } else {
+            None
+        }
     }
     pub fn company(mut self, c: &str) -> Self {
         self.company = Some(c.into());
@@ -614,6 +658,27 @@ impl Resource {
                 "{}: a generated key is one integer column",
                 self.name
             ));
+        }
+        let bad_seq = self.seq_key.as_ref().is_some_and(|c| {
+            self.key.len() < 2
+                || !self.key.contains(c)
+                || self.fields.iter().any(|f| &f.name == c && f.db != DbType::Int)
+        });
+        if bad_seq {
+            return Err(format!(
+                "{}: a sequence key is one integer column of several keys",
+                self.name
+            ));
+        }
+        for p in self.list_paths.iter().chain(&self.count_paths) {
+            for name in p
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            {
+                if name != "emp" && !declared(name) {
+                    return Err(format!("{}: path {p} names undeclared {name}", self.name));
+                }
+            }
         }
         crate::resource::query::parse_order(self, &self.default_order)
             .map_err(|e| format!("{}: {e}", self.name))?;

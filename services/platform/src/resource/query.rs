@@ -538,6 +538,65 @@ async fn next_id(tx: &mut Tx, res: &Resource, caller: &Caller, emp: Option<i64>)
         .await?)
 }
 
+/// The next line number within a parent (the other key columns, which the body
+/// must carry). The counter row serialises concurrent inserts of one parent.
+async fn next_seq(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    cols: &[(&Field, SqlValue)],
+) -> Result<i64> {
+    let seq_name = res.generated_column().ok_or_else(|| Error::internal("key"))?;
+    let parents: Vec<&String> = res.key.iter().filter(|k| k.as_str() != seq_name).collect();
+    let mut parts = vec![res.table.clone()];
+    let mut conds = Vec::new();
+    let mut binds = Vec::new();
+    for k in parents {
+        let (f, v) = cols
+            .iter()
+            .find(|(f, _)| &f.name == k)
+            .ok_or_else(|| Error::validation(format!("{k} é obrigatório.")))?;
+        let text = match v {
+            SqlValue::Int(i) => i.to_string(),
+            SqlValue::Text(t) => t.clone(),
+            _ => return Err(Error::validation(format!("{k} inválido."))),
+        };
+        parts.push(text.clone());
+        binds.push(text);
+        conds.push(format!("{}::text = ${}", f.column, binds.len() + 2));
+    }
+    let seq = res
+        .field(seq_name)
+        .ok_or_else(|| Error::internal("key"))?;
+    let company = res
+        .company
+        .as_deref()
+        .and_then(|c| res.field(c))
+        .map(|c| format!(" AND {} = $2", c.column))
+        .unwrap_or_else(|| " AND $2 = $2".into());
+    let max_sql = format!(
+        "SELECT coalesce(max({k}), 0) + 1 FROM {t} WHERE client_id = $1{company} AND {conds}",
+        k = seq.column,
+        t = res.qualified_table(),
+        conds = conds.join(" AND ")
+    );
+    let sql = format!(
+        "INSERT INTO {s}.id_counters (client_id, emp_id, resource, last_id) VALUES ($1, $2, ${n}, ({max_sql})) \
+         ON CONFLICT (client_id, emp_id, resource) DO UPDATE \
+         SET last_id = greatest({s}.id_counters.last_id + 1, EXCLUDED.last_id) RETURNING last_id",
+        s = res.schema,
+        n = binds.len() + 3
+    );
+    let mut q = sqlx::query_scalar(&sql)
+        .bind(caller.client_id)
+        .bind(emp.unwrap_or(0));
+    for b in &binds {
+        q = q.bind(b);
+    }
+    Ok(q.bind(parts.join(":")).fetch_one(&mut **tx).await?)
+}
+
 async fn publish(
     tx: &mut Tx,
     res: &Resource,
@@ -595,7 +654,9 @@ fn check_write(res: &Resource, caller: &Caller) -> Result<()> {
 /// Fields a body may write.
 fn writable(res: &Resource) -> impl Iterator<Item = &Field> {
     res.fields.iter().filter(move |f| {
-        !(f.read_only || res.is_company(&f.name) || (res.generated_key && res.is_key(&f.name)))
+        !(f.read_only
+            || res.is_company(&f.name)
+            || res.generated_column() == Some(f.name.as_str()))
     })
 }
 
@@ -634,12 +695,15 @@ pub async fn create(
     }
     let generated = if res.generated_key {
         Some(next_id(tx, res, caller, emp).await?)
+    } else if res.seq_key.is_some() {
+        Some(next_seq(tx, res, caller, emp, &cols).await?)
     } else {
         None
     };
     if generated.is_some() {
+        let k = res.generated_column().ok_or_else(|| Error::internal("key"))?;
         cols_sql.push(
-            res.field(&res.key[0])
+            res.field(k)
                 .ok_or_else(|| Error::internal("key"))?
                 .column
                 .clone(),
