@@ -1,12 +1,36 @@
-//! Stock service: stock locations, the movement ledger with balances and average
-//! cost, manual entries and exits (transfers, requisitions and kegs come later).
+//! Stock service: where products are (locations), how many and at what cost (the
+//! movement ledger: company balance with average cost, per-location balances),
+//! and the documents that move them: manual entries and exits, counts
+//! (corrections), transfers between locations, requisitions, and the exits of
+//! documents issued in orders (invoiced orders, service-order parts, quotes'
+//! requisitions) taken from events. Also the stock card, the product stock reads
+//! and picker, the copy of the catalog's products, and beer-keg tracking.
 //!
-//! Its registers are declared for the resource engine; the gRPC surface is the
-//! generic `ResourceService`.
+//! Its registers are declared for the resource engine (the gRPC surface is the
+//! generic `ResourceService`); its consumers run beside it (`serve`).
+//!
+//! Decisions:
+//! - Every quantity change is one `stock.movimentos` row written by
+//!   `ledger::record`, which locks the company balance row first; the balance
+//!   (`saldos`), the per-location balance (`saldos_local`), the product copy's
+//!   balance and the `erp.stock.movimento.registrado` outbox event change in the
+//!   same transaction. Deleting a document writes reversing movements.
+//! - Manual documents never take the balance below zero ('Estoque insuficiente.');
+//!   exits of documents issued elsewhere (events) may, and the count
+//!   (`correcaoestoque`) or `GET /produtosrecalculaestoque` sets things right.
+//! - Manual entries accept product ids without a catalog copy (the copy arrives by
+//!   event and may lag; data loaded before the copy existed has none).
+//! - Read-only registers read tables (`movimentos`, `produtos`), never views: the
+//!   engine builds each register's order index on its table.
 //!
 //! Layout:
-//! - `resources`: register descriptors, one module per group of registers.
+//! - `ledger`: the average-cost arithmetic, `record` (the one write path),
+//!   balances and the recalculation.
+//! - `events`: the consumers' effects and the consumer list.
+//! - `resources`: register descriptors, one module per group (`locations`,
+//!   `balances`, `documents`, `kegs`, `queries`, and `util` helpers).
 
+pub mod events;
 pub mod ledger;
 pub mod resources;
 
@@ -26,5 +50,12 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 
 pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    erp_platform::service::serve_registers(ctx, listener, SCHEMA, registry).await
+    erp_platform::service::serve_with_consumers(
+        ctx,
+        listener,
+        SCHEMA,
+        registry,
+        events::consumers(),
+    )
+    .await
 }

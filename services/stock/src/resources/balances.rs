@@ -121,6 +121,7 @@ impl Hooks for Posting {
             origin: "SALDOESTOQUE",
             origin_id: id.to_string(),
             reversal: op == Op::Delete,
+            allow_negative: false,
         };
         let (_, cost) = ledger::record(tx, caller.client_id, &movement).await?;
         if op == Op::Create {

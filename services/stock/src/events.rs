@@ -1,0 +1,300 @@
+//! What stock consumes, one `Effect` each (run at most once per event, in the
+//! tenant transaction that records it in stock's inbox), and what it publishes.
+//!
+//! Consumed:
+//! - `erp.orders.pedido.faturado` (`stock-pedido-faturado`, [`InvoicedOrder`]): one
+//!   exit per product line, origin `PEDIDO`, origin id `emp/serie/id`.
+//! - `erp.orders.ordemservico.estoquebaixado` (`stock-os-baixa`,
+//!   [`ServiceOrderParts`]): one exit per part, origin `ORDEMSERVICO`.
+//! - `erp.orders.orcamento.requisicao` (`stock-orcamento-requisicao`,
+//!   [`QuoteRequisition`]): a `requisicao` document with its lines, whose exits go
+//!   through the register's own hooks (origin `REQUISICAO`).
+//! - `erp.catalog.produto.>` (`stock-produtos`, [`ProductCopy`]): stock's copy of the
+//!   products (description, unit, price, cost, image, situation); `excluido` removes
+//!   the copy (its movements and balances stay).
+//!
+//! Exits of these documents are facts issued elsewhere: they are recorded even when
+//! the balance goes below zero (`Movement::allow_negative`). They leave from the
+//! document's company (`emp_id`), from the line's location or the default one;
+//! lines are recorded in product order so two documents never lock the same
+//! balances in opposite orders. An event of another tenant than its header, or one
+//! that does not decode, is refused (logged and acknowledged).
+//!
+//! Published: `erp.stock.movimento.registrado` (`MovimentoRegistrado`), one per
+//! ledger movement, written by `ledger::record` to the outbox.
+
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use erp_platform::bus::{Effect, Message};
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::query;
+use erp_platform::service::ConsumerDef;
+use erp_platform::{Error, Result};
+use erp_proto::orders::v1::{OrdemServicoBaixada, PedidoFaturado, RequisicaoSolicitada, StockLine};
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+use crate::ledger::{self, Movement};
+use crate::resources::{documents, util};
+
+pub const PEDIDO_FATURADO: &str = "erp.orders.pedido.faturado";
+pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
+pub const ORCAMENTO_REQUISICAO: &str = "erp.orders.orcamento.requisicao";
+pub const PRODUTO: &str = "erp.catalog.produto.>";
+
+/// The consumers `serve` runs.
+pub fn consumers() -> Vec<ConsumerDef> {
+    vec![
+        ConsumerDef {
+            durable: "stock-produtos",
+            filter: PRODUTO,
+            effect: std::sync::Arc::new(ProductCopy),
+        },
+        ConsumerDef {
+            durable: "stock-pedido-faturado",
+            filter: PEDIDO_FATURADO,
+            effect: std::sync::Arc::new(InvoicedOrder),
+        },
+        ConsumerDef {
+            durable: "stock-os-baixa",
+            filter: OS_ESTOQUE_BAIXADO,
+            effect: std::sync::Arc::new(ServiceOrderParts),
+        },
+        ConsumerDef {
+            durable: "stock-orcamento-requisicao",
+            filter: ORCAMENTO_REQUISICAO,
+            effect: std::sync::Arc::new(QuoteRequisition),
+        },
+    ]
+}
+
+fn decode<M: prost::Message + Default>(msg: &Message) -> Result<M> {
+    M::decode(msg.payload.as_ref())
+        .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))
+}
+
+/// The payload's tenant must be the one the event was recorded for.
+fn same_tenant(client_id: i64, payload_client: i64) -> Result<()> {
+    if payload_client != 0 && payload_client != client_id {
+        return Err(Error::validation("Evento de outro cliente."));
+    }
+    Ok(())
+}
+
+fn quantity(s: &str) -> Result<Decimal> {
+    Decimal::from_str(s.trim())
+        .map_err(|_| Error::validation(format!("Quantidade inválida: '{s}'.")))
+}
+
+fn sorted(lines: &[StockLine]) -> Vec<&StockLine> {
+    let mut v: Vec<&StockLine> = lines.iter().collect();
+    v.sort_by_key(|l| (l.product_id, l.item));
+    v
+}
+
+/// One exit per line with a quantity, allowed below zero.
+async fn issued_exits(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    lines: &[StockLine],
+    origin: &str,
+    origin_id: &str,
+) -> Result<()> {
+    for line in sorted(lines) {
+        let qty = quantity(&line.quantity)?;
+        if qty.is_zero() {
+            continue;
+        }
+        let mut m = Movement::new(
+            emp,
+            line.product_id,
+            ledger::Kind::Exit,
+            qty,
+            origin,
+            origin_id.to_string(),
+        );
+        m.location = (line.location_id > 0).then_some(line.location_id);
+        m.allow_negative = true;
+        ledger::record(tx, client, &m).await?;
+    }
+    Ok(())
+}
+
+/// `erp.orders.pedido.faturado`: the invoiced order's products leave stock.
+pub struct InvoicedOrder;
+
+#[async_trait]
+impl Effect for InvoicedOrder {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: PedidoFaturado = decode(msg)?;
+        same_tenant(client_id, ev.client_id)?;
+        let origin_id = format!("{}/{}/{}", ev.emp_id, ev.serie, ev.pedido_id);
+        issued_exits(tx, client_id, ev.emp_id, &ev.lines, "PEDIDO", &origin_id).await
+    }
+}
+
+/// `erp.orders.ordemservico.estoquebaixado`: the service order's parts leave stock.
+pub struct ServiceOrderParts;
+
+#[async_trait]
+impl Effect for ServiceOrderParts {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: OrdemServicoBaixada = decode(msg)?;
+        same_tenant(client_id, ev.client_id)?;
+        let origin_id = format!("{}/{}/{}", ev.emp_id, ev.serie, ev.ordem_id);
+        issued_exits(
+            tx,
+            client_id,
+            ev.emp_id,
+            &ev.lines,
+            "ORDEMSERVICO",
+            &origin_id,
+        )
+        .await
+    }
+}
+
+fn body(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// `erp.orders.orcamento.requisicao`: a requisition document for the quote, in the
+/// location of its first located line (else the default), with one line per
+/// product line; the lines' hook writes the exits.
+pub struct QuoteRequisition;
+
+#[async_trait]
+impl Effect for QuoteRequisition {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: RequisicaoSolicitada = decode(msg)?;
+        same_tenant(client_id, ev.client_id)?;
+        let caller = Caller {
+            client_id,
+            user_id: ev.user_id,
+            emp_id: ev.emp_id,
+            privileged: false,
+        };
+        let emp = Some(ev.emp_id);
+        let today: String =
+            sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+                .fetch_one(&mut **tx)
+                .await?;
+        let location = ev.lines.iter().map(|l| l.location_id).find(|l| *l > 0);
+        let header = query::create(
+            tx,
+            &documents::requisicao(),
+            &caller,
+            emp,
+            &body(json!({
+                "REQU_DESCRICAO": format!("Requisição do orçamento {}/{}", ev.orcamento_id, ev.serie),
+                "REQU_DATA": today,
+                "REQU_CLI_ID": (ev.customer_id > 0).then_some(ev.customer_id),
+                "REQU_LOCA_ID": location,
+            })),
+        )
+        .await?;
+        let id = util::int(&header, "REQU_ID")?;
+        // Marks the document as the quote's before its lines post: their exits are
+        // then allowed below zero.
+        sqlx::query(
+            "UPDATE stock.requisicao SET requ_orca_id = $4, requ_orca_serie = $5
+             WHERE client_id = $1 AND requ_emp_id = $2 AND requ_id = $3",
+        )
+        .bind(client_id)
+        .bind(ev.emp_id)
+        .bind(id)
+        .bind(ev.orcamento_id)
+        .bind(&ev.serie)
+        .execute(&mut **tx)
+        .await?;
+        let lines = documents::requisicaoproduto();
+        for line in sorted(&ev.lines) {
+            let qty = quantity(&line.quantity)?;
+            if qty.is_zero() {
+                continue;
+            }
+            query::create(
+                tx,
+                &lines,
+                &caller,
+                emp,
+                &body(json!({
+                    "REQP_REQU_ID": id,
+                    "REQP_PROD_ID": line.product_id,
+                    "REQP_QTDE": qty.to_string(),
+                    "REQP_OBS": format!("Item {} do orçamento", line.item),
+                })),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+/// `erp.catalog.produto.criado|alterado|excluido`: keeps `stock.produtos`. A new
+/// copy starts with the balance stock already holds for the product.
+pub struct ProductCopy;
+
+#[async_trait]
+impl Effect for ProductCopy {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: erp_proto::erp::v1::RecordChanged = decode(msg)?;
+        same_tenant(client_id, ev.client_id)?;
+        let row: Value = serde_json::from_slice(&ev.row_json)
+            .map_err(|_| Error::validation("Evento de produto sem o registro."))?;
+        let id = row["PROD_ID"]
+            .as_i64()
+            .ok_or_else(|| Error::validation("Evento de produto sem PROD_ID."))?;
+        let emp = row["PROD_EMP_ID"].as_i64().unwrap_or(ev.emp_id);
+        if ev.op == "excluido" || msg.subject.ends_with(".excluido") {
+            sqlx::query("DELETE FROM stock.produtos WHERE client_id = $1 AND prod_emp_id = $2 AND prod_id = $3")
+                .bind(client_id)
+                .bind(emp)
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        }
+        let text = |k: &str| {
+            row[k]
+                .as_str()
+                .map(str::to_string)
+                .filter(|s| !s.trim().is_empty())
+        };
+        let money = |k: &str| {
+            util::opt_dec(&row, k).map_err(|_| Error::validation(format!("{k} inválido.")))
+        };
+        let description = text("PROD_DESCRICAO")
+            .ok_or_else(|| Error::validation("Evento de produto sem descrição."))?;
+        sqlx::query(
+            "INSERT INTO stock.produtos AS p (client_id, prod_emp_id, prod_id, prod_descricao, unid_abreviada, prod_valor,
+                 prod_custo, prod_imagem, prod_situacao, prod_saldo, prod_custo_medio)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce(s.sald_qtde, 0), coalesce(s.sald_custo_medio, 0)
+             FROM (SELECT 1) one
+             LEFT JOIN stock.saldos s ON s.client_id = $1 AND s.sald_emp_id = $2 AND s.sald_prod_id = $3
+             ON CONFLICT (client_id, prod_emp_id, prod_id) DO UPDATE SET
+                 prod_descricao = EXCLUDED.prod_descricao, unid_abreviada = EXCLUDED.unid_abreviada,
+                 prod_valor = EXCLUDED.prod_valor, prod_custo = EXCLUDED.prod_custo,
+                 prod_imagem = EXCLUDED.prod_imagem, prod_situacao = EXCLUDED.prod_situacao,
+                 prod_atualizado = now()",
+        )
+        .bind(client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(description)
+        .bind(text("UNID_ABREVIADA"))
+        .bind(money("PROD_VALOR")?)
+        .bind(money("PROD_CUSTO")?)
+        .bind(text("PROD_IMAGEM"))
+        .bind(row["PROD_SITUACAO"].as_i64().unwrap_or(1))
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
