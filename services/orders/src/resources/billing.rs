@@ -1,0 +1,610 @@
+//! Billing orders (`pedido`, screen /pedidos) keyed by id, company and serie, with
+//! product lines (`pedidoproduto`) and service lines (`pedidoservico`) keyed by id,
+//! company, serie and item; promotions (`promocao`).
+//!
+//! Calls beyond the generic ones:
+//! - `PUT /pedidogenerator/{id}/{emp}/{serie}`: invoices the order (A -> F) once, in
+//!   the transaction that writes `erp.orders.pedido.faturado` to the outbox.
+//! - `POST /pedidoduplicar/{id}/{emp}/{serie}/{userId}`: a new open order with the
+//!   same customer and lines (the customer's current name).
+//! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
+//!   customer's invoiced orders and their lines.
+//! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{ActionHandler, ActionPerm, DbType, Field, Kind, Resource};
+use erp_platform::{Error, Result};
+use prost::Message as _;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use crate::SCHEMA;
+
+pub static PRODUCTS: LineSpec = LineSpec {
+    table: "pedidoproduto",
+    company: "pedi_pedf_emp_id",
+    parent: &["pedi_pedf_id", "pedi_pedf_serie_id"],
+    seq: "pedi_pedf_item",
+    item: Item::Product,
+    item_col: "pedi_prod_id",
+    desc_col: "pedi_descricao",
+    unit_name_col: Some("pedi_unidade"),
+    qty: "pedi_qtde",
+    unit: "pedi_vlr_unitario",
+    discount: Some("pedi_vlr_desconto"),
+    surcharge: Some("pedi_vlr_acrecimo"),
+    freight: Some("pedi_vlr_frete"),
+    total: "pedi_vlr_total",
+};
+
+pub static SERVICES: LineSpec = LineSpec {
+    table: "pedidoservico",
+    company: "pfos_pedf_emp_id",
+    parent: &["pfos_pedf_id", "pfos_pedf_serie"],
+    seq: "pfos_id",
+    item: Item::Service,
+    item_col: "pfos_serv_id",
+    desc_col: "pfos_descricao",
+    unit_name_col: None,
+    qty: "pfos_qtde",
+    unit: "pfos_vlr_unit",
+    discount: None,
+    surcharge: None,
+    freight: None,
+    total: "pfos_vlr_serv",
+};
+
+pub static ORDER: DocSpec = DocSpec {
+    title: "Pedido",
+    table: "pedido",
+    company: "pedf_emp_id",
+    key: &["pedf_id", "pedf_serie"],
+    status: "pedf_situacao",
+    open: &["A"],
+    issued_msg: "Pedido já faturado não pode ser alterado.",
+    customer: "pedf_cli_id",
+    customer_name: "pedf_cli_desc",
+    customer_city: Some("pedf_cli_cidade"),
+    products: Some(&PRODUCTS),
+    services: Some(&SERVICES),
+    tot_products: "pedf_tot_prod",
+    tot_services: "pedf_tot_serv",
+    tot_surcharge: Some("pedf_vlr_acre"),
+    tot_freight: Some("pedf_vlr_frete"),
+    tot_discount: Some("pedf_vlr_desc"),
+    total: "pedf_vlr_total",
+    extra_surcharge: None,
+};
+
+pub const ALREADY_INVOICED: &str = "Pedido já faturado.";
+pub const EMPTY_ORDER: &str = "Pedido sem itens não pode ser faturado.";
+
+pub fn all() -> Vec<Resource> {
+    vec![pedido(), pedidoproduto(), pedidoservico(), promocao()]
+}
+
+pub fn pedido() -> Resource {
+    Resource::new("pedido", "Pedidos de Venda", SCHEMA, "pedido", "pedidos")
+        .screen("/pedidos")
+        .key(&["PEDF_ID", "PEDF_SERIE"])
+        .seq_key_on("PEDF_ID")
+        .company("PEDF_EMP_ID")
+        .label("PEDF_CLI_DESC")
+        .order("PEDF_ID DESC")
+        .hooks(Arc::new(HeaderHooks(&ORDER)))
+        .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
+        .action("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Arc::new(Invoice))
+        .action("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido", Arc::new(Duplicate))
+        .action("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", Arc::new(CustomerSales(Sales::Orders)))
+        .action("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", Arc::new(CustomerSales(Sales::Products)))
+        .action("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", Arc::new(CustomerSales(Sales::Services)))
+        .fields(vec![
+            Field::int("PEDF_ID", "Número").read_only().list().width(2),
+            Field::int("PEDF_EMP_ID", "Empresa"),
+            Field::text("PEDF_SERIE", "Série").len(3).required().list().width(1).default(json!("1")),
+            Field::reference("PEDF_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
+            Field::text("PEDF_CLI_DESC", "Cliente").read_only().searchable().list(),
+            Field::text("PEDF_CLI_CIDADE", "Cidade").read_only().list().width(3),
+            Field::reference("PEDF_COLA_ID", "Vendedor", "colaborador", Kind::Autocomplete).width(4),
+            Field::reference("PEDF_CNDP_ID", "Condição de Pagamento", "condicaopagamento", Kind::Combobox).width(4),
+            Field::reference("PEDF_FRMP_ID", "Forma de Pagamento", "formapagamento", Kind::Combobox).width(4),
+            Field::options("PEDF_MODELO", "Modelo", DbType::Text, &[("55", "NF-e"), ("65", "NFC-e"), ("00", "Sem documento fiscal")]).default(json!("55")).width(3),
+            Field::options("PEDF_TIPO", "Tipo", DbType::Text, &[("1", "Saída"), ("0", "Entrada")]).default(json!("1")).width(3),
+            Field::date("PEDF_DTA_EMISSAO", "Emissão").required().list(),
+            Field::date("PEDF_DTA_ENTRADA", "Entrega"),
+            Field::text("PEDF_HORA_MOV", "Hora").len(8).width(2),
+            Field::textarea("PEDF_OBS", "Observações").len(2000),
+            Field::money("PEDF_TOT_PROD", "Total Produtos").read_only().width(2),
+            Field::money("PEDF_TOT_SERV", "Total Serviços").read_only().width(2),
+            Field::money("PEDF_VLR_ACRE", "Acréscimos").read_only().width(2),
+            Field::money("PEDF_VLR_FRETE", "Frete").read_only().width(2),
+            Field::money("PEDF_VLR_DESC", "Descontos").read_only().width(2),
+            Field::money("PEDF_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::options("PEDF_SITUACAO", "Situação", DbType::Text, &[("A", "Aberto"), ("F", "Faturado")]).read_only().list().width(2),
+            Field::timestamp("PEDF_DTA_FATURAMENTO", "Faturado em"),
+            Field::int("PEDF_ORCA_ID", "Orçamento").read_only(),
+            Field::int("PEDF_USR_ID", "Usuário").read_only(),
+            Field::timestamp("PEDF_DTA_CAD", "Cadastro"),
+        ])
+}
+
+pub fn pedidoproduto() -> Resource {
+    Resource::new("pedidoproduto", "Produtos do Pedido", SCHEMA, "pedidoproduto", "pedidos")
+        .key(&["PEDI_PEDF_ID", "PEDI_PEDF_SERIE_ID", "PEDI_PEDF_ITEM"])
+        .seq_key()
+        .company("PEDI_PEDF_EMP_ID")
+        .label("PEDI_DESCRICAO")
+        .order("PEDI_PEDF_ITEM")
+        .list_path("/pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
+        .count_path("/pedidoproduto/registros/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
+        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &PRODUCTS }))
+        .sample(json!({"PEDI_PEDF_ID": 1, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": 1, "PEDI_QTDE": "2", "PEDI_VLR_UNITARIO": "10.50"}))
+        .fields(vec![
+            Field::int("PEDI_PEDF_ID", "Pedido").required(),
+            Field::int("PEDI_PEDF_EMP_ID", "Empresa"),
+            Field::text("PEDI_PEDF_SERIE_ID", "Série").len(3).required(),
+            Field::int("PEDI_PEDF_ITEM", "Item").read_only().list().width(1),
+            Field::reference("PEDI_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
+            Field::text("PEDI_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::text("PEDI_UNIDADE", "Un.").len(6).list().width(1),
+            Field::decimal("PEDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::money("PEDI_VLR_UNITARIO", "Valor Unitário").scale(4).list().width(2),
+            Field::money("PEDI_VLR_DESCONTO", "Desconto").width(2),
+            Field::money("PEDI_VLR_ACRECIMO", "Acréscimo").width(2),
+            Field::money("PEDI_VLR_FRETE", "Frete").width(2),
+            Field::money("PEDI_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::decimal("PEDI_PERC_IPI", "IPI (%)").scale(4).min("0").max("100").width(2),
+            Field::decimal("PEDI_PERC_ICMS", "ICMS (%)").scale(4).min("0").max("100").width(2),
+            Field::decimal("PEDI_PERC_TICM", "Tributação ICMS (%)").scale(4).min("0").max("100").width(2),
+            Field::money("PEDI_VLR_ICMS", "Valor ICMS").width(2),
+            Field::reference("PEDI_LOCA_ID", "Local de Estoque", "localestoque", Kind::Combobox).width(3),
+        ])
+}
+
+pub fn pedidoservico() -> Resource {
+    Resource::new("pedidoservico", "Serviços do Pedido", SCHEMA, "pedidoservico", "pedidos")
+        .key(&["PFOS_PEDF_ID", "PFOS_PEDF_SERIE", "PFOS_ID"])
+        .seq_key()
+        .company("PFOS_PEDF_EMP_ID")
+        .label("PFOS_DESCRICAO")
+        .order("PFOS_ID")
+        .list_path("/pedidoservico/{PFOS_PEDF_ID}/{emp}/{PFOS_PEDF_SERIE}")
+        .count_path("/pedidoservico/registros/{PFOS_PEDF_ID}/{emp}/{PFOS_PEDF_SERIE}")
+        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &SERVICES }))
+        .sample(json!({"PFOS_PEDF_ID": 1, "PFOS_PEDF_SERIE": "1", "PFOS_SERV_ID": 1, "PFOS_QTDE": "1", "PFOS_VLR_UNIT": "80"}))
+        .fields(vec![
+            Field::int("PFOS_PEDF_ID", "Pedido").required(),
+            Field::int("PFOS_PEDF_EMP_ID", "Empresa"),
+            Field::text("PFOS_PEDF_SERIE", "Série").len(3).required(),
+            Field::int("PFOS_ID", "Item").read_only().list().width(1),
+            Field::reference("PFOS_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
+            Field::text("PFOS_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::decimal("PFOS_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::money("PFOS_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
+            Field::money("PFOS_VLR_SERV", "Total").read_only().list().width(2),
+        ])
+}
+
+pub fn promocao() -> Resource {
+    Resource::new("promocao", "Promoções", SCHEMA, "promocao", "pedidos")
+        .key(&["PROM_ID"])
+        .company("PROM_EMP_ID")
+        .label("PROM_DESCRICAO")
+        .order("PROM_DTA_INI DESC, PROM_ID")
+        .sample(json!({"PROM_DESCRICAO": "Leve 10, pague menos", "PROM_PROD_ID": 1, "PROM_QTDE_MIN": "10", "PROM_VLR_UNIT": "9.00", "PROM_DTA_INI": "2026-11-01", "PROM_DTA_FIM": "2026-12-31"}))
+        .action("GET", "/promocao/value/{prodId}/{qty}", "valor", ActionPerm::View, "Preço unitário do produto para a quantidade, hoje", Arc::new(PromotionValue))
+        .fields(vec![
+            Field::id("PROM_ID", "Código"),
+            Field::int("PROM_EMP_ID", "Empresa"),
+            Field::text("PROM_DESCRICAO", "Descrição").required().len(100).searchable().list(),
+            Field::reference("PROM_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list(),
+            Field::decimal("PROM_QTDE_MIN", "Quantidade Mínima").scale(4).min("0.0001").default(json!("1")).list().width(2),
+            Field::money("PROM_VLR_UNIT", "Preço Promocional").scale(4).list().width(2),
+            Field::decimal("PROM_PERC_DESC", "Desconto (%)").scale(4).min("0").max("100").width(2),
+            Field::date("PROM_DTA_INI", "Início").required().list(),
+            Field::date("PROM_DTA_FIM", "Fim").required().list(),
+            Field::situation("PROM_SITUACAO"),
+        ])
+}
+
+fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
+    params
+        .get(k)
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
+}
+
+fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
+    param(params, k)?
+        .parse()
+        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
+}
+
+fn emp_of(emp: Option<i64>) -> Result<i64> {
+    emp.ok_or_else(|| Error::validation("emp_id não informado."))
+}
+
+/// The product lines of an order, for the stock event.
+async fn stock_lines(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Vec<erp_proto::orders::v1::StockLine>> {
+    let rows: Vec<(i64, Decimal, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT pedi_prod_id, pedi_qtde, pedi_pedf_item, pedi_loca_id FROM orders.pedidoproduto
+         WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4
+         ORDER BY pedi_pedf_item",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(p, q, item, loc)| erp_proto::orders::v1::StockLine {
+            product_id: p,
+            product_emp_id: emp,
+            quantity: q.normalize().to_string(),
+            item,
+            location_id: loc.unwrap_or(0),
+        })
+        .collect())
+}
+
+/// Invoices an order: the state change happens once (the row is locked and must
+/// be open), the totals are recomputed from the lines, and the fact goes to the
+/// outbox in the same transaction.
+pub async fn invoice(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
+    let key = [id.to_string(), serie.to_string()];
+    let status = docs::lock_status(tx, &ORDER, caller.client_id, emp, &key).await?;
+    if status != "A" {
+        return Err(Error::Conflict(ALREADY_INVOICED.into()));
+    }
+    let lines: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM orders.pedidoproduto WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4)
+              + (SELECT count(*) FROM orders.pedidoservico WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4)",
+    )
+    .bind(caller.client_id)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_one(&mut **tx)
+    .await?;
+    if lines == 0 {
+        return Err(Error::validation(EMPTY_ORDER));
+    }
+    let t = docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
+    let (cli, name, issued): (i64, Option<String>, chrono::NaiveDate) = sqlx::query_as(
+        "UPDATE orders.pedido SET pedf_situacao = 'F', pedf_dta_faturamento = now()
+         WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4
+         RETURNING pedf_cli_id, pedf_cli_desc, pedf_dta_emissao",
+    )
+    .bind(caller.client_id)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_one(&mut **tx)
+    .await?;
+    let event = erp_proto::orders::v1::PedidoFaturado {
+        client_id: caller.client_id,
+        emp_id: emp,
+        pedido_id: id,
+        serie: serie.into(),
+        customer_id: cli,
+        customer_name: name.unwrap_or_default(),
+        total: t.total.to_string(),
+        products_total: t.products.to_string(),
+        services_total: t.services.to_string(),
+        issued_on: issued.format("%Y-%m-%d").to_string(),
+        user_id: caller.user_id,
+        lines: stock_lines(tx, caller.client_id, emp, id, serie).await?,
+    };
+    erp_platform::bus::outbox_insert(
+        tx,
+        SCHEMA,
+        crate::events::PEDIDO_FATURADO,
+        caller.client_id,
+        &event.encode_to_vec(),
+    )
+    .await?;
+    Ok(json!({
+        "code": 200,
+        "msg": "Pedido faturado com sucesso.",
+        "PEDF_ID": id,
+        "PEDF_EMP_ID": emp,
+        "PEDF_SERIE": serie,
+        "PEDF_SITUACAO": "F",
+        "PEDF_VLR_TOTAL": docs::money_json(t.total),
+    }))
+}
+
+struct Invoice;
+
+#[async_trait]
+impl ActionHandler for Invoice {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        invoice(
+            tx,
+            caller,
+            emp_of(emp)?,
+            id_param(params, "PEDF_ID")?,
+            param(params, "PEDF_SERIE")?,
+        )
+        .await
+    }
+}
+
+struct Duplicate;
+
+#[async_trait]
+impl ActionHandler for Duplicate {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "PEDF_ID")?;
+        let serie = param(params, "PEDF_SERIE")?;
+        let cli: i64 = sqlx::query_scalar(
+            "SELECT pedf_cli_id FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(serie)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| Error::NotFound("Pedido não encontrado.".into()))?;
+        let new_id = next_order_id(tx, caller.client_id, emp, serie).await?;
+        sqlx::query(
+            "INSERT INTO orders.pedido (client_id, pedf_emp_id, pedf_serie, pedf_id, pedf_cli_id, pedf_usr_id, pedf_cola_id,
+                 pedf_cndp_id, pedf_frmp_id, pedf_modelo, pedf_tipo, pedf_obs)
+             SELECT client_id, pedf_emp_id, pedf_serie, $5, pedf_cli_id, $6, pedf_cola_id, pedf_cndp_id, pedf_frmp_id,
+                 pedf_modelo, pedf_tipo, pedf_obs
+             FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(serie)
+        .bind(new_id)
+        .bind(caller.user_id)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, pedi_pedf_serie_id, pedi_pedf_item,
+                 pedi_prod_id, pedi_descricao, pedi_unidade, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total, pedi_vlr_acrecimo,
+                 pedi_vlr_desconto, pedi_vlr_frete, pedi_perc_ipi, pedi_perc_ticm, pedi_perc_icms, pedi_vlr_icms, pedi_loca_id)
+             SELECT client_id, pedi_pedf_emp_id, $5, pedi_pedf_serie_id, pedi_pedf_item, pedi_prod_id, pedi_descricao,
+                 pedi_unidade, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total, pedi_vlr_acrecimo, pedi_vlr_desconto,
+                 pedi_vlr_frete, pedi_perc_ipi, pedi_perc_ticm, pedi_perc_icms, pedi_vlr_icms, pedi_loca_id
+             FROM orders.pedidoproduto
+             WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(serie)
+        .bind(new_id)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO orders.pedidoservico (client_id, pfos_pedf_emp_id, pfos_pedf_id, pfos_pedf_serie, pfos_id,
+                 pfos_serv_id, pfos_descricao, pfos_qtde, pfos_vlr_unit, pfos_vlr_serv)
+             SELECT client_id, pfos_pedf_emp_id, $5, pfos_pedf_serie, pfos_id, pfos_serv_id, pfos_descricao, pfos_qtde,
+                 pfos_vlr_unit, pfos_vlr_serv
+             FROM orders.pedidoservico
+             WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(serie)
+        .bind(new_id)
+        .execute(&mut **tx)
+        .await?;
+        let key = [new_id.to_string(), serie.to_string()];
+        refresh_customer(tx, &ORDER, caller.client_id, emp, cli, &key).await?;
+        docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
+        order_row(tx, caller, emp, new_id, serie).await
+    }
+}
+
+/// The next order number of a company and serie (the engine's counter row).
+pub async fn next_order_id(tx: &mut Tx, client: i64, emp: i64, serie: &str) -> Result<i64> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO orders.id_counters (client_id, emp_id, resource, last_id)
+         VALUES ($1, $2, 'pedido:' || $3,
+                 (SELECT coalesce(max(pedf_id), 0) + 1 FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_serie = $3))
+         ON CONFLICT (client_id, emp_id, resource) DO UPDATE
+         SET last_id = greatest(orders.id_counters.last_id + 1, EXCLUDED.last_id) RETURNING last_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(serie)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
+/// Writes the customer's current name and city on an open document.
+pub async fn refresh_customer(
+    tx: &mut Tx,
+    doc: &DocSpec,
+    client: i64,
+    emp: i64,
+    cli: i64,
+    key: &[String],
+) -> Result<()> {
+    let (name, city) = docs::customer(tx, client, emp, cli)
+        .await?
+        .ok_or_else(|| Error::validation("Cliente não encontrado."))?;
+    let city_set = doc
+        .customer_city
+        .map(|c| format!(", {c} = $4"))
+        .unwrap_or_default();
+    let key_sql: String = doc
+        .key
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let ty = if c.contains("serie") { "text" } else { "bigint" };
+            format!(" AND {c} = ${}::{ty}", 5 + i)
+        })
+        .collect();
+    let sql = format!(
+        "UPDATE orders.{t} SET {n} = $3{city_set} WHERE client_id = $1 AND {c} = $2{key_sql}",
+        t = doc.table,
+        n = doc.customer_name,
+        c = doc.company
+    );
+    let mut q = sqlx::query(&sql).bind(client).bind(emp).bind(name).bind(city);
+    for k in key {
+        q = q.bind(k);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+pub async fn order_row(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
+    erp_platform::resource::query::get(tx, &pedido(), caller, Some(emp), &[id.to_string(), serie.to_string()]).await
+}
+
+enum Sales {
+    Orders,
+    Products,
+    Services,
+}
+
+struct CustomerSales(Sales);
+
+#[async_trait]
+impl ActionHandler for CustomerSales {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let cli = id_param(params, "cliId")?;
+        let sql = match self.0 {
+            Sales::Orders => {
+                "SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'PEDF_ID', pedf_id, 'PEDF_SERIE', pedf_serie, 'PEDF_EMP_ID', pedf_emp_id,
+                    'PEDF_DTA_EMISSAO', to_char(pedf_dta_emissao, 'YYYY-MM-DD'), 'PEDF_CLI_DESC', pedf_cli_desc,
+                    'PEDF_TOT_PROD', pedf_tot_prod::text, 'PEDF_TOT_SERV', pedf_tot_serv::text,
+                    'PEDF_VLR_DESC', pedf_vlr_desc::text, 'PEDF_VLR_TOTAL', pedf_vlr_total::text)
+                    ORDER BY pedf_dta_emissao DESC, pedf_id DESC), '[]'::jsonb)
+                 FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_cli_id = $3 AND pedf_situacao = 'F'"
+            }
+            Sales::Products => {
+                "SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'PEDF_ID', p.pedf_id, 'PEDF_SERIE', p.pedf_serie, 'PEDF_DTA_EMISSAO', to_char(p.pedf_dta_emissao, 'YYYY-MM-DD'),
+                    'PEDI_PEDF_ITEM', i.pedi_pedf_item, 'PEDI_PROD_ID', i.pedi_prod_id, 'PEDI_DESCRICAO', i.pedi_descricao,
+                    'PEDI_QTDE', i.pedi_qtde::text, 'PEDI_VLR_UNITARIO', i.pedi_vlr_unitario::text, 'PEDI_VLR_TOTAL', i.pedi_vlr_total::text)
+                    ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, i.pedi_pedf_item), '[]'::jsonb)
+                 FROM orders.pedido p JOIN orders.pedidoproduto i ON i.client_id = p.client_id
+                    AND i.pedi_pedf_emp_id = p.pedf_emp_id AND i.pedi_pedf_id = p.pedf_id AND i.pedi_pedf_serie_id = p.pedf_serie
+                 WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'"
+            }
+            Sales::Services => {
+                "SELECT coalesce(jsonb_agg(jsonb_build_object(
+                    'PEDF_ID', p.pedf_id, 'PEDF_SERIE', p.pedf_serie, 'PEDF_DTA_EMISSAO', to_char(p.pedf_dta_emissao, 'YYYY-MM-DD'),
+                    'PFOS_ID', s.pfos_id, 'PFOS_SERV_ID', s.pfos_serv_id, 'PFOS_DESCRICAO', s.pfos_descricao,
+                    'PFOS_QTDE', s.pfos_qtde::text, 'PFOS_VLR_UNIT', s.pfos_vlr_unit::text, 'PFOS_VLR_SERV', s.pfos_vlr_serv::text)
+                    ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, s.pfos_id), '[]'::jsonb)
+                 FROM orders.pedido p JOIN orders.pedidoservico s ON s.client_id = p.client_id
+                    AND s.pfos_pedf_emp_id = p.pedf_emp_id AND s.pfos_pedf_id = p.pedf_id AND s.pfos_pedf_serie = p.pedf_serie
+                 WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'"
+            }
+        };
+        let rows: Value = sqlx::query_scalar(sql)
+            .bind(caller.client_id)
+            .bind(emp)
+            .bind(cli)
+            .fetch_one(&mut **tx)
+            .await?;
+        Ok(rows)
+    }
+}
+
+struct PromotionValue;
+
+#[async_trait]
+impl ActionHandler for PromotionValue {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp.unwrap_or(caller.emp_id);
+        let prod = id_param(params, "prodId")?;
+        let qty = docs::dec(&Value::String(param(params, "qty")?.replace(',', ".")))?;
+        if qty <= Decimal::ZERO {
+            return Err(Error::validation("A quantidade deve ser maior que zero."));
+        }
+        let base = docs::item(tx, Item::Product, caller.client_id, emp, prod)
+            .await?
+            .and_then(|(_, _, price)| price)
+            .unwrap_or_default();
+        let promo: Option<(i64, String, Option<Decimal>, Option<Decimal>)> = sqlx::query_as(
+            "SELECT prom_id, prom_descricao, prom_vlr_unit, prom_perc_desc FROM orders.promocao
+             WHERE client_id = $1 AND prom_emp_id = $2 AND prom_prod_id = $3 AND prom_situacao = 1
+               AND prom_qtde_min <= $4 AND current_date BETWEEN prom_dta_ini AND prom_dta_fim
+             ORDER BY prom_qtde_min DESC, prom_id DESC LIMIT 1",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(prod)
+        .bind(qty)
+        .fetch_optional(&mut **tx)
+        .await?;
+        let (value, prom) = match promo {
+            Some((id, desc, Some(unit), _)) => (unit, Some((id, desc))),
+            Some((id, desc, None, Some(perc))) => (
+                (base * (Decimal::ONE_HUNDRED - perc) / Decimal::ONE_HUNDRED).round_dp(4),
+                Some((id, desc)),
+            ),
+            _ => (base, None),
+        };
+        Ok(json!({
+            "PROD_ID": prod,
+            "QTDE": qty.normalize().to_string(),
+            "VALOR_UNITARIO": value.normalize().to_string(),
+            "VALOR_TOTAL": crate::totals::money(value * qty).to_string(),
+            "PROM_ID": prom.as_ref().map(|p| p.0),
+            "PROM_DESCRICAO": prom.map(|p| p.1),
+        }))
+    }
+}

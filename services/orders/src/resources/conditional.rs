@@ -1,0 +1,369 @@
+//! Conditional sales (`condicional`, screen /condicional): goods (and services) that
+//! go out to a customer on approval. Product lines `condicionalprod` (CNDP_*) carry
+//! the quantity out and the quantity returned; service lines `condicionalserv`
+//! (CNDI_*). Totals COND_VLR_PROD, COND_VLR_SERV, COND_VLR_DESC and COND_VLR_TOTAL
+//! are the value that went out and follow the lines (`docs::LineHooks`).
+//!
+//! Situation: A aberta, F encerrada; only an open conditional accepts changes.
+//!
+//! Calls beyond the generic ones:
+//! - `PUT /condicional/devolucao/{COND_ID}/{emp}`: body
+//!   `{"ITENS": [{"CNDP_ID": 1, "QTDE": "2"}], "ENCERRAR": false}` adds the returned
+//!   quantities (never more than went out); the conditional closes when `ENCERRAR`
+//!   is true or everything came back. Answers the header and its product lines.
+//! - `POST /condicional/reports/{emp}`: the open conditional sales with their items
+//!   out, returned and pending (JSON rows; filters COND_CLI_ID, COND_DTA_SAIDA_INI,
+//!   COND_DTA_SAIDA_FIM). The PDF of this report comes with the reports service
+//!   later; this call answers the rows it will print.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{
+    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+};
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use crate::SCHEMA;
+
+pub static PRODUCTS: LineSpec = LineSpec {
+    table: "condicionalprod",
+    company: "cndp_emp_id",
+    parent: &["cndp_cond_id"],
+    seq: "cndp_id",
+    item: Item::Product,
+    item_col: "cndp_prod_id",
+    desc_col: "cndp_descricao",
+    unit_name_col: None,
+    qty: "cndp_qtde",
+    unit: "cndp_vlr_unit",
+    discount: Some("cndp_vlr_desc"),
+    surcharge: None,
+    freight: None,
+    total: "cndp_vlr_total",
+};
+
+pub static SERVICES: LineSpec = LineSpec {
+    table: "condicionalserv",
+    company: "cndi_emp_id",
+    parent: &["cndi_cond_id"],
+    seq: "cndi_id",
+    item: Item::Service,
+    item_col: "cndi_serv_id",
+    desc_col: "cndi_descricao",
+    unit_name_col: None,
+    qty: "cndi_qtde",
+    unit: "cndi_vlr_unit",
+    discount: None,
+    surcharge: None,
+    freight: None,
+    total: "cndi_vlr_total",
+};
+
+pub static CONDITIONAL: DocSpec = DocSpec {
+    title: "Condicional",
+    table: "condicional",
+    company: "cond_emp_id",
+    key: &["cond_id"],
+    status: "cond_situacao",
+    open: &["A"],
+    issued_msg: "Condicional encerrada não pode ser alterada.",
+    customer: "cond_cli_id",
+    customer_name: "cond_cli_desc",
+    customer_city: None,
+    products: Some(&PRODUCTS),
+    services: Some(&SERVICES),
+    tot_products: "cond_vlr_prod",
+    tot_services: "cond_vlr_serv",
+    tot_surcharge: None,
+    tot_freight: None,
+    tot_discount: Some("cond_vlr_desc"),
+    total: "cond_vlr_total",
+    extra_surcharge: None,
+};
+
+pub const TOO_MUCH_BACK: &str = "A quantidade devolvida não pode ser maior que a quantidade que saiu.";
+
+pub fn all() -> Vec<Resource> {
+    vec![condicional(), condicionalprod(), condicionalserv()]
+}
+
+pub fn condicional() -> Resource {
+    Resource::new("condicional", "Condicionais", SCHEMA, "condicional", "condicional")
+        .screen("/condicional")
+        .key(&["COND_ID"])
+        .company("COND_EMP_ID")
+        .label("COND_CLI_DESC")
+        .order("COND_ID DESC")
+        .hooks(Arc::new(HeaderHooks(&CONDITIONAL)))
+        .sample(json!({"COND_CLI_ID": 2, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
+        .action("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Arc::new(Return))
+        .action("POST", "/condicional/reports/{emp}", "relatorio", ActionPerm::View, "Condicionais em aberto com itens que saíram, voltaram e pendentes (filtros: COND_CLI_ID, COND_DTA_SAIDA_INI, COND_DTA_SAIDA_FIM)", Arc::new(Report))
+        .fields(vec![
+            Field::id("COND_ID", "Número"),
+            Field::int("COND_EMP_ID", "Empresa"),
+            Field::reference("COND_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
+            Field::text("COND_CLI_DESC", "Cliente").read_only().searchable().list(),
+            Field::reference("COND_COLA_ID", "Vendedor", "colaborador", Kind::Autocomplete).width(3),
+            Field::date("COND_DTA_SAIDA", "Saída").required().list(),
+            Field::date("COND_DTA_RETORNO", "Retorno").list(),
+            Field::textarea("COND_OBS", "Observações").len(2000),
+            Field::money("COND_VLR_PROD", "Total Produtos").read_only().width(2),
+            Field::money("COND_VLR_SERV", "Total Serviços").read_only().width(2),
+            Field::money("COND_VLR_DESC", "Descontos").read_only().width(2),
+            Field::money("COND_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::options("COND_SITUACAO", "Situação", DbType::Text, &[("A", "Aberta"), ("F", "Encerrada")]).read_only().list().width(2),
+            Field::int("COND_USR_ID", "Usuário").read_only(),
+        ])
+}
+
+pub fn condicionalprod() -> Resource {
+    Resource::new("condicionalprod", "Produtos da Condicional", SCHEMA, "condicionalprod", "condicional")
+        .key(&["CNDP_COND_ID", "CNDP_ID"])
+        .seq_key()
+        .company("CNDP_EMP_ID")
+        .label("CNDP_DESCRICAO")
+        .order("CNDP_ID")
+        .list_path("/condicionalprod/{CNDP_COND_ID}/{emp}")
+        .hooks(Arc::new(ProductHooks(LineHooks { doc: &CONDITIONAL, line: &PRODUCTS })))
+        .sample(json!({"CNDP_COND_ID": 1, "CNDP_PROD_ID": 2, "CNDP_QTDE": "3", "CNDP_VLR_UNIT": "42.50"}))
+        .fields(vec![
+            Field::int("CNDP_COND_ID", "Condicional").required(),
+            Field::int("CNDP_EMP_ID", "Empresa"),
+            Field::int("CNDP_ID", "Item").read_only().list().width(1),
+            Field::reference("CNDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
+            Field::text("CNDP_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::decimal("CNDP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::decimal("CNDP_QTDE_DEVOLVIDA", "Devolvida").scale(4).read_only().list().width(2),
+            Field::money("CNDP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
+            Field::money("CNDP_VLR_DESC", "Desconto").width(2),
+            Field::money("CNDP_VLR_TOTAL", "Total").read_only().list().width(2),
+        ])
+}
+
+pub fn condicionalserv() -> Resource {
+    Resource::new("condicionalserv", "Serviços da Condicional", SCHEMA, "condicionalserv", "condicional")
+        .key(&["CNDI_COND_ID", "CNDI_ID"])
+        .seq_key()
+        .company("CNDI_EMP_ID")
+        .label("CNDI_DESCRICAO")
+        .order("CNDI_ID")
+        .list_path("/condicionalserv/{CNDI_COND_ID}/{emp}")
+        .hooks(Arc::new(LineHooks { doc: &CONDITIONAL, line: &SERVICES }))
+        .sample(json!({"CNDI_COND_ID": 1, "CNDI_SERV_ID": 2, "CNDI_QTDE": "1", "CNDI_VLR_UNIT": "150"}))
+        .fields(vec![
+            Field::int("CNDI_COND_ID", "Condicional").required(),
+            Field::int("CNDI_EMP_ID", "Empresa"),
+            Field::int("CNDI_ID", "Item").read_only().list().width(1),
+            Field::reference("CNDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
+            Field::text("CNDI_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::decimal("CNDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::money("CNDI_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
+            Field::money("CNDI_VLR_TOTAL", "Total").read_only().list().width(2),
+        ])
+}
+
+/// Product lines: the quantity out never below what already came back.
+struct ProductHooks(LineHooks);
+
+#[async_trait]
+impl Hooks for ProductHooks {
+    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+        self.0.before_write(op, caller, body).await
+    }
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Update && docs::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > docs::dec(&row["CNDP_QTDE"])? {
+            return Err(Error::validation(TOO_MUCH_BACK));
+        }
+        self.0.after_write(tx, op, caller, row).await
+    }
+}
+
+fn emp_of(emp: Option<i64>) -> Result<i64> {
+    emp.ok_or_else(|| Error::validation("emp_id não informado."))
+}
+
+fn num(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(s) => s.trim().parse().ok(),
+        v => v.as_i64(),
+    }
+}
+
+/// Registers returned quantities and/or closes the conditional.
+struct Return;
+
+#[async_trait]
+impl ActionHandler for Return {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id: i64 = params
+            .get("COND_ID")
+            .and_then(|s| s.trim().parse().ok())
+            .ok_or_else(|| Error::validation("Parâmetro COND_ID inválido."))?;
+        let client = caller.client_id;
+        docs::ensure_open(tx, &CONDITIONAL, client, emp, &[id.to_string()]).await?;
+        let items = match body.get("ITENS") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(_) => return Err(Error::validation("ITENS deve ser uma lista.")),
+        };
+        let close = matches!(body.get("ENCERRAR"), Some(Value::Bool(true)))
+            || matches!(body.get("ENCERRAR").and_then(Value::as_str), Some("S" | "s" | "true" | "1"));
+        if items.is_empty() && !close {
+            return Err(Error::validation("Informe os itens devolvidos ou o encerramento."));
+        }
+        for it in &items {
+            let line = num(&it["CNDP_ID"]).ok_or_else(|| Error::validation("CNDP_ID inválido."))?;
+            let qty = match &it["QTDE"] {
+                Value::String(s) => docs::dec(&Value::String(s.trim().replace(',', ".")))?,
+                v => docs::dec(v)?,
+            };
+            if qty <= Decimal::ZERO {
+                return Err(Error::validation("A quantidade devolvida deve ser maior que zero."));
+            }
+            let row: Option<(Decimal, Decimal)> = sqlx::query_as(
+                "SELECT cndp_qtde, cndp_qtde_devolvida FROM orders.condicionalprod
+                 WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3 AND cndp_id = $4 FOR UPDATE",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .bind(line)
+            .fetch_optional(&mut **tx)
+            .await?;
+            let (out, back) = row.ok_or_else(|| Error::NotFound(format!("Item {line} não encontrado na condicional.")))?;
+            if back + qty > out {
+                return Err(Error::validation(TOO_MUCH_BACK));
+            }
+            sqlx::query(
+                "UPDATE orders.condicionalprod SET cndp_qtde_devolvida = cndp_qtde_devolvida + $5
+                 WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3 AND cndp_id = $4",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .bind(line)
+            .bind(qty)
+            .execute(&mut **tx)
+            .await?;
+        }
+        let pending: Decimal = sqlx::query_scalar(
+            "SELECT coalesce(sum(cndp_qtde - cndp_qtde_devolvida), 0) FROM orders.condicionalprod
+             WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+        let has_products: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM orders.condicionalprod WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3)",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+        if close || (has_products && pending.is_zero()) {
+            sqlx::query(
+                "UPDATE orders.condicional SET cond_situacao = 'F', cond_dta_retorno = current_date
+                 WHERE client_id = $1 AND cond_emp_id = $2 AND cond_id = $3",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+        }
+        let mut head = query::get(tx, res, caller, Some(emp), &[id.to_string()]).await?;
+        let mut filter = Map::new();
+        filter.insert("CNDP_COND_ID".into(), json!(id));
+        filter.insert("LIMIT".into(), json!(6000));
+        let lines = query::list(tx, &condicionalprod(), caller, Some(emp), &filter).await?;
+        if let Value::Object(m) = &mut head {
+            m.insert("ITENS".into(), Value::Array(lines));
+        }
+        Ok(head)
+    }
+}
+
+/// Open conditional sales with their product lines out, returned and pending.
+struct Report;
+
+#[async_trait]
+impl ActionHandler for Report {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        _params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let cli = body.get("COND_CLI_ID").and_then(num);
+        let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {
+            match body.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()) {
+                None => Ok(None),
+                Some(s) => chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d")
+                    .map(Some)
+                    .map_err(|_| Error::validation(format!("Data inválida em {k}."))),
+            }
+        };
+        let (from, to) = (date("COND_DTA_SAIDA_INI")?, date("COND_DTA_SAIDA_FIM")?);
+        let rows: Value = sqlx::query_scalar(
+            "SELECT coalesce(jsonb_agg(r ORDER BY r->>'COND_DTA_SAIDA', (r->>'COND_ID')::bigint), '[]'::jsonb) FROM (
+               SELECT jsonb_build_object(
+                 'COND_ID', c.cond_id, 'COND_EMP_ID', c.cond_emp_id, 'COND_CLI_ID', c.cond_cli_id,
+                 'COND_CLI_DESC', c.cond_cli_desc, 'COND_DTA_SAIDA', to_char(c.cond_dta_saida, 'YYYY-MM-DD'),
+                 'COND_DTA_RETORNO', to_char(c.cond_dta_retorno, 'YYYY-MM-DD'),
+                 'COND_VLR_TOTAL', c.cond_vlr_total::text,
+                 'QTDE_SAIDA', coalesce(sum(p.cndp_qtde), 0)::text,
+                 'QTDE_DEVOLVIDA', coalesce(sum(p.cndp_qtde_devolvida), 0)::text,
+                 'QTDE_PENDENTE', coalesce(sum(p.cndp_qtde - p.cndp_qtde_devolvida), 0)::text,
+                 'VLR_DEVOLVIDO', coalesce(sum(round(p.cndp_qtde_devolvida * p.cndp_vlr_unit, 2)), 0)::numeric(15,2)::text,
+                 'VLR_PENDENTE', coalesce(sum(round((p.cndp_qtde - p.cndp_qtde_devolvida) * p.cndp_vlr_unit, 2)), 0)::numeric(15,2)::text,
+                 'ITENS', coalesce(jsonb_agg(jsonb_build_object(
+                     'CNDP_ID', p.cndp_id, 'CNDP_PROD_ID', p.cndp_prod_id, 'CNDP_DESCRICAO', p.cndp_descricao,
+                     'CNDP_QTDE', p.cndp_qtde::text, 'CNDP_QTDE_DEVOLVIDA', p.cndp_qtde_devolvida::text,
+                     'QTDE_PENDENTE', (p.cndp_qtde - p.cndp_qtde_devolvida)::text,
+                     'CNDP_VLR_UNIT', p.cndp_vlr_unit::text) ORDER BY p.cndp_id)
+                   FILTER (WHERE p.cndp_id IS NOT NULL), '[]'::jsonb)
+               ) AS r
+               FROM orders.condicional c
+               LEFT JOIN orders.condicionalprod p ON p.client_id = c.client_id AND p.cndp_emp_id = c.cond_emp_id
+                    AND p.cndp_cond_id = c.cond_id
+               WHERE c.client_id = $1 AND c.cond_emp_id = $2 AND c.cond_situacao = 'A'
+                 AND ($3::bigint IS NULL OR c.cond_cli_id = $3)
+                 AND ($4::date IS NULL OR c.cond_dta_saida >= $4)
+                 AND ($5::date IS NULL OR c.cond_dta_saida <= $5)
+               GROUP BY c.client_id, c.cond_emp_id, c.cond_id
+             ) t",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(cli)
+        .bind(from)
+        .bind(to)
+        .fetch_one(&mut **tx)
+        .await?;
+        Ok(rows)
+    }
+}

@@ -1,0 +1,1107 @@
+//! Service orders (`ordemservico`, screen /ordensdeservico) keyed by id and serie
+//! (default `OS`) per company, with service lines (`ordemservicoservico`, ORDI_*),
+//! product lines (`ordemservicoproduto`, ORDP_*), the sectors a service went through
+//! (`ordemservicoservicosetor`), the order's readings
+//! (`ordemservicoservicoleituras`, one row per order), its mechanics
+//! (`ordemservicomecanico`, ORDM_*), optical prescriptions (`ordemservicooculista`,
+//! ORDO_*) and images (`ordemservicoimagem`).
+//!
+//! Totals: ORDS_VLR_SERV (services, gross), ORDS_VLR_PECAS (parts, gross),
+//! ORDS_VLR_ACRE (the lines' surcharges plus the document-level ORDS_ACRESCIMO),
+//! ORDS_VLR_DESC (the lines' discounts) and ORDS_VLR_TOTAL; every change of a service
+//! or product line recalculates them in the same transaction (`docs::LineHooks`).
+//!
+//! Situation: A aberta, F finalizada, C cancelada; only an open order (and its
+//! lines, sectors, readings, mechanics, prescriptions and images) accepts changes.
+//! Once the stock was written off, the product lines cannot change and the order
+//! can be neither cancelled nor deleted.
+//!
+//! Calls beyond the generic ones:
+//! - `POST /ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}`: recalculates
+//!   (when open) and answers the totals.
+//! - `POST /ordemservicoacrescimo/{NROS}/{emp}/{SERIE}`: body `{"VALOR": "12.50"}` or
+//!   `{"PERCENTUAL": "10"}` (of the lines' total: services + parts + line
+//!   surcharges - discounts) sets ORDS_ACRESCIMO and answers the totals.
+//! - `POST /ordemservicobaixarestoque` (body ORDS_ID, ORDS_EMP_ID, ORDS_SERIE): the
+//!   parts leave stock once (`erp.orders.ordemservico.estoquebaixado`).
+//! - `GET /ordemservico/consultakm/{vehicle}/{emp}/{odometer}`: the vehicle's
+//!   highest odometer among its orders (cancelled ones aside) against the informed
+//!   one (200 when the parameter is not a positive number).
+//! - `PUT /ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}` (A -> F) and
+//!   `PUT /ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}` (A -> C).
+//! - `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`:
+//!   merges the order's lines of one product into the first one.
+//! - `PUT /ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}` (multipart: file,
+//!   ORDS_COMP_DOC) keeps the stored file of a position (answers the replaced one
+//!   as `anterior`); `DELETE` the same path plus `/{image}` removes it and answers
+//!   `{"arquivo": name}` so the gateway deletes the file.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{
+    query, uploaded_file, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+};
+use erp_platform::{Error, Result};
+use prost::Message as _;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use crate::SCHEMA;
+
+/// Default serie of a service order.
+pub const SERIE: &str = "OS";
+/// The odometer taken when the informed one is not a positive number.
+pub const ODOMETER_FALLBACK: i64 = 200;
+pub const ALREADY_WRITTEN_OFF: &str = "O estoque desta ordem de serviço já foi baixado.";
+pub const NO_PRODUCTS: &str = "Ordem de serviço sem produtos: não há estoque a baixar.";
+pub const PARTS_LOCKED: &str =
+    "O estoque desta ordem de serviço já foi baixado: os produtos não podem ser alterados.";
+pub const NOT_FOUND: &str = "Ordem de serviço não encontrada.";
+
+const IMAGES: [&str; 4] = ["png", "jpeg", "bmp", "pdf"];
+
+pub static SERVICES: LineSpec = LineSpec {
+    table: "ordemservicoservico",
+    company: "ordi_ords_emp_id",
+    parent: &["ordi_ords_id", "ordi_serie"],
+    seq: "ordi_id",
+    item: Item::Service,
+    item_col: "ordi_serv_id",
+    desc_col: "ordi_descricao",
+    unit_name_col: None,
+    qty: "ordi_qtde",
+    unit: "ordi_vlr_unit",
+    discount: Some("ordi_vlr_desc"),
+    surcharge: Some("ordi_vlr_acre"),
+    freight: None,
+    total: "ordi_vlr_total",
+};
+
+pub static PRODUCTS: LineSpec = LineSpec {
+    table: "ordemservicoproduto",
+    company: "ordp_ords_emp_id",
+    parent: &["ordp_ords_id", "ordp_serie"],
+    seq: "ordp_seq",
+    item: Item::Product,
+    item_col: "ordp_prod_id",
+    desc_col: "ordp_descricao",
+    unit_name_col: Some("ordp_unidade"),
+    qty: "ordp_qtde",
+    unit: "ordp_vlr_unit",
+    discount: Some("ordp_vlr_desc"),
+    surcharge: Some("ordp_vlr_acre"),
+    freight: None,
+    total: "ordp_vlr_total",
+};
+
+pub static ORDER: DocSpec = DocSpec {
+    title: "Ordem de serviço",
+    table: "ordemservico",
+    company: "ords_emp_id",
+    key: &["ords_id", "ords_serie"],
+    status: "ords_situacao",
+    open: &["A"],
+    issued_msg: "Ordem de serviço finalizada ou cancelada não pode ser alterada.",
+    customer: "ords_cli_id",
+    customer_name: "ords_cli_desc",
+    customer_city: Some("ords_cli_cidade"),
+    products: Some(&PRODUCTS),
+    services: Some(&SERVICES),
+    tot_products: "ords_vlr_pecas",
+    tot_services: "ords_vlr_serv",
+    tot_surcharge: Some("ords_vlr_acre"),
+    tot_freight: None,
+    tot_discount: Some("ords_vlr_desc"),
+    total: "ords_vlr_total",
+    extra_surcharge: Some("ords_acrescimo"),
+};
+
+pub fn all() -> Vec<Resource> {
+    vec![
+        ordemservico(),
+        ordemservicoservico(),
+        ordemservicoproduto(),
+        ordemservicoservicosetor(),
+        ordemservicoservicoleituras(),
+        ordemservicomecanico(),
+        ordemservicooculista(),
+        ordemservicoimagem(),
+    ]
+}
+
+fn situation(name: &str) -> Field {
+    Field::options(
+        name,
+        "Situação",
+        DbType::Text,
+        &[("A", "Aberta"), ("F", "Finalizada"), ("C", "Cancelada")],
+    )
+    .read_only()
+    .list()
+    .width(2)
+}
+
+pub fn ordemservico() -> Resource {
+    Resource::new("ordemservico", "Ordens de Serviço", SCHEMA, "ordemservico", "ordensdeservico")
+        .screen("/ordensdeservico")
+        .key(&["ORDS_ID", "ORDS_SERIE"])
+        .seq_key_on("ORDS_ID")
+        .company("ORDS_EMP_ID")
+        .label("ORDS_CLI_DESC")
+        .order("ORDS_ID DESC")
+        .hooks(Arc::new(OrderHooks))
+        .sample(json!({"ORDS_CLI_ID": 1, "ORDS_VEIC_ID": 1, "ORDS_KM": 15000, "ORDS_DTA_ENTRADA": "2026-11-22", "ORDS_DEFEITO": "Barulho ao frear"}))
+        .action("POST", "/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}", "totalizacao", ActionPerm::Update, "Recalcular e mostrar os totais da ordem de serviço", Arc::new(Totalize))
+        .action("POST", "/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}", "acrescimo", ActionPerm::Update, "Acréscimo da ordem de serviço (corpo: VALOR ou PERCENTUAL dos itens)", Arc::new(Surcharge))
+        .action("POST", "/ordemservicobaixarestoque", "baixarestoque", ActionPerm::Update, "Baixar o estoque das peças da ordem de serviço, uma vez (corpo: ORDS_ID, ORDS_EMP_ID, ORDS_SERIE)", Arc::new(WriteOff))
+        .action("GET", "/ordemservico/consultakm/{vehicle}/{emp}/{odometer}", "consultakm", ActionPerm::View, "Maior quilometragem anterior do veículo contra a informada", Arc::new(Odometer))
+        .action("PUT", "/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "finalizar", ActionPerm::Update, "Finalizar a ordem de serviço", Arc::new(Transition::Finish))
+        .action("PUT", "/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "cancelar", ActionPerm::Update, "Cancelar a ordem de serviço", Arc::new(Transition::Cancel))
+        .fields(vec![
+            Field::int("ORDS_ID", "Número").read_only().list().width(2),
+            Field::int("ORDS_EMP_ID", "Empresa"),
+            Field::text("ORDS_SERIE", "Série").len(3).required().default(json!(SERIE)).list().width(1),
+            Field::reference("ORDS_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
+            Field::text("ORDS_CLI_DESC", "Cliente").read_only().searchable().list(),
+            Field::text("ORDS_CLI_CIDADE", "Cidade").read_only().width(3),
+            Field::reference("ORDS_VEIC_ID", "Veículo", "veiculo", Kind::Autocomplete).list().width(3),
+            Field::reference("ORDS_EQPT_ID", "Equipamento", "equipamento", Kind::Autocomplete).width(3),
+            Field::reference("ORDS_COLA_ID", "Responsável", "colaborador", Kind::Autocomplete).width(3),
+            Field::int("ORDS_KM", "Km").min("0").width(2),
+            Field::date("ORDS_DTA_ENTRADA", "Entrada").required().list(),
+            Field::text("ORDS_HORA_ENTRADA", "Hora").len(8).width(2),
+            Field::date("ORDS_DTA_PREVISAO", "Previsão"),
+            Field::date("ORDS_DTA_SAIDA", "Saída").list(),
+            Field::textarea("ORDS_DEFEITO", "Defeito Reclamado").len(2000).searchable(),
+            Field::textarea("ORDS_DIAGNOSTICO", "Diagnóstico").len(2000),
+            Field::textarea("ORDS_OBS", "Observações").len(2000),
+            Field::money("ORDS_VLR_SERV", "Total Serviços").read_only().width(2),
+            Field::money("ORDS_VLR_PECAS", "Total Peças").read_only().width(2),
+            Field::money("ORDS_ACRESCIMO", "Acréscimo da Ordem").width(2),
+            Field::money("ORDS_VLR_ACRE", "Acréscimos").read_only().width(2),
+            Field::money("ORDS_VLR_DESC", "Descontos").read_only().width(2),
+            Field::money("ORDS_VLR_TOTAL", "Total").read_only().list().width(2),
+            situation("ORDS_SITUACAO"),
+            Field::boolean("ORDS_ESTOQUE_BAIXADO", "Estoque baixado").read_only(),
+            Field::timestamp("ORDS_DTA_BAIXA", "Estoque baixado em"),
+            Field::int("ORDS_ORCA_ID", "Orçamento").read_only(),
+            Field::int("ORDS_USR_ID", "Usuário").read_only(),
+            Field::timestamp("ORDS_DTA_CAD", "Cadastro"),
+        ])
+}
+
+pub fn ordemservicoservico() -> Resource {
+    Resource::new("ordemservicoservico", "Serviços da Ordem de Serviço", SCHEMA, "ordemservicoservico", "ordensdeservico")
+        .key(&["ORDI_ORDS_ID", "ORDI_SERIE", "ORDI_ID"])
+        .seq_key()
+        .company("ORDI_ORDS_EMP_ID")
+        .label("ORDI_DESCRICAO")
+        .order("ORDI_ID")
+        .list_path("/ordemservicoservico/{ORDI_ORDS_ID}/{emp}/{ORDI_SERIE}")
+        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &SERVICES }))
+        .sample(json!({"ORDI_ORDS_ID": 1, "ORDI_SERV_ID": 1, "ORDI_QTDE": "1", "ORDI_VLR_UNIT": "80"}))
+        .fields(vec![
+            Field::int("ORDI_ORDS_ID", "Ordem de Serviço").required(),
+            Field::int("ORDI_ORDS_EMP_ID", "Empresa"),
+            Field::text("ORDI_SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("ORDI_ID", "Item").read_only().list().width(1),
+            Field::reference("ORDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
+            Field::text("ORDI_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::decimal("ORDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::money("ORDI_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
+            Field::money("ORDI_VLR_DESC", "Desconto").width(2),
+            Field::money("ORDI_VLR_ACRE", "Acréscimo").width(2),
+            Field::money("ORDI_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::reference("ORDI_COLA_ID", "Mecânico", "colaborador", Kind::Autocomplete).list().width(3),
+            Field::textarea("ORDI_OBS", "Observações").len(1000),
+        ])
+}
+
+pub fn ordemservicoproduto() -> Resource {
+    Resource::new("ordemservicoproduto", "Produtos da Ordem de Serviço", SCHEMA, "ordemservicoproduto", "ordensdeservico")
+        .key(&["ORDP_ORDS_ID", "ORDP_SERIE", "ORDP_SEQ"])
+        .seq_key()
+        .company("ORDP_ORDS_EMP_ID")
+        .label("ORDP_DESCRICAO")
+        .order("ORDP_SEQ")
+        .list_path("/ordemservicoproduto/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}")
+        .hooks(Arc::new(ProductLineHooks(LineHooks { doc: &ORDER, line: &PRODUCTS })))
+        .sample(json!({"ORDP_ORDS_ID": 1, "ORDP_PROD_ID": 1, "ORDP_QTDE": "2", "ORDP_VLR_UNIT": "35.90"}))
+        .action("PUT", "/ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto da ordem de serviço", Arc::new(Group))
+        .fields(vec![
+            Field::int("ORDP_ORDS_ID", "Ordem de Serviço").required(),
+            Field::int("ORDP_ORDS_EMP_ID", "Empresa"),
+            Field::text("ORDP_SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("ORDP_SEQ", "Item").read_only().list().width(1),
+            Field::reference("ORDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
+            Field::text("ORDP_DESCRICAO", "Descrição").len(200).searchable().list(),
+            Field::text("ORDP_UNIDADE", "Un.").len(6).list().width(1),
+            Field::decimal("ORDP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
+            Field::money("ORDP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
+            Field::money("ORDP_VLR_DESC", "Desconto").width(2),
+            Field::money("ORDP_VLR_ACRE", "Acréscimo").width(2),
+            Field::money("ORDP_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::reference("ORDP_LOCA_ID", "Local de Estoque", "localestoque", Kind::Combobox).width(3),
+        ])
+}
+
+pub fn ordemservicoservicosetor() -> Resource {
+    Resource::new("ordemservicoservicosetor", "Setores do Serviço da Ordem", SCHEMA, "ordemservicoservicosetor", "ordensdeservico")
+        .key(&["NROS", "SERIE", "ID_SERV", "ID_SETOR"])
+        .natural_key()
+        .company("EMP_ID")
+        .label("OBSERVACAO")
+        .order("ID_SETOR")
+        .list_path("/ordemservicoservicosetor/{NROS}/{emp}/{SERIE}/{ID_SERV}")
+        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: None }))
+        .sample(json!({"NROS": 1, "ID_SERV": 1, "ID_SETOR": 1, "OBSERVACAO": "Setor de mecânica"}))
+        .fields(vec![
+            Field::int("NROS", "Ordem de Serviço").required(),
+            Field::int("EMP_ID", "Empresa"),
+            Field::text("SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::reference("ID_SERV", "Serviço", "servico", Kind::Autocomplete).required().list().width(4),
+            Field::reference("ID_SETOR", "Setor", "setorservico", Kind::Combobox).required().list().width(4),
+            Field::text("OBSERVACAO", "Observação").len(500).searchable().list(),
+            Field::timestamp("DTA_CAD", "Cadastro"),
+        ])
+}
+
+fn readings_check(row: &Value) -> Result<()> {
+    let n = |k: &str| docs::dec(&row[k]).ok().filter(|_| !row[k].is_null());
+    for (a, b, what) in [
+        ("KM_ENTRADA", "KM_SAIDA", "A quilometragem de saída não pode ser menor que a de entrada."),
+        ("HORIMETRO_ENTRADA", "HORIMETRO_SAIDA", "O horímetro de saída não pode ser menor que o de entrada."),
+    ] {
+        if let (Some(x), Some(y)) = (n(a), n(b)) {
+            if y < x {
+                return Err(Error::validation(what));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn ordemservicoservicoleituras() -> Resource {
+    Resource::new("ordemservicoservicoleituras", "Leituras da Ordem de Serviço", SCHEMA, "ordemservicoservicoleituras", "ordensdeservico")
+        .key(&["NROS", "SERIE"])
+        .natural_key()
+        .company("EMP_ID")
+        .label("OBSERVACAO")
+        .order("NROS DESC")
+        .list_path("/ordemservicoservicoleituras/{NROS}/{emp}/{SERIE}")
+        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: Some(readings_check) }))
+        .sample(json!({"NROS": 1, "KM_ENTRADA": 15000, "KM_SAIDA": 15012, "HORIMETRO_ENTRADA": "1200.5", "COMBUSTIVEL": "1/2", "OBSERVACAO": "Leitura na entrada"}))
+        .fields(vec![
+            Field::int("NROS", "Ordem de Serviço").required(),
+            Field::int("EMP_ID", "Empresa"),
+            Field::text("SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("KM_ENTRADA", "Km Entrada").min("0").list().width(3),
+            Field::int("KM_SAIDA", "Km Saída").min("0").list().width(3),
+            Field::decimal("HORIMETRO_ENTRADA", "Horímetro Entrada").scale(1).min("0").width(3),
+            Field::decimal("HORIMETRO_SAIDA", "Horímetro Saída").scale(1).min("0").width(3),
+            Field::options("COMBUSTIVEL", "Combustível", DbType::Text, &[("0", "Vazio"), ("1/4", "1/4"), ("1/2", "1/2"), ("3/4", "3/4"), ("1", "Cheio")]).list().width(3),
+            Field::textarea("OBSERVACAO", "Observações").len(1000).searchable(),
+            Field::timestamp("DTA_CAD", "Cadastro"),
+        ])
+}
+
+pub fn ordemservicomecanico() -> Resource {
+    Resource::new("ordemservicomecanico", "Mecânicos da Ordem de Serviço", SCHEMA, "ordemservicomecanico", "ordensdeservico")
+        .key(&["ORDM_ORDS_ID", "ORDM_SERIE", "ORDM_ID"])
+        .seq_key()
+        .company("ORDM_EMP_ID")
+        .label("ORDM_NOME")
+        .order("ORDM_ID")
+        .list_path("/ordemservicomecanico/{ORDM_ORDS_ID}/{emp}/{ORDM_SERIE}")
+        .hooks(Arc::new(ChildHooks { order: "ORDM_ORDS_ID", serie: "ORDM_SERIE", company: "ORDM_EMP_ID", check: None }))
+        .sample(json!({"ORDM_ORDS_ID": 1, "ORDM_COLA_ID": 1, "ORDM_NOME": "João Mecânico", "ORDM_HORAS": "2.5", "ORDM_PERC_COMISSAO": "10"}))
+        .fields(vec![
+            Field::int("ORDM_ORDS_ID", "Ordem de Serviço").required(),
+            Field::int("ORDM_EMP_ID", "Empresa"),
+            Field::text("ORDM_SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("ORDM_ID", "Item").read_only().list().width(1),
+            Field::reference("ORDM_COLA_ID", "Mecânico", "colaborador", Kind::Autocomplete).required().width(4),
+            Field::text("ORDM_NOME", "Nome").len(150).searchable().list(),
+            Field::decimal("ORDM_HORAS", "Horas").scale(2).min("0").list().width(2),
+            Field::decimal("ORDM_PERC_COMISSAO", "Comissão (%)").scale(4).min("0").max("100").list().width(2),
+            Field::date("ORDM_DTA_INICIO", "Início"),
+            Field::date("ORDM_DTA_FIM", "Fim"),
+            Field::textarea("ORDM_OBS", "Observações").len(1000),
+        ])
+}
+
+pub fn ordemservicooculista() -> Resource {
+    let lens = |name: &str, label: &str, min: &str, max: &str| {
+        Field::decimal(name, label).scale(2).min(min).max(max).width(2)
+    };
+    Resource::new("ordemservicooculista", "Receita (Oculista) da Ordem de Serviço", SCHEMA, "ordemservicooculista", "ordensdeservico")
+        .key(&["ORDO_ORDS_ID", "ORDO_SERIE", "ORDO_ID"])
+        .seq_key()
+        .company("ORDO_EMP_ID")
+        .label("ORDO_PROFISSIONAL")
+        .order("ORDO_ID")
+        .list_path("/ordemservicooculista/{ORDO_ORDS_ID}/{emp}/{ORDO_SERIE}")
+        .hooks(Arc::new(ChildHooks { order: "ORDO_ORDS_ID", serie: "ORDO_SERIE", company: "ORDO_EMP_ID", check: None }))
+        .sample(json!({
+            "ORDO_ORDS_ID": 1, "ORDO_TIPO": "L", "ORDO_PROFISSIONAL": "Dra. Ana Souza", "ORDO_DTA_RECEITA": "2026-11-20",
+            "ORDO_OD_ESFERICO": "-1.25", "ORDO_OD_CILINDRICO": "-0.50", "ORDO_OD_EIXO": 180, "ORDO_OD_DNP": "31.5",
+            "ORDO_OE_ESFERICO": "-1.00", "ORDO_OE_CILINDRICO": "-0.75", "ORDO_OE_EIXO": 175, "ORDO_OE_DNP": "32"
+        }))
+        .fields(vec![
+            Field::int("ORDO_ORDS_ID", "Ordem de Serviço").required(),
+            Field::int("ORDO_EMP_ID", "Empresa"),
+            Field::text("ORDO_SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("ORDO_ID", "Item").read_only().list().width(1),
+            Field::options("ORDO_TIPO", "Tipo", DbType::Text, &[("L", "Longe"), ("P", "Perto")]).default(json!("L")).list().width(2),
+            Field::text("ORDO_PROFISSIONAL", "Profissional").len(150).searchable().list(),
+            Field::date("ORDO_DTA_RECEITA", "Data da Receita"),
+            lens("ORDO_OD_ESFERICO", "OD Esférico", "-30", "30"),
+            lens("ORDO_OD_CILINDRICO", "OD Cilíndrico", "-15", "15"),
+            Field::int("ORDO_OD_EIXO", "OD Eixo").min("0").max("180").width(2),
+            lens("ORDO_OD_DNP", "OD DNP", "0", "50"),
+            lens("ORDO_OD_ADICAO", "OD Adição", "0", "5"),
+            lens("ORDO_OE_ESFERICO", "OE Esférico", "-30", "30"),
+            lens("ORDO_OE_CILINDRICO", "OE Cilíndrico", "-15", "15"),
+            Field::int("ORDO_OE_EIXO", "OE Eixo").min("0").max("180").width(2),
+            lens("ORDO_OE_DNP", "OE DNP", "0", "50"),
+            lens("ORDO_OE_ADICAO", "OE Adição", "0", "5"),
+            Field::textarea("ORDO_OBS", "Observações").len(1000),
+        ])
+}
+
+pub fn ordemservicoimagem() -> Resource {
+    Resource::new("ordemservicoimagem", "Imagens da Ordem de Serviço", SCHEMA, "ordemservicoimagem", "ordensdeservico")
+        .key(&["NROS", "SERIE", "POSICAO"])
+        .natural_key()
+        .company("EMP_ID")
+        .label("ORDS_COMP_DOC")
+        .order("POSICAO")
+        .list_path("/ordemservicoimagem/{NROS}/{emp}/{SERIE}")
+        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: None }))
+        .sample(json!({"NROS": 1, "POSICAO": 1, "ORDS_COMP_DOC": "Foto do painel"}))
+        .upload_action("PUT", "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}", "enviar", &IMAGES, "Imagem da ordem de serviço na posição (multipart: file, ORDS_COMP_DOC)", Arc::new(ImageUpload))
+        .action("DELETE", "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}/{image}", "excluir_imagem", ActionPerm::Update, "Excluir a imagem da posição da ordem de serviço", Arc::new(ImageDelete))
+        .fields(vec![
+            Field::int("NROS", "Ordem de Serviço").required(),
+            Field::int("EMP_ID", "Empresa"),
+            Field::text("SERIE", "Série").len(3).required().default(json!(SERIE)),
+            Field::int("POSICAO", "Posição").required().min("1").max("99").list().width(1),
+            Field::upload("ARQUIVO", "Imagem", &IMAGES).list(),
+            Field::text("NOME_ORIGINAL", "Nome original").read_only(),
+            Field::text("ORDS_COMP_DOC", "Descrição").len(200).searchable().list(),
+            Field::int("USR_ID", "Usuário").read_only(),
+            Field::timestamp("DTA_CAD", "Cadastro"),
+        ])
+}
+
+// ---------------------------------------------------------------------------
+// Hooks
+
+/// The header's hooks plus the user who opened the order and the refusal to delete
+/// an order whose parts already left stock.
+struct OrderHooks;
+
+#[async_trait]
+impl Hooks for OrderHooks {
+    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+        body.remove("ORDS_ESTOQUE_BAIXADO");
+        HeaderHooks(&ORDER).before_write(op, caller, body).await
+    }
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Delete && row["ORDS_ESTOQUE_BAIXADO"].as_bool() == Some(true) {
+            return Err(Error::Conflict(
+                "Ordem de serviço com estoque baixado não pode ser excluída.".into(),
+            ));
+        }
+        HeaderHooks(&ORDER).after_write(tx, op, caller, row).await?;
+        if op == Op::Create {
+            sqlx::query(
+                "UPDATE orders.ordemservico SET ords_usr_id = $5
+                 WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+            )
+            .bind(caller.client_id)
+            .bind(docs::int(row, "ORDS_EMP_ID")?)
+            .bind(docs::int(row, "ORDS_ID")?)
+            .bind(docs::text(row, "ORDS_SERIE"))
+            .bind(caller.user_id)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+async fn written_off(tx: &mut Tx, client: i64, emp: i64, id: &str, serie: &str) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT ords_estoque_baixado FROM orders.ordemservico
+         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3::bigint AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_optional(&mut **tx)
+    .await?
+    .unwrap_or(false))
+}
+
+/// Product lines: no change once the parts left stock; otherwise as any line.
+struct ProductLineHooks(LineHooks);
+
+#[async_trait]
+impl Hooks for ProductLineHooks {
+    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+        self.0.before_write(op, caller, body).await
+    }
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        let emp = docs::int(row, "ORDP_ORDS_EMP_ID")?;
+        let (id, serie) = (docs::text(row, "ORDP_ORDS_ID"), docs::text(row, "ORDP_SERIE"));
+        if written_off(tx, caller.client_id, emp, &id, &serie).await? {
+            return Err(Error::Conflict(PARTS_LOCKED.into()));
+        }
+        self.0.after_write(tx, op, caller, row).await
+    }
+}
+
+/// The order's other rows (sectors, readings, mechanics, prescriptions, images):
+/// the order must be open; `check` validates the row itself.
+struct ChildHooks {
+    order: &'static str,
+    serie: &'static str,
+    company: &'static str,
+    check: Option<fn(&Value) -> Result<()>>,
+}
+
+#[async_trait]
+impl Hooks for ChildHooks {
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        let emp = docs::int(row, self.company)?;
+        let key = [docs::text(row, self.order), docs::text(row, self.serie)];
+        ensure_open(tx, caller, emp, &key).await?;
+        if op != Op::Delete {
+            if let Some(check) = self.check {
+                check(row)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The order exists (else "não encontrada") and is open.
+async fn ensure_open(tx: &mut Tx, caller: &Caller, emp: i64, key: &[String]) -> Result<()> {
+    let status = lock(tx, caller, emp, key).await?;
+    if ORDER.open.contains(&status.as_str()) {
+        Ok(())
+    } else {
+        Err(Error::Conflict(ORDER.issued_msg.into()))
+    }
+}
+
+/// The order's situation, locked for the transaction.
+async fn lock(tx: &mut Tx, caller: &Caller, emp: i64, key: &[String]) -> Result<String> {
+    docs::lock_status(tx, &ORDER, caller.client_id, emp, key)
+        .await
+        .map_err(|e| match e {
+            Error::Validation(_) => Error::NotFound(NOT_FOUND.into()),
+            other => other,
+        })
+}
+
+// ---------------------------------------------------------------------------
+// Calls
+
+fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
+    params
+        .get(k)
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
+}
+
+fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
+    param(params, k)?
+        .parse()
+        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
+}
+
+fn emp_of(emp: Option<i64>) -> Result<i64> {
+    emp.ok_or_else(|| Error::validation("emp_id não informado."))
+}
+
+/// A decimal of a body (number or text, comma or point); None when absent or blank.
+fn body_dec(body: &Value, k: &str) -> Result<Option<Decimal>> {
+    match body.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => docs::dec(&Value::String(s.trim().replace(',', "."))).map(Some),
+        Some(v) => docs::dec(v).map(Some),
+    }
+}
+
+fn body_map(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+/// The order's totals as the screen shows them.
+pub async fn totals_json(tx: &mut Tx, client: i64, emp: i64, id: i64, serie: &str) -> Result<Value> {
+    type Row = (Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, String);
+    let r: Row = sqlx::query_as(
+        "SELECT ords_vlr_serv, ords_vlr_pecas, ords_acrescimo, ords_vlr_acre, ords_vlr_desc, ords_vlr_total, ords_situacao
+         FROM orders.ordemservico WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::NotFound(NOT_FOUND.into()))?;
+    Ok(json!({
+        "ORDS_ID": id,
+        "ORDS_EMP_ID": emp,
+        "ORDS_SERIE": serie,
+        "ORDS_VLR_SERV": docs::money_json(r.0),
+        "ORDS_VLR_PECAS": docs::money_json(r.1),
+        "ORDS_ACRESCIMO": docs::money_json(r.2),
+        "ORDS_VLR_ACRE": docs::money_json(r.3),
+        "ORDS_VLR_DESC": docs::money_json(r.4),
+        "ORDS_VLR_TOTAL": docs::money_json(r.5),
+        "ORDS_SITUACAO": r.6,
+    }))
+}
+
+struct Totalize;
+
+#[async_trait]
+impl ActionHandler for Totalize {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "ORDS_ID")?;
+        let serie = param(params, "ORDS_SERIE")?.to_string();
+        let key = [id.to_string(), serie.clone()];
+        // A closed order keeps the totals it was closed with.
+        if ORDER.open.contains(&lock(tx, caller, emp, &key).await?.as_str()) {
+            docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
+        }
+        totals_json(tx, caller.client_id, emp, id, &serie).await
+    }
+}
+
+async fn set_surcharge(tx: &mut Tx, client: i64, emp: i64, id: i64, serie: &str, v: Decimal) -> Result<()> {
+    sqlx::query(
+        "UPDATE orders.ordemservico SET ords_acrescimo = $5
+         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .bind(v)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+struct Surcharge;
+
+#[async_trait]
+impl ActionHandler for Surcharge {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "NROS")?;
+        let serie = param(params, "SERIE")?.to_string();
+        let key = [id.to_string(), serie.clone()];
+        let client = caller.client_id;
+        ensure_open(tx, caller, emp, &key).await?;
+        let value = match (body_dec(&body, "VALOR")?, body_dec(&body, "PERCENTUAL")?) {
+            (Some(v), _) => v,
+            (None, Some(p)) => {
+                if p < Decimal::ZERO {
+                    return Err(Error::validation("O percentual de acréscimo não pode ser negativo."));
+                }
+                set_surcharge(tx, client, emp, id, &serie, Decimal::ZERO).await?;
+                let lines = docs::recalc(tx, &ORDER, client, emp, &key).await?;
+                lines.total * p / Decimal::ONE_HUNDRED
+            }
+            (None, None) => {
+                return Err(Error::validation("Informe o VALOR ou o PERCENTUAL do acréscimo."))
+            }
+        };
+        if value < Decimal::ZERO {
+            return Err(Error::validation("O acréscimo não pode ser negativo."));
+        }
+        set_surcharge(tx, client, emp, id, &serie, crate::totals::money(value)).await?;
+        docs::recalc(tx, &ORDER, client, emp, &key).await?;
+        totals_json(tx, client, emp, id, &serie).await
+    }
+}
+
+/// The order's product lines for the stock event.
+async fn stock_lines(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Vec<erp_proto::orders::v1::StockLine>> {
+    let rows: Vec<(i64, Decimal, i64, Option<i64>)> = sqlx::query_as(
+        "SELECT ordp_prod_id, ordp_qtde, ordp_seq, ordp_loca_id FROM orders.ordemservicoproduto
+         WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4
+         ORDER BY ordp_seq",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(p, q, item, loc)| erp_proto::orders::v1::StockLine {
+            product_id: p,
+            product_emp_id: emp,
+            quantity: q.normalize().to_string(),
+            item,
+            location_id: loc.unwrap_or(0),
+        })
+        .collect())
+}
+
+/// Writes the order's parts off stock: once (the row is locked), not for a
+/// cancelled order, and only when it has products; the event goes to the outbox in
+/// the same transaction.
+pub async fn write_off(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
+    let client = caller.client_id;
+    let key = [id.to_string(), serie.to_string()];
+    if lock(tx, caller, emp, &key).await? == "C" {
+        return Err(Error::Conflict("Ordem de serviço cancelada não baixa estoque.".into()));
+    }
+    if written_off(tx, client, emp, &key[0], serie).await? {
+        return Err(Error::Conflict(ALREADY_WRITTEN_OFF.into()));
+    }
+    let lines = stock_lines(tx, client, emp, id, serie).await?;
+    if lines.is_empty() {
+        return Err(Error::validation(NO_PRODUCTS));
+    }
+    sqlx::query(
+        "UPDATE orders.ordemservico SET ords_estoque_baixado = true, ords_dta_baixa = now()
+         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .execute(&mut **tx)
+    .await?;
+    let n = lines.len();
+    let event = erp_proto::orders::v1::OrdemServicoBaixada {
+        client_id: client,
+        emp_id: emp,
+        ordem_id: id,
+        serie: serie.into(),
+        user_id: caller.user_id,
+        lines,
+    };
+    erp_platform::bus::outbox_insert(tx, SCHEMA, crate::events::OS_ESTOQUE_BAIXADO, client, &event.encode_to_vec())
+        .await?;
+    Ok(json!({
+        "code": 200,
+        "msg": "Estoque baixado.",
+        "ORDS_ID": id,
+        "ORDS_EMP_ID": emp,
+        "ORDS_SERIE": serie,
+        "ITENS": n,
+    }))
+}
+
+struct WriteOff;
+
+#[async_trait]
+impl ActionHandler for WriteOff {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        _params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let num = |k: &str| -> Option<i64> {
+            match body.get(k)? {
+                Value::String(s) => s.trim().parse().ok(),
+                v => v.as_i64(),
+            }
+        };
+        // The gateway authorised the company of the body (ORDS_EMP_ID) as `emp`.
+        let emp = emp.or_else(|| num("ORDS_EMP_ID")).ok_or_else(|| Error::validation("emp_id não informado."))?;
+        let id = num("ORDS_ID").ok_or_else(|| Error::validation("ORDS_ID não informado."))?;
+        let serie = body
+            .get("ORDS_SERIE")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .unwrap_or(SERIE)
+            .to_string();
+        write_off(tx, caller, emp, id, &serie).await
+    }
+}
+
+struct Odometer;
+
+#[async_trait]
+impl ActionHandler for Odometer {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let vehicle = id_param(params, "vehicle")?;
+        let informed = params
+            .get("odometer")
+            .and_then(|s| s.trim().replace(',', ".").parse::<Decimal>().ok())
+            .filter(|d| *d > Decimal::ZERO)
+            .and_then(|d| d.trunc().to_i64())
+            .unwrap_or(ODOMETER_FALLBACK);
+        let previous: i64 = sqlx::query_scalar(
+            "SELECT coalesce(max(ords_km), 0) FROM orders.ordemservico
+             WHERE client_id = $1 AND ords_emp_id = $2 AND ords_veic_id = $3 AND ords_situacao <> 'C'",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(vehicle)
+        .fetch_one(&mut **tx)
+        .await?;
+        Ok(json!({
+            "VEIC_ID": vehicle,
+            "KM_ANTERIOR": previous,
+            "KM_INFORMADO": informed,
+            "KM_VALIDO": informed >= previous,
+        }))
+    }
+}
+
+enum Transition {
+    Finish,
+    Cancel,
+}
+
+#[async_trait]
+impl ActionHandler for Transition {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "ORDS_ID")?;
+        let serie = param(params, "ORDS_SERIE")?.to_string();
+        let key = [id.to_string(), serie.clone()];
+        let client = caller.client_id;
+        match lock(tx, caller, emp, &key).await?.as_str() {
+            "A" => {}
+            "F" => return Err(Error::Conflict("Ordem de serviço já finalizada.".into())),
+            _ => return Err(Error::Conflict("Ordem de serviço cancelada.".into())),
+        }
+        let to = match self {
+            Transition::Finish => {
+                docs::recalc(tx, &ORDER, client, emp, &key).await?;
+                "F"
+            }
+            Transition::Cancel => {
+                if written_off(tx, client, emp, &key[0], &serie).await? {
+                    return Err(Error::Conflict(
+                        "Ordem de serviço com estoque baixado não pode ser cancelada.".into(),
+                    ));
+                }
+                "C"
+            }
+        };
+        sqlx::query(
+            "UPDATE orders.ordemservico SET ords_situacao = $5,
+                ords_dta_saida = CASE WHEN $5 = 'F' THEN coalesce(ords_dta_saida, current_date) ELSE ords_dta_saida END
+             WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(to)
+        .execute(&mut **tx)
+        .await?;
+        query::get(tx, &ordemservico(), caller, Some(emp), &key).await
+    }
+}
+
+/// Merges the order's lines of one product into the first one (quantities,
+/// discounts and surcharges summed, the first line's price).
+struct Group;
+
+#[async_trait]
+impl ActionHandler for Group {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "ORDP_ORDS_ID")?;
+        let serie = param(params, "ORDP_SERIE")?.to_string();
+        let prod = id_param(params, "ORDP_PROD_ID")?;
+        // The product's company (its register's owner); the order keeps the
+        // products of its own company.
+        id_param(params, "PROD_EMP_ID")?;
+        let client = caller.client_id;
+        let key = [id.to_string(), serie.clone()];
+        ensure_open(tx, caller, emp, &key).await?;
+        if written_off(tx, client, emp, &key[0], &serie).await? {
+            return Err(Error::Conflict(PARTS_LOCKED.into()));
+        }
+        let rows: Vec<(i64, Decimal, Decimal, Decimal, Decimal)> = sqlx::query_as(
+            "SELECT ordp_seq, ordp_qtde, ordp_vlr_desc, ordp_vlr_acre, ordp_vlr_unit FROM orders.ordemservicoproduto
+             WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 AND ordp_prod_id = $5
+             ORDER BY ordp_seq FOR UPDATE",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(prod)
+        .fetch_all(&mut **tx)
+        .await?;
+        let Some((first, _, _, _, unit)) = rows.first().copied() else {
+            return Err(Error::NotFound("Produto não encontrado na ordem de serviço.".into()));
+        };
+        let line = crate::totals::Line {
+            qty: rows.iter().map(|r| r.1).sum(),
+            unit,
+            discount: rows.iter().map(|r| r.2).sum(),
+            surcharge: rows.iter().map(|r| r.3).sum(),
+            freight: Decimal::ZERO,
+        };
+        sqlx::query(
+            "UPDATE orders.ordemservicoproduto SET ordp_qtde = $6, ordp_vlr_desc = $7, ordp_vlr_acre = $8, ordp_vlr_total = $9
+             WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 AND ordp_seq = $5",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(first)
+        .bind(line.qty)
+        .bind(line.discount)
+        .bind(line.surcharge)
+        .bind(line.net())
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "DELETE FROM orders.ordemservicoproduto WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3
+             AND ordp_serie = $4 AND ordp_prod_id = $5 AND ordp_seq <> $6",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(prod)
+        .bind(first)
+        .execute(&mut **tx)
+        .await?;
+        docs::recalc(tx, &ORDER, client, emp, &key).await?;
+        Ok(json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": rows.len(), "ORDP_SEQ": first}))
+    }
+}
+
+struct ImageUpload;
+
+#[async_trait]
+impl ActionHandler for ImageUpload {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "NROS")?;
+        let serie = param(params, "SERIE")?.to_string();
+        let position = id_param(params, "position")?;
+        if !(1..=99).contains(&position) {
+            return Err(Error::validation("Posição da imagem inválida."));
+        }
+        let (name, original) = uploaded_file(&body)?;
+        let doc = body
+            .get("ORDS_COMP_DOC")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        let key = [id.to_string(), serie.clone()];
+        ensure_open(tx, caller, emp, &key).await?;
+        let previous: Option<Option<String>> = sqlx::query_scalar(
+            "SELECT arquivo FROM orders.ordemservicoimagem
+             WHERE client_id = $1 AND emp_id = $2 AND nros = $3 AND serie = $4 AND posicao = $5 FOR UPDATE",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(position)
+        .fetch_optional(&mut **tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO orders.ordemservicoimagem (client_id, emp_id, nros, serie, posicao, arquivo, nome_original, ords_comp_doc, usr_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             ON CONFLICT (client_id, emp_id, nros, serie, posicao) DO UPDATE
+             SET arquivo = EXCLUDED.arquivo, nome_original = EXCLUDED.nome_original,
+                 ords_comp_doc = coalesce(EXCLUDED.ords_comp_doc, ordemservicoimagem.ords_comp_doc),
+                 usr_id = EXCLUDED.usr_id, dta_cad = now()",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(position)
+        .bind(name)
+        .bind(original)
+        .bind(doc)
+        .bind(caller.user_id)
+        .execute(&mut **tx)
+        .await?;
+        let mut row = query::get(tx, res, caller, Some(emp), &[id.to_string(), serie, position.to_string()]).await?;
+        if let (Some(Some(old)), Value::Object(m)) = (previous, &mut row) {
+            if old != name {
+                m.insert("anterior".into(), Value::String(old));
+            }
+        }
+        Ok(row)
+    }
+}
+
+struct ImageDelete;
+
+#[async_trait]
+impl ActionHandler for ImageDelete {
+    async fn run(
+        &self,
+        tx: &mut Tx,
+        _res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        _body: Value,
+    ) -> Result<Value> {
+        let emp = emp_of(emp)?;
+        let id = id_param(params, "NROS")?;
+        let serie = param(params, "SERIE")?.to_string();
+        let position = id_param(params, "position")?;
+        let image = param(params, "image")?;
+        let image = image.rsplit(['/', '\\']).next().unwrap_or(image);
+        ensure_open(tx, caller, emp, &[id.to_string(), serie.clone()]).await?;
+        let gone: Option<Option<String>> = sqlx::query_scalar(
+            "DELETE FROM orders.ordemservicoimagem
+             WHERE client_id = $1 AND emp_id = $2 AND nros = $3 AND serie = $4 AND posicao = $5 AND arquivo = $6
+             RETURNING arquivo",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(id)
+        .bind(&serie)
+        .bind(position)
+        .bind(image)
+        .fetch_optional(&mut **tx)
+        .await?;
+        match gone {
+            Some(Some(name)) => Ok(json!({"code": 200, "msg": "Imagem excluída.", "arquivo": name})),
+            _ => Err(Error::NotFound("Imagem não encontrada.".into())),
+        }
+    }
+}
+
+/// A service order from a quote's lines: open, serie OS, the quote's customer and
+/// vehicle; the lines go through the line descriptors (so their hooks compute the
+/// totals). Answers the new order's row.
+pub async fn from_quote(tx: &mut Tx, caller: &Caller, emp: i64, quote: i64, customer: i64) -> Result<Value> {
+    let client = caller.client_id;
+    let (vehicle, obs): (Option<i64>, Option<String>) = sqlx::query_as(
+        "SELECT orca_veic_id, orca_obs FROM orders.orcamento WHERE client_id = $1 AND orca_emp_id = $2 AND orca_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(quote)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::NotFound("Orçamento não encontrado.".into()))?;
+    let today = chrono::Local::now().date_naive().format("%Y-%m-%d").to_string();
+    let head = query::create(tx, &ordemservico(), caller, Some(emp), &body_map(json!({
+        "ORDS_SERIE": SERIE, "ORDS_CLI_ID": customer, "ORDS_VEIC_ID": vehicle, "ORDS_OBS": obs, "ORDS_DTA_ENTRADA": today,
+    })))
+    .await?;
+    let id = docs::int(&head, "ORDS_ID")?;
+    sqlx::query(
+        "UPDATE orders.ordemservico SET ords_orca_id = $5
+         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(SERIE)
+    .bind(quote)
+    .execute(&mut **tx)
+    .await?;
+    let services = ordemservicoservico();
+    for (item, desc, _unit, qty, price, disc) in super::quotes::quote_lines(tx, client, emp, quote, false).await? {
+        query::create(tx, &services, caller, Some(emp), &body_map(json!({
+            "ORDI_ORDS_ID": id, "ORDI_SERIE": SERIE, "ORDI_SERV_ID": item, "ORDI_DESCRICAO": desc,
+            "ORDI_QTDE": qty.to_string(), "ORDI_VLR_UNIT": price.to_string(), "ORDI_VLR_DESC": disc.to_string(),
+        })))
+        .await?;
+    }
+    let products = ordemservicoproduto();
+    for (item, desc, unit, qty, price, disc) in super::quotes::quote_lines(tx, client, emp, quote, true).await? {
+        query::create(tx, &products, caller, Some(emp), &body_map(json!({
+            "ORDP_ORDS_ID": id, "ORDP_SERIE": SERIE, "ORDP_PROD_ID": item, "ORDP_DESCRICAO": desc, "ORDP_UNIDADE": unit,
+            "ORDP_QTDE": qty.to_string(), "ORDP_VLR_UNIT": price.to_string(), "ORDP_VLR_DESC": disc.to_string(),
+        })))
+        .await?;
+    }
+    query::get(tx, &ordemservico(), caller, Some(emp), &[id.to_string(), SERIE.to_string()]).await
+}

@@ -1,0 +1,163 @@
+//! Integration tests of orders' documents against the real PostgreSQL.
+
+mod billing;
+
+use std::sync::OnceLock;
+
+use erp_platform::config::Config;
+use erp_platform::db::Db;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{query, Registry};
+use serde_json::{Map, Value};
+
+fn config() -> Config {
+    static CFG: OnceLock<Config> = OnceLock::new();
+    CFG.get_or_init(|| {
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Runtime::new().expect("runtime");
+            rt.block_on(async {
+                erp_platform::testing::drop_stale("orders").await;
+                let cfg = erp_platform::testing::fresh_database("orders").await;
+                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
+                erp_orders::migrate(&cfg).await.expect("migrate");
+                cfg
+            })
+        })
+        .join()
+        .expect("setup thread")
+    })
+    .clone()
+}
+
+pub async fn db() -> Db {
+    Db::connect(&config()).await.expect("app pool")
+}
+
+/// A fresh tenant per test.
+pub fn client() -> i64 {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static NEXT: AtomicI64 = AtomicI64::new(1000);
+    NEXT.fetch_add(1, Ordering::SeqCst)
+}
+
+pub fn caller(client_id: i64) -> Caller {
+    Caller {
+        client_id,
+        user_id: 7,
+        emp_id: 1,
+        privileged: false,
+    }
+}
+
+pub fn registry() -> Registry {
+    erp_orders::resources::registry().expect("registry")
+}
+
+pub fn body(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+/// Catalog's rows as orders knows them (what the copy consumers write): customers
+/// 1 and 2, products 1..3, services 1..2 of company 1.
+pub async fn seed_copies(db: &Db, client: i64) {
+    let mut tx = db.begin_tenant(client).await.expect("tx");
+    for sql in [
+        "INSERT INTO orders.clientes (client_id, emp_id, cli_id, descricao, cidade, uf) VALUES
+            ($1, 1, 1, ' Oficina do Zé Ltda ', ' Porto Alegre ', 'RS'), ($1, 1, 2, 'Transportes Sul', 'Canoas', 'RS')",
+        "INSERT INTO orders.produtos (client_id, emp_id, prod_id, descricao, unidade, valor, custo) VALUES
+            ($1, 1, 1, 'Filtro de óleo', 'UN', 35.90, 20), ($1, 1, 2, 'Óleo 5W30', 'L', 42.50, 30), ($1, 1, 3, 'Pastilha de freio', 'JG', 180, 100)",
+        "INSERT INTO orders.servicos (client_id, emp_id, serv_id, descricao, valor) VALUES
+            ($1, 1, 1, 'Troca de óleo', 80), ($1, 1, 2, 'Revisão de freios', 150)",
+    ] {
+        sqlx::query(sql).bind(client).execute(&mut *tx).await.expect("seed");
+    }
+    tx.commit().await.expect("commit");
+}
+
+pub async fn create(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Result<Value> {
+    let reg = registry();
+    let res = reg.get(name).expect("resource");
+    let mut tx = db.begin_tenant(c).await?;
+    let row = query::create(&mut tx, res, &caller(c), Some(1), &body(v)).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+pub async fn update(db: &Db, c: i64, name: &str, key: &[&str], v: Value) -> erp_platform::Result<Value> {
+    let reg = registry();
+    let res = reg.get(name).expect("resource");
+    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+    let mut tx = db.begin_tenant(c).await?;
+    let row = query::update(&mut tx, res, &caller(c), Some(1), &key, &body(v)).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+pub async fn delete(db: &Db, c: i64, name: &str, key: &[&str]) -> erp_platform::Result<Value> {
+    let reg = registry();
+    let res = reg.get(name).expect("resource");
+    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+    let mut tx = db.begin_tenant(c).await?;
+    let row = query::delete(&mut tx, res, &caller(c), Some(1), &key).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+pub async fn get(db: &Db, c: i64, name: &str, key: &[&str]) -> erp_platform::Result<Value> {
+    let reg = registry();
+    let res = reg.get(name).expect("resource");
+    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+    let mut tx = db.begin_tenant(c).await?;
+    let row = query::get(&mut tx, res, &caller(c), Some(1), &key).await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// Runs a declared call as the gateway would.
+pub async fn action(
+    db: &Db,
+    c: i64,
+    name: &str,
+    action: &str,
+    params: &[(&str, &str)],
+) -> erp_platform::Result<Value> {
+    let reg = registry();
+    let res = reg.get(name).expect("resource");
+    let a = res
+        .actions
+        .iter()
+        .find(|a| a.name == action)
+        .expect("action")
+        .clone();
+    let params = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut tx = db.begin_tenant(c).await?;
+    let out = a
+        .handler
+        .run(&mut tx, res, &caller(c), Some(1), &params, Value::Object(Map::new()))
+        .await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// A JSON value as text (ids, decimals).
+pub fn s(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn every_register_passes_the_table_driven_test() {
+    let db = db().await;
+    let c = client();
+    seed_copies(&db, c).await;
+    let reg = registry();
+    let n = erp_platform::testing::exercise_registry(&db, &reg, c)
+        .await
+        .expect("exercise_registry");
+    assert_eq!(n, reg.all().len());
+}
