@@ -37,6 +37,16 @@ fn extras(resource: &str) -> Vec<Value> {
             json!({"FRMP_DESCRICAO": "PIX"}),
             json!({"FRMP_DESCRICAO": "CARTÃO DE CRÉDITO"}),
         ],
+        "produtos" => vec![
+            json!({"PROD_DESCRICAO": "FILTRO DE ÓLEO PSL 55", "PROD_REFERENCIA": "PSL55", "PROD_CBAR": "7896000000019",
+                   "PROD_CUSTO": "18.50", "PROD_VALOR": "35.90", "PROD_MARGEM": "94"}),
+            json!({"PROD_DESCRICAO": "ÓLEO MOTOR 5W30 SINTÉTICO 1L", "PROD_REFERENCIA": "OL5W30", "PROD_CBAR": "7896000000026",
+                   "PROD_CUSTO": "28.00", "PROD_VALOR": "42.50", "PROD_MARGEM": "52"}),
+        ],
+        "saldoestoque" => vec![
+            json!({"SALD_PROD_ID": 2, "SALD_QTDE": "40", "SALD_CUSTO_UNIT": "18.50", "SALD_OBS": "Saldo inicial"}),
+            json!({"SALD_PROD_ID": 3, "SALD_QTDE": "120", "SALD_CUSTO_UNIT": "28.00", "SALD_OBS": "Saldo inicial"}),
+        ],
         "servico" => vec![
             json!({"SERV_DESCRICAO": "ALINHAMENTO E BALANCEAMENTO", "SERV_VLR_BASE": "120.00"}),
         ],
@@ -60,6 +70,11 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
     };
     let mut failed = Vec::new();
     for res in registry.all() {
+        // Documents need orders' copies of customers and products, which arrive as
+        // events once the services run: `seed_documents` makes them then.
+        if res.schema == "orders" {
+            continue;
+        }
         let wanted =
             res.tenant && (res.screen.is_some() || WITHOUT_SCREEN.contains(&res.name.as_str()));
         let Some(sample) = res
@@ -96,4 +111,113 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
         }
     }
     Ok(failed)
+}
+
+/// Demo documents, once orders knows the demo customers and products (their events
+/// flow when the services run): an open quote and an open billing order with two
+/// products and a service each. Idempotent like `seed`.
+pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
+    let registry = crate::roles::registry()?;
+    let db = Db::connect(cfg).await?;
+    let caller = Caller {
+        client_id: client,
+        user_id: 1,
+        emp_id: emp,
+        privileged: false,
+    };
+    let started = std::time::Instant::now();
+    loop {
+        let mut tx = db.begin_tenant(client).await?;
+        let (customers, products, services): (i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM orders.clientes WHERE emp_id = $1),
+                    (SELECT count(*) FROM orders.produtos WHERE emp_id = $1),
+                    (SELECT count(*) FROM orders.servicos WHERE emp_id = $1)",
+        )
+        .bind(emp)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        if customers > 0 && products >= 3 && services > 0 {
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            return Err(erp_platform::Error::Unavailable(
+                "os cadastros de demonstração não chegaram ao serviço de pedidos".into(),
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let res = |name: &str| {
+        registry
+            .get(name)
+            .cloned()
+            .ok_or_else(|| erp_platform::Error::internal(format!("{name} not registered")))
+    };
+    let mut tx = db.begin_tenant(client).await?;
+    if query::count(
+        &mut tx,
+        &*res("orcamento")?,
+        &caller,
+        Some(emp),
+        &Map::new(),
+    )
+    .await?
+        > 0
+    {
+        return Ok(());
+    }
+    let body = |v: Value| v.as_object().cloned().unwrap_or_default();
+    let today = chrono::Local::now()
+        .date_naive()
+        .format("%Y-%m-%d")
+        .to_string();
+    let quote = query::create(
+        &mut tx,
+        &*res("orcamento")?,
+        &caller,
+        Some(emp),
+        &body(json!({
+            "ORCA_CLI_ID": 1, "ORCA_DTA_EMIS": today, "ORCA_OBS": "Revisão dos 30.000 km"
+        })),
+    )
+    .await?;
+    for (prod, qty) in [(2, "1"), (3, "4")] {
+        query::create(
+            &mut tx,
+            &*res("orcamentoproduto")?,
+            &caller,
+            Some(emp),
+            &body(json!({
+                "ORCP_ORCA_ID": quote["ORCA_ID"], "ORCP_PROD_ID": prod, "ORCP_QTDE": qty
+            })),
+        )
+        .await?;
+    }
+    query::create(
+        &mut tx,
+        &*res("orcamentoservico")?,
+        &caller,
+        Some(emp),
+        &body(json!({
+            "ORCI_ORCA_ID": quote["ORCA_ID"], "ORCI_SERV_ID": 1, "ORCI_QTDE": "1"
+        })),
+    )
+    .await?;
+    let order = query::create(
+        &mut tx,
+        &*res("pedido")?,
+        &caller,
+        Some(emp),
+        &body(json!({
+            "PEDF_SERIE": "1", "PEDF_CLI_ID": 2, "PEDF_DTA_EMISSAO": today
+        })),
+    )
+    .await?;
+    for (prod, qty) in [(1, "8"), (2, "2")] {
+        query::create(&mut tx, &*res("pedidoproduto")?, &caller, Some(emp), &body(json!({
+            "PEDI_PEDF_ID": order["PEDF_ID"], "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": prod, "PEDI_QTDE": qty
+        }))).await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }

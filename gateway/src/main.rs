@@ -123,6 +123,7 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
     let port = running.addr.port();
     let url = format!("http://localhost:{port}");
     if demo {
+        erp_gateway::demo::seed_documents(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
         roles::print_demo_logins(&url);
     } else {
         println!("ERP {} em {url}", erp_platform::VERSION);

@@ -279,7 +279,13 @@ fn add_filtered(routes: &mut Routes, name: &str, title: &str, path: &str, count:
         }
     };
     let verb = if count { "contar" } else { "listar" };
-    routes.add(Method::POST, path, &format!("{title}: {verb}"), false, handler);
+    routes.add(
+        Method::POST,
+        path,
+        &format!("{title}: {verb}"),
+        false,
+        handler,
+    );
 }
 
 fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Action) {

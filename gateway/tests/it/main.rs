@@ -3,6 +3,7 @@
 
 mod access;
 mod auth;
+mod events;
 mod menu;
 mod misc;
 mod notices;

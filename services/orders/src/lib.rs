@@ -35,6 +35,12 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 
 pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    erp_platform::service::serve_with_consumers(ctx, listener, SCHEMA, registry, events::consumers())
-        .await
+    erp_platform::service::serve_with_consumers(
+        ctx,
+        listener,
+        SCHEMA,
+        registry,
+        events::consumers(),
+    )
+    .await
 }

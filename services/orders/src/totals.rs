@@ -89,17 +89,20 @@ pub struct Totals {
 
 /// The totals of a document from its product and service lines plus a
 /// document-level surcharge and discount.
-pub fn document(products: &[Line], services: &[Line], extra_surcharge: Decimal, extra_discount: Decimal) -> Totals {
+pub fn document(
+    products: &[Line],
+    services: &[Line],
+    extra_surcharge: Decimal,
+    extra_discount: Decimal,
+) -> Totals {
     let sum = |ls: &[Line], f: fn(&Line) -> Decimal| ls.iter().map(f).sum::<Decimal>();
     let p = sum(products, Line::gross);
     let s = sum(services, Line::gross);
-    let acre = money(
-        sum(products, |l| l.surcharge) + sum(services, |l| l.surcharge) + extra_surcharge,
-    );
+    let acre =
+        money(sum(products, |l| l.surcharge) + sum(services, |l| l.surcharge) + extra_surcharge);
     let frete = money(sum(products, |l| l.freight) + sum(services, |l| l.freight));
-    let desc = money(
-        sum(products, |l| l.discount) + sum(services, |l| l.discount) + extra_discount,
-    );
+    let desc =
+        money(sum(products, |l| l.discount) + sum(services, |l| l.discount) + extra_discount);
     Totals {
         products: money(p),
         services: money(s),
@@ -149,7 +152,10 @@ mod tests {
         let cases = [
             // 2 x 10.00 = 20.00; 1 x 5.50 = 5.50 -> 25.50
             Case {
-                products: vec![line("2", "10", "0", "0", "0"), line("1", "5.50", "0", "0", "0")],
+                products: vec![
+                    line("2", "10", "0", "0", "0"),
+                    line("1", "5.50", "0", "0", "0"),
+                ],
                 services: vec![],
                 want: ["25.50", "0", "0", "0", "0", "25.50"],
             },
@@ -174,32 +180,54 @@ mod tests {
             // services only: 2 x 45.455 = 90.91; 1 x 0.01 = 0.01 -> 90.92
             Case {
                 products: vec![],
-                services: vec![line("2", "45.455", "0", "0", "0"), line("1", "0.01", "0", "0", "0")],
+                services: vec![
+                    line("2", "45.455", "0", "0", "0"),
+                    line("1", "0.01", "0", "0", "0"),
+                ],
                 want: ["0", "90.92", "0", "0", "0", "90.92"],
             },
             // a line given away entirely: 1 x 30 with 30 discount; plus 4 x 2.50 = 10
             Case {
-                products: vec![line("1", "30", "30", "0", "0"), line("4", "2.50", "0", "0", "0")],
+                products: vec![
+                    line("1", "30", "30", "0", "0"),
+                    line("4", "2.50", "0", "0", "0"),
+                ],
                 services: vec![],
                 want: ["40.00", "0", "0", "0", "30", "10.00"],
             },
         ];
         for (i, c) in cases.iter().enumerate() {
             let t = document(&c.products, &c.services, Decimal::ZERO, Decimal::ZERO);
-            let got = [t.products, t.services, t.surcharge, t.freight, t.discount, t.total];
+            let got = [
+                t.products,
+                t.services,
+                t.surcharge,
+                t.freight,
+                t.discount,
+                t.total,
+            ];
             let want: Vec<Decimal> = c.want.iter().map(|w| d(w)).collect();
             assert_eq!(got.to_vec(), want, "case {i}");
         }
         // A document-level surcharge of 12.345 (-> 12.35 after summing) and discount 2.
         let t = document(&[line("1", "100", "0", "0", "0")], &[], d("12.345"), d("2"));
-        assert_eq!((t.surcharge, t.discount, t.total), (d("12.35"), d("2"), d("110.35")));
+        assert_eq!(
+            (t.surcharge, t.discount, t.total),
+            (d("12.35"), d("2"), d("110.35"))
+        );
     }
 
     #[test]
     fn impossible_lines_are_refused_in_portuguese() {
         let msg = |l: Line| l.check().err().map(|e| e.to_string());
-        assert_eq!(msg(line("0", "1", "0", "0", "0")), Some("A quantidade deve ser maior que zero.".into()));
-        assert_eq!(msg(line("1", "-1", "0", "0", "0")), Some("O valor unitário não pode ser negativo.".into()));
+        assert_eq!(
+            msg(line("0", "1", "0", "0", "0")),
+            Some("A quantidade deve ser maior que zero.".into())
+        );
+        assert_eq!(
+            msg(line("1", "-1", "0", "0", "0")),
+            Some("O valor unitário não pode ser negativo.".into())
+        );
         assert_eq!(
             msg(line("1", "10", "10.01", "0", "0")),
             Some("O desconto não pode ser maior que o valor do item.".into())

@@ -75,8 +75,15 @@ pub async fn serve_with_consumers(
     let mut tasks = Vec::new();
     for c in consumers {
         tasks.push(
-            crate::bus::consume(&ctx.bus, ctx.db.clone(), schema, c.durable, c.filter, c.effect)
-                .await?,
+            crate::bus::consume(
+                &ctx.bus,
+                ctx.db.clone(),
+                schema,
+                c.durable,
+                c.filter,
+                c.effect,
+            )
+            .await?,
         );
     }
     let result = serve_registers(ctx, listener, schema, registry).await;

@@ -265,7 +265,13 @@ async fn stock_lines(
 /// Invoices an order: the state change happens once (the row is locked and must
 /// be open), the totals are recomputed from the lines, and the fact goes to the
 /// outbox in the same transaction.
-pub async fn invoice(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
+pub async fn invoice(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Value> {
     let key = [id.to_string(), serie.to_string()];
     let status = docs::lock_status(tx, &ORDER, caller.client_id, emp, &key).await?;
     if status != "A" {
@@ -471,7 +477,11 @@ pub async fn refresh_customer(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let ty = if c.contains("serie") { "text" } else { "bigint" };
+            let ty = if c.contains("serie") {
+                "text"
+            } else {
+                "bigint"
+            };
             format!(" AND {c} = ${}::{ty}", 5 + i)
         })
         .collect();
@@ -481,7 +491,11 @@ pub async fn refresh_customer(
         n = doc.customer_name,
         c = doc.company
     );
-    let mut q = sqlx::query(&sql).bind(client).bind(emp).bind(name).bind(city);
+    let mut q = sqlx::query(&sql)
+        .bind(client)
+        .bind(emp)
+        .bind(name)
+        .bind(city);
     for k in key {
         q = q.bind(k);
     }
@@ -489,8 +503,21 @@ pub async fn refresh_customer(
     Ok(())
 }
 
-pub async fn order_row(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
-    erp_platform::resource::query::get(tx, &pedido(), caller, Some(emp), &[id.to_string(), serie.to_string()]).await
+pub async fn order_row(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Value> {
+    erp_platform::resource::query::get(
+        tx,
+        &pedido(),
+        caller,
+        Some(emp),
+        &[id.to_string(), serie.to_string()],
+    )
+    .await
 }
 
 enum Sales {

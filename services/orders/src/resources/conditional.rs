@@ -88,7 +88,8 @@ pub static CONDITIONAL: DocSpec = DocSpec {
     extra_surcharge: None,
 };
 
-pub const TOO_MUCH_BACK: &str = "A quantidade devolvida não pode ser maior que a quantidade que saiu.";
+pub const TOO_MUCH_BACK: &str =
+    "A quantidade devolvida não pode ser maior que a quantidade que saiu.";
 
 pub fn all() -> Vec<Resource> {
     vec![condicional(), condicionalprod(), condicionalserv()]
@@ -102,7 +103,7 @@ pub fn condicional() -> Resource {
         .label("COND_CLI_DESC")
         .order("COND_ID DESC")
         .hooks(Arc::new(HeaderHooks(&CONDITIONAL)))
-        .sample(json!({"COND_CLI_ID": 2, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
+        .sample(json!({"COND_CLI_ID": 1, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
         .action("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Arc::new(Return))
         .action("POST", "/condicional/reports/{emp}", "relatorio", ActionPerm::View, "Condicionais em aberto com itens que saíram, voltaram e pendentes (filtros: COND_CLI_ID, COND_DTA_SAIDA_INI, COND_DTA_SAIDA_FIM)", Arc::new(Report))
         .fields(vec![
@@ -124,49 +125,107 @@ pub fn condicional() -> Resource {
 }
 
 pub fn condicionalprod() -> Resource {
-    Resource::new("condicionalprod", "Produtos da Condicional", SCHEMA, "condicionalprod", "condicional")
-        .key(&["CNDP_COND_ID", "CNDP_ID"])
-        .seq_key()
-        .company("CNDP_EMP_ID")
-        .label("CNDP_DESCRICAO")
-        .order("CNDP_ID")
-        .list_path("/condicionalprod/{CNDP_COND_ID}/{emp}")
-        .hooks(Arc::new(ProductHooks(LineHooks { doc: &CONDITIONAL, line: &PRODUCTS })))
-        .sample(json!({"CNDP_COND_ID": 1, "CNDP_PROD_ID": 2, "CNDP_QTDE": "3", "CNDP_VLR_UNIT": "42.50"}))
-        .fields(vec![
-            Field::int("CNDP_COND_ID", "Condicional").required(),
-            Field::int("CNDP_EMP_ID", "Empresa"),
-            Field::int("CNDP_ID", "Item").read_only().list().width(1),
-            Field::reference("CNDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
-            Field::text("CNDP_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::decimal("CNDP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::decimal("CNDP_QTDE_DEVOLVIDA", "Devolvida").scale(4).read_only().list().width(2),
-            Field::money("CNDP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("CNDP_VLR_DESC", "Desconto").width(2),
-            Field::money("CNDP_VLR_TOTAL", "Total").read_only().list().width(2),
-        ])
+    Resource::new(
+        "condicionalprod",
+        "Produtos da Condicional",
+        SCHEMA,
+        "condicionalprod",
+        "condicional",
+    )
+    .key(&["CNDP_COND_ID", "CNDP_ID"])
+    .seq_key()
+    .company("CNDP_EMP_ID")
+    .label("CNDP_DESCRICAO")
+    .order("CNDP_ID")
+    .list_path("/condicionalprod/{CNDP_COND_ID}/{emp}")
+    .hooks(Arc::new(ProductHooks(LineHooks {
+        doc: &CONDITIONAL,
+        line: &PRODUCTS,
+    })))
+    .sample(
+        json!({"CNDP_COND_ID": 1, "CNDP_PROD_ID": 1, "CNDP_QTDE": "3", "CNDP_VLR_UNIT": "42.50"}),
+    )
+    .fields(vec![
+        Field::int("CNDP_COND_ID", "Condicional").required(),
+        Field::int("CNDP_EMP_ID", "Empresa"),
+        Field::int("CNDP_ID", "Item").read_only().list().width(1),
+        Field::reference("CNDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(5),
+        Field::text("CNDP_DESCRICAO", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::decimal("CNDP_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .min("0.0001")
+            .list()
+            .width(2),
+        Field::decimal("CNDP_QTDE_DEVOLVIDA", "Devolvida")
+            .scale(4)
+            .read_only()
+            .list()
+            .width(2),
+        Field::money("CNDP_VLR_UNIT", "Valor Unitário")
+            .scale(4)
+            .list()
+            .width(2),
+        Field::money("CNDP_VLR_DESC", "Desconto").width(2),
+        Field::money("CNDP_VLR_TOTAL", "Total")
+            .read_only()
+            .list()
+            .width(2),
+    ])
 }
 
 pub fn condicionalserv() -> Resource {
-    Resource::new("condicionalserv", "Serviços da Condicional", SCHEMA, "condicionalserv", "condicional")
-        .key(&["CNDI_COND_ID", "CNDI_ID"])
-        .seq_key()
-        .company("CNDI_EMP_ID")
-        .label("CNDI_DESCRICAO")
-        .order("CNDI_ID")
-        .list_path("/condicionalserv/{CNDI_COND_ID}/{emp}")
-        .hooks(Arc::new(LineHooks { doc: &CONDITIONAL, line: &SERVICES }))
-        .sample(json!({"CNDI_COND_ID": 1, "CNDI_SERV_ID": 2, "CNDI_QTDE": "1", "CNDI_VLR_UNIT": "150"}))
-        .fields(vec![
-            Field::int("CNDI_COND_ID", "Condicional").required(),
-            Field::int("CNDI_EMP_ID", "Empresa"),
-            Field::int("CNDI_ID", "Item").read_only().list().width(1),
-            Field::reference("CNDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
-            Field::text("CNDI_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::decimal("CNDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("CNDI_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("CNDI_VLR_TOTAL", "Total").read_only().list().width(2),
-        ])
+    Resource::new(
+        "condicionalserv",
+        "Serviços da Condicional",
+        SCHEMA,
+        "condicionalserv",
+        "condicional",
+    )
+    .key(&["CNDI_COND_ID", "CNDI_ID"])
+    .seq_key()
+    .company("CNDI_EMP_ID")
+    .label("CNDI_DESCRICAO")
+    .order("CNDI_ID")
+    .list_path("/condicionalserv/{CNDI_COND_ID}/{emp}")
+    .hooks(Arc::new(LineHooks {
+        doc: &CONDITIONAL,
+        line: &SERVICES,
+    }))
+    .sample(json!({"CNDI_COND_ID": 1, "CNDI_SERV_ID": 1, "CNDI_QTDE": "1", "CNDI_VLR_UNIT": "150"}))
+    .fields(vec![
+        Field::int("CNDI_COND_ID", "Condicional").required(),
+        Field::int("CNDI_EMP_ID", "Empresa"),
+        Field::int("CNDI_ID", "Item").read_only().list().width(1),
+        Field::reference("CNDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(5),
+        Field::text("CNDI_DESCRICAO", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::decimal("CNDI_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .min("0.0001")
+            .list()
+            .width(2),
+        Field::money("CNDI_VLR_UNIT", "Valor Unitário")
+            .scale(4)
+            .list()
+            .width(2),
+        Field::money("CNDI_VLR_TOTAL", "Total")
+            .read_only()
+            .list()
+            .width(2),
+    ])
 }
 
 /// Product lines: the quantity out never below what already came back.
@@ -174,12 +233,19 @@ struct ProductHooks(LineHooks);
 
 #[async_trait]
 impl Hooks for ProductHooks {
-    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        op: Op,
+        caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         self.0.before_write(op, caller, body).await
     }
 
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        if op == Op::Update && docs::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > docs::dec(&row["CNDP_QTDE"])? {
+        if op == Op::Update
+            && docs::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > docs::dec(&row["CNDP_QTDE"])?
+        {
             return Err(Error::validation(TOO_MUCH_BACK));
         }
         self.0.after_write(tx, op, caller, row).await
@@ -224,9 +290,14 @@ impl ActionHandler for Return {
             Some(_) => return Err(Error::validation("ITENS deve ser uma lista.")),
         };
         let close = matches!(body.get("ENCERRAR"), Some(Value::Bool(true)))
-            || matches!(body.get("ENCERRAR").and_then(Value::as_str), Some("S" | "s" | "true" | "1"));
+            || matches!(
+                body.get("ENCERRAR").and_then(Value::as_str),
+                Some("S" | "s" | "true" | "1")
+            );
         if items.is_empty() && !close {
-            return Err(Error::validation("Informe os itens devolvidos ou o encerramento."));
+            return Err(Error::validation(
+                "Informe os itens devolvidos ou o encerramento.",
+            ));
         }
         for it in &items {
             let line = num(&it["CNDP_ID"]).ok_or_else(|| Error::validation("CNDP_ID inválido."))?;
@@ -235,7 +306,9 @@ impl ActionHandler for Return {
                 v => docs::dec(v)?,
             };
             if qty <= Decimal::ZERO {
-                return Err(Error::validation("A quantidade devolvida deve ser maior que zero."));
+                return Err(Error::validation(
+                    "A quantidade devolvida deve ser maior que zero.",
+                ));
             }
             let row: Option<(Decimal, Decimal)> = sqlx::query_as(
                 "SELECT cndp_qtde, cndp_qtde_devolvida FROM orders.condicionalprod
@@ -247,7 +320,9 @@ impl ActionHandler for Return {
             .bind(line)
             .fetch_optional(&mut **tx)
             .await?;
-            let (out, back) = row.ok_or_else(|| Error::NotFound(format!("Item {line} não encontrado na condicional.")))?;
+            let (out, back) = row.ok_or_else(|| {
+                Error::NotFound(format!("Item {line} não encontrado na condicional."))
+            })?;
             if back + qty > out {
                 return Err(Error::validation(TOO_MUCH_BACK));
             }
@@ -320,7 +395,12 @@ impl ActionHandler for Report {
         let emp = emp_of(emp)?;
         let cli = body.get("COND_CLI_ID").and_then(num);
         let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {
-            match body.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()) {
+            match body
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 None => Ok(None),
                 Some(s) => chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d")
                     .map(Some)

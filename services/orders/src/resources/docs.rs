@@ -104,7 +104,11 @@ fn where_key(cols: &[&str], first: usize) -> String {
     cols.iter()
         .enumerate()
         .map(|(i, c)| {
-            let ty = if c.contains("serie") { "text" } else { "bigint" };
+            let ty = if c.contains("serie") {
+                "text"
+            } else {
+                "bigint"
+            };
             format!(" AND {c} = ${}::{ty}", first + i)
         })
         .collect()
@@ -129,9 +133,9 @@ pub async fn lock_status(
     for k in key {
         q = q.bind(k);
     }
-    q.fetch_optional(&mut **tx).await?.ok_or_else(|| {
-        Error::validation(format!("{} não encontrado.", doc.title))
-    })
+    q.fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| Error::validation(format!("{} não encontrado.", doc.title)))
 }
 
 pub async fn ensure_open(
@@ -211,7 +215,9 @@ pub async fn recalc(
                 c = doc.company,
                 w = where_key(doc.key, 3)
             );
-            let mut q = sqlx::query_scalar::<_, Decimal>(&sql).bind(client).bind(emp);
+            let mut q = sqlx::query_scalar::<_, Decimal>(&sql)
+                .bind(client)
+                .bind(emp);
             for k in key {
                 q = q.bind(k);
             }
@@ -308,12 +314,20 @@ pub async fn item(
 pub struct HeaderHooks(pub &'static DocSpec);
 
 fn key_values(doc: &DocSpec, row: &Value) -> Vec<String> {
-    doc.key.iter().map(|k| text(row, &k.to_ascii_uppercase())).collect()
+    doc.key
+        .iter()
+        .map(|k| text(row, &k.to_ascii_uppercase()))
+        .collect()
 }
 
 #[async_trait]
 impl Hooks for HeaderHooks {
-    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        op: Op,
+        caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         let doc = self.0;
         // Totals, the customer's copied name and the status are the server's.
         for c in [
@@ -392,7 +406,12 @@ pub struct LineHooks {
 
 #[async_trait]
 impl Hooks for LineHooks {
-    async fn before_write(&self, _op: Op, _caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         body.remove(&self.line.total.to_ascii_uppercase());
         Ok(())
     }
@@ -406,7 +425,11 @@ impl Hooks for LineHooks {
         if op != Op::Delete {
             let item_id = int(row, &up(spec.item_col))?;
             let known = item(tx, spec.item, caller.client_id, emp, item_id).await?;
-            let mut desc = row[up(spec.desc_col)].as_str().unwrap_or_default().trim().to_string();
+            let mut desc = row[up(spec.desc_col)]
+                .as_str()
+                .unwrap_or_default()
+                .trim()
+                .to_string();
             let mut unit = dec(&row[up(spec.unit)])?;
             let mut unit_name = spec
                 .unit_name_col

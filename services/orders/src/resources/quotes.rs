@@ -87,7 +87,8 @@ pub static QUOTE: DocSpec = DocSpec {
     extra_surcharge: None,
 };
 
-pub const NOT_AVAILABLE_PDV: &str = "Conversão para PDV não disponível: o ponto de venda ainda não faz parte deste sistema.";
+pub const NOT_AVAILABLE_PDV: &str =
+    "Conversão para PDV não disponível: o ponto de venda ainda não faz parte deste sistema.";
 pub const NOT_AVAILABLE_FAB: &str = "Conversão para pedido de fabricação não disponível: a produção ainda não faz parte deste sistema.";
 
 pub fn all() -> Vec<Resource> {
@@ -138,52 +139,119 @@ pub fn orcamento() -> Resource {
 }
 
 pub fn orcamentoservico() -> Resource {
-    Resource::new("orcamentoservico", "Serviços do Orçamento", SCHEMA, "orcamentoservico", "orcamentos")
-        .key(&["ORCI_ORCA_ID", "ORCI_ID"])
-        .seq_key()
-        .company("ORCI_EMP_ID")
-        .label("ORCI_DESCRICAO")
-        .order("ORCI_ID")
-        .list_path("/orcamentoservico/{ORCI_ORCA_ID}/{emp}")
-        .hooks(Arc::new(LineHooks { doc: &QUOTE, line: &SERVICES }))
-        .sample(json!({"ORCI_ORCA_ID": 1, "ORCI_SERV_ID": 1, "ORCI_QTDE": "1", "ORCI_VLR_UNIT": "120"}))
-        .fields(vec![
-            Field::int("ORCI_ORCA_ID", "Orçamento").required(),
-            Field::int("ORCI_EMP_ID", "Empresa"),
-            Field::int("ORCI_ID", "Item").read_only().list().width(1),
-            Field::reference("ORCI_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
-            Field::text("ORCI_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::decimal("ORCI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("ORCI_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("ORCI_VLR_DESC", "Desconto").width(2),
-            Field::money("ORCI_VLR_TOTAL", "Total").read_only().list().width(2),
-            Field::reference("ORCI_COLA_ID", "Mecânico", "colaborador", Kind::Autocomplete).width(3),
-        ])
+    Resource::new(
+        "orcamentoservico",
+        "Serviços do Orçamento",
+        SCHEMA,
+        "orcamentoservico",
+        "orcamentos",
+    )
+    .key(&["ORCI_ORCA_ID", "ORCI_ID"])
+    .seq_key()
+    .company("ORCI_EMP_ID")
+    .label("ORCI_DESCRICAO")
+    .order("ORCI_ID")
+    .list_path("/orcamentoservico/{ORCI_ORCA_ID}/{emp}")
+    .hooks(Arc::new(LineHooks {
+        doc: &QUOTE,
+        line: &SERVICES,
+    }))
+    .sample(json!({"ORCI_ORCA_ID": 1, "ORCI_SERV_ID": 1, "ORCI_QTDE": "1", "ORCI_VLR_UNIT": "120"}))
+    .fields(vec![
+        Field::int("ORCI_ORCA_ID", "Orçamento").required(),
+        Field::int("ORCI_EMP_ID", "Empresa"),
+        Field::int("ORCI_ID", "Item").read_only().list().width(1),
+        Field::reference("ORCI_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(5),
+        Field::text("ORCI_DESCRICAO", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::decimal("ORCI_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .min("0.0001")
+            .list()
+            .width(2),
+        Field::money("ORCI_VLR_UNIT", "Valor Unitário")
+            .scale(4)
+            .list()
+            .width(2),
+        Field::money("ORCI_VLR_DESC", "Desconto").width(2),
+        Field::money("ORCI_VLR_TOTAL", "Total")
+            .read_only()
+            .list()
+            .width(2),
+        Field::reference(
+            "ORCI_COLA_ID",
+            "Mecânico",
+            "colaborador",
+            Kind::Autocomplete,
+        )
+        .width(3),
+    ])
 }
 
 pub fn orcamentoproduto() -> Resource {
-    Resource::new("orcamentoproduto", "Produtos do Orçamento", SCHEMA, "orcamentoproduto", "orcamentos")
-        .key(&["ORCP_ORCA_ID", "ORCP_ID"])
-        .seq_key()
-        .company("ORCP_EMP_ID")
-        .label("ORCP_DESCRICAO")
-        .order("ORCP_ID")
-        .list_path("/orcamentoproduto/{ORCP_ORCA_ID}/{emp}")
-        .hooks(Arc::new(LineHooks { doc: &QUOTE, line: &PRODUCTS }))
-        .sample(json!({"ORCP_ORCA_ID": 1, "ORCP_PROD_ID": 1, "ORCP_QTDE": "2", "ORCP_VLR_UNIT": "35.90"}))
-        .action("PUT", "/orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto", Arc::new(Group))
-        .fields(vec![
-            Field::int("ORCP_ORCA_ID", "Orçamento").required(),
-            Field::int("ORCP_EMP_ID", "Empresa"),
-            Field::int("ORCP_ID", "Item").read_only().list().width(1),
-            Field::reference("ORCP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
-            Field::text("ORCP_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::text("ORCP_UNIDADE", "Un.").len(6).list().width(1),
-            Field::decimal("ORCP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("ORCP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("ORCP_VLR_DESC", "Desconto").width(2),
-            Field::money("ORCP_VLR_TOTAL", "Total").read_only().list().width(2),
-        ])
+    Resource::new(
+        "orcamentoproduto",
+        "Produtos do Orçamento",
+        SCHEMA,
+        "orcamentoproduto",
+        "orcamentos",
+    )
+    .key(&["ORCP_ORCA_ID", "ORCP_ID"])
+    .seq_key()
+    .company("ORCP_EMP_ID")
+    .label("ORCP_DESCRICAO")
+    .order("ORCP_ID")
+    .list_path("/orcamentoproduto/{ORCP_ORCA_ID}/{emp}")
+    .hooks(Arc::new(LineHooks {
+        doc: &QUOTE,
+        line: &PRODUCTS,
+    }))
+    .sample(
+        json!({"ORCP_ORCA_ID": 1, "ORCP_PROD_ID": 1, "ORCP_QTDE": "2", "ORCP_VLR_UNIT": "35.90"}),
+    )
+    .action(
+        "PUT",
+        "/orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}",
+        "agrupar",
+        ActionPerm::Update,
+        "Agrupar as linhas de um produto",
+        Arc::new(Group),
+    )
+    .fields(vec![
+        Field::int("ORCP_ORCA_ID", "Orçamento").required(),
+        Field::int("ORCP_EMP_ID", "Empresa"),
+        Field::int("ORCP_ID", "Item").read_only().list().width(1),
+        Field::reference("ORCP_PROD_ID", "Produto", "produtos", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(5),
+        Field::text("ORCP_DESCRICAO", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::text("ORCP_UNIDADE", "Un.").len(6).list().width(1),
+        Field::decimal("ORCP_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .min("0.0001")
+            .list()
+            .width(2),
+        Field::money("ORCP_VLR_UNIT", "Valor Unitário")
+            .scale(4)
+            .list()
+            .width(2),
+        Field::money("ORCP_VLR_DESC", "Desconto").width(2),
+        Field::money("ORCP_VLR_TOTAL", "Total")
+            .read_only()
+            .list()
+            .width(2),
+    ])
 }
 
 fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
@@ -201,9 +269,22 @@ fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
 }
 
 /// One quote's lines as `(item id, description, unit name, qty, unit price, discount)`.
-pub type QuoteLine = (i64, Option<String>, Option<String>, Decimal, Decimal, Decimal);
+pub type QuoteLine = (
+    i64,
+    Option<String>,
+    Option<String>,
+    Decimal,
+    Decimal,
+    Decimal,
+);
 
-pub async fn quote_lines(tx: &mut Tx, client: i64, emp: i64, id: i64, products: bool) -> Result<Vec<QuoteLine>> {
+pub async fn quote_lines(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    products: bool,
+) -> Result<Vec<QuoteLine>> {
     let sql = if products {
         "SELECT orcp_prod_id, orcp_descricao, orcp_unidade, orcp_qtde, orcp_vlr_unit, orcp_vlr_desc FROM orders.orcamentoproduto
          WHERE client_id = $1 AND orcp_emp_id = $2 AND orcp_orca_id = $3 ORDER BY orcp_id"
@@ -230,10 +311,16 @@ async fn open_quote(tx: &mut Tx, caller: &Caller, emp: i64, id: i64) -> Result<i
     .bind(id)
     .fetch_one(&mut **tx)
     .await?;
-    let lines = quote_lines(tx, caller.client_id, emp, id, true).await?.len()
-        + quote_lines(tx, caller.client_id, emp, id, false).await?.len();
+    let lines = quote_lines(tx, caller.client_id, emp, id, true)
+        .await?
+        .len()
+        + quote_lines(tx, caller.client_id, emp, id, false)
+            .await?
+            .len();
     if lines == 0 {
-        return Err(Error::validation("Orçamento sem itens não pode ser convertido."));
+        return Err(Error::validation(
+            "Orçamento sem itens não pode ser convertido.",
+        ));
     }
     Ok(cli)
 }
@@ -269,21 +356,39 @@ impl ActionHandler for Convert {
         let client = caller.client_id;
         match self {
             Convert::Duplicate => {
-                let src = query::get(tx, &orcamento(), caller, Some(emp), &[id.to_string()]).await?;
+                let src =
+                    query::get(tx, &orcamento(), caller, Some(emp), &[id.to_string()]).await?;
                 let mut head = serde_json::Map::new();
-                for k in ["ORCA_SERIE", "ORCA_CLI_ID", "ORCA_VEIC_ID", "ORCA_COLA_ID", "ORCA_CNDP_ID", "ORCA_OBS"] {
+                for k in [
+                    "ORCA_SERIE",
+                    "ORCA_CLI_ID",
+                    "ORCA_VEIC_ID",
+                    "ORCA_COLA_ID",
+                    "ORCA_CNDP_ID",
+                    "ORCA_OBS",
+                ] {
                     head.insert(k.into(), src[k].clone());
                 }
-                head.insert("ORCA_DTA_EMIS".into(), json!(chrono::Local::now().date_naive().format("%Y-%m-%d").to_string()));
+                head.insert(
+                    "ORCA_DTA_EMIS".into(),
+                    json!(chrono::Local::now()
+                        .date_naive()
+                        .format("%Y-%m-%d")
+                        .to_string()),
+                );
                 let new = query::create(tx, &orcamento(), caller, Some(emp), &head).await?;
                 let new_id = docs::int(&new, "ORCA_ID")?;
-                for (item, desc, _unit, qty, price, disc) in quote_lines(tx, client, emp, id, true).await? {
+                for (item, desc, _unit, qty, price, disc) in
+                    quote_lines(tx, client, emp, id, true).await?
+                {
                     query::create(tx, &orcamentoproduto(), caller, Some(emp), &body_of(json!({
                         "ORCP_ORCA_ID": new_id, "ORCP_PROD_ID": item, "ORCP_DESCRICAO": desc,
                         "ORCP_QTDE": qty.to_string(), "ORCP_VLR_UNIT": price.to_string(), "ORCP_VLR_DESC": disc.to_string()
                     }))).await?;
                 }
-                for (item, desc, _unit, qty, price, disc) in quote_lines(tx, client, emp, id, false).await? {
+                for (item, desc, _unit, qty, price, disc) in
+                    quote_lines(tx, client, emp, id, false).await?
+                {
                     query::create(tx, &orcamentoservico(), caller, Some(emp), &body_of(json!({
                         "ORCI_ORCA_ID": new_id, "ORCI_SERV_ID": item, "ORCI_DESCRICAO": desc,
                         "ORCI_QTDE": qty.to_string(), "ORCI_VLR_UNIT": price.to_string(), "ORCI_VLR_DESC": disc.to_string()
@@ -296,23 +401,32 @@ impl ActionHandler for Convert {
                 let serie = param(params, "serie")?;
                 let model = param(params, "model")?;
                 let kind = param(params, "type")?;
-                let src = query::get(tx, &orcamento(), caller, Some(emp), &[id.to_string()]).await?;
+                let src =
+                    query::get(tx, &orcamento(), caller, Some(emp), &[id.to_string()]).await?;
                 let head = query::create(tx, &super::billing::pedido(), caller, Some(emp), &body_of(json!({
                     "PEDF_SERIE": serie, "PEDF_CLI_ID": cli, "PEDF_MODELO": model, "PEDF_TIPO": kind,
                     "PEDF_COLA_ID": src["ORCA_COLA_ID"], "PEDF_CNDP_ID": src["ORCA_CNDP_ID"], "PEDF_OBS": src["ORCA_OBS"],
                     "PEDF_DTA_EMISSAO": chrono::Local::now().date_naive().format("%Y-%m-%d").to_string(),
                 }))).await?;
                 let pedf = docs::int(&head, "PEDF_ID")?;
-                for (item, desc, unit, qty, price, disc) in quote_lines(tx, client, emp, id, true).await? {
+                for (item, desc, unit, qty, price, disc) in
+                    quote_lines(tx, client, emp, id, true).await?
+                {
                     query::create(tx, &super::billing::pedidoproduto(), caller, Some(emp), &body_of(json!({
                         "PEDI_PEDF_ID": pedf, "PEDI_PEDF_SERIE_ID": serie, "PEDI_PROD_ID": item, "PEDI_DESCRICAO": desc,
                         "PEDI_UNIDADE": unit, "PEDI_QTDE": qty.to_string(), "PEDI_VLR_UNITARIO": price.to_string(),
                         "PEDI_VLR_DESCONTO": disc.to_string()
                     }))).await?;
                 }
-                for (item, desc, _unit, qty, price, disc) in quote_lines(tx, client, emp, id, false).await? {
+                for (item, desc, _unit, qty, price, disc) in
+                    quote_lines(tx, client, emp, id, false).await?
+                {
                     // Service lines of an order carry no discount: the net price goes.
-                    let unit_net = if qty.is_zero() { price } else { ((qty * price - disc) / qty).round_dp(4) };
+                    let unit_net = if qty.is_zero() {
+                        price
+                    } else {
+                        ((qty * price - disc) / qty).round_dp(4)
+                    };
                     query::create(tx, &super::billing::pedidoservico(), caller, Some(emp), &body_of(json!({
                         "PFOS_PEDF_ID": pedf, "PFOS_PEDF_SERIE": serie, "PFOS_SERV_ID": item, "PFOS_DESCRICAO": desc,
                         "PFOS_QTDE": qty.to_string(), "PFOS_VLR_UNIT": unit_net.to_string()
@@ -348,22 +462,29 @@ impl ActionHandler for Convert {
                 .fetch_one(&mut **tx)
                 .await?;
                 if done {
-                    return Err(Error::Conflict("A requisição deste orçamento já foi gerada.".into()));
+                    return Err(Error::Conflict(
+                        "A requisição deste orçamento já foi gerada.".into(),
+                    ));
                 }
-                let lines: Vec<erp_proto::orders::v1::StockLine> = quote_lines(tx, client, emp, id, true)
-                    .await?
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (item, _, _, qty, _, _))| erp_proto::orders::v1::StockLine {
-                        product_id: item,
-                        product_emp_id: emp,
-                        quantity: qty.normalize().to_string(),
-                        item: i as i64 + 1,
-                        location_id: 0,
-                    })
-                    .collect();
+                let lines: Vec<erp_proto::orders::v1::StockLine> =
+                    quote_lines(tx, client, emp, id, true)
+                        .await?
+                        .into_iter()
+                        .enumerate()
+                        .map(
+                            |(i, (item, _, _, qty, _, _))| erp_proto::orders::v1::StockLine {
+                                product_id: item,
+                                product_emp_id: emp,
+                                quantity: qty.normalize().to_string(),
+                                item: i as i64 + 1,
+                                location_id: 0,
+                            },
+                        )
+                        .collect();
                 if lines.is_empty() {
-                    return Err(Error::validation("Orçamento sem produtos não gera requisição."));
+                    return Err(Error::validation(
+                        "Orçamento sem produtos não gera requisição.",
+                    ));
                 }
                 let event = erp_proto::orders::v1::RequisicaoSolicitada {
                     client_id: client,
@@ -374,7 +495,14 @@ impl ActionHandler for Convert {
                     customer_id: cli,
                     lines,
                 };
-                erp_platform::bus::outbox_insert(tx, SCHEMA, crate::events::REQUISICAO_SOLICITADA, client, &event.encode_to_vec()).await?;
+                erp_platform::bus::outbox_insert(
+                    tx,
+                    SCHEMA,
+                    crate::events::REQUISICAO_SOLICITADA,
+                    client,
+                    &event.encode_to_vec(),
+                )
+                .await?;
                 Ok(json!({"code": 200, "msg": "Requisição enviada ao estoque.", "ORCA_ID": id}))
             }
             Convert::Unavailable(_) => Err(Error::internal("unreachable")),
@@ -419,11 +547,18 @@ async fn merge_lines(tx: &mut Tx, client: i64, emp: i64, id: i64, prod: i64) -> 
     .fetch_all(&mut **tx)
     .await?;
     let Some((first, _, _, unit)) = rows.first().copied() else {
-        return Err(Error::NotFound("Produto não encontrado no orçamento.".into()));
+        return Err(Error::NotFound(
+            "Produto não encontrado no orçamento.".into(),
+        ));
     };
     let qty: Decimal = rows.iter().map(|r| r.1).sum();
     let disc: Decimal = rows.iter().map(|r| r.2).sum();
-    let line = crate::totals::Line { qty, unit, discount: disc, ..Default::default() };
+    let line = crate::totals::Line {
+        qty,
+        unit,
+        discount: disc,
+        ..Default::default()
+    };
     sqlx::query(
         "UPDATE orders.orcamentoproduto SET orcp_qtde = $5, orcp_vlr_desc = $6, orcp_vlr_total = $7
          WHERE client_id = $1 AND orcp_emp_id = $2 AND orcp_orca_id = $3 AND orcp_id = $4",

@@ -197,30 +197,66 @@ pub fn ordemservico() -> Resource {
 }
 
 pub fn ordemservicoservico() -> Resource {
-    Resource::new("ordemservicoservico", "Serviços da Ordem de Serviço", SCHEMA, "ordemservicoservico", "ordensdeservico")
-        .key(&["ORDI_ORDS_ID", "ORDI_SERIE", "ORDI_ID"])
-        .seq_key()
-        .company("ORDI_ORDS_EMP_ID")
-        .label("ORDI_DESCRICAO")
-        .order("ORDI_ID")
-        .list_path("/ordemservicoservico/{ORDI_ORDS_ID}/{emp}/{ORDI_SERIE}")
-        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &SERVICES }))
-        .sample(json!({"ORDI_ORDS_ID": 1, "ORDI_SERV_ID": 1, "ORDI_QTDE": "1", "ORDI_VLR_UNIT": "80"}))
-        .fields(vec![
-            Field::int("ORDI_ORDS_ID", "Ordem de Serviço").required(),
-            Field::int("ORDI_ORDS_EMP_ID", "Empresa"),
-            Field::text("ORDI_SERIE", "Série").len(3).required().default(json!(SERIE)),
-            Field::int("ORDI_ID", "Item").read_only().list().width(1),
-            Field::reference("ORDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
-            Field::text("ORDI_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::decimal("ORDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("ORDI_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("ORDI_VLR_DESC", "Desconto").width(2),
-            Field::money("ORDI_VLR_ACRE", "Acréscimo").width(2),
-            Field::money("ORDI_VLR_TOTAL", "Total").read_only().list().width(2),
-            Field::reference("ORDI_COLA_ID", "Mecânico", "colaborador", Kind::Autocomplete).list().width(3),
-            Field::textarea("ORDI_OBS", "Observações").len(1000),
-        ])
+    Resource::new(
+        "ordemservicoservico",
+        "Serviços da Ordem de Serviço",
+        SCHEMA,
+        "ordemservicoservico",
+        "ordensdeservico",
+    )
+    .key(&["ORDI_ORDS_ID", "ORDI_SERIE", "ORDI_ID"])
+    .seq_key()
+    .company("ORDI_ORDS_EMP_ID")
+    .label("ORDI_DESCRICAO")
+    .order("ORDI_ID")
+    .list_path("/ordemservicoservico/{ORDI_ORDS_ID}/{emp}/{ORDI_SERIE}")
+    .hooks(Arc::new(LineHooks {
+        doc: &ORDER,
+        line: &SERVICES,
+    }))
+    .sample(json!({"ORDI_ORDS_ID": 1, "ORDI_SERV_ID": 1, "ORDI_QTDE": "1", "ORDI_VLR_UNIT": "80"}))
+    .fields(vec![
+        Field::int("ORDI_ORDS_ID", "Ordem de Serviço").required(),
+        Field::int("ORDI_ORDS_EMP_ID", "Empresa"),
+        Field::text("ORDI_SERIE", "Série")
+            .len(3)
+            .required()
+            .default(json!(SERIE)),
+        Field::int("ORDI_ID", "Item").read_only().list().width(1),
+        Field::reference("ORDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(5),
+        Field::text("ORDI_DESCRICAO", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::decimal("ORDI_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .min("0.0001")
+            .list()
+            .width(2),
+        Field::money("ORDI_VLR_UNIT", "Valor Unitário")
+            .scale(4)
+            .list()
+            .width(2),
+        Field::money("ORDI_VLR_DESC", "Desconto").width(2),
+        Field::money("ORDI_VLR_ACRE", "Acréscimo").width(2),
+        Field::money("ORDI_VLR_TOTAL", "Total")
+            .read_only()
+            .list()
+            .width(2),
+        Field::reference(
+            "ORDI_COLA_ID",
+            "Mecânico",
+            "colaborador",
+            Kind::Autocomplete,
+        )
+        .list()
+        .width(3),
+        Field::textarea("ORDI_OBS", "Observações").len(1000),
+    ])
 }
 
 pub fn ordemservicoproduto() -> Resource {
@@ -252,31 +288,62 @@ pub fn ordemservicoproduto() -> Resource {
 }
 
 pub fn ordemservicoservicosetor() -> Resource {
-    Resource::new("ordemservicoservicosetor", "Setores do Serviço da Ordem", SCHEMA, "ordemservicoservicosetor", "ordensdeservico")
-        .key(&["NROS", "SERIE", "ID_SERV", "ID_SETOR"])
-        .natural_key()
-        .company("EMP_ID")
-        .label("OBSERVACAO")
-        .order("ID_SETOR")
-        .list_path("/ordemservicoservicosetor/{NROS}/{emp}/{SERIE}/{ID_SERV}")
-        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: None }))
-        .sample(json!({"NROS": 1, "ID_SERV": 1, "ID_SETOR": 1, "OBSERVACAO": "Setor de mecânica"}))
-        .fields(vec![
-            Field::int("NROS", "Ordem de Serviço").required(),
-            Field::int("EMP_ID", "Empresa"),
-            Field::text("SERIE", "Série").len(3).required().default(json!(SERIE)),
-            Field::reference("ID_SERV", "Serviço", "servico", Kind::Autocomplete).required().list().width(4),
-            Field::reference("ID_SETOR", "Setor", "setorservico", Kind::Combobox).required().list().width(4),
-            Field::text("OBSERVACAO", "Observação").len(500).searchable().list(),
-            Field::timestamp("DTA_CAD", "Cadastro"),
-        ])
+    Resource::new(
+        "ordemservicoservicosetor",
+        "Setores do Serviço da Ordem",
+        SCHEMA,
+        "ordemservicoservicosetor",
+        "ordensdeservico",
+    )
+    .key(&["NROS", "SERIE", "ID_SERV", "ID_SETOR"])
+    .natural_key()
+    .company("EMP_ID")
+    .label("OBSERVACAO")
+    .order("ID_SETOR")
+    .list_path("/ordemservicoservicosetor/{NROS}/{emp}/{SERIE}/{ID_SERV}")
+    .hooks(Arc::new(ChildHooks {
+        order: "NROS",
+        serie: "SERIE",
+        company: "EMP_ID",
+        check: None,
+    }))
+    .sample(json!({"NROS": 1, "ID_SERV": 1, "ID_SETOR": 1, "OBSERVACAO": "Setor de mecânica"}))
+    .fields(vec![
+        Field::int("NROS", "Ordem de Serviço").required(),
+        Field::int("EMP_ID", "Empresa"),
+        Field::text("SERIE", "Série")
+            .len(3)
+            .required()
+            .default(json!(SERIE)),
+        Field::reference("ID_SERV", "Serviço", "servico", Kind::Autocomplete)
+            .required()
+            .list()
+            .width(4),
+        Field::reference("ID_SETOR", "Setor", "setorservico", Kind::Combobox)
+            .required()
+            .list()
+            .width(4),
+        Field::text("OBSERVACAO", "Observação")
+            .len(500)
+            .searchable()
+            .list(),
+        Field::timestamp("DTA_CAD", "Cadastro"),
+    ])
 }
 
 fn readings_check(row: &Value) -> Result<()> {
     let n = |k: &str| docs::dec(&row[k]).ok().filter(|_| !row[k].is_null());
     for (a, b, what) in [
-        ("KM_ENTRADA", "KM_SAIDA", "A quilometragem de saída não pode ser menor que a de entrada."),
-        ("HORIMETRO_ENTRADA", "HORIMETRO_SAIDA", "O horímetro de saída não pode ser menor que o de entrada."),
+        (
+            "KM_ENTRADA",
+            "KM_SAIDA",
+            "A quilometragem de saída não pode ser menor que a de entrada.",
+        ),
+        (
+            "HORIMETRO_ENTRADA",
+            "HORIMETRO_SAIDA",
+            "O horímetro de saída não pode ser menor que o de entrada.",
+        ),
     ] {
         if let (Some(x), Some(y)) = (n(a), n(b)) {
             if y < x {
@@ -338,7 +405,11 @@ pub fn ordemservicomecanico() -> Resource {
 
 pub fn ordemservicooculista() -> Resource {
     let lens = |name: &str, label: &str, min: &str, max: &str| {
-        Field::decimal(name, label).scale(2).min(min).max(max).width(2)
+        Field::decimal(name, label)
+            .scale(2)
+            .min(min)
+            .max(max)
+            .width(2)
     };
     Resource::new("ordemservicooculista", "Receita (Oculista) da Ordem de Serviço", SCHEMA, "ordemservicooculista", "ordensdeservico")
         .key(&["ORDO_ORDS_ID", "ORDO_SERIE", "ORDO_ID"])
@@ -376,28 +447,64 @@ pub fn ordemservicooculista() -> Resource {
 }
 
 pub fn ordemservicoimagem() -> Resource {
-    Resource::new("ordemservicoimagem", "Imagens da Ordem de Serviço", SCHEMA, "ordemservicoimagem", "ordensdeservico")
-        .key(&["NROS", "SERIE", "POSICAO"])
-        .natural_key()
-        .company("EMP_ID")
-        .label("ORDS_COMP_DOC")
-        .order("POSICAO")
-        .list_path("/ordemservicoimagem/{NROS}/{emp}/{SERIE}")
-        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: None }))
-        .sample(json!({"NROS": 1, "POSICAO": 1, "ORDS_COMP_DOC": "Foto do painel"}))
-        .upload_action("PUT", "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}", "enviar", &IMAGES, "Imagem da ordem de serviço na posição (multipart: file, ORDS_COMP_DOC)", Arc::new(ImageUpload))
-        .action("DELETE", "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}/{image}", "excluir_imagem", ActionPerm::Update, "Excluir a imagem da posição da ordem de serviço", Arc::new(ImageDelete))
-        .fields(vec![
-            Field::int("NROS", "Ordem de Serviço").required(),
-            Field::int("EMP_ID", "Empresa"),
-            Field::text("SERIE", "Série").len(3).required().default(json!(SERIE)),
-            Field::int("POSICAO", "Posição").required().min("1").max("99").list().width(1),
-            Field::upload("ARQUIVO", "Imagem", &IMAGES).list(),
-            Field::text("NOME_ORIGINAL", "Nome original").read_only(),
-            Field::text("ORDS_COMP_DOC", "Descrição").len(200).searchable().list(),
-            Field::int("USR_ID", "Usuário").read_only(),
-            Field::timestamp("DTA_CAD", "Cadastro"),
-        ])
+    Resource::new(
+        "ordemservicoimagem",
+        "Imagens da Ordem de Serviço",
+        SCHEMA,
+        "ordemservicoimagem",
+        "ordensdeservico",
+    )
+    .key(&["NROS", "SERIE", "POSICAO"])
+    .natural_key()
+    .company("EMP_ID")
+    .label("ORDS_COMP_DOC")
+    .order("POSICAO")
+    .list_path("/ordemservicoimagem/{NROS}/{emp}/{SERIE}")
+    .hooks(Arc::new(ChildHooks {
+        order: "NROS",
+        serie: "SERIE",
+        company: "EMP_ID",
+        check: None,
+    }))
+    .sample(json!({"NROS": 1, "POSICAO": 1, "ORDS_COMP_DOC": "Foto do painel"}))
+    .upload_action(
+        "PUT",
+        "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}",
+        "enviar",
+        &IMAGES,
+        "Imagem da ordem de serviço na posição (multipart: file, ORDS_COMP_DOC)",
+        Arc::new(ImageUpload),
+    )
+    .action(
+        "DELETE",
+        "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}/{image}",
+        "excluir_imagem",
+        ActionPerm::Update,
+        "Excluir a imagem da posição da ordem de serviço",
+        Arc::new(ImageDelete),
+    )
+    .fields(vec![
+        Field::int("NROS", "Ordem de Serviço").required(),
+        Field::int("EMP_ID", "Empresa"),
+        Field::text("SERIE", "Série")
+            .len(3)
+            .required()
+            .default(json!(SERIE)),
+        Field::int("POSICAO", "Posição")
+            .required()
+            .min("1")
+            .max("99")
+            .list()
+            .width(1),
+        Field::upload("ARQUIVO", "Imagem", &IMAGES).list(),
+        Field::text("NOME_ORIGINAL", "Nome original").read_only(),
+        Field::text("ORDS_COMP_DOC", "Descrição")
+            .len(200)
+            .searchable()
+            .list(),
+        Field::int("USR_ID", "Usuário").read_only(),
+        Field::timestamp("DTA_CAD", "Cadastro"),
+    ])
 }
 
 // ---------------------------------------------------------------------------
@@ -409,7 +516,12 @@ struct OrderHooks;
 
 #[async_trait]
 impl Hooks for OrderHooks {
-    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        op: Op,
+        caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         body.remove("ORDS_ESTOQUE_BAIXADO");
         HeaderHooks(&ORDER).before_write(op, caller, body).await
     }
@@ -457,13 +569,21 @@ struct ProductLineHooks(LineHooks);
 
 #[async_trait]
 impl Hooks for ProductLineHooks {
-    async fn before_write(&self, op: Op, caller: &Caller, body: &mut Map<String, Value>) -> Result<()> {
+    async fn before_write(
+        &self,
+        op: Op,
+        caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
         self.0.before_write(op, caller, body).await
     }
 
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
         let emp = docs::int(row, "ORDP_ORDS_EMP_ID")?;
-        let (id, serie) = (docs::text(row, "ORDP_ORDS_ID"), docs::text(row, "ORDP_SERIE"));
+        let (id, serie) = (
+            docs::text(row, "ORDP_ORDS_ID"),
+            docs::text(row, "ORDP_SERIE"),
+        );
         if written_off(tx, caller.client_id, emp, &id, &serie).await? {
             return Err(Error::Conflict(PARTS_LOCKED.into()));
         }
@@ -551,7 +671,13 @@ fn body_map(v: Value) -> Map<String, Value> {
 }
 
 /// The order's totals as the screen shows them.
-pub async fn totals_json(tx: &mut Tx, client: i64, emp: i64, id: i64, serie: &str) -> Result<Value> {
+pub async fn totals_json(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Value> {
     type Row = (Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, String);
     let r: Row = sqlx::query_as(
         "SELECT ords_vlr_serv, ords_vlr_pecas, ords_acrescimo, ords_vlr_acre, ords_vlr_desc, ords_vlr_total, ords_situacao
@@ -596,14 +722,24 @@ impl ActionHandler for Totalize {
         let serie = param(params, "ORDS_SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         // A closed order keeps the totals it was closed with.
-        if ORDER.open.contains(&lock(tx, caller, emp, &key).await?.as_str()) {
+        if ORDER
+            .open
+            .contains(&lock(tx, caller, emp, &key).await?.as_str())
+        {
             docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
         }
         totals_json(tx, caller.client_id, emp, id, &serie).await
     }
 }
 
-async fn set_surcharge(tx: &mut Tx, client: i64, emp: i64, id: i64, serie: &str, v: Decimal) -> Result<()> {
+async fn set_surcharge(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    serie: &str,
+    v: Decimal,
+) -> Result<()> {
     sqlx::query(
         "UPDATE orders.ordemservico SET ords_acrescimo = $5
          WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
@@ -641,14 +777,18 @@ impl ActionHandler for Surcharge {
             (Some(v), _) => v,
             (None, Some(p)) => {
                 if p < Decimal::ZERO {
-                    return Err(Error::validation("O percentual de acréscimo não pode ser negativo."));
+                    return Err(Error::validation(
+                        "O percentual de acréscimo não pode ser negativo.",
+                    ));
                 }
                 set_surcharge(tx, client, emp, id, &serie, Decimal::ZERO).await?;
                 let lines = docs::recalc(tx, &ORDER, client, emp, &key).await?;
                 lines.total * p / Decimal::ONE_HUNDRED
             }
             (None, None) => {
-                return Err(Error::validation("Informe o VALOR ou o PERCENTUAL do acréscimo."))
+                return Err(Error::validation(
+                    "Informe o VALOR ou o PERCENTUAL do acréscimo.",
+                ))
             }
         };
         if value < Decimal::ZERO {
@@ -694,11 +834,19 @@ async fn stock_lines(
 /// Writes the order's parts off stock: once (the row is locked), not for a
 /// cancelled order, and only when it has products; the event goes to the outbox in
 /// the same transaction.
-pub async fn write_off(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &str) -> Result<Value> {
+pub async fn write_off(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<Value> {
     let client = caller.client_id;
     let key = [id.to_string(), serie.to_string()];
     if lock(tx, caller, emp, &key).await? == "C" {
-        return Err(Error::Conflict("Ordem de serviço cancelada não baixa estoque.".into()));
+        return Err(Error::Conflict(
+            "Ordem de serviço cancelada não baixa estoque.".into(),
+        ));
     }
     if written_off(tx, client, emp, &key[0], serie).await? {
         return Err(Error::Conflict(ALREADY_WRITTEN_OFF.into()));
@@ -726,8 +874,14 @@ pub async fn write_off(tx: &mut Tx, caller: &Caller, emp: i64, id: i64, serie: &
         user_id: caller.user_id,
         lines,
     };
-    erp_platform::bus::outbox_insert(tx, SCHEMA, crate::events::OS_ESTOQUE_BAIXADO, client, &event.encode_to_vec())
-        .await?;
+    erp_platform::bus::outbox_insert(
+        tx,
+        SCHEMA,
+        crate::events::OS_ESTOQUE_BAIXADO,
+        client,
+        &event.encode_to_vec(),
+    )
+    .await?;
     Ok(json!({
         "code": 200,
         "msg": "Estoque baixado.",
@@ -758,7 +912,9 @@ impl ActionHandler for WriteOff {
             }
         };
         // The gateway authorised the company of the body (ORDS_EMP_ID) as `emp`.
-        let emp = emp.or_else(|| num("ORDS_EMP_ID")).ok_or_else(|| Error::validation("emp_id não informado."))?;
+        let emp = emp
+            .or_else(|| num("ORDS_EMP_ID"))
+            .ok_or_else(|| Error::validation("emp_id não informado."))?;
         let id = num("ORDS_ID").ok_or_else(|| Error::validation("ORDS_ID não informado."))?;
         let serie = body
             .get("ORDS_SERIE")
@@ -907,7 +1063,9 @@ impl ActionHandler for Group {
         .fetch_all(&mut **tx)
         .await?;
         let Some((first, _, _, _, unit)) = rows.first().copied() else {
-            return Err(Error::NotFound("Produto não encontrado na ordem de serviço.".into()));
+            return Err(Error::NotFound(
+                "Produto não encontrado na ordem de serviço.".into(),
+            ));
         };
         let line = crate::totals::Line {
             qty: rows.iter().map(|r| r.1).sum(),
@@ -944,7 +1102,9 @@ impl ActionHandler for Group {
         .execute(&mut **tx)
         .await?;
         docs::recalc(tx, &ORDER, client, emp, &key).await?;
-        Ok(json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": rows.len(), "ORDP_SEQ": first}))
+        Ok(
+            json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": rows.len(), "ORDP_SEQ": first}),
+        )
     }
 }
 
@@ -1006,7 +1166,14 @@ impl ActionHandler for ImageUpload {
         .bind(caller.user_id)
         .execute(&mut **tx)
         .await?;
-        let mut row = query::get(tx, res, caller, Some(emp), &[id.to_string(), serie, position.to_string()]).await?;
+        let mut row = query::get(
+            tx,
+            res,
+            caller,
+            Some(emp),
+            &[id.to_string(), serie, position.to_string()],
+        )
+        .await?;
         if let (Some(Some(old)), Value::Object(m)) = (previous, &mut row) {
             if old != name {
                 m.insert("anterior".into(), Value::String(old));
@@ -1050,7 +1217,9 @@ impl ActionHandler for ImageDelete {
         .fetch_optional(&mut **tx)
         .await?;
         match gone {
-            Some(Some(name)) => Ok(json!({"code": 200, "msg": "Imagem excluída.", "arquivo": name})),
+            Some(Some(name)) => {
+                Ok(json!({"code": 200, "msg": "Imagem excluída.", "arquivo": name}))
+            }
             _ => Err(Error::NotFound("Imagem não encontrada.".into())),
         }
     }
@@ -1059,7 +1228,13 @@ impl ActionHandler for ImageDelete {
 /// A service order from a quote's lines: open, serie OS, the quote's customer and
 /// vehicle; the lines go through the line descriptors (so their hooks compute the
 /// totals). Answers the new order's row.
-pub async fn from_quote(tx: &mut Tx, caller: &Caller, emp: i64, quote: i64, customer: i64) -> Result<Value> {
+pub async fn from_quote(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    quote: i64,
+    customer: i64,
+) -> Result<Value> {
     let client = caller.client_id;
     let (vehicle, obs): (Option<i64>, Option<String>) = sqlx::query_as(
         "SELECT orca_veic_id, orca_obs FROM orders.orcamento WHERE client_id = $1 AND orca_emp_id = $2 AND orca_id = $3",
@@ -1070,7 +1245,10 @@ pub async fn from_quote(tx: &mut Tx, caller: &Caller, emp: i64, quote: i64, cust
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Error::NotFound("Orçamento não encontrado.".into()))?;
-    let today = chrono::Local::now().date_naive().format("%Y-%m-%d").to_string();
+    let today = chrono::Local::now()
+        .date_naive()
+        .format("%Y-%m-%d")
+        .to_string();
     let head = query::create(tx, &ordemservico(), caller, Some(emp), &body_map(json!({
         "ORDS_SERIE": SERIE, "ORDS_CLI_ID": customer, "ORDS_VEIC_ID": vehicle, "ORDS_OBS": obs, "ORDS_DTA_ENTRADA": today,
     })))
@@ -1088,7 +1266,9 @@ pub async fn from_quote(tx: &mut Tx, caller: &Caller, emp: i64, quote: i64, cust
     .execute(&mut **tx)
     .await?;
     let services = ordemservicoservico();
-    for (item, desc, _unit, qty, price, disc) in super::quotes::quote_lines(tx, client, emp, quote, false).await? {
+    for (item, desc, _unit, qty, price, disc) in
+        super::quotes::quote_lines(tx, client, emp, quote, false).await?
+    {
         query::create(tx, &services, caller, Some(emp), &body_map(json!({
             "ORDI_ORDS_ID": id, "ORDI_SERIE": SERIE, "ORDI_SERV_ID": item, "ORDI_DESCRICAO": desc,
             "ORDI_QTDE": qty.to_string(), "ORDI_VLR_UNIT": price.to_string(), "ORDI_VLR_DESC": disc.to_string(),
@@ -1096,12 +1276,21 @@ pub async fn from_quote(tx: &mut Tx, caller: &Caller, emp: i64, quote: i64, cust
         .await?;
     }
     let products = ordemservicoproduto();
-    for (item, desc, unit, qty, price, disc) in super::quotes::quote_lines(tx, client, emp, quote, true).await? {
+    for (item, desc, unit, qty, price, disc) in
+        super::quotes::quote_lines(tx, client, emp, quote, true).await?
+    {
         query::create(tx, &products, caller, Some(emp), &body_map(json!({
             "ORDP_ORDS_ID": id, "ORDP_SERIE": SERIE, "ORDP_PROD_ID": item, "ORDP_DESCRICAO": desc, "ORDP_UNIDADE": unit,
             "ORDP_QTDE": qty.to_string(), "ORDP_VLR_UNIT": price.to_string(), "ORDP_VLR_DESC": disc.to_string(),
         })))
         .await?;
     }
-    query::get(tx, &ordemservico(), caller, Some(emp), &[id.to_string(), SERIE.to_string()]).await
+    query::get(
+        tx,
+        &ordemservico(),
+        caller,
+        Some(emp),
+        &[id.to_string(), SERIE.to_string()],
+    )
+    .await
 }

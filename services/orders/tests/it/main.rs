@@ -1,6 +1,8 @@
 //! Integration tests of orders' documents against the real PostgreSQL.
 
 mod billing;
+mod conditional;
+mod service_orders;
 
 use std::sync::OnceLock;
 
@@ -83,7 +85,13 @@ pub async fn create(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Resu
     Ok(row)
 }
 
-pub async fn update(db: &Db, c: i64, name: &str, key: &[&str], v: Value) -> erp_platform::Result<Value> {
+pub async fn update(
+    db: &Db,
+    c: i64,
+    name: &str,
+    key: &[&str],
+    v: Value,
+) -> erp_platform::Result<Value> {
     let reg = registry();
     let res = reg.get(name).expect("resource");
     let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
@@ -136,7 +144,14 @@ pub async fn action(
     let mut tx = db.begin_tenant(c).await?;
     let out = a
         .handler
-        .run(&mut tx, res, &caller(c), Some(1), &params, Value::Object(Map::new()))
+        .run(
+            &mut tx,
+            res,
+            &caller(c),
+            Some(1),
+            &params,
+            Value::Object(Map::new()),
+        )
         .await?;
     tx.commit().await?;
     Ok(out)

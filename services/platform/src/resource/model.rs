@@ -662,7 +662,10 @@ impl Resource {
         let bad_seq = self.seq_key.as_ref().is_some_and(|c| {
             self.key.len() < 2
                 || !self.key.contains(c)
-                || self.fields.iter().any(|f| &f.name == c && f.db != DbType::Int)
+                || self
+                    .fields
+                    .iter()
+                    .any(|f| &f.name == c && f.db != DbType::Int)
         });
         if bad_seq {
             return Err(format!(

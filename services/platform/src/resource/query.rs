@@ -547,7 +547,9 @@ async fn next_seq(
     emp: Option<i64>,
     cols: &[(&Field, SqlValue)],
 ) -> Result<i64> {
-    let seq_name = res.generated_column().ok_or_else(|| Error::internal("key"))?;
+    let seq_name = res
+        .generated_column()
+        .ok_or_else(|| Error::internal("key"))?;
     let parents: Vec<&String> = res.key.iter().filter(|k| k.as_str() != seq_name).collect();
     let mut parts = vec![res.table.clone()];
     let mut conds = Vec::new();
@@ -566,9 +568,7 @@ async fn next_seq(
         binds.push(text);
         conds.push(format!("{}::text = ${}", f.column, binds.len() + 2));
     }
-    let seq = res
-        .field(seq_name)
-        .ok_or_else(|| Error::internal("key"))?;
+    let seq = res.field(seq_name).ok_or_else(|| Error::internal("key"))?;
     let company = res
         .company
         .as_deref()
@@ -654,9 +654,7 @@ fn check_write(res: &Resource, caller: &Caller) -> Result<()> {
 /// Fields a body may write.
 fn writable(res: &Resource) -> impl Iterator<Item = &Field> {
     res.fields.iter().filter(move |f| {
-        !(f.read_only
-            || res.is_company(&f.name)
-            || res.generated_column() == Some(f.name.as_str()))
+        !(f.read_only || res.is_company(&f.name) || res.generated_column() == Some(f.name.as_str()))
     })
 }
 
@@ -701,7 +699,9 @@ pub async fn create(
         None
     };
     if generated.is_some() {
-        let k = res.generated_column().ok_or_else(|| Error::internal("key"))?;
+        let k = res
+            .generated_column()
+            .ok_or_else(|| Error::internal("key"))?;
         cols_sql.push(
             res.field(k)
                 .ok_or_else(|| Error::internal("key"))?
