@@ -249,6 +249,146 @@ async function run(vp: Viewport) {
       await (wasFavourite ? remove : add).waitFor();
     });
 
+    // Documents: a quote for the demo customer with two products and a service from the
+    // pickers, converted to a billing order, invoiced, and the exit on the stock card.
+    if (!vp.mobile) {
+      let productId = '';
+      let orderId = '';
+      const toast = (text: string | RegExp) => page.locator('[data-sonner-toast]', { hasText: text }).first();
+      // Picks up to `count` items of the open picker (the first with quantity 2) and saves.
+      const pick = async (title: string, count: number): Promise<string[]> => {
+        const dialog = page.getByRole('dialog', { name: title });
+        const plus = dialog.getByRole('button', { name: /^Aumentar / });
+        await plus.first().waitFor();
+        const rows = dialog.locator('li').filter({ has: plus });
+        const n = Math.min(count, await rows.count());
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) {
+          ids.push(((await rows.nth(i).locator('p').first().innerText()).split(' - ')[0] ?? '').trim());
+          await rows
+            .nth(i)
+            .getByRole('button', { name: /^Aumentar / })
+            .click();
+          if (i === 0 && title.endsWith('Produto'))
+            await rows
+              .nth(i)
+              .getByRole('button', { name: /^Aumentar / })
+              .click();
+        }
+        const saved = page.waitForResponse(
+          (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('resourceCreate'),
+        );
+        await dialog.getByRole('button', { name: 'SALVAR' }).click();
+        await saved;
+        await toast(/adicionados? com sucesso/).waitFor();
+        return ids;
+      };
+
+      await step('quote-create', async () => {
+        await page.goto(`${BASE}/orcamentos/inserir`);
+        await page.getByRole('heading', { name: 'Cadastrar Orçamentos' }).waitFor();
+        const customer = fieldLocator(page, 'ORCA_CLI_ID');
+        await customer.click();
+        await customer.fill('SILVA');
+        await page
+          .locator('[id$="-ORCA_CLI_ID-list"] [role=option] button', { hasText: 'JOÃO DA SILVA' })
+          .first()
+          .click({ timeout: 10_000 });
+        await page.getByRole('button', { name: 'Salvar' }).click();
+        await toast('Registro salvo com sucesso!').waitFor();
+        await page.waitForURL((u) => u.pathname === '/orcamentos/alterar' && !!u.searchParams.get('id'));
+        await page.getByRole('button', { name: 'Adicionar produto' }).waitFor();
+      });
+
+      await step('quote-add-products', async () => {
+        await page.getByRole('button', { name: 'Adicionar produto' }).click();
+        const ids = await pick('Adicionar Produto', 2);
+        if (ids.length < 2) throw new Error(`the demo company has ${ids.length} product(s) in the picker, 2 wanted`);
+        productId = ids[0];
+        const products = page.getByRole('region', { name: 'Produtos' });
+        await products
+          .getByRole('textbox', { name: /^Quantidade de / })
+          .nth(1)
+          .waitFor();
+        if (
+          (await products
+            .getByRole('textbox', { name: /^Quantidade de / })
+            .first()
+            .inputValue()) !== '2'
+        )
+          throw new Error('the first product line does not hold quantity 2');
+      });
+
+      await step('quote-add-service', async () => {
+        await page.getByRole('button', { name: 'Adicionar serviço' }).click();
+        await pick('Adicionar Serviço', 1);
+        await page
+          .getByRole('region', { name: 'Serviços' })
+          .getByRole('textbox', { name: /^Quantidade de / })
+          .first()
+          .waitFor();
+        const total = page.getByTestId('total-ORCA_VLR_TOT');
+        await page.waitForFunction(
+          () => (document.querySelector('[data-testid="total-ORCA_VLR_TOT"]')?.textContent ?? '') !== 'R$ 0,00',
+        );
+        if (!/^R\$ /.test(await total.innerText())) throw new Error('no quote total');
+      });
+
+      await step('quote-to-order', async () => {
+        await page.getByRole('button', { name: 'Gerar Pedido' }).click();
+        await page.waitForURL((u) => u.pathname === '/pedidos/alterar');
+        const id = JSON.parse(new URL(page.url()).searchParams.get('id') ?? '{}') as { PEDF_ID?: number };
+        orderId = String(id.PEDF_ID ?? '');
+        if (!orderId) throw new Error('no order id in the URL');
+        await page.getByTestId('status-badge').filter({ hasText: 'Aberto' }).waitFor();
+        await page
+          .getByRole('region', { name: 'Produtos' })
+          .getByRole('textbox', { name: /^Quantidade de / })
+          .nth(1)
+          .waitFor();
+        await page
+          .getByRole('region', { name: 'Serviços' })
+          .getByRole('textbox', { name: /^Quantidade de / })
+          .first()
+          .waitFor();
+      });
+
+      await step('invoice-order', async () => {
+        await page.getByRole('button', { name: 'Faturar' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Faturar' }).click();
+        await toast('Pedido faturado com sucesso.').waitFor();
+        await page.getByTestId('status-badge').filter({ hasText: 'Faturado' }).waitFor();
+        if (await page.getByRole('button', { name: 'Salvar' }).isVisible())
+          throw new Error('invoiced order still editable');
+      });
+
+      await step('stock-card-exit', async () => {
+        await page.goto(`${BASE}/consultaprodutos/alterar?id=${productId}`);
+        await page.getByRole('heading', { name: new RegExp(`^${productId}( - |$)`) }).waitFor();
+        // The exit is written by the stock service from the invoice event: search again until it shows.
+        const exit = page
+          .getByRole('region', { name: 'Movimentos' })
+          .locator('tr', { hasText: 'Saída' })
+          .filter({ hasText: new RegExp(`PEDIDO \\d+/1/${orderId}\\b`) });
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          if (await exit.first().isVisible()) break;
+          if (Date.now() > deadline) throw new Error(`no exit of order ${orderId} on the stock card of ${productId}`);
+          const listed = page.waitForResponse(
+            (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('fichaestoque'),
+          );
+          await page.getByRole('button', { name: 'Pesquisar' }).click();
+          await listed;
+          await exit
+            .first()
+            .waitFor({ timeout: 2_000 })
+            .catch(() => undefined);
+        }
+        const cells = await exit.first().locator('td').allInnerTexts();
+        if (cells[2] !== '2') throw new Error(`exit quantity ${cells[2]}, 2 expected`);
+      });
+    }
+
     await step('logout', async () => {
       await page.getByRole('button', { name: 'Menu do usuário' }).click();
       await page.getByRole('menuitem', { name: 'Sair' }).click();

@@ -141,7 +141,7 @@ export function ItemPicker({ itemName, load, onSave, onClose, blockStock, ungrou
                 </p>
                 <p className="text-xs text-slate-600">
                   {formatMoney(item.monetary)}
-                  {item.stock != null && ` · Estoque: ${formatQuantity(item.stock)} ${item.unit ?? DEFAULT_UNIT}`}
+                  {item.stock != null && ` · EST: ${formatQuantity(item.stock)} ${item.unit ?? DEFAULT_UNIT}`}
                 </p>
               </div>
               <div className="flex items-center gap-1">

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
 import { inputClass, primaryButton } from '../../components/fields/styles';
@@ -24,7 +24,16 @@ import { useCompanyId, useReferenceTexts } from './useRegisterData';
 export const PAGE_SIZE = 20;
 export const SEARCH_DEBOUNCE_MS = 500;
 
-export default function RegisterListPage({ meta, metas }: { meta: ResourceMeta; metas: ResourceMeta[] }) {
+interface ListProps {
+  meta: ResourceMeta;
+  metas: ResourceMeta[];
+  /** A header with these breadcrumbs ('Início' links home) and the add button. */
+  breadcrumbs?: string[];
+  /** Cell texts a screen shapes itself (a customer name cut to 20 characters). */
+  formats?: Record<string, (value: unknown, row: Row) => string>;
+}
+
+export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: ListProps) {
   usePageMeta(meta.title, routeName(meta, 'list'));
   const session = useSession();
   const perms = permissionsFor(session, meta);
@@ -56,7 +65,10 @@ export default function RegisterListPage({ meta, metas }: { meta: ResourceMeta; 
   const [remove] = useMutation(ResourceDeleteDocument);
   const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
   const texts = useReferenceTexts(meta, metas, rows);
-  const columns = useMemo(() => listColumns(meta, texts), [meta, texts]);
+  const columns = useMemo(
+    () => listColumns(meta, texts).map((c) => (formats?.[c.key] ? { ...c, format: formats[c.key] } : c)),
+    [meta, texts, formats],
+  );
 
   if (!perms.canView) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
@@ -115,8 +127,38 @@ export default function RegisterListPage({ meta, metas }: { meta: ResourceMeta; 
     </>
   );
 
+  const addButton = perms.canCreate && (
+    <button type="button" className={primaryButton} onClick={() => navigate(`${href}/inserir`)}>
+      <Icon name="plus" className="h-4 w-4" />
+      Adicionar
+    </button>
+  );
+
   return (
     <section className="space-y-3">
+      {breadcrumbs && breadcrumbs.length > 0 && (
+        <header className="flex flex-wrap items-center justify-between gap-2 rounded bg-white px-4 py-2 shadow-sm">
+          <nav aria-label="Breadcrumb">
+            <ol className="flex items-center gap-1 text-sm">
+              {breadcrumbs.map((b, i) => (
+                <li key={b} className="flex items-center gap-1">
+                  {i > 0 && <Icon name="chevron" className="h-4 w-4 text-slate-400" />}
+                  {i === 0 ? (
+                    <Link to="/" className="text-accent hover:underline">
+                      {b}
+                    </Link>
+                  ) : (
+                    <span aria-current={i === breadcrumbs.length - 1 ? 'page' : undefined} className="font-medium">
+                      {b}
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </nav>
+          {addButton}
+        </header>
+      )}
       <div className="flex flex-wrap items-center gap-2">
         <input
           type="search"
@@ -129,12 +171,7 @@ export default function RegisterListPage({ meta, metas }: { meta: ResourceMeta; 
             setPage(1);
           }}
         />
-        {perms.canCreate && (
-          <button type="button" className={primaryButton} onClick={() => navigate(`${href}/inserir`)}>
-            <Icon name="plus" className="h-4 w-4" />
-            Adicionar
-          </button>
-        )}
+        {!breadcrumbs?.length && addButton}
       </div>
       {error && !data ? (
         <p role="alert" className="rounded bg-white p-4 text-sm text-error">

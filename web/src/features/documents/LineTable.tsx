@@ -1,0 +1,190 @@
+import { useEffect, useState } from 'react';
+import { inputClass, primaryButton } from '../../components/fields/styles';
+import { Icon } from '../../components/Icon';
+import type { Row } from '../../components/tables/types';
+import { formatMoney, formatNumber, formatQuantity, parseBRNumber } from '../../lib/format';
+import { MSG } from '../../lib/messages';
+import { num, type LineSpec } from './specs';
+
+interface Props {
+  line: LineSpec;
+  rows: Row[];
+  /** Item texts for lines without a description column. */
+  texts?: Record<string, string>;
+  editable: boolean;
+  busy?: boolean;
+  onAdd: () => void;
+  onEdit: (row: Row, column: string, value: number) => void;
+  onDelete: (row: Row) => void;
+}
+
+/** A number cell that commits on blur or Enter, when its value changed. */
+function NumberCell({
+  label,
+  value,
+  decimals,
+  disabled,
+  onCommit,
+}: {
+  label: string;
+  value: number;
+  decimals: number;
+  disabled: boolean;
+  onCommit: (v: number) => void;
+}) {
+  const shown = decimals === 2 ? formatNumber(value, 2, 2) : formatQuantity(value);
+  const [text, setText] = useState(shown);
+  useEffect(() => setText(shown), [shown]);
+  const commit = () => {
+    const v = parseBRNumber(text);
+    if (v == null || v === value) {
+      setText(shown);
+      return;
+    }
+    onCommit(v);
+  };
+  return (
+    <input
+      aria-label={label}
+      inputMode="decimal"
+      className={`${inputClass} w-24 text-right`}
+      value={text}
+      disabled={disabled}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          commit();
+        }
+      }}
+    />
+  );
+}
+
+export function describe(line: LineSpec, row: Row, texts?: Record<string, string>): string {
+  const own = line.desc ? row[line.desc] : null;
+  if (own != null && own !== '') return String(own);
+  const id = String(row[line.item] ?? '');
+  return texts?.[id] ?? id;
+}
+
+const th = 'whitespace-nowrap bg-primary px-2.5 py-2 text-xs font-semibold uppercase text-white';
+const td = 'px-2.5 py-1.5 align-middle';
+
+/** The product or service lines of a document: quantity and discount edited in place, delete. */
+export function LineTable({ line, rows, texts, editable, busy = false, onAdd, onEdit, onDelete }: Props) {
+  const canQty = editable && line.editable.includes('qty');
+  const canDiscount = editable && line.editable.includes('discount') && !!line.discount;
+  const seq = line.seq ?? line.key[line.key.length - 1];
+  const sum = line.total ? rows.reduce((t, r) => t + num(r[line.total as string]), 0) : null;
+  return (
+    <section aria-label={line.title} className="space-y-2 rounded bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-base font-semibold text-primary">{line.title}</h2>
+        {editable && (
+          <button type="button" className={primaryButton} onClick={onAdd} disabled={busy}>
+            <Icon name="plus" className="h-4 w-4" />
+            Adicionar {line.itemName}
+          </button>
+        )}
+      </div>
+      <div className="overflow-x-auto">
+        <table className="w-full border-collapse text-sm">
+          <thead>
+            <tr>
+              <th className={`${th} text-left`}>Item</th>
+              <th className={`${th} text-left`}>Código</th>
+              <th className={`${th} text-left`}>Descrição</th>
+              {line.unitName && <th className={`${th} text-left`}>Un.</th>}
+              <th className={`${th} text-right`}>Quantidade</th>
+              {line.price && <th className={`${th} text-right`}>Valor Unitário</th>}
+              {line.cost && <th className={`${th} text-right`}>Custo Unitário</th>}
+              {line.discount && <th className={`${th} text-right`}>Desconto</th>}
+              {line.total && <th className={`${th} text-right`}>Total</th>}
+              {editable && (
+                <th className={th}>
+                  <span className="sr-only">Ações</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={10} className="p-4 text-center text-slate-500">
+                  {MSG.tableEmpty}
+                </td>
+              </tr>
+            )}
+            {rows.map((r, i) => {
+              const text = describe(line, r, texts);
+              return (
+                <tr key={`${String(r[seq])}-${i}`} className={i % 2 ? 'bg-slate-50' : ''}>
+                  <td className={td}>{String(r[seq] ?? '')}</td>
+                  <td className={td}>{String(r[line.item] ?? '')}</td>
+                  <td className={td}>{text}</td>
+                  {line.unitName && <td className={td}>{String(r[line.unitName] ?? '')}</td>}
+                  <td className={`${td} text-right`}>
+                    {canQty ? (
+                      <NumberCell
+                        label={`Quantidade de ${text}`}
+                        value={num(r[line.qty])}
+                        decimals={4}
+                        disabled={busy}
+                        onCommit={(v) => onEdit(r, line.qty, v)}
+                      />
+                    ) : (
+                      formatQuantity(num(r[line.qty]))
+                    )}
+                  </td>
+                  {line.price && <td className={`${td} text-right`}>{formatMoney(num(r[line.price]))}</td>}
+                  {line.cost && <td className={`${td} text-right`}>{formatMoney(num(r[line.cost]))}</td>}
+                  {line.discount && (
+                    <td className={`${td} text-right`}>
+                      {canDiscount ? (
+                        <NumberCell
+                          label={`Desconto de ${text}`}
+                          value={num(r[line.discount])}
+                          decimals={2}
+                          disabled={busy}
+                          onCommit={(v) => onEdit(r, line.discount as string, v)}
+                        />
+                      ) : (
+                        formatMoney(num(r[line.discount]))
+                      )}
+                    </td>
+                  )}
+                  {line.total && <td className={`${td} text-right`}>{formatMoney(num(r[line.total]))}</td>}
+                  {editable && (
+                    <td className={`${td} text-right`}>
+                      <button
+                        type="button"
+                        title="Excluir"
+                        aria-label={`Excluir ${text}`}
+                        className="rounded p-1 text-error hover:bg-slate-100"
+                        disabled={busy}
+                        onClick={() => onDelete(r)}
+                      >
+                        <Icon name="trash" className="h-4 w-4" />
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+          {sum != null && rows.length > 0 && (
+            <tfoot>
+              <tr>
+                <td className={`${td} text-right font-medium`} colSpan={100}>
+                  Total {line.title.toLowerCase()}: {formatMoney(sum)}
+                </td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </div>
+    </section>
+  );
+}
