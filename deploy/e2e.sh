@@ -24,4 +24,4 @@ for _ in $(seq 1 120); do
     sleep 0.5
 done
 cd "$ROOT/web"
-E2E_BASE_URL="http://127.0.0.1:$PORT" npm run e2e || { tail -n 50 "$WORK/erp.log"; exit 1; }
+E2E_BASE_URL="http://127.0.0.1:$PORT" npm run e2e || { grep -v "^  " "$WORK/erp.log" | tail -n 30; exit 1; }

@@ -39,6 +39,9 @@ const VIEWPORTS: Viewport[] = [
 let passed = 0;
 let failed = 0;
 
+/** A step that failed (already counted and reported by `step`). */
+class StepFailure extends Error {}
+
 async function gql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   return page.evaluate(
     async ({ query, variables }) => {
@@ -90,7 +93,7 @@ async function run(vp: Viewport) {
       failed++;
       console.log(`FAIL [${vp.name}] ${label}: ${(e as Error).message.split('\n')[0]}`);
       await snap(`${label}-FAIL`).catch(() => undefined);
-      throw e;
+      throw new StepFailure(label);
     }
   };
   const openMenu = async () => {
@@ -415,12 +418,17 @@ async function main() {
   for (const vp of VIEWPORTS) {
     try {
       await run(vp);
-    } catch {
-      // The failing step is reported; the next viewport still runs.
+    } catch (e) {
+      // A failing step is reported by step(); anything else (the browser did not
+      // start) is reported here. The next viewport still runs.
+      if (!(e instanceof StepFailure)) {
+        console.log(`FAIL [${vp.name}] ${e instanceof Error ? e.message : String(e)}`);
+        failed++;
+      }
     }
   }
   console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }
 
 void main();

@@ -143,16 +143,9 @@ impl Bus for MemoryBus {
             }
         }
         st.log.push_back(msg);
-        // Drop what every consumer has passed, and cap what nobody reads.
-        let min_next = st.consumers.values().copied().min();
-        while let Some(front_ok) = st
-            .log
-            .front()
-            .map(|_| min_next.is_some_and(|m| st.base < m) || st.log.len() > MEMORY_RETAIN)
-        {
-            if !front_ok {
-                break;
-            }
+        // Retain like the JetStream stream does (a durable created later starts at
+        // the oldest retained message), capped in count.
+        while st.log.len() > MEMORY_RETAIN {
             st.log.pop_front();
             st.base += 1;
         }

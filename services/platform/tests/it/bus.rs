@@ -112,7 +112,19 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
         Some(Bytes::from("r"))
     );
     assert!(attempts.load(std::sync::atomic::Ordering::SeqCst) >= 2);
-    vec![durable("a"), durable("b")]
+
+    // A durable created after every other consumer has passed a message still gets
+    // it (a service that starts after another one's events were relayed).
+    let (tx3, mut rx3) = mpsc::unbounded_channel();
+    bus.subscribe(&durable("c"), &format!("{p}.pedido.*"), forward(tx3))
+        .await
+        .expect("subscribe");
+    let late: Vec<Bytes> = vec![
+        recv(&mut rx3, 10).await.map(|m| m.payload).unwrap_or_default(),
+        recv(&mut rx3, 10).await.map(|m| m.payload).unwrap_or_default(),
+    ];
+    assert_eq!(late, vec![Bytes::from("1"), Bytes::from("2")]);
+    vec![durable("a"), durable("b"), durable("c")]
 }
 
 #[tokio::test]
