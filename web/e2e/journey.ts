@@ -263,7 +263,7 @@ async function run(vp: Viewport) {
         const dialog = page.getByRole('dialog', { name: title });
         const plus = dialog.getByRole('button', { name: /^Aumentar / });
         await plus.first().waitFor();
-        const rows = dialog.locator('li').filter({ has: plus });
+        const rows = dialog.locator('li').filter({ has: page.getByRole('button', { name: /^Aumentar / }) });
         const n = Math.min(count, await rows.count());
         const ids: string[] = [];
         for (let i = 0; i < n; i++) {

@@ -30,7 +30,8 @@ export type Outcome =
   { kind: 'ok'; selection: Selection } | { kind: 'noStock' } | { kind: 'askGroup'; item: PickerItem; quantity: number };
 
 export const DEFAULT_UNIT = 'UN';
-export const keyOf = (item: PickerItem) => String(item.id);
+/** Selection keys keep the order items were chosen in (integer-like keys would be sorted). */
+export const keyOf = (item: PickerItem) => `#${String(item.id)}`;
 
 export function setQuantity(sel: Selection, item: PickerItem, quantity: number, rules: PickerRules = {}): Outcome {
   const key = keyOf(item);
@@ -41,7 +42,7 @@ export function setQuantity(sel: Selection, item: PickerItem, quantity: number, 
     return { kind: 'ok', selection: rest };
   }
   if (rules.blockStock && item.stock != null && quantity > item.stock) return { kind: 'noStock' };
-  if (!(key in sel) && rules.ungroup && rules.launched?.has(key)) return { kind: 'askGroup', item, quantity };
+  if (!(key in sel) && rules.ungroup && rules.launched?.has(String(item.id))) return { kind: 'askGroup', item, quantity };
   return { kind: 'ok', selection: { ...sel, [key]: { ...item, quantity, group: sel[key]?.group } } };
 }
 
@@ -59,6 +60,7 @@ export const acceptGroup = (sel: Selection, item: PickerItem, quantity: number):
   [keyOf(item)]: { ...item, quantity, group: true },
 });
 
+/** The chosen items, in the order they were chosen. */
 export const selectedList = (sel: Selection) => Object.values(sel);
 
 /** Sum of price x quantity, rounded to cents. */
