@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatQuantity, isRealDate, parseBRNumber, toApiDate } from './format';
+import { formatDate, formatMoney, formatQuantity, formatTimestamp, isRealDate, parseBRNumber, toApiDate } from './format';
 import { CNPJ_MASK, PHONE_MASK, applyMask, maskCpfCnpj, sanitizeFileName } from './masks';
 import { isNewerVersion, versionNumber } from './version';
 
@@ -58,5 +58,14 @@ describe('version', () => {
     expect(isNewerVersion('4.0.2 BETA')).toBe(false);
     expect(isNewerVersion('4.0.1')).toBe(false);
     expect(isNewerVersion('')).toBe(false);
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('shows server timestamps as dd/MM/yyyy HH:mm and leaves other text alone', () => {
+    const d = new Date(2026, 10, 22, 3, 44, 19);
+    expect(formatTimestamp(d.toISOString())).toBe('22/11/2026 03:44');
+    expect(formatTimestamp('Oficina do Zé')).toBe('Oficina do Zé');
+    expect(formatTimestamp('')).toBe('');
   });
 });

@@ -57,3 +57,13 @@ export function formatDate(api: string | null | undefined): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(api);
   return m ? `${m[3]}/${m[2]}/${m[1]}` : api;
 }
+
+/** A server timestamp (RFC 3339, UTC) as dd/MM/yyyy HH:mm in the browser's time zone;
+ * anything else unchanged. */
+export function formatTimestamp(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return value;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}

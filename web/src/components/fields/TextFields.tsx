@@ -1,5 +1,5 @@
 import type { ChangeEvent } from 'react';
-import { formatNumber, parseBRNumber } from '../../lib/format';
+import { formatNumber, formatTimestamp, parseBRNumber } from '../../lib/format';
 import { CEP_MASK, DATE_MASK, applyMask, maskCpfCnpj } from '../../lib/masks';
 import type { FieldProps } from './props';
 import { inputClass } from './styles';
@@ -42,7 +42,8 @@ export function TextField(p: TextProps) {
     }
   };
   const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => p.onChange(transform(e.target.value));
-  const value = p.value ?? '';
+  // Timestamps the server keeps (read-only) show as dd/MM/yyyy HH:mm.
+  const value = p.disabled && field.type === 'TEXT' ? formatTimestamp(p.value ?? '') : (p.value ?? '');
   const maxLength = field.length ?? undefined;
 
   if (field.type === 'TEXTAREA') {
