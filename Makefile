@@ -75,6 +75,7 @@ schema: build
 ## Benchmarks (release build): registers at a million customers.
 bench: deps web release
 	deploy/bench.sh
+	deploy/bench-invoice.sh
 
 clean-data:
 	rm -rf data
