@@ -183,9 +183,17 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
     }
     for c in erp_stock::events::consumers() {
         tasks.push(
-            bus::consume(&bus, db.clone(), "stock", c.durable, c.filter, c.effect)
-                .await
-                .expect("stock consumer"),
+            bus::consume_with(
+                &bus,
+                db.clone(),
+                "stock",
+                c.durable,
+                c.filter,
+                c.effect,
+                c.in_flight,
+            )
+            .await
+            .expect("stock consumer"),
         );
     }
     let catalog = erp_catalog::resources::registry().expect("catalog");

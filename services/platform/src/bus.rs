@@ -76,6 +76,19 @@ pub trait Bus: Send + Sync {
         filter: &str,
         handler: Handler,
     ) -> Result<JoinHandle<()>>;
+    /// Like `subscribe`, handling up to `in_flight` messages at once (for effects
+    /// whose order does not matter, such as ledger exits under row locks). Engines
+    /// that cannot do so handle them one at a time.
+    async fn subscribe_with(
+        &self,
+        durable: &str,
+        filter: &str,
+        handler: Handler,
+        in_flight: usize,
+    ) -> Result<JoinHandle<()>> {
+        let _ = in_flight;
+        self.subscribe(durable, filter, handler).await
+    }
     async fn ping(&self) -> Result<()>;
     fn kind(&self) -> &'static str;
 }
@@ -288,6 +301,16 @@ impl Bus for NatsBus {
         filter: &str,
         handler: Handler,
     ) -> Result<JoinHandle<()>> {
+        self.subscribe_with(durable, filter, handler, 1).await
+    }
+
+    async fn subscribe_with(
+        &self,
+        durable: &str,
+        filter: &str,
+        handler: Handler,
+        in_flight: usize,
+    ) -> Result<JoinHandle<()>> {
         use async_nats::jetstream::consumer::{pull, AckPolicy};
         let stream = self
             .js
@@ -328,46 +351,24 @@ impl Bus for NatsBus {
             }
         });
         let js_stream = stream;
+        let permits = Arc::new(tokio::sync::Semaphore::new(in_flight.max(1)));
         Ok(tokio::spawn(async move {
             let mut messages = consumer;
             loop {
                 match messages.next().await {
                     Some(Ok(m)) => {
-                        let headers: Vec<(String, String)> = m
-                            .headers
-                            .as_ref()
-                            .map(|h| {
-                                h.iter()
-                                    .flat_map(|(k, vs)| {
-                                        vs.iter().map(move |v| (k.to_string(), v.to_string()))
-                                    })
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        let id = headers
-                            .iter()
-                            .find(|(k, _)| k == "Nats-Msg-Id")
-                            .map(|(_, v)| v.clone())
-                            .unwrap_or_default();
-                        let msg = Message {
-                            id,
-                            subject: m.subject.to_string(),
-                            headers,
-                            payload: m.payload.clone(),
-                        };
-                        let result = handle(&handler, &durable, msg).await;
-                        let ack = match result {
-                            Ok(()) => m.ack().await,
-                            Err(e) => {
-                                tracing::warn!(consumer = %durable, error = %e, "handler failed; redelivering");
-                                m.ack_with(async_nats::jetstream::AckKind::Nak(Some(
-                                    Duration::from_millis(500),
-                                )))
-                                .await
-                            }
-                        };
-                        if let Err(e) = ack {
-                            tracing::warn!(consumer = %durable, error = %e, "ack failed");
+                        if in_flight <= 1 {
+                            process(&handler, &durable, m).await;
+                        } else {
+                            let permit = match permits.clone().acquire_owned().await {
+                                Ok(p) => p,
+                                Err(_) => break,
+                            };
+                            let (handler, durable) = (handler.clone(), durable.clone());
+                            tokio::spawn(async move {
+                                process(&handler, &durable, m).await;
+                                drop(permit);
+                            });
                         }
                     }
                     Some(Err(e)) => {
@@ -399,6 +400,44 @@ impl Bus for NatsBus {
 
     fn kind(&self) -> &'static str {
         "nats"
+    }
+}
+
+/// Handles one JetStream message and acknowledges it (or asks for it again).
+async fn process(handler: &Handler, durable: &str, m: async_nats::jetstream::Message) {
+    let headers: Vec<(String, String)> = m
+        .headers
+        .as_ref()
+        .map(|h| {
+            h.iter()
+                .flat_map(|(k, vs)| vs.iter().map(move |v| (k.to_string(), v.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let id = headers
+        .iter()
+        .find(|(k, _)| k == "Nats-Msg-Id")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let msg = Message {
+        id,
+        subject: m.subject.to_string(),
+        headers,
+        payload: m.payload.clone(),
+    };
+    let result = handle(handler, durable, msg).await;
+    let ack = match result {
+        Ok(()) => m.ack().await,
+        Err(e) => {
+            tracing::warn!(consumer = %durable, error = %e, "handler failed; redelivering");
+            m.ack_with(async_nats::jetstream::AckKind::Nak(Some(
+                Duration::from_millis(500),
+            )))
+            .await
+        }
+    };
+    if let Err(e) = ack {
+        tracing::warn!(consumer = %durable, error = %e, "ack failed");
     }
 }
 
@@ -575,8 +614,22 @@ pub async fn consume(
     filter: &str,
     effect: Arc<dyn Effect>,
 ) -> Result<JoinHandle<()>> {
+    consume_with(bus, db, schema, durable, filter, effect, 1).await
+}
+
+/// `consume` with up to `in_flight` events applied at once (effects whose order does
+/// not matter).
+pub async fn consume_with(
+    bus: &Arc<dyn Bus>,
+    db: Db,
+    schema: &'static str,
+    durable: &str,
+    filter: &str,
+    effect: Arc<dyn Effect>,
+    in_flight: usize,
+) -> Result<JoinHandle<()>> {
     let consumer = durable.to_string();
-    bus.subscribe(
+    bus.subscribe_with(
         durable,
         filter,
         Arc::new(move |msg: Message| {
@@ -606,6 +659,7 @@ pub async fn consume(
                 }
             })
         }),
+        in_flight,
     )
     .await
 }

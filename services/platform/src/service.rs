@@ -61,6 +61,9 @@ pub struct ConsumerDef {
     pub durable: &'static str,
     pub filter: &'static str,
     pub effect: Arc<dyn crate::bus::Effect>,
+    /// Events applied at once: 1 keeps their order; more for effects whose order
+    /// does not matter (ledger exits under row locks).
+    pub in_flight: usize,
 }
 
 /// `serve_registers` plus the service's event consumers (each applies an event once,

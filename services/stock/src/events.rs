@@ -50,21 +50,25 @@ pub fn consumers() -> Vec<ConsumerDef> {
         ConsumerDef {
             durable: "stock-produtos",
             filter: PRODUTO,
+            in_flight: 1,
             effect: std::sync::Arc::new(ProductCopy),
         },
         ConsumerDef {
             durable: "stock-pedido-faturado",
             filter: PEDIDO_FATURADO,
+            in_flight: 8,
             effect: std::sync::Arc::new(InvoicedOrder),
         },
         ConsumerDef {
             durable: "stock-os-baixa",
             filter: OS_ESTOQUE_BAIXADO,
+            in_flight: 8,
             effect: std::sync::Arc::new(ServiceOrderParts),
         },
         ConsumerDef {
             durable: "stock-orcamento-requisicao",
             filter: ORCAMENTO_REQUISICAO,
+            in_flight: 1,
             effect: std::sync::Arc::new(QuoteRequisition),
         },
     ]

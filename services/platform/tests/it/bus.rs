@@ -120,8 +120,14 @@ async fn contract(bus: Arc<dyn Bus>) -> Vec<String> {
         .await
         .expect("subscribe");
     let late: Vec<Bytes> = vec![
-        recv(&mut rx3, 10).await.map(|m| m.payload).unwrap_or_default(),
-        recv(&mut rx3, 10).await.map(|m| m.payload).unwrap_or_default(),
+        recv(&mut rx3, 10)
+            .await
+            .map(|m| m.payload)
+            .unwrap_or_default(),
+        recv(&mut rx3, 10)
+            .await
+            .map(|m| m.payload)
+            .unwrap_or_default(),
     ];
     assert_eq!(late, vec![Bytes::from("1"), Bytes::from("2")]);
     vec![durable("a"), durable("b"), durable("c")]
