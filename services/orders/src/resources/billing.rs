@@ -68,6 +68,7 @@ pub static ORDER: DocSpec = DocSpec {
     status: "pedf_situacao",
     open: &["A"],
     issued_msg: "Pedido já faturado não pode ser alterado.",
+    missing_msg: "Pedido não encontrado.",
     customer: "pedf_cli_id",
     customer_name: "pedf_cli_desc",
     customer_city: Some("pedf_cli_cidade"),

@@ -74,6 +74,7 @@ pub static CONDITIONAL: DocSpec = DocSpec {
     status: "cond_situacao",
     open: &["A"],
     issued_msg: "Condicional encerrada não pode ser alterada.",
+    missing_msg: "Condicional não encontrada.",
     customer: "cond_cli_id",
     customer_name: "cond_cli_desc",
     customer_city: None,

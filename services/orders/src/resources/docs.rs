@@ -55,6 +55,8 @@ pub struct DocSpec {
     /// Status values that accept changes.
     pub open: &'static [&'static str],
     pub issued_msg: &'static str,
+    /// 'Pedido não encontrado.' (the header does not exist).
+    pub missing_msg: &'static str,
     pub customer: &'static str,
     pub customer_name: &'static str,
     pub customer_city: Option<&'static str>,
@@ -135,7 +137,7 @@ pub async fn lock_status(
     }
     q.fetch_optional(&mut **tx)
         .await?
-        .ok_or_else(|| Error::validation(format!("{} não encontrado.", doc.title)))
+        .ok_or_else(|| Error::NotFound(doc.missing_msg.into()))
 }
 
 pub async fn ensure_open(

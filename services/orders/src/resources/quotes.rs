@@ -73,6 +73,7 @@ pub static QUOTE: DocSpec = DocSpec {
     status: "orca_situacao",
     open: &["A"],
     issued_msg: "Orçamento já convertido não pode ser alterado.",
+    missing_msg: "Orçamento não encontrado.",
     customer: "orca_cli_id",
     customer_name: "orca_cli_desc",
     customer_city: None,

@@ -108,6 +108,7 @@ pub static ORDER: DocSpec = DocSpec {
     status: "ords_situacao",
     open: &["A"],
     issued_msg: "Ordem de serviço finalizada ou cancelada não pode ser alterada.",
+    missing_msg: "Ordem de serviço não encontrada.",
     customer: "ords_cli_id",
     customer_name: "ords_cli_desc",
     customer_city: Some("ords_cli_cidade"),
