@@ -214,55 +214,6 @@ pub fn promocao() -> Resource {
         ])
 }
 
-fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
-    params
-        .get(k)
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
-}
-
-fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
-    param(params, k)?
-        .parse()
-        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
-}
-
-fn emp_of(emp: Option<i64>) -> Result<i64> {
-    emp.ok_or_else(|| Error::validation("emp_id não informado."))
-}
-
-/// The product lines of an order, for the stock event.
-async fn stock_lines(
-    tx: &mut Tx,
-    client: i64,
-    emp: i64,
-    id: i64,
-    serie: &str,
-) -> Result<Vec<erp_proto::orders::v1::StockLine>> {
-    let rows: Vec<(i64, Decimal, i64, Option<i64>)> = sqlx::query_as(
-        "SELECT pedi_prod_id, pedi_qtde, pedi_pedf_item, pedi_loca_id FROM orders.pedidoproduto
-         WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4
-         ORDER BY pedi_pedf_item",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(serie)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(p, q, item, loc)| erp_proto::orders::v1::StockLine {
-            product_id: p,
-            product_emp_id: emp,
-            quantity: q.normalize().to_string(),
-            item,
-            location_id: loc.unwrap_or(0),
-        })
-        .collect())
-}
-
 /// Invoices an order: the state change happens once (the row is locked and must
 /// be open), the totals are recomputed from the lines, and the fact goes to the
 /// outbox in the same transaction.
@@ -315,7 +266,8 @@ pub async fn invoice(
         services_total: t.services.to_string(),
         issued_on: issued.format("%Y-%m-%d").to_string(),
         user_id: caller.user_id,
-        lines: stock_lines(tx, caller.client_id, emp, id, serie).await?,
+        lines: docs::stock_lines(tx, &PRODUCTS, "pedi_loca_id", caller.client_id, emp, &key)
+            .await?,
     };
     erp_platform::bus::outbox_insert(
         tx,
@@ -352,9 +304,9 @@ impl ActionHandler for Invoice {
         invoice(
             tx,
             caller,
-            emp_of(emp)?,
-            id_param(params, "PEDF_ID")?,
-            param(params, "PEDF_SERIE")?,
+            docs::emp_of(emp)?,
+            docs::id_param(params, "PEDF_ID")?,
+            docs::param(params, "PEDF_SERIE")?,
         )
         .await
     }
@@ -373,9 +325,9 @@ impl ActionHandler for Duplicate {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "PEDF_ID")?;
-        let serie = param(params, "PEDF_SERIE")?;
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "PEDF_ID")?;
+        let serie = docs::param(params, "PEDF_SERIE")?;
         let cli: i64 = sqlx::query_scalar(
             "SELECT pedf_cli_id FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
         )
@@ -540,8 +492,8 @@ impl ActionHandler for CustomerSales {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let cli = id_param(params, "cliId")?;
+        let emp = docs::emp_of(emp)?;
+        let cli = docs::id_param(params, "cliId")?;
         let sql = match self.0 {
             Sales::Orders => {
                 "SELECT coalesce(jsonb_agg(jsonb_build_object(
@@ -597,8 +549,10 @@ impl ActionHandler for PromotionValue {
         _body: Value,
     ) -> Result<Value> {
         let emp = emp.unwrap_or(caller.emp_id);
-        let prod = id_param(params, "prodId")?;
-        let qty = docs::dec(&Value::String(param(params, "qty")?.replace(',', ".")))?;
+        let prod = docs::id_param(params, "prodId")?;
+        let qty = docs::dec(&Value::String(
+            docs::param(params, "qty")?.replace(',', "."),
+        ))?;
         if qty <= Decimal::ZERO {
             return Err(Error::validation("A quantidade deve ser maior que zero."));
         }

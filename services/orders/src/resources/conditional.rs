@@ -253,10 +253,6 @@ impl Hooks for ProductHooks {
     }
 }
 
-fn emp_of(emp: Option<i64>) -> Result<i64> {
-    emp.ok_or_else(|| Error::validation("emp_id não informado."))
-}
-
 fn num(v: &Value) -> Option<i64> {
     match v {
         Value::String(s) => s.trim().parse().ok(),
@@ -278,7 +274,7 @@ impl ActionHandler for Return {
         params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
+        let emp = docs::emp_of(emp)?;
         let id: i64 = params
             .get("COND_ID")
             .and_then(|s| s.trim().parse().ok())
@@ -393,7 +389,7 @@ impl ActionHandler for Report {
         _params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
+        let emp = docs::emp_of(emp)?;
         let cli = body.get("COND_CLI_ID").and_then(num);
         let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {
             match body

@@ -5,6 +5,7 @@
 //!
 //! The specs below name static tables and columns only; values are always bound.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use async_trait::async_trait;
@@ -507,4 +508,68 @@ impl Hooks for LineHooks {
 /// Money as the API shows it (2 places).
 pub fn money_json(d: Decimal) -> Value {
     Value::String(totals::money(d).to_string())
+}
+
+/// A path parameter of a declared call, trimmed and present.
+pub fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
+    params
+        .get(k)
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
+}
+
+/// An integer path parameter.
+pub fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
+    param(params, k)?
+        .parse()
+        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
+}
+
+/// The call's company, which document calls require.
+pub fn emp_of(emp: Option<i64>) -> Result<i64> {
+    emp.ok_or_else(|| Error::validation("emp_id não informado."))
+}
+
+/// A JSON object's map (empty for anything else).
+pub fn body_map(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+/// A document's product lines as the stock event carries them (`location` is the
+/// line's stock-location column).
+pub async fn stock_lines(
+    tx: &mut Tx,
+    spec: &LineSpec,
+    location: &str,
+    client: i64,
+    emp: i64,
+    key: &[String],
+) -> Result<Vec<erp_proto::orders::v1::StockLine>> {
+    let sql = format!(
+        "SELECT {p}, {q}, {seq}, {location} FROM orders.{t} WHERE client_id = $1 AND {c} = $2{w} ORDER BY {seq}",
+        p = spec.item_col,
+        q = spec.qty,
+        seq = spec.seq,
+        t = spec.table,
+        c = spec.company,
+        w = where_key(spec.parent, 3)
+    );
+    let mut q = sqlx::query_as::<_, (i64, Decimal, i64, Option<i64>)>(&sql)
+        .bind(client)
+        .bind(emp);
+    for k in key {
+        q = q.bind(k);
+    }
+    Ok(q.fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .map(|(p, q, item, loc)| erp_proto::orders::v1::StockLine {
+            product_id: p,
+            product_emp_id: emp,
+            quantity: q.normalize().to_string(),
+            item,
+            location_id: loc.unwrap_or(0),
+        })
+        .collect())
 }

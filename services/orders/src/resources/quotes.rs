@@ -255,20 +255,6 @@ pub fn orcamentoproduto() -> Resource {
     ])
 }
 
-fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
-    params
-        .get(k)
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
-}
-
-fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
-    param(params, k)?
-        .parse()
-        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
-}
-
 /// One quote's lines as `(item id, description, unit name, qty, unit price, discount)`.
 pub type QuoteLine = (
     i64,
@@ -334,10 +320,6 @@ enum Convert {
     Unavailable(&'static str),
 }
 
-fn body_of(v: Value) -> serde_json::Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
-}
-
 #[async_trait]
 impl ActionHandler for Convert {
     async fn run(
@@ -353,7 +335,7 @@ impl ActionHandler for Convert {
             return Err(Error::validation(*msg));
         }
         let emp = emp.ok_or_else(|| Error::validation("emp_id não informado."))?;
-        let id = id_param(params, "ORCA_ID")?;
+        let id = docs::id_param(params, "ORCA_ID")?;
         let client = caller.client_id;
         match self {
             Convert::Duplicate => {
@@ -382,7 +364,7 @@ impl ActionHandler for Convert {
                 for (item, desc, _unit, qty, price, disc) in
                     quote_lines(tx, client, emp, id, true).await?
                 {
-                    query::create(tx, &orcamentoproduto(), caller, Some(emp), &body_of(json!({
+                    query::create(tx, &orcamentoproduto(), caller, Some(emp), &docs::body_map(json!({
                         "ORCP_ORCA_ID": new_id, "ORCP_PROD_ID": item, "ORCP_DESCRICAO": desc,
                         "ORCP_QTDE": qty.to_string(), "ORCP_VLR_UNIT": price.to_string(), "ORCP_VLR_DESC": disc.to_string()
                     }))).await?;
@@ -390,7 +372,7 @@ impl ActionHandler for Convert {
                 for (item, desc, _unit, qty, price, disc) in
                     quote_lines(tx, client, emp, id, false).await?
                 {
-                    query::create(tx, &orcamentoservico(), caller, Some(emp), &body_of(json!({
+                    query::create(tx, &orcamentoservico(), caller, Some(emp), &docs::body_map(json!({
                         "ORCI_ORCA_ID": new_id, "ORCI_SERV_ID": item, "ORCI_DESCRICAO": desc,
                         "ORCI_QTDE": qty.to_string(), "ORCI_VLR_UNIT": price.to_string(), "ORCI_VLR_DESC": disc.to_string()
                     }))).await?;
@@ -399,12 +381,12 @@ impl ActionHandler for Convert {
             }
             Convert::Order => {
                 let cli = open_quote(tx, caller, emp, id).await?;
-                let serie = param(params, "serie")?;
-                let model = param(params, "model")?;
-                let kind = param(params, "type")?;
+                let serie = docs::param(params, "serie")?;
+                let model = docs::param(params, "model")?;
+                let kind = docs::param(params, "type")?;
                 let src =
                     query::get(tx, &orcamento(), caller, Some(emp), &[id.to_string()]).await?;
-                let head = query::create(tx, &super::billing::pedido(), caller, Some(emp), &body_of(json!({
+                let head = query::create(tx, &super::billing::pedido(), caller, Some(emp), &docs::body_map(json!({
                     "PEDF_SERIE": serie, "PEDF_CLI_ID": cli, "PEDF_MODELO": model, "PEDF_TIPO": kind,
                     "PEDF_COLA_ID": src["ORCA_COLA_ID"], "PEDF_CNDP_ID": src["ORCA_CNDP_ID"], "PEDF_OBS": src["ORCA_OBS"],
                     "PEDF_DTA_EMISSAO": chrono::Local::now().date_naive().format("%Y-%m-%d").to_string(),
@@ -413,7 +395,7 @@ impl ActionHandler for Convert {
                 for (item, desc, unit, qty, price, disc) in
                     quote_lines(tx, client, emp, id, true).await?
                 {
-                    query::create(tx, &super::billing::pedidoproduto(), caller, Some(emp), &body_of(json!({
+                    query::create(tx, &super::billing::pedidoproduto(), caller, Some(emp), &docs::body_map(json!({
                         "PEDI_PEDF_ID": pedf, "PEDI_PEDF_SERIE_ID": serie, "PEDI_PROD_ID": item, "PEDI_DESCRICAO": desc,
                         "PEDI_UNIDADE": unit, "PEDI_QTDE": qty.to_string(), "PEDI_VLR_UNITARIO": price.to_string(),
                         "PEDI_VLR_DESCONTO": disc.to_string()
@@ -428,7 +410,7 @@ impl ActionHandler for Convert {
                     } else {
                         ((qty * price - disc) / qty).round_dp(4)
                     };
-                    query::create(tx, &super::billing::pedidoservico(), caller, Some(emp), &body_of(json!({
+                    query::create(tx, &super::billing::pedidoservico(), caller, Some(emp), &docs::body_map(json!({
                         "PFOS_PEDF_ID": pedf, "PFOS_PEDF_SERIE": serie, "PFOS_SERV_ID": item, "PFOS_DESCRICAO": desc,
                         "PFOS_QTDE": qty.to_string(), "PFOS_VLR_UNIT": unit_net.to_string()
                     }))).await?;
@@ -527,8 +509,8 @@ impl ActionHandler for Group {
         _body: Value,
     ) -> Result<Value> {
         let emp = emp.ok_or_else(|| Error::validation("emp_id não informado."))?;
-        let id = id_param(params, "ORCP_ORCA_ID")?;
-        let prod = id_param(params, "ORCP_PROD_ID")?;
+        let id = docs::id_param(params, "ORCP_ORCA_ID")?;
+        let prod = docs::id_param(params, "ORCP_PROD_ID")?;
         docs::ensure_open(tx, &QUOTE, caller.client_id, emp, &[id.to_string()]).await?;
         let merged = merge_lines(tx, caller.client_id, emp, id, prod).await?;
         docs::recalc(tx, &QUOTE, caller.client_id, emp, &[id.to_string()]).await?;

@@ -639,24 +639,6 @@ async fn lock(tx: &mut Tx, caller: &Caller, emp: i64, key: &[String]) -> Result<
 // ---------------------------------------------------------------------------
 // Calls
 
-fn param<'a>(params: &'a HashMap<String, String>, k: &str) -> Result<&'a str> {
-    params
-        .get(k)
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::validation(format!("Parâmetro {k} não informado.")))
-}
-
-fn id_param(params: &HashMap<String, String>, k: &str) -> Result<i64> {
-    param(params, k)?
-        .parse()
-        .map_err(|_| Error::validation(format!("Parâmetro {k} inválido.")))
-}
-
-fn emp_of(emp: Option<i64>) -> Result<i64> {
-    emp.ok_or_else(|| Error::validation("emp_id não informado."))
-}
-
 /// A decimal of a body (number or text, comma or point); None when absent or blank.
 fn body_dec(body: &Value, k: &str) -> Result<Option<Decimal>> {
     match body.get(k) {
@@ -665,10 +647,6 @@ fn body_dec(body: &Value, k: &str) -> Result<Option<Decimal>> {
         Some(Value::String(s)) => docs::dec(&Value::String(s.trim().replace(',', "."))).map(Some),
         Some(v) => docs::dec(v).map(Some),
     }
-}
-
-fn body_map(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
 }
 
 /// The order's totals as the screen shows them.
@@ -718,9 +696,9 @@ impl ActionHandler for Totalize {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "ORDS_ID")?;
-        let serie = param(params, "ORDS_SERIE")?.to_string();
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "ORDS_ID")?;
+        let serie = docs::param(params, "ORDS_SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         // A closed order keeps the totals it was closed with.
         if ORDER
@@ -768,9 +746,9 @@ impl ActionHandler for Surcharge {
         params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "NROS")?;
-        let serie = param(params, "SERIE")?.to_string();
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "NROS")?;
+        let serie = docs::param(params, "SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         let client = caller.client_id;
         ensure_open(tx, caller, emp, &key).await?;
@@ -801,37 +779,6 @@ impl ActionHandler for Surcharge {
     }
 }
 
-/// The order's product lines for the stock event.
-async fn stock_lines(
-    tx: &mut Tx,
-    client: i64,
-    emp: i64,
-    id: i64,
-    serie: &str,
-) -> Result<Vec<erp_proto::orders::v1::StockLine>> {
-    let rows: Vec<(i64, Decimal, i64, Option<i64>)> = sqlx::query_as(
-        "SELECT ordp_prod_id, ordp_qtde, ordp_seq, ordp_loca_id FROM orders.ordemservicoproduto
-         WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4
-         ORDER BY ordp_seq",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(serie)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(p, q, item, loc)| erp_proto::orders::v1::StockLine {
-            product_id: p,
-            product_emp_id: emp,
-            quantity: q.normalize().to_string(),
-            item,
-            location_id: loc.unwrap_or(0),
-        })
-        .collect())
-}
-
 /// Writes the order's parts off stock: once (the row is locked), not for a
 /// cancelled order, and only when it has products; the event goes to the outbox in
 /// the same transaction.
@@ -852,7 +799,7 @@ pub async fn write_off(
     if written_off(tx, client, emp, &key[0], serie).await? {
         return Err(Error::Conflict(ALREADY_WRITTEN_OFF.into()));
     }
-    let lines = stock_lines(tx, client, emp, id, serie).await?;
+    let lines = docs::stock_lines(tx, &PRODUCTS, "ordp_loca_id", client, emp, &key).await?;
     if lines.is_empty() {
         return Err(Error::validation(NO_PRODUCTS));
     }
@@ -941,8 +888,8 @@ impl ActionHandler for Odometer {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let vehicle = id_param(params, "vehicle")?;
+        let emp = docs::emp_of(emp)?;
+        let vehicle = docs::id_param(params, "vehicle")?;
         let informed = params
             .get("odometer")
             .and_then(|s| s.trim().replace(',', ".").parse::<Decimal>().ok())
@@ -983,9 +930,9 @@ impl ActionHandler for Transition {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "ORDS_ID")?;
-        let serie = param(params, "ORDS_SERIE")?.to_string();
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "ORDS_ID")?;
+        let serie = docs::param(params, "ORDS_SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         let client = caller.client_id;
         match lock(tx, caller, emp, &key).await?.as_str() {
@@ -1038,13 +985,13 @@ impl ActionHandler for Group {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "ORDP_ORDS_ID")?;
-        let serie = param(params, "ORDP_SERIE")?.to_string();
-        let prod = id_param(params, "ORDP_PROD_ID")?;
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "ORDP_ORDS_ID")?;
+        let serie = docs::param(params, "ORDP_SERIE")?.to_string();
+        let prod = docs::id_param(params, "ORDP_PROD_ID")?;
         // The product's company (its register's owner); the order keeps the
         // products of its own company.
-        id_param(params, "PROD_EMP_ID")?;
+        docs::id_param(params, "PROD_EMP_ID")?;
         let client = caller.client_id;
         let key = [id.to_string(), serie.clone()];
         ensure_open(tx, caller, emp, &key).await?;
@@ -1122,10 +1069,10 @@ impl ActionHandler for ImageUpload {
         params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "NROS")?;
-        let serie = param(params, "SERIE")?.to_string();
-        let position = id_param(params, "position")?;
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "NROS")?;
+        let serie = docs::param(params, "SERIE")?.to_string();
+        let position = docs::id_param(params, "position")?;
         if !(1..=99).contains(&position) {
             return Err(Error::validation("Posição da imagem inválida."));
         }
@@ -1197,11 +1144,11 @@ impl ActionHandler for ImageDelete {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = emp_of(emp)?;
-        let id = id_param(params, "NROS")?;
-        let serie = param(params, "SERIE")?.to_string();
-        let position = id_param(params, "position")?;
-        let image = param(params, "image")?;
+        let emp = docs::emp_of(emp)?;
+        let id = docs::id_param(params, "NROS")?;
+        let serie = docs::param(params, "SERIE")?.to_string();
+        let position = docs::id_param(params, "position")?;
+        let image = docs::param(params, "image")?;
         let image = image.rsplit(['/', '\\']).next().unwrap_or(image);
         ensure_open(tx, caller, emp, &[id.to_string(), serie.clone()]).await?;
         let gone: Option<Option<String>> = sqlx::query_scalar(
@@ -1250,7 +1197,7 @@ pub async fn from_quote(
         .date_naive()
         .format("%Y-%m-%d")
         .to_string();
-    let head = query::create(tx, &ordemservico(), caller, Some(emp), &body_map(json!({
+    let head = query::create(tx, &ordemservico(), caller, Some(emp), &docs::body_map(json!({
         "ORDS_SERIE": SERIE, "ORDS_CLI_ID": customer, "ORDS_VEIC_ID": vehicle, "ORDS_OBS": obs, "ORDS_DTA_ENTRADA": today,
     })))
     .await?;
@@ -1270,7 +1217,7 @@ pub async fn from_quote(
     for (item, desc, _unit, qty, price, disc) in
         super::quotes::quote_lines(tx, client, emp, quote, false).await?
     {
-        query::create(tx, &services, caller, Some(emp), &body_map(json!({
+        query::create(tx, &services, caller, Some(emp), &docs::body_map(json!({
             "ORDI_ORDS_ID": id, "ORDI_SERIE": SERIE, "ORDI_SERV_ID": item, "ORDI_DESCRICAO": desc,
             "ORDI_QTDE": qty.to_string(), "ORDI_VLR_UNIT": price.to_string(), "ORDI_VLR_DESC": disc.to_string(),
         })))
@@ -1280,7 +1227,7 @@ pub async fn from_quote(
     for (item, desc, unit, qty, price, disc) in
         super::quotes::quote_lines(tx, client, emp, quote, true).await?
     {
-        query::create(tx, &products, caller, Some(emp), &body_map(json!({
+        query::create(tx, &products, caller, Some(emp), &docs::body_map(json!({
             "ORDP_ORDS_ID": id, "ORDP_SERIE": SERIE, "ORDP_PROD_ID": item, "ORDP_DESCRICAO": desc, "ORDP_UNIDADE": unit,
             "ORDP_QTDE": qty.to_string(), "ORDP_VLR_UNIT": price.to_string(), "ORDP_VLR_DESC": disc.to_string(),
         })))
