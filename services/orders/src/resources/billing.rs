@@ -387,7 +387,7 @@ impl ActionHandler for Duplicate {
         .execute(&mut **tx)
         .await?;
         let key = [new_id.to_string(), serie.to_string()];
-        refresh_customer(tx, &ORDER, caller.client_id, emp, cli, &key).await?;
+        docs::copy_customer(tx, &ORDER, caller.client_id, emp, cli, &key).await?;
         docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
         order_row(tx, caller, emp, new_id, serie).await
     }
@@ -407,53 +407,6 @@ pub async fn next_order_id(tx: &mut Tx, client: i64, emp: i64, serie: &str) -> R
     .bind(serie)
     .fetch_one(&mut **tx)
     .await?)
-}
-
-/// Writes the customer's current name and city on an open document.
-pub async fn refresh_customer(
-    tx: &mut Tx,
-    doc: &DocSpec,
-    client: i64,
-    emp: i64,
-    cli: i64,
-    key: &[String],
-) -> Result<()> {
-    let (name, city) = docs::customer(tx, client, emp, cli)
-        .await?
-        .ok_or_else(|| Error::validation("Cliente não encontrado."))?;
-    let city_set = doc
-        .customer_city
-        .map(|c| format!(", {c} = $4"))
-        .unwrap_or_default();
-    let key_sql: String = doc
-        .key
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let ty = if c.contains("serie") {
-                "text"
-            } else {
-                "bigint"
-            };
-            format!(" AND {c} = ${}::{ty}", 5 + i)
-        })
-        .collect();
-    let sql = format!(
-        "UPDATE orders.{t} SET {n} = $3{city_set} WHERE client_id = $1 AND {c} = $2{key_sql}",
-        t = doc.table,
-        n = doc.customer_name,
-        c = doc.company
-    );
-    let mut q = sqlx::query(&sql)
-        .bind(client)
-        .bind(emp)
-        .bind(name)
-        .bind(city);
-    for k in key {
-        q = q.bind(k);
-    }
-    q.execute(&mut **tx).await?;
-    Ok(())
 }
 
 pub async fn order_row(

@@ -313,6 +313,41 @@ pub async fn item(
         .await?)
 }
 
+/// Writes the customer's current name (and city) on an open document.
+pub async fn copy_customer(
+    tx: &mut Tx,
+    doc: &DocSpec,
+    client: i64,
+    emp: i64,
+    cli: i64,
+    key: &[String],
+) -> Result<()> {
+    let (name, city) = customer(tx, client, emp, cli)
+        .await?
+        .ok_or_else(|| Error::validation("Cliente não encontrado."))?;
+    let mut sets = vec![format!("{} = $3", doc.customer_name)];
+    if let Some(c) = doc.customer_city {
+        sets.push(format!("{c} = $4"));
+    }
+    let sql = format!(
+        "UPDATE orders.{t} SET {s} WHERE client_id = $1 AND {c} = $2{w}",
+        t = doc.table,
+        s = sets.join(", "),
+        c = doc.company,
+        w = where_key(doc.key, 5)
+    );
+    let mut q = sqlx::query(&sql)
+        .bind(client)
+        .bind(emp)
+        .bind(&name)
+        .bind(&city);
+    for k in key {
+        q = q.bind(k);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
 /// Header hooks: the customer's name and city while open; no change once issued.
 pub struct HeaderHooks(pub &'static DocSpec);
 
@@ -370,29 +405,7 @@ impl Hooks for HeaderHooks {
             Op::Update if !open => Err(Error::Conflict(doc.issued_msg.into())),
             _ => {
                 let cli = int(row, &up(doc.customer))?;
-                let (name, city) = customer(tx, caller.client_id, emp, cli)
-                    .await?
-                    .ok_or_else(|| Error::validation("Cliente não encontrado."))?;
-                let mut sets = vec![format!("{} = $3", doc.customer_name)];
-                if let Some(c) = doc.customer_city {
-                    sets.push(format!("{c} = $4"));
-                }
-                let sql = format!(
-                    "UPDATE orders.{t} SET {s} WHERE client_id = $1 AND {c} = $2{w}",
-                    t = doc.table,
-                    s = sets.join(", "),
-                    c = doc.company,
-                    w = where_key(doc.key, 5)
-                );
-                let mut q = sqlx::query(&sql)
-                    .bind(caller.client_id)
-                    .bind(emp)
-                    .bind(&name)
-                    .bind(&city);
-                for k in &key {
-                    q = q.bind(k);
-                }
-                q.execute(&mut **tx).await?;
+                copy_customer(tx, doc, caller.client_id, emp, cli, &key).await?;
                 recalc(tx, doc, caller.client_id, emp, &key).await?;
                 Ok(())
             }
