@@ -38,10 +38,12 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
     erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
 }
 
-/// Serves identity's gRPC on `listener` and runs its outbox relay.
+/// Serves identity's gRPC on `listener` and runs its background work (outbox
+/// relay, jobs).
 pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    let relay = erp_platform::bus::run_relay(ctx.db.clone(), ctx.bus.clone(), SCHEMA);
+    let tasks =
+        erp_platform::service::start_background(&ctx, SCHEMA, Vec::new(), Vec::new()).await?;
     let identity = grpc::IdentityGrpc {
         db: ctx.db.clone(),
         operator_client: ctx.cfg.operator_client_id,
@@ -55,6 +57,8 @@ pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
         .serve_with_incoming(erp_platform::service::incoming(listener))
         .await
         .map_err(Error::internal);
-    relay.abort();
+    for t in tasks {
+        t.abort();
+    }
     result
 }

@@ -23,19 +23,16 @@ pub fn consumers() -> Vec<ConsumerDef> {
         ConsumerDef {
             durable: "orders-clientes",
             filter: "erp.catalog.cliente.>",
-            in_flight: 1,
             effect: Arc::new(crate::copies::Customers),
         },
         ConsumerDef {
             durable: "orders-produtos",
             filter: "erp.catalog.produto.>",
-            in_flight: 1,
             effect: Arc::new(crate::copies::Products),
         },
         ConsumerDef {
             durable: "orders-servicos",
             filter: "erp.catalog.servico.>",
-            in_flight: 1,
             effect: Arc::new(crate::copies::Services),
         },
     ]

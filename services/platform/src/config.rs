@@ -28,6 +28,8 @@ pub struct Config {
     /// Failed logins allowed per login name within `login_window_secs`.
     pub login_max_failures: i64,
     pub login_window_secs: u64,
+    /// Events a consumer applies in one transaction, at most (`ERP_EVENT_BATCH`).
+    pub event_batch: usize,
 }
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/erp";
@@ -61,6 +63,8 @@ impl Config {
             admin_addr: get("ERP_ADMIN_ADDR").unwrap_or_else(|| "0.0.0.0:9090".into()),
             login_max_failures: parse_i64("ERP_LOGIN_MAX_FAILURES", 100).max(1),
             login_window_secs: parse_i64("ERP_LOGIN_WINDOW_SECS", 900).max(1) as u64,
+            event_batch: parse_i64("ERP_EVENT_BATCH", crate::bus::DEFAULT_BATCH as i64)
+                .clamp(1, 10_000) as usize,
         }
     }
 

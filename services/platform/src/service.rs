@@ -38,44 +38,27 @@ pub fn grpc_server() -> tonic::transport::server::Server<
         .layer(crate::grpc::MetricsLayer)
 }
 
-/// Serves a service whose gRPC surface is its registers (the resource engine) plus
-/// optional typed services added by `extra`, and runs its outbox relay.
-pub async fn serve_registers(
-    ctx: ServiceCtx,
-    listener: tokio::net::TcpListener,
-    schema: &'static str,
-    registry: std::sync::Arc<crate::resource::Registry>,
-) -> crate::Result<()> {
-    let relay = crate::bus::run_relay(ctx.db.clone(), ctx.bus.clone(), schema);
-    let result = grpc_server()
-        .add_service(crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server())
-        .serve_with_incoming(incoming(listener))
-        .await
-        .map_err(crate::Error::internal);
-    relay.abort();
-    result
-}
-
-/// A durable consumer a service runs beside its gRPC server.
+/// A durable consumer a service runs beside its gRPC server. It takes events in
+/// batches of up to `ERP_EVENT_BATCH` and applies each once (the schema's inbox).
 pub struct ConsumerDef {
     pub durable: &'static str,
     pub filter: &'static str,
     pub effect: Arc<dyn crate::bus::Effect>,
-    /// Events applied at once: 1 keeps their order; more for effects whose order
-    /// does not matter (ledger exits under row locks).
-    pub in_flight: usize,
 }
 
-/// `serve_registers` plus the service's event consumers (each applies an event once,
-/// through the service schema's inbox).
-pub async fn serve_with_consumers(
-    ctx: ServiceCtx,
-    listener: tokio::net::TcpListener,
+/// What a service runs besides answering calls: the outbox relay of its schema,
+/// its event consumers, and its scheduled jobs (the platform's and its own).
+pub async fn start_background(
+    ctx: &ServiceCtx,
     schema: &'static str,
-    registry: std::sync::Arc<crate::resource::Registry>,
     consumers: Vec<ConsumerDef>,
-) -> crate::Result<()> {
-    let mut tasks = Vec::new();
+    jobs: Vec<crate::bus::jobs::JobDef>,
+) -> crate::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let mut tasks = vec![crate::bus::run_relay(
+        ctx.db.clone(),
+        ctx.bus.clone(),
+        schema,
+    )];
     for c in consumers {
         tasks.push(
             crate::bus::consume(
@@ -85,11 +68,44 @@ pub async fn serve_with_consumers(
                 c.durable,
                 c.filter,
                 c.effect,
+                ctx.cfg.event_batch,
             )
             .await?,
         );
     }
-    let result = serve_registers(ctx, listener, schema, registry).await;
+    let mut all_jobs = crate::bus::jobs::platform_jobs();
+    all_jobs.extend(jobs);
+    tasks.extend(
+        crate::bus::jobs::start(ctx.db.clone(), ctx.bus.clone(), schema, schema, all_jobs).await?,
+    );
+    Ok(tasks)
+}
+
+/// Serves a service whose gRPC surface is its registers (the resource engine), with
+/// its background work (`start_background`).
+pub async fn serve_registers(
+    ctx: ServiceCtx,
+    listener: tokio::net::TcpListener,
+    schema: &'static str,
+    registry: std::sync::Arc<crate::resource::Registry>,
+) -> crate::Result<()> {
+    serve_with_consumers(ctx, listener, schema, registry, Vec::new()).await
+}
+
+/// `serve_registers` plus the service's event consumers.
+pub async fn serve_with_consumers(
+    ctx: ServiceCtx,
+    listener: tokio::net::TcpListener,
+    schema: &'static str,
+    registry: std::sync::Arc<crate::resource::Registry>,
+    consumers: Vec<ConsumerDef>,
+) -> crate::Result<()> {
+    let tasks = start_background(&ctx, schema, consumers, Vec::new()).await?;
+    let result = grpc_server()
+        .add_service(crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server())
+        .serve_with_incoming(incoming(listener))
+        .await
+        .map_err(crate::Error::internal);
     for t in tasks {
         t.abort();
     }

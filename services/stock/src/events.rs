@@ -15,10 +15,12 @@
 //!
 //! Exits of these documents are facts issued elsewhere: they are recorded even when
 //! the balance goes below zero (`Movement::allow_negative`). They leave from the
-//! document's company (`emp_id`), from the line's location or the default one;
-//! lines are recorded in product order so two documents never lock the same
-//! balances in opposite orders. An event of another tenant than its header, or one
-//! that does not decode, is refused (logged and acknowledged).
+//! document's company (`emp_id`), from the line's location or the default one. A
+//! batch of such events is recorded with one `ledger::record_many`: one movement
+//! per document line (the stock card is what one event at a time would give), each
+//! product's balance locked once, in key order. An event of another tenant than its
+//! header, or one that does not decode, is refused (the batch is then applied event
+//! by event, and that one alone is logged, counted and acknowledged).
 //!
 //! Published: `erp.stock.movimento.registrado` (`MovimentoRegistrado`), one per
 //! ledger movement, written by `ledger::record` to the outbox.
@@ -50,25 +52,21 @@ pub fn consumers() -> Vec<ConsumerDef> {
         ConsumerDef {
             durable: "stock-produtos",
             filter: PRODUTO,
-            in_flight: 1,
             effect: std::sync::Arc::new(ProductCopy),
         },
         ConsumerDef {
             durable: "stock-pedido-faturado",
             filter: PEDIDO_FATURADO,
-            in_flight: 8,
             effect: std::sync::Arc::new(InvoicedOrder),
         },
         ConsumerDef {
             durable: "stock-os-baixa",
             filter: OS_ESTOQUE_BAIXADO,
-            in_flight: 8,
             effect: std::sync::Arc::new(ServiceOrderParts),
         },
         ConsumerDef {
             durable: "stock-orcamento-requisicao",
             filter: ORCAMENTO_REQUISICAO,
-            in_flight: 1,
             effect: std::sync::Arc::new(QuoteRequisition),
         },
     ]
@@ -98,14 +96,14 @@ fn sorted(lines: &[StockLine]) -> Vec<&StockLine> {
     v
 }
 
-/// One exit per line with a quantity, allowed below zero.
-async fn issued_exits(
-    tx: &mut Tx,
-    client: i64,
+/// The exits of one issued document's lines (those with a quantity), allowed below
+/// zero, in product order.
+fn issued_exits<'a>(
     emp: i64,
     lines: &[StockLine],
-    origin: &str,
+    origin: &'a str,
     origin_id: &str,
+    out: &mut Vec<Movement<'a>>,
 ) -> Result<()> {
     for line in sorted(lines) {
         let qty = quantity(&line.quantity)?;
@@ -122,42 +120,74 @@ async fn issued_exits(
         );
         m.location = (line.location_id > 0).then_some(line.location_id);
         m.allow_negative = true;
-        ledger::record(tx, client, &m).await?;
+        out.push(m);
     }
+    Ok(())
+}
+
+/// The exits of a batch of issued documents, recorded together: each product's
+/// balance is locked and written once for the whole batch.
+async fn record_exits<E: prost::Message + Default>(
+    tx: &mut Tx,
+    client_id: i64,
+    msgs: &[&Message],
+    origin: &'static str,
+    document: impl Fn(&E) -> (i64, i64, String, &[StockLine]),
+) -> Result<()> {
+    let mut moves = Vec::new();
+    for msg in msgs {
+        let ev: E = decode(msg)?;
+        let (payload_client, emp, origin_id, lines) = document(&ev);
+        same_tenant(client_id, payload_client)?;
+        issued_exits(emp, lines, origin, &origin_id, &mut moves)?;
+    }
+    ledger::record_many(tx, client_id, &moves).await?;
     Ok(())
 }
 
 /// `erp.orders.pedido.faturado`: the invoiced order's products leave stock.
 pub struct InvoicedOrder;
 
+fn invoiced(ev: &PedidoFaturado) -> (i64, i64, String, &[StockLine]) {
+    (
+        ev.client_id,
+        ev.emp_id,
+        format!("{}/{}/{}", ev.emp_id, ev.serie, ev.pedido_id),
+        &ev.lines,
+    )
+}
+
 #[async_trait]
 impl Effect for InvoicedOrder {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let ev: PedidoFaturado = decode(msg)?;
-        same_tenant(client_id, ev.client_id)?;
-        let origin_id = format!("{}/{}/{}", ev.emp_id, ev.serie, ev.pedido_id);
-        issued_exits(tx, client_id, ev.emp_id, &ev.lines, "PEDIDO", &origin_id).await
+        self.apply_batch(tx, client_id, &[msg]).await
+    }
+
+    async fn apply_batch(&self, tx: &mut Tx, client_id: i64, msgs: &[&Message]) -> Result<()> {
+        record_exits(tx, client_id, msgs, "PEDIDO", invoiced).await
     }
 }
 
 /// `erp.orders.ordemservico.estoquebaixado`: the service order's parts leave stock.
 pub struct ServiceOrderParts;
 
+fn service_order(ev: &OrdemServicoBaixada) -> (i64, i64, String, &[StockLine]) {
+    (
+        ev.client_id,
+        ev.emp_id,
+        format!("{}/{}/{}", ev.emp_id, ev.serie, ev.ordem_id),
+        &ev.lines,
+    )
+}
+
 #[async_trait]
 impl Effect for ServiceOrderParts {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let ev: OrdemServicoBaixada = decode(msg)?;
-        same_tenant(client_id, ev.client_id)?;
-        let origin_id = format!("{}/{}/{}", ev.emp_id, ev.serie, ev.ordem_id);
-        issued_exits(
-            tx,
-            client_id,
-            ev.emp_id,
-            &ev.lines,
-            "ORDEMSERVICO",
-            &origin_id,
-        )
-        .await
+        self.apply_batch(tx, client_id, &[msg]).await
+    }
+
+    async fn apply_batch(&self, tx: &mut Tx, client_id: i64, msgs: &[&Message]) -> Result<()> {
+        record_exits(tx, client_id, msgs, "ORDEMSERVICO", service_order).await
     }
 }
 
