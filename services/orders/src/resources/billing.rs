@@ -216,7 +216,8 @@ pub fn promocao() -> Resource {
 
 /// Invoices an order: the state change happens once (the row is locked and must
 /// be open), the totals are recomputed from the lines, and the fact goes to the
-/// outbox in the same transaction.
+/// outbox in the same transaction. The header is read and locked once, each kind
+/// of line read once, and the header written once.
 pub async fn invoice(
     tx: &mut Tx,
     caller: &Caller,
@@ -224,38 +225,92 @@ pub async fn invoice(
     id: i64,
     serie: &str,
 ) -> Result<Value> {
-    let key = [id.to_string(), serie.to_string()];
-    let status = docs::lock_status(tx, &ORDER, caller.client_id, emp, &key).await?;
+    let client = caller.client_id;
+    let head: Option<(String, i64, Option<String>, chrono::NaiveDate)> = sqlx::query_as(
+        "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao FROM orders.pedido
+         WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4 FOR UPDATE",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let (status, cli, name, issued) =
+        head.ok_or_else(|| Error::NotFound(ORDER.missing_msg.into()))?;
     if status != "A" {
         return Err(Error::Conflict(ALREADY_INVOICED.into()));
     }
-    let lines: i64 = sqlx::query_scalar(
-        "SELECT (SELECT count(*) FROM orders.pedidoproduto WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4)
-              + (SELECT count(*) FROM orders.pedidoservico WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4)",
+    type ProductLine = (
+        i64,
+        i64,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Option<i64>,
+    );
+    let products: Vec<ProductLine> = sqlx::query_as(
+        "SELECT pedi_pedf_item, pedi_prod_id, pedi_qtde, pedi_vlr_unitario, coalesce(pedi_vlr_desconto, 0),
+                coalesce(pedi_vlr_acrecimo, 0), coalesce(pedi_vlr_frete, 0), pedi_loca_id
+         FROM orders.pedidoproduto
+         WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4
+         ORDER BY pedi_pedf_item",
     )
-    .bind(caller.client_id)
+    .bind(client)
     .bind(emp)
     .bind(id)
     .bind(serie)
-    .fetch_one(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
-    if lines == 0 {
+    let services: Vec<(Decimal, Decimal)> = sqlx::query_as(
+        "SELECT pfos_qtde, pfos_vlr_unit FROM orders.pedidoservico
+         WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_all(&mut **tx)
+    .await?;
+    if products.is_empty() && services.is_empty() {
         return Err(Error::validation(EMPTY_ORDER));
     }
-    let t = docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
-    let (cli, name, issued): (i64, Option<String>, chrono::NaiveDate) = sqlx::query_as(
-        "UPDATE orders.pedido SET pedf_situacao = 'F', pedf_dta_faturamento = now()
-         WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4
-         RETURNING pedf_cli_id, pedf_cli_desc, pedf_dta_emissao",
+    let product_lines: Vec<crate::totals::Line> = products
+        .iter()
+        .map(|p| crate::totals::Line {
+            qty: p.2,
+            unit: p.3,
+            discount: p.4,
+            surcharge: p.5,
+            freight: p.6,
+        })
+        .collect();
+    let service_lines: Vec<crate::totals::Line> = services
+        .iter()
+        .map(|(q, u)| crate::totals::Line::new(*q, *u))
+        .collect();
+    let t = crate::totals::document(&product_lines, &service_lines, Decimal::ZERO, Decimal::ZERO);
+    sqlx::query(
+        "UPDATE orders.pedido SET pedf_tot_prod = $5, pedf_tot_serv = $6, pedf_vlr_acre = $7, pedf_vlr_frete = $8,
+             pedf_vlr_desc = $9, pedf_vlr_total = $10, pedf_situacao = 'F', pedf_dta_faturamento = now()
+         WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
     )
-    .bind(caller.client_id)
+    .bind(client)
     .bind(emp)
     .bind(id)
     .bind(serie)
-    .fetch_one(&mut **tx)
+    .bind(t.products)
+    .bind(t.services)
+    .bind(t.surcharge)
+    .bind(t.freight)
+    .bind(t.discount)
+    .bind(t.total)
+    .execute(&mut **tx)
     .await?;
     let event = erp_proto::orders::v1::PedidoFaturado {
-        client_id: caller.client_id,
+        client_id: client,
         emp_id: emp,
         pedido_id: id,
         serie: serie.into(),
@@ -266,14 +321,22 @@ pub async fn invoice(
         services_total: t.services.to_string(),
         issued_on: issued.format("%Y-%m-%d").to_string(),
         user_id: caller.user_id,
-        lines: docs::stock_lines(tx, &PRODUCTS, "pedi_loca_id", caller.client_id, emp, &key)
-            .await?,
+        lines: products
+            .iter()
+            .map(|p| erp_proto::orders::v1::StockLine {
+                product_id: p.1,
+                product_emp_id: emp,
+                quantity: p.2.normalize().to_string(),
+                item: p.0,
+                location_id: p.7.unwrap_or(0),
+            })
+            .collect(),
     };
     erp_platform::bus::outbox_insert(
         tx,
         SCHEMA,
         crate::events::PEDIDO_FATURADO,
-        caller.client_id,
+        client,
         &event.encode_to_vec(),
     )
     .await?;
