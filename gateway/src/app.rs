@@ -20,6 +20,7 @@ use crate::state::AppState;
 pub fn router(st: AppState) -> Router {
     let mut routes = Routes::default();
     crate::legacy::identity::add(&mut routes);
+    crate::legacy::support::add(&mut routes);
     routes.add(
         Method::GET,
         "/uploads/{emp}/{file}",

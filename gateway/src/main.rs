@@ -31,6 +31,11 @@ enum Command {
     SeedDemo,
     /// Print the GraphQL schema (SDL).
     Schema,
+    /// Scheduled jobs of every service: schedule, next and last run, outcome.
+    Jobs {
+        #[command(subcommand)]
+        action: Option<JobsAction>,
+    },
     /// Load the official NCM table (Siscomex CSV export); see services/catalog/data/README.md.
     ImportNcm { file: std::path::PathBuf },
     /// Load the official CNAE 2.3 subclasses (IBGE CSV); see services/catalog/data/README.md.
@@ -58,6 +63,14 @@ enum Command {
         #[arg(long, default_value = "SILVA")]
         filter: String,
     },
+}
+
+#[derive(Subcommand)]
+enum JobsAction {
+    /// List the jobs (the default).
+    List,
+    /// Publish one run of a job now (needs NATS_URL: the services must see it).
+    Run { service: String, job: String },
 }
 
 #[tokio::main]
@@ -91,6 +104,10 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", erp_gateway::graphql::schema().sdl());
             Ok(())
         }
+        Command::Jobs { action } => match action.unwrap_or(JobsAction::List) {
+            JobsAction::List => roles::print_jobs(cfg).await,
+            JobsAction::Run { service, job } => roles::run_job(cfg, &service, &job).await,
+        },
         Command::ImportNcm { file } => import(cfg, "NCM", file, true).await,
         Command::ImportCnae { file } => import(cfg, "CNAE", file, false).await,
         Command::BenchSeed {

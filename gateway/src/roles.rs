@@ -119,6 +119,64 @@ pub fn print_demo_logins(url: &str) {
     println!();
 }
 
+/// `erp jobs`: every service's jobs with their next and last run.
+pub async fn print_jobs(cfg: Arc<Config>) -> Result<()> {
+    let db = Db::connect(&cfg).await?;
+    let when = |t: Option<chrono::DateTime<chrono::Utc>>| {
+        t.map(|t| {
+            t.with_timezone(&chrono_tz::America::Sao_Paulo)
+                .format("%d/%m/%Y %H:%M:%S")
+                .to_string()
+        })
+        .unwrap_or_else(|| "-".into())
+    };
+    println!(
+        "{:<10} {:<14} {:<16} {:<19} {:<19} {:>6} {:>6}  último resultado",
+        "serviço", "tarefa", "agenda", "próxima execução", "última execução", "runs", "falhas"
+    );
+    for s in services() {
+        for j in erp_platform::bus::jobs::list(&db, s.name).await? {
+            let outcome = match (j.last_ok, &j.last_outcome) {
+                (Some(true), Some(o)) => {
+                    format!("ok ({} ms): {o}", j.last_duration_ms.unwrap_or(0))
+                }
+                (Some(false), Some(o)) => o.clone(),
+                _ => "nunca executada".into(),
+            };
+            println!(
+                "{:<10} {:<14} {:<16} {:<19} {:<19} {:>6} {:>6}  {}",
+                s.name,
+                j.name,
+                j.schedule,
+                when(j.next_run),
+                when(j.last_finished.or(j.last_started)),
+                j.runs,
+                j.failures,
+                outcome
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `erp jobs run <service> <job>`: one run now, through the bus the services use.
+pub async fn run_job(cfg: Arc<Config>, service: &str, job: &str) -> Result<()> {
+    if cfg.nats_url.is_none() {
+        return Err(Error::validation(
+            "NATS_URL é obrigatório: sem ele os serviços não veem a tarefa (use POST /jobs/{serviço}/{tarefa} no modo erp run).",
+        ));
+    }
+    if !services().iter().any(|s| s.name == service) {
+        return Err(Error::validation(format!(
+            "serviço desconhecido: {service}"
+        )));
+    }
+    let bus = bus::from_config(&cfg).await?;
+    let id = erp_platform::bus::jobs::trigger(bus.as_ref(), service, job).await?;
+    println!("{id}");
+    Ok(())
+}
+
 async fn service_ctx(
     cfg: Arc<Config>,
     bus: Arc<dyn Bus>,

@@ -10,9 +10,11 @@
 //! - `mod`: the route table type, body and error helpers.
 //! - `registers`: the generic routes of every register.
 //! - `identity`: login, logout, companies, menus, permissions, users.
+//! - `support`: support operators' calls (run a scheduled job now).
 
 pub mod identity;
 pub mod registers;
+pub mod support;
 
 use std::collections::HashSet;
 use std::future::Future;
