@@ -387,8 +387,17 @@ pub struct Running {
 }
 
 pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Running> {
-    migrate(cfg.clone()).await?;
     let bus = bus::from_config(&cfg).await?;
+    start_all_with(cfg, listener, bus).await
+}
+
+/// `start_all` on a given bus (tests wrap the bus to inject faults).
+pub async fn start_all_with(
+    cfg: Arc<Config>,
+    listener: TcpListener,
+    bus: Arc<dyn Bus>,
+) -> Result<Running> {
+    migrate(cfg.clone()).await?;
     let cache = cache::from_config(&cfg).await?;
     let mut urls = HashMap::new();
     let mut tasks = Vec::new();

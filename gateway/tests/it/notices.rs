@@ -22,12 +22,11 @@ fn notice(user_id: i64, message: &str) -> Message {
         message: message.into(),
         created_at: "2026-11-22T10:00:00Z".into(),
     };
-    Message {
+    Message::new(
         id,
-        subject: "erp.messaging.notificacao.criada".into(),
-        headers: vec![],
-        payload: n.encode_to_vec().into(),
-    }
+        "erp.messaging.notificacao.criada",
+        n.encode_to_vec().into(),
+    )
 }
 
 #[tokio::test]
@@ -65,26 +64,28 @@ async fn notifications_reach_only_their_users_websocket() {
     ws.send(Ws::Text(sub.to_string().into()))
         .await
         .expect("subscribe");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-
+    // The subscription is ready when a notification reaches it: until then publish
+    // the pair again (another user's first, then this user's); the first one the
+    // socket gets must be this user's.
     let nats_url = app().cfg.nats_url.clone().expect("tests run with NATS");
     let bus = NatsBus::connect(&nats_url).await.expect("nats");
-    bus.publish(notice(2, "Para outro usuário"))
-        .await
-        .expect("publish");
-    bus.publish(notice(1, "Pedido 10 faturado"))
-        .await
-        .expect("publish");
-
-    let got = tokio::time::timeout(Duration::from_secs(15), async {
-        while let Some(Ok(m)) = ws.next().await {
-            if let Some(v) = next_json(m) {
-                if v["type"] == json!("next") {
-                    return Some(v["payload"]["data"]["notifications"]["message"].clone());
+    let got = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            bus.publish(notice(2, "Para outro usuário"))
+                .await
+                .expect("publish");
+            bus.publish(notice(1, "Pedido 10 faturado"))
+                .await
+                .expect("publish");
+            let round = tokio::time::Instant::now() + Duration::from_secs(1);
+            while let Ok(Some(Ok(m))) = tokio::time::timeout_at(round, ws.next()).await {
+                if let Some(v) = next_json(m) {
+                    if v["type"] == json!("next") {
+                        return Some(v["payload"]["data"]["notifications"]["message"].clone());
+                    }
                 }
             }
         }
-        None
     })
     .await
     .expect("a notification in time");

@@ -31,12 +31,11 @@ pub async fn catalog_product(db: &erp_platform::db::Db, c: i64, op: &str, row: V
         key: vec![row["PROD_ID"].to_string()],
         row_json: serde_json::to_vec(&row).expect("json"),
     };
-    let msg = Message {
-        id: format!("produto-{c}-{op}-{}", row["PROD_ID"]),
-        subject: format!("erp.catalog.produto.{op}"),
-        headers: Vec::new(),
-        payload: ev.encode_to_vec().into(),
-    };
+    let msg = Message::new(
+        format!("produto-{c}-{op}-{}", row["PROD_ID"]),
+        format!("erp.catalog.produto.{op}"),
+        ev.encode_to_vec().into(),
+    );
     let id = msg.id.clone();
     let applied = apply_once(db, "stock", "stock-produtos", &id, c, move |tx| {
         Box::pin(async move { erp_stock::events::ProductCopy.apply(tx, c, &msg).await })

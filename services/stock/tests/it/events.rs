@@ -20,12 +20,7 @@ fn line(product: i64, qty: &str, item: i64) -> StockLine {
 }
 
 fn message(id: &str, subject: &str, payload: Vec<u8>) -> Message {
-    Message {
-        id: id.into(),
-        subject: subject.into(),
-        headers: Vec::new(),
-        payload: payload.into(),
-    }
+    Message::new(id, subject, payload.into())
 }
 
 async fn deliver<E: Effect + 'static>(
@@ -332,4 +327,144 @@ async fn fifty_concurrent_invoiced_exits_keep_the_ledger_sum_equal_to_the_balanc
         (51, d("-20")),
         "each exit saw the one before it"
     );
+}
+
+/// The stock card of one product as (kind, quantity, unit cost, balance after,
+/// average cost after, origin id, location), in order.
+type CardRow = (
+    String,
+    rust_decimal::Decimal,
+    rust_decimal::Decimal,
+    rust_decimal::Decimal,
+    rust_decimal::Decimal,
+    String,
+    Option<i64>,
+);
+
+async fn card_of(db: &erp_platform::db::Db, c: i64, product: i64) -> Vec<CardRow> {
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    sqlx::query_as(
+        "SELECT movi_tipo::text, movi_qtde, movi_custo_unit, movi_saldo_apos, movi_custo_medio_apos, movi_origem_id, movi_loca_id
+         FROM stock.movimentos WHERE movi_prod_id = $1 ORDER BY movi_id",
+    )
+    .bind(product)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("card")
+}
+
+/// Twelve invoices with repeated and located lines, applied by one tenant as one
+/// batch (one lock per product) and by another one event at a time, leave the same
+/// stock card, balances per location and average cost.
+#[tokio::test]
+async fn a_batch_of_exits_leaves_the_stock_card_one_at_a_time_would() {
+    let db = crate::db().await;
+    let (batch, single) = (crate::client(), crate::client());
+    let mut locations = Vec::new();
+    for c in [batch, single] {
+        let shop = post(
+            &db,
+            c,
+            "localestoque",
+            json!({"LOCA_DESCRICAO": "LOJA", "LOCA_PADRAO": true}),
+        )
+        .await
+        .expect("location")["LOCA_ID"]
+            .as_i64()
+            .expect("id");
+        let back = post(&db, c, "localestoque", json!({"LOCA_DESCRICAO": "FUNDOS"}))
+            .await
+            .expect("location")["LOCA_ID"]
+            .as_i64()
+            .expect("id");
+        locations.push((shop, back));
+        entry(&db, c, 21, "40", "2.50").await;
+        entry(&db, c, 22, "8", "7.00").await;
+        entry(&db, c, 21, "10", "4.00").await; // average (100 + 40) / 50 = 2.80
+    }
+    let events = |c: i64, back: i64| -> Vec<Message> {
+        (0..12)
+            .map(|i| {
+                let mut lines = vec![line(21, "1.5", 1), line(22, "1", 2), line(21, "2", 3)];
+                if i % 3 == 0 {
+                    lines[2].location_id = back;
+                }
+                let mut m = message(
+                    &format!("lote-{c}-{i}"),
+                    erp_stock::events::PEDIDO_FATURADO,
+                    invoiced(c, 300 + i, lines),
+                );
+                m.headers
+                    .push((erp_platform::bus::CLIENT_HEADER.into(), c.to_string()));
+                m
+            })
+            .collect()
+    };
+    let effect: std::sync::Arc<dyn Effect> = std::sync::Arc::new(erp_stock::events::InvoicedOrder);
+    let outcomes = erp_platform::bus::consumer::apply_delivered(
+        &db,
+        "stock",
+        "stock-pedido-faturado",
+        &effect,
+        &events(batch, locations[0].1),
+    )
+    .await;
+    assert!(outcomes
+        .iter()
+        .all(|o| *o == erp_platform::bus::Outcome::Ack));
+    for m in events(single, locations[1].1) {
+        assert!(deliver(
+            &db,
+            "stock-pedido-faturado",
+            single,
+            erp_stock::events::InvoicedOrder,
+            m
+        )
+        .await
+        .expect("one at a time"));
+    }
+    for product in [21, 22] {
+        let (a, b) = (
+            card_of(&db, batch, product).await,
+            card_of(&db, single, product).await,
+        );
+        let strip = |rows: Vec<CardRow>, shop: i64, back: i64| -> Vec<CardRow> {
+            // Location ids differ between the tenants; compare their roles.
+            rows.into_iter()
+                .map(|mut r| {
+                    r.6 = r.6.map(|l| {
+                        if l == shop {
+                            1
+                        } else if l == back {
+                            2
+                        } else {
+                            l
+                        }
+                    });
+                    r
+                })
+                .collect()
+        };
+        assert_eq!(
+            strip(a, locations[0].0, locations[0].1),
+            strip(b, locations[1].0, locations[1].1),
+            "product {product}: the same stock card"
+        );
+    }
+    // By hand: 50 - 12 x 3.5 = 8 of product 21 at 2.80; 8 - 12 = -4 of product 22.
+    for c in [batch, single] {
+        assert_eq!(stock(&db, c, 21).await, (d("8"), d("2.8")));
+        assert_eq!(stock(&db, c, 22).await, (d("-4"), d("7")));
+    }
+    // Four invoices took 2 of product 21 from the back room; the rest from the shop.
+    assert_eq!(crate::at(&db, batch, 21, locations[0].1).await, d("-8"));
+    assert_eq!(crate::at(&db, batch, 21, locations[0].0).await, d("16"));
+    let mut tx = db.begin_tenant(batch).await.expect("tx");
+    let exits: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM stock.movimentos WHERE movi_origem = 'PEDIDO' AND movi_origem_id LIKE '1/1/3%'",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .expect("exits");
+    assert_eq!(exits, 36, "one movement per document line");
 }

@@ -1,6 +1,8 @@
 //! Sales and stock over events, through the real path: catalog, orders and stock
 //! write their outboxes, the relays publish to a NATS JetStream server of this test's
 //! own, and stock's and orders' consumers apply each fact once through their inbox.
+//! Negative checks wait for a condition (the relay's failed attempt, a marker),
+//! never for a fixed time.
 //!
 //! - a product and a customer registered in catalog become known to orders and
 //!   stock; a renamed customer names the next order while the invoiced one keeps
@@ -13,9 +15,10 @@
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use erp_platform::bus::{self, Bus, Effect, NatsBus};
+
+use super::{metric, wait_for};
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{query, Registry};
@@ -71,21 +74,6 @@ async fn balance(db: &Db, product: i64) -> (Decimal, i64) {
     (b.qty, exits)
 }
 
-async fn wait_for<F, Fut>(what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(30) {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting for {what}");
-}
-
 async fn invoice(db: &Db, id: i64) -> Value {
     let mut tx = db.begin_tenant(CLIENT).await.expect("tx");
     let out = erp_orders::resources::billing::invoice(&mut tx, &caller(), 1, id, "1")
@@ -127,7 +115,6 @@ impl Flaky {
         Arc::new(move |msg: bus::Message| {
             let me = self.clone();
             Box::pin(async move {
-                me.deliveries.fetch_add(1, Ordering::SeqCst);
                 let client: i64 = msg
                     .header(bus::CLIENT_HEADER)
                     .and_then(|c| c.parse().ok())
@@ -148,6 +135,8 @@ impl Flaky {
                     },
                 )
                 .await?;
+                // Counted once the delivery was applied (or found applied).
+                me.deliveries.fetch_add(1, Ordering::SeqCst);
                 let first = me.seen.lock().map(|mut s| s.insert(id)).unwrap_or(false);
                 if first {
                     Err(erp_platform::Error::Unavailable("ack lost".into()))
@@ -161,6 +150,7 @@ impl Flaky {
 
 #[tokio::test]
 async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers() {
+    erp_platform::telemetry::metrics_handle();
     let mut cfg = erp_platform::testing::fresh_database("events").await;
     let mut nats = erp_platform::testing::NatsServer::start();
     cfg.nats_url = Some(nats.url());
@@ -176,21 +166,29 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
     }
     for c in erp_orders::events::consumers() {
         tasks.push(
-            bus::consume(&bus, db.clone(), "orders", c.durable, c.filter, c.effect)
-                .await
-                .expect("orders consumer"),
+            bus::consume(
+                &bus,
+                db.clone(),
+                "orders",
+                c.durable,
+                c.filter,
+                c.effect,
+                256,
+            )
+            .await
+            .expect("orders consumer"),
         );
     }
     for c in erp_stock::events::consumers() {
         tasks.push(
-            bus::consume_with(
+            bus::consume(
                 &bus,
                 db.clone(),
                 "stock",
                 c.durable,
                 c.filter,
                 c.effect,
-                c.in_flight,
+                256,
             )
             .await
             .expect("stock consumer"),
@@ -270,9 +268,14 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
 
     // 2. NATS stops during the invoice: the fact waits in the outbox, then arrives once.
     nats.down();
+    let failures = metric("erp_outbox_publish_failures_total", "schema=\"orders\"");
     let second = order(&db, &orders, cli_id, prod_id, "3").await;
     invoice(&db, second).await;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    wait_for(
+        "the relay's failed attempt to publish the invoice",
+        || async { metric("erp_outbox_publish_failures_total", "schema=\"orders\"") > failures },
+    )
+    .await;
     assert_eq!(
         balance(&db, prod_id).await,
         (Decimal::from(8), 1),
@@ -314,7 +317,6 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
         }
     })
     .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(balance(&db, prod_id).await, (Decimal::from(4), 3));
     let mut tx = db.begin_tenant(CLIENT).await.expect("tx");
     let applied: i64 = sqlx::query_scalar(
