@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # `make bench`, second part: invoicing over the bus. The whole product runs (release
 # build, pinned to core 0) with a NATS JetStream server of this script's own; the
-# demo data gives the customers and products (their copies reach orders and stock
-# as events). Open billing orders with two product lines each are bulk-loaded, then
-# `PUT /pedidogenerator/{id}/{emp}/{serie}` is driven by wrk from core 1:
-#   - latency at 1 connection and throughput at 16 connections (each request
-#     invoices a different order; every answer must be 2xx);
-#   - the time from an invoice to the stock balance updated: for each invoiced
-#     order, stock's exit movement time minus the order's invoice time (both
-#     PostgreSQL's clock; the invoice's is its transaction start), p50/p99.
+# load generators run on core 1. Side by side, in one run:
+#   - the floor: one PostgreSQL commit round trip and one JetStream
+#     publish-with-acknowledgement round trip, measured directly (erp bench-floor);
+#   - isolated invoices: 200, one at a time, 50 ms apart: invoice -> balance
+#     p50/p99, in ms and as a ratio to the floor (commit + publish);
+#   - sustained load: 16 connections for BENCH_SECS (30) seconds, once on 2 hot
+#     products and once on 10,000 products: invoices/s, exits applied/s,
+#     invoice -> balance p50/p99 (the queue included), and the time from the last
+#     invoice to the last exit (the backlog draining after the load stops).
+# "invoice -> balance" is stock's exit movement time (clock_timestamp() when the
+# batch writes it) minus the order's invoice time (its transaction start): both
+# PostgreSQL's clock. Every invoiced order must have exactly its two exits.
 # The table is written to target/bench/invoices.md.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ERP=${ERP_BIN:-${CARGO_TARGET_DIR:-$HOME/.cache/erp-target}/release/erp}
-SECS=${BENCH_SECS:-10}
+SECS=${BENCH_SECS:-30}
 PORT=${BENCH_PORT:-8093}
 ORDERS=${BENCH_ORDERS:-40000}
+SPREAD=10000
 BASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/erp}
 DB=erp_bench_invoice
 ADMIN_URL="${BASE_URL%/*}/postgres"
@@ -51,19 +56,65 @@ done
 TOKEN=$(curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
     -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])')
 
-# Benchmark data: open orders in serie 9, customer 1, products 2 and 3 (known to
-# orders from the demo's catalog events), numbered from 1.
-say "loading $ORDERS open orders"
+# Benchmark data, customer 1 of the demo: serie 7 (isolated) and 8 (hot) order lines
+# on products 2 and 3; serie 9 on two of 10,000 products each.
+say "loading $((ORDERS * 2 + 200)) open orders"
 sql "SET app.client_id = '$CLIENT';
 INSERT INTO orders.pedido (client_id, pedf_emp_id, pedf_serie, pedf_id, pedf_cli_id, pedf_cli_desc, pedf_cli_cidade)
-  SELECT $CLIENT, $EMP, '9', g, 1, 'CLIENTE TESTE LTDA', 'São Paulo' FROM generate_series(1, $ORDERS) g;
+  SELECT $CLIENT, $EMP, s, g, 1, 'CLIENTE TESTE LTDA', 'São Paulo'
+  FROM (VALUES ('7', 200), ('8', $ORDERS), ('9', $ORDERS)) v(s, n), generate_series(1, n) g;
 INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, pedi_pedf_serie_id, pedi_pedf_item, pedi_prod_id,
     pedi_descricao, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total)
-  SELECT $CLIENT, $EMP, g, '9', i, i + 1, 'ITEM', i, 10, 10 * i FROM generate_series(1, $ORDERS) g, generate_series(1, 2) i;
+  SELECT $CLIENT, $EMP, g, s, i, CASE WHEN s = '9' THEN (g * 2 + i) % $SPREAD + 1 ELSE i + 1 END, 'ITEM', i, 10, 10 * i
+  FROM (VALUES ('7', 200), ('8', $ORDERS), ('9', $ORDERS)) v(s, n), generate_series(1, n) g, generate_series(1, 2) i;
 ANALYZE orders.pedido; ANALYZE orders.pedidoproduto;" >/dev/null
 
-# wrk: each connection invoices its own range of order numbers.
-run_wrk() { # conns first_id ids_per_thread -> "p50 p99 rps count"
+# The floor, from the load core.
+read -r pg50 pg99 js50 js99 <<< "$(DATABASE_URL="$URL" RUST_LOG=error taskset -c 1 "$ERP" bench-floor --nats "nats://127.0.0.1:$NATS_PORT" --n 500)"
+floor50=$(python3 -c "print(f'{$pg50 + $js50:.3f}')")
+floor99=$(python3 -c "print(f'{$pg99 + $js99:.3f}')")
+
+# Invoice -> exit latency of a serie: "p50 p99 max".
+lag() { # serie
+    sql "SET app.client_id = '$CLIENT';
+SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 2), round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 2), round(max(ms)::numeric, 2)
+FROM (SELECT extract(epoch FROM max(m.movi_data) - p.pedf_dta_faturamento) * 1000 AS ms
+      FROM orders.pedido p JOIN stock.movimentos m ON m.client_id = p.client_id AND m.movi_emp_id = p.pedf_emp_id
+       AND m.movi_origem = 'PEDIDO' AND m.movi_origem_id = p.pedf_emp_id || '/$1/' || p.pedf_id
+      WHERE p.pedf_serie = '$1' AND p.pedf_situacao = 'F' GROUP BY p.pedf_id, p.pedf_dta_faturamento) t" | tail -1 | tr '|' ' '
+}
+invoiced() { sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM orders.pedido WHERE pedf_serie = '$1' AND pedf_situacao = 'F'" | tail -1; }
+exits() { sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM stock.movimentos WHERE movi_origem = 'PEDIDO' AND movi_origem_id LIKE '$EMP/$1/%'" | tail -1; }
+settle() { # serie: waits until every invoiced order of the serie has its two exits
+    local n e
+    n=$(invoiced "$1")
+    for _ in $(seq 1 1200); do
+        e=$(exits "$1")
+        [ "$e" -ge $((n * 2)) ] && break
+        sleep 0.25
+    done
+    [ "$e" -eq $((n * 2)) ] || { say "serie $1: stock has $e exits for $n orders"; exit 1; }
+    echo "$n"
+}
+
+# Isolated invoices: one at a time, 50 ms apart, over one keep-alive connection.
+say "isolated invoices"
+taskset -c 1 python3 - "$PORT" "$TOKEN" "$EMP" <<'PY'
+import http.client, sys, time
+port, token, emp = sys.argv[1], sys.argv[2], sys.argv[3]
+c = http.client.HTTPConnection("127.0.0.1", int(port))
+for i in range(1, 201):
+    c.request("PUT", f"/pedidogenerator/{i}/{emp}/7", headers={"authorization": f"Bearer {token}"})
+    r = c.getresponse(); r.read()
+    if r.status != 200:
+        sys.exit(f"invoice {i}: HTTP {r.status}")
+    time.sleep(0.05)
+PY
+settle 7 >/dev/null
+read -r i50 i99 imax <<< "$(lag 7)"
+
+# Sustained load: 16 connections, each invoicing its own range of order numbers.
+sustained() { # serie -> "rps invoices exits_per_s p50 p99 drain_ms"
     cat > "$WORK/inv.lua" <<LUA
 local counter = 0
 function setup(thread)
@@ -72,57 +123,46 @@ function setup(thread)
 end
 function init(args)
   n = 0
-  base = $2 + tid * $3
+  base = tid * $((ORDERS / 2))
 end
 function request()
   n = n + 1
-  return wrk.format("PUT", "/pedidogenerator/" .. (base + n) .. "/$EMP/9", {["authorization"] = "Bearer $TOKEN"})
+  return wrk.format("PUT", "/pedidogenerator/" .. (base + n) .. "/$EMP/$1", {["authorization"] = "Bearer $TOKEN"})
 end
 LUA
-    local threads=1; [ "$1" -gt 1 ] && threads=2
-    taskset -c 1 wrk -t"$threads" -c"$1" -d"${SECS}s" --latency -s "$WORK/inv.lua" "http://127.0.0.1:$PORT" > "$WORK/wrk.txt"
+    taskset -c 1 wrk -t2 -c16 -d"${SECS}s" --latency -s "$WORK/inv.lua" "http://127.0.0.1:$PORT" > "$WORK/wrk.txt"
     if grep -q "Non-2xx" "$WORK/wrk.txt"; then cat "$WORK/wrk.txt" >&2; say "non-2xx answers"; exit 1; fi
-    python3 - "$WORK/wrk.txt" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-def ms(v, u): return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[u]
-lat = {m.group(1): ms(m.group(2), m.group(3)) for m in re.finditer(r"^\s+(\d+)%\s+([\d.]+)(us|ms|s)\s*$", t, re.M)}
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
-n = int(re.search(r"(\d+) requests in", t).group(1))
-print(f"{lat['50']:.3f} {lat['99']:.3f} {rps:.1f} {n}")
-PY
+    local rps n l50 l99 lmax rate drain
+    rps=$(sed -n 's/^Requests\/sec:\s*\([0-9.]*\).*/\1/p' "$WORK/wrk.txt")
+    n=$(settle "$1")
+    read -r l50 l99 lmax <<< "$(lag "$1")"
+    read -r rate drain <<< "$(sql "SET app.client_id = '$CLIENT';
+WITH inv AS (SELECT min(pedf_dta_faturamento) AS first, max(pedf_dta_faturamento) AS last FROM orders.pedido
+             WHERE pedf_serie = '$1' AND pedf_situacao = 'F'),
+     ex AS (SELECT max(movi_data) AS last, count(*) AS n FROM stock.movimentos WHERE movi_origem = 'PEDIDO' AND movi_origem_id LIKE '$EMP/$1/%')
+SELECT round(ex.n / extract(epoch FROM ex.last - inv.first)::numeric, 1), round((extract(epoch FROM ex.last - inv.last) * 1000)::numeric, 1)
+FROM inv, ex" | tail -1 | tr '|' ' ')"
+    echo "$rps $n $rate $l50 $l99 $drain"
 }
-
-read -r l50 l99 _ n1 <<< "$(run_wrk 1 0 $((ORDERS / 4)))"
-read -r _ _ rps n16 <<< "$(run_wrk 16 $((ORDERS / 4)) $((ORDERS * 3 / 8)))"
-invoiced=$(sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM orders.pedido WHERE pedf_serie = '9' AND pedf_situacao = 'F'" | tail -1)
-say "$invoiced orders invoiced; waiting for stock"
-for _ in $(seq 1 600); do
-    exits=$(sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM stock.movimentos WHERE movi_origem = 'PEDIDO' AND movi_origem_id LIKE '$EMP/9/%'" | tail -1)
-    [ "$exits" -ge $((invoiced * 2)) ] && break
-    sleep 0.5
-done
-[ "$exits" -eq $((invoiced * 2)) ] || { say "stock has $exits exits for $invoiced orders"; exit 1; }
-# Invoice -> exit latency per run: "p50 p99 max" of the orders whose ids fall in a range.
-lag() { # first_id last_id
-    sql "SET app.client_id = '$CLIENT';
-SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1), round(max(ms)::numeric, 1)
-FROM (SELECT extract(epoch FROM m.movi_data - p.pedf_dta_faturamento) * 1000 AS ms
-      FROM orders.pedido p JOIN stock.movimentos m ON m.client_id = p.client_id AND m.movi_emp_id = p.pedf_emp_id
-       AND m.movi_origem = 'PEDIDO' AND m.movi_origem_id = p.pedf_emp_id || '/9/' || p.pedf_id AND m.movi_prod_id = 2
-      WHERE p.pedf_serie = '9' AND p.pedf_situacao = 'F' AND p.pedf_id BETWEEN $1 AND $2) t" | tail -1 | tr '|' ' '
-}
-read -r a50 a99 amax <<< "$(lag 1 $((ORDERS / 4)))"
-read -r e50 e99 emax <<< "$(lag $((ORDERS / 4 + 1)) $ORDERS)"
-bal=$(sql "SET app.client_id = '$CLIENT'; SELECT sald_qtde FROM stock.saldos WHERE sald_emp_id = $EMP AND sald_prod_id = 2" | tail -1)
+say "sustained load on 2 hot products"
+read -r h_rps h_n h_rate h50 h99 hdrain <<< "$(sustained 8)"
+say "sustained load on $SPREAD products"
+read -r s_rps s_n s_rate s50 s99 sdrain <<< "$(sustained 9)"
+ratio() { python3 -c "print(f'{$1 / $2:.1f}')"; }
 {
-    echo "# Invoicing over NATS JetStream ($(date -u +%F), ${SECS}s per run, server on core 0, load on core 1)"
+    echo "# Invoicing over NATS JetStream ($(date -u +%F); server on core 0, load on core 1; sustained runs ${SECS}s at 16 connections)"
     echo
     echo "| measure | value |"
     echo "|---|---|"
-    echo "| invoice call p50 / p99 at 1 connection | ${l50} ms / ${l99} ms ($n1 invoices) |"
-    echo "| invoices per second at 16 connections | ${rps} ($n16 invoices) |"
-    echo "| invoice -> balance updated p50 / p99 (max), 1 connection | ${a50} ms / ${a99} ms (${amax} ms) |"
-    echo "| invoice -> balance updated p50 / p99 (max), 16 connections (stock's queue included) | ${e50} ms / ${e99} ms (${emax} ms) |"
-    echo "| orders invoiced / stock exits | $invoiced / $exits (2 lines each; product 2 balance now $bal) |"
+    echo "| floor: PostgreSQL commit round trip p50 / p99 | ${pg50} ms / ${pg99} ms |"
+    echo "| floor: JetStream publish with ack p50 / p99 | ${js50} ms / ${js99} ms |"
+    echo "| floor: commit + publish p50 / p99 | ${floor50} ms / ${floor99} ms |"
+    echo "| isolated invoices (200, 50 ms apart): invoice -> balance p50 / p99 (max) | ${i50} ms / ${i99} ms (${imax} ms) |"
+    echo "| isolated: ratio to the floor, p50 / p99 | $(ratio "$i50" "$floor50")x / $(ratio "$i99" "$floor99")x |"
+    echo "| 2 hot products: invoices/s, exits applied/s | ${h_rps} ($h_n invoiced), ${h_rate} |"
+    echo "| 2 hot products: invoice -> balance p50 / p99 (queue included) | ${h50} ms / ${h99} ms |"
+    echo "| 2 hot products: last invoice -> last exit (backlog drained) | ${hdrain} ms |"
+    echo "| $SPREAD products: invoices/s, exits applied/s | ${s_rps} ($s_n invoiced), ${s_rate} |"
+    echo "| $SPREAD products: invoice -> balance p50 / p99 (queue included) | ${s50} ms / ${s99} ms |"
+    echo "| $SPREAD products: last invoice -> last exit (backlog drained) | ${sdrain} ms |"
 } | tee "$OUT/invoices.md"

@@ -295,3 +295,53 @@ pub fn scenario_sql(
     }
     Ok(json!({"sql": sql, "params": params}))
 }
+
+/// The floor under an invoice reaching stock, measured directly: `n` PostgreSQL
+/// commit round trips (a one-row insert in its own transaction, as the app role)
+/// and `n` JetStream publish-with-acknowledgement round trips, one at a time.
+/// Prints `pg_p50 pg_p99 js_p50 js_p99` in milliseconds.
+pub async fn floor(cfg: &Config, nats: &str, n: usize) -> Result<()> {
+    use erp_platform::bus::{Bus, Message, NatsBus};
+    let db = erp_platform::db::Db::connect(cfg).await?;
+    let mut conn = db.pool.acquire().await?;
+    sqlx::query("CREATE TEMP TABLE IF NOT EXISTS bench_floor (n bigint)")
+        .execute(&mut *conn)
+        .await?;
+    let mut pg = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = std::time::Instant::now();
+        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+        sqlx::query("INSERT INTO bench_floor VALUES ($1)")
+            .bind(i as i64)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        pg.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let bus = NatsBus::connect(nats).await?;
+    let mut js = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = std::time::Instant::now();
+        bus.publish(Message::new(
+            uuid::Uuid::now_v7().to_string(),
+            "erp.bench.floor",
+            bytes::Bytes::from(i.to_string()),
+        ))
+        .await?;
+        js.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let pct = |v: &mut Vec<f64>, p: f64| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v.get(((v.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "{:.3} {:.3} {:.3} {:.3}",
+        pct(&mut pg, 0.5),
+        pct(&mut pg, 0.99),
+        pct(&mut js, 0.5),
+        pct(&mut js, 0.99)
+    );
+    Ok(())
+}

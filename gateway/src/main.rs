@@ -51,6 +51,14 @@ enum Command {
         #[arg(long)]
         rows: u64,
     },
+    /// Measure the floor of the invoice-to-stock path (commit and publish round trips).
+    #[command(hide = true)]
+    BenchFloor {
+        #[arg(long)]
+        nats: String,
+        #[arg(long, default_value_t = 500)]
+        n: usize,
+    },
     /// Print the SQL and parameters of a benchmark scenario.
     #[command(hide = true)]
     BenchSql {
@@ -116,6 +124,7 @@ async fn main() -> anyhow::Result<()> {
             emp,
             rows,
         } => erp_gateway::bench::seed(&cfg, &resource, client, emp, rows).await,
+        Command::BenchFloor { nats, n } => erp_gateway::bench::floor(&cfg, &nats, n).await,
         Command::BenchSql {
             resource,
             scenario,
