@@ -10,10 +10,13 @@
 //! - `model`: `Resource`, `Field`, kinds and builders.
 //! - `values`: JSON <-> typed SQL values, field validation with the pt-BR messages.
 //! - `query`: the operations over one tenant transaction.
+//! - `params`: path parameters, body values and written rows read one way, with one
+//!   pt-BR message per case.
 //! - `grpc`: `ResourceService` over a `Registry`.
 
 pub mod grpc;
 pub mod model;
+pub mod params;
 pub mod query;
 pub mod values;
 

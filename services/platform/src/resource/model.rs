@@ -421,6 +421,9 @@ pub struct Resource {
     /// Writes change who users are (companies, users): the gateway forgets the
     /// caller's cached principal at once instead of waiting for the event.
     pub affects_principal: bool,
+    /// Unique and check constraints of the table with the pt-BR message a violation
+    /// answers ('CPF já cadastrado.'), instead of the generic one.
+    pub constraints: Vec<(String, String)>,
 }
 
 impl Resource {
@@ -452,7 +455,25 @@ impl Resource {
             screen: None,
             sample: None,
             affects_principal: false,
+            constraints: Vec::new(),
         }
+    }
+
+    /// The message a violation of `constraint` (a unique key, a check) answers.
+    pub fn constraint(mut self, constraint: &str, message: &str) -> Self {
+        self.constraints
+            .push((constraint.to_string(), message.to_string()));
+        self
+    }
+
+    /// Maps a database error of a write to this register's constraint messages.
+    pub fn constraint_error(&self, e: impl Into<crate::Error>) -> crate::Error {
+        let names: Vec<(&str, &str)> = self
+            .constraints
+            .iter()
+            .map(|(c, m)| (c.as_str(), m.as_str()))
+            .collect();
+        e.into().on_constraint(&names)
     }
 
     pub fn key(mut self, k: &[&str]) -> Self {

@@ -734,7 +734,11 @@ pub async fn create(
         };
     }
     qb.push(")").push(returning(res));
-    let row = qb.build().fetch_one(&mut **tx).await?;
+    let row = qb
+        .build()
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(|e| res.constraint_error(e))?;
     let row = row_to_json(&selectable(res), &row)?;
     // A hook may complete the row (derived columns): answer what is stored.
     let row = match &res.hooks {
@@ -790,7 +794,8 @@ pub async fn update(
     let row = qb
         .build()
         .fetch_optional(&mut **tx)
-        .await?
+        .await
+        .map_err(|e| res.constraint_error(e))?
         .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
     let row = match &res.hooks {
@@ -820,7 +825,8 @@ pub async fn delete(
     let row = qb
         .build()
         .fetch_optional(&mut **tx)
-        .await?
+        .await
+        .map_err(|e| res.constraint_error(e))?
         .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
     if let Some(h) = &res.hooks {
