@@ -55,7 +55,7 @@ web: web-deps
 	cd web && npm run build
 
 test-web: web-deps
-	cd web && npm run typecheck && npm test && npm run build
+	cd web && npm run typecheck && npm run lint && npm test && npm run build
 
 test-k8s:
 	deploy/test-k8s.sh

@@ -62,6 +62,18 @@ export function defaultWsUrl(): string {
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/graphql/ws`;
 }
 
+/** The client's cache; tests build theirs with it too, so they normalize as the app does. */
+export function createCache() {
+  return new InMemoryCache({
+    typePolicies: {
+      // Programs are per user; their id is stable across menu and session queries.
+      UserProgram: { keyFields: ['id'] },
+      ResourceMeta: { keyFields: ['name'] },
+      Session: { keyFields: [] },
+    },
+  });
+}
+
 export function createApolloClient(opts: ApolloOptions) {
   const auth = setContext((_, { headers }) => {
     const token = opts.getToken();
@@ -110,14 +122,7 @@ export function createApolloClient(opts: ApolloOptions) {
 
   return new ApolloClient({
     link: ApolloLink.from([errors, transport]),
-    cache: new InMemoryCache({
-      typePolicies: {
-        // Programs are per user; their id is stable across menu and session queries.
-        UserProgram: { keyFields: ['id'] },
-        ResourceMeta: { keyFields: ['name'] },
-        Session: { keyFields: [] },
-      },
-    }),
+    cache: createCache(),
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },
   });
 }

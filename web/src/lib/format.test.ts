@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatQuantity, formatTimestamp, isRealDate, parseBRNumber, toApiDate } from './format';
+import {
+  formatDate,
+  formatMoney,
+  formatQuantity,
+  formatTimestamp,
+  isRealDate,
+  parseBRNumber,
+  toApiDate,
+} from './format';
 import { CNPJ_MASK, PHONE_MASK, applyMask, maskCpfCnpj, sanitizeFileName } from './masks';
 import { isNewerVersion, versionNumber } from './version';
 

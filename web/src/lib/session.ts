@@ -132,3 +132,6 @@ export function programForPath(programs: Program[], path: string): Program | und
 }
 
 export { normalizePath };
+
+/** The route a program's web path opens ('clientes' and '/clientes' alike). */
+export const webHref = (webPath: string) => (webPath.startsWith('/') ? webPath : `/${webPath}`);

@@ -1,4 +1,4 @@
-import type { ResourceMeta } from '../features/registers/metaFields';
+import type { ResourceMeta } from '../lib/resources/metaFields';
 
 export const field = (
   over: Partial<ResourceMeta['fields'][number]> & { name: string; kind: ResourceMeta['fields'][number]['kind'] },

@@ -1,8 +1,10 @@
+import type { ApolloCache } from '@apollo/client';
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
-import type { ReactElement, ReactNode } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { DialogHost } from '../components/dialogs/DialogHost';
+import { createCache } from '../lib/apollo';
 import { saveSession, type Program, type SessionData } from '../lib/session';
 
 export function program(over: Partial<Program> & { id: number; name: string }): Program {
@@ -51,11 +53,14 @@ export function signIn(over: Partial<SessionData> = {}) {
 interface Options {
   mocks?: MockedResponse[];
   route?: string;
+  /** The app's cache by default; a test that inspects the cache after a write passes its own. */
+  cache?: ApolloCache<object>;
 }
 
-export function Providers({ children, mocks = [], route = '/' }: Options & { children: ReactNode }) {
+export function Providers({ children, mocks = [], route = '/', cache }: Options & { children: ReactNode }) {
+  const [ownCache] = useState(() => cache ?? createCache());
   return (
-    <MockedProvider mocks={mocks}>
+    <MockedProvider mocks={mocks} cache={ownCache}>
       <DialogHost>
         <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
       </DialogHost>

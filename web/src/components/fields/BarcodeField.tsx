@@ -38,7 +38,7 @@ export function BarcodeField(p: FieldProps<string>) {
         if (!video.current) return;
         video.current.srcObject = s;
         await video.current.play();
-        timer = setInterval(async () => {
+        const scan = async () => {
           if (!video.current) return;
           const codes = await detector.detect(video.current);
           if (codes.length > 0) {
@@ -46,7 +46,8 @@ export function BarcodeField(p: FieldProps<string>) {
             onChange(codes[0].rawValue);
             setScanning(false);
           }
-        }, 250);
+        };
+        timer = setInterval(() => void scan(), 250);
       },
       () => setScanning(false),
     );

@@ -26,8 +26,8 @@ export function useFormState(fields: FieldDescriptor[], initial: FormValues): Fo
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [dirty, setDirty] = useState(false);
+  // The latest values for the callbacks below; every write of `values` goes through setValue or reset.
   const valuesRef = useRef(values);
-  valuesRef.current = values;
   const byName = useMemo(() => new Map(fields.map((f) => [f.name, f])), [fields]);
 
   const setValue = useCallback(
@@ -75,6 +75,7 @@ export function useFormState(fields: FieldDescriptor[], initial: FormValues): Fo
   );
 
   const reset = useCallback((next: FormValues) => {
+    valuesRef.current = next;
     setValues(next);
     setErrors({});
     setDirty(false);

@@ -55,26 +55,35 @@ export function ItemPicker({ itemName, load, onSave, onClose, blockStock, ungrou
     [blockStock, ungroup, launchedIds],
   );
 
+  // Reads page p of the search f into the list (a newer request wins); whoever asks shows
+  // the loading line first.
   const fetchPage = useCallback(
-    async (p: number, f: string) => {
+    (p: number, f: string) => {
       const id = ++request.current;
-      setLoading(true);
-      try {
-        const res = await load(p, f);
-        if (id !== request.current) return;
-        setItems((prev) => (p === 0 ? res.items : [...prev, ...res.items]));
-        setTotal(res.total);
-        setPage(p);
-      } catch {
-        if (id === request.current) notify.error(MSG.pickerLoadError);
-      } finally {
-        if (id === request.current) setLoading(false);
-      }
+      return load(p, f).then(
+        (res) => {
+          if (id !== request.current) return;
+          setItems((prev) => (p === 0 ? res.items : [...prev, ...res.items]));
+          setTotal(res.total);
+          setPage(p);
+          setLoading(false);
+        },
+        () => {
+          if (id !== request.current) return;
+          notify.error(MSG.pickerLoadError);
+          setLoading(false);
+        },
+      );
     },
     [load],
   );
 
-  // A new search resets the list and the page to 0.
+  // A new search resets the list and the page to 0; the loading line shows from this render on.
+  const [searched, setSearched] = useState<{ filter: string; load: typeof load } | null>(null);
+  if (searched?.filter !== debounced || searched.load !== load) {
+    setSearched({ filter: debounced, load });
+    setLoading(true);
+  }
   useEffect(() => {
     void fetchPage(0, debounced);
   }, [debounced, fetchPage]);
@@ -120,7 +129,10 @@ export function ItemPicker({ itemName, load, onSave, onClose, blockStock, ungrou
         data-testid="picker-list"
         className="flex-1 divide-y divide-slate-200 overflow-y-auto"
         onScroll={(e) => {
-          if (!loading && shouldLoadMore(e.currentTarget, items.length, total)) void fetchPage(page + 1, debounced);
+          if (!loading && shouldLoadMore(e.currentTarget, items.length, total)) {
+            setLoading(true);
+            void fetchPage(page + 1, debounced);
+          }
         }}
       >
         {items.length === 0 && !loading && (

@@ -42,7 +42,8 @@ export function setQuantity(sel: Selection, item: PickerItem, quantity: number, 
     return { kind: 'ok', selection: rest };
   }
   if (rules.blockStock && item.stock != null && quantity > item.stock) return { kind: 'noStock' };
-  if (!(key in sel) && rules.ungroup && rules.launched?.has(String(item.id))) return { kind: 'askGroup', item, quantity };
+  if (!(key in sel) && rules.ungroup && rules.launched?.has(String(item.id)))
+    return { kind: 'askGroup', item, quantity };
   return { kind: 'ok', selection: { ...sel, [key]: { ...item, quantity, group: sel[key]?.group } } };
 }
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client';
+import { useQuery } from '@apollo/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
@@ -13,7 +13,7 @@ import { formatMoney } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
-import { ResourceCreateDocument, ResourceGetDocument, ResourceUpdateDocument } from '../registers/documents';
+import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
   decodeId,
   fieldOfMessage,
@@ -22,14 +22,16 @@ import {
   rowToValues,
   valuesToRow,
   type ResourceMeta,
-} from '../registers/metaFields';
-import { permissionsFor } from '../registers/permissions';
-import { useCompanyId, useOptionLookup, useOptionSearch } from '../registers/useRegisterData';
+} from '../../lib/resources/metaFields';
+import { permissionsFor } from '../../lib/resources/permissions';
+import { useCreateRecord } from '../../lib/resources/useCreateRecord';
+import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
+import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { clientLabel } from './clientLabel';
 import { documentActions, editHref, type DocActionDef } from './actions';
 import { DocumentLines } from './DocumentLines';
 import { headerId, hiddenFields, isClosed, statusOf, type DocSpec } from './specs';
-import { useDocumentAction } from './useDocumentData';
+import { useDocumentAction } from './useDocumentAction';
 
 interface Props {
   spec: DocSpec;
@@ -94,7 +96,7 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
 
   const handed = (location.state as { record?: Row } | null)?.record ?? null;
   const id = editing ? (decodeId(params.get('id')) ?? (handed ? headerId(spec, handed) : undefined)) : undefined;
-  const { data, loading, error, refetch } = useQuery(ResourceGetDocument, {
+  const { data, loading, error } = useQuery(ResourceGetDocument, {
     skip: !editing || id === undefined,
     variables: { name: meta.name, emp, id: id ?? null },
     fetchPolicy: 'network-only',
@@ -117,10 +119,9 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
     }
   }, [record, reset, dirty, meta]);
 
-  const [create, { loading: creating }] = useMutation(ResourceCreateDocument);
-  const [update, { loading: updating }] = useMutation(ResourceUpdateDocument);
-  const { call, loading: acting } = useDocumentAction();
-  const [version, setVersion] = useState(0);
+  const { create, loading: creating } = useCreateRecord(meta.name);
+  const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
+  const { call, loading: acting } = useDocumentAction(spec);
 
   if (!perms.canView && !(action === 'inserir' && perms.canCreate)) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
@@ -141,23 +142,18 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
   const editable = (editing ? perms.canUpdate : perms.canCreate) && !closed;
   const status = statusOf(spec, record);
 
-  const reload = async () => {
-    await refetch().catch(() => undefined);
-  };
-
   const save = async () => {
     if (!form.validateAll()) return;
     const row = valuesToRow(meta, form.values);
     for (const h of hidden) delete row[h];
     try {
       if (editing) {
-        await update({ variables: { name: meta.name, emp, id, data: row } });
+        // The answered row replaces the cached header, and the form takes it once not dirty.
+        await update(id, row);
         notify.success('Registro salvo com sucesso!');
         reset(form.values);
-        await reload();
       } else {
-        const { data: created } = await create({ variables: { name: meta.name, emp, data: row } });
-        const saved = (created?.resourceCreate ?? {}) as Row;
+        const saved = await create(row);
         notify.success('Registro salvo com sucesso!');
         navigate(editHref(spec.root, headerId(spec, saved)), { replace: true, state: { record: saved } });
       }
@@ -171,15 +167,9 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
 
   const run = async (def: DocActionDef, values: FormValues) => {
     try {
-      const answer = await call(def.resource, def.action, def.params, def.body?.(values));
+      const { answer, next } = await call(def, def.body?.(values));
       notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
-      const next = def.next?.(answer) ?? null;
-      if (next) {
-        navigate(next, { state: { record: answer } });
-      } else {
-        await reload();
-        setVersion((v) => v + 1);
-      }
+      if (next) navigate(next, { state: { record: answer } });
     } catch (e) {
       notify.error(errorMessage(e));
     }
@@ -278,8 +268,6 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
             line={line}
             header={record}
             editable={editable && !(partsLocked && line.kind === 'product')}
-            version={version}
-            onChanged={() => void reload()}
           />
         ))}
 

@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
-import { useResourceMetas } from '../registers/useRegisterData';
+import { useResourceMetas } from '../../lib/resources/useResourceData';
 import { clientLabel } from './clientLabel';
 import { DOC_SPECS, type DocId } from './specs';
 
-const RegisterListPage = lazy(() => import('../registers/RegisterListPage'));
+const RegisterListPage = lazy(() => import('../../components/registers/RegisterListPage'));
 const DocumentFormPage = lazy(() => import('./DocumentFormPage'));
 
 const ORDER_FORMATS = { PEDF_CLI_DESC: (v: unknown) => clientLabel(v) };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { inputClass, primaryButton } from '../../components/fields/styles';
 import { Icon } from '../../components/Icon';
 import type { Row } from '../../components/tables/types';
@@ -34,7 +34,12 @@ function NumberCell({
 }) {
   const shown = decimals === 2 ? formatNumber(value, 2, 2) : formatQuantity(value);
   const [text, setText] = useState(shown);
-  useEffect(() => setText(shown), [shown]);
+  // A new value from the server replaces what the cell shows (adjusted while rendering, no effect).
+  const [prevShown, setPrevShown] = useState(shown);
+  if (shown !== prevShown) {
+    setPrevShown(shown);
+    setText(shown);
+  }
   const commit = () => {
     const v = parseBRNumber(text);
     if (v == null || v === value) {

@@ -2,7 +2,7 @@
 // parameters (spec data-and-calls §7), and where the screen goes afterwards.
 import type { Row } from '../../components/tables/types';
 import { parseBRNumber } from '../../lib/format';
-import { encodeId } from '../registers/metaFields';
+import { encodeId } from '../../lib/resources/metaFields';
 import { isClosed, type DocSpec } from './specs';
 
 /** A quote becomes billing order serie 1, NF-e model 55, operation type 1 (saída). */

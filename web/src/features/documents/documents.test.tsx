@@ -5,19 +5,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
 import { field } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import type { ResourceMeta } from '../registers/metaFields';
+import type { ResourceMeta } from '../../lib/resources/metaFields';
 import {
   ResourceCreateDocument,
   ResourceGetDocument,
   ResourceListDocument,
   ResourceUpdateDocument,
-} from '../registers/documents';
+} from '../../lib/resources/documents';
 import { documentActions, surchargeBody } from './actions';
 import { clientLabel } from './clientLabel';
-import RegisterListPage from '../registers/RegisterListPage';
+import RegisterListPage from '../../components/registers/RegisterListPage';
 import DocumentFormPage from './DocumentFormPage';
 import { ResourceActionDocument } from './documents';
-import { newLineData } from './DocumentLines';
+import { newLineData } from './useLineWrites';
 import { ORDER, QUOTE, REQUISITION, SERVICE_ORDER, TRANSFER } from './specs';
 
 const quoteMeta: ResourceMeta = {
@@ -165,7 +165,7 @@ describe('quote screen', () => {
         },
         result: { data: { resourceUpdate: productLine({ ORCP_QTDE: '3', ORCP_VLR_TOTAL: '31.50' }) } },
       },
-      linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, [productLine({ ORCP_QTDE: '3', ORCP_VLR_TOTAL: '31.50' })]),
+      // The answered line replaces the cached one; only the header (server totals) is read again.
       getMock('orcamento', 5, quote({ ORCA_VLR_PECAS: '31.50', ORCA_VLR_TOT: '151.50' })),
     ]);
     expect(await screen.findByText('PARAFUSO')).toBeInTheDocument();
@@ -180,6 +180,7 @@ describe('quote screen', () => {
     await user.type(qty, '3{Enter}');
     await waitFor(() => expect(screen.getByTestId('total-ORCA_VLR_TOT')).toHaveTextContent('R$ 151,50'));
     expect(screen.getByLabelText('Quantidade de PARAFUSO')).toHaveValue('3');
+    expect(screen.getByLabelText('Quantidade de PARAFUSO').closest('tr')).toHaveTextContent('R$ 31,50');
   });
 
   it('adds products from the picker with their price', async () => {
@@ -187,7 +188,7 @@ describe('quote screen', () => {
     renderForm(quoteMeta, QUOTE, '/orcamentos/alterar?id=5', [
       getMock('orcamento', 5, quote(), 2),
       linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, []),
-      linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, [], 2),
+      linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, []),
       {
         request: {
           query: ResourceListDocument,

@@ -1,10 +1,9 @@
-import { useApolloClient, useMutation, useQuery } from '@apollo/client';
+import { useApolloClient, useQuery } from '@apollo/client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PickerPage } from '../../components/picker/ItemPicker';
 import type { Row } from '../../components/tables/types';
-import { ResourceListDocument } from '../registers/documents';
-import { useCompanyId } from '../registers/useRegisterData';
-import { ResourceActionDocument } from './documents';
+import { ResourceListDocument } from '../../lib/resources/documents';
+import { useCompanyId } from '../../lib/resources/useResourceData';
 import { lineWhere, num, type DocSpec, type ItemKind, type LineSpec } from './specs';
 
 /** Lines of one document shown at once (the gateway allows up to 6000 per call). */
@@ -16,14 +15,14 @@ export const PICKER_PAGE = 20;
 export function useLines(spec: DocSpec, line: LineSpec, header: Row | null) {
   const emp = useCompanyId();
   const where = header ? lineWhere(line, spec, header) : null;
-  const { data, loading, error, refetch } = useQuery(ResourceListDocument, {
+  const { data, loading, error } = useQuery(ResourceListDocument, {
     skip: !where,
     variables: { name: line.resource, emp, input: { page: 1, limit: LINE_LIMIT, where } },
     fetchPolicy: 'network-only',
     notifyOnNetworkStatusChange: true,
   });
   const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
-  return { rows, loading: loading && !data, error, refetch };
+  return { rows, loading: loading && !data, error };
 }
 
 /** The picker's source: products with price and stock (estoqueprodutos) or services (servico). */
@@ -117,20 +116,4 @@ export function useProductTexts(ids: unknown[]): Record<string, string> {
     };
   }, [wanted, client, emp]);
   return texts;
-}
-
-/** resourceAction with the company filled in. */
-export function useDocumentAction() {
-  const [run, { loading }] = useMutation(ResourceActionDocument);
-  const emp = useCompanyId();
-  const call = useCallback(
-    async (name: string, action: string, params: Record<string, unknown>, body?: Record<string, unknown>) => {
-      const { data } = await run({
-        variables: { name, action, params: { emp, ...params }, ...(body ? { body } : {}) },
-      });
-      return (data?.resourceAction ?? {}) as Row;
-    },
-    [run, emp],
-  );
-  return { call, loading };
 }

@@ -2,8 +2,7 @@ import { maskCpfCnpj } from '../../lib/masks';
 import { useNavigate } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { usePageMeta } from '../../lib/pageMeta';
-import { useSession } from '../../lib/session';
-import { webHref } from '../menu/menuSearch';
+import { useSession, webHref } from '../../lib/session';
 
 /** 'Página Inicial': a greeting and the user's favourite screens. */
 export default function HomePage() {

@@ -1,28 +1,23 @@
-import { useMutation } from '@apollo/client';
 import { useLocation } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { errorMessage } from '../../lib/apollo';
 import { isIndexRoute, useCurrentPageMeta } from '../../lib/pageMeta';
-import { programForPath, updatePrograms, useSession } from '../../lib/session';
+import { programForPath, useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
-import { MenuDocument, ToggleFavoriteDocument } from './documents';
+import { useToggleFavorite } from './useToggleFavorite';
 
 /** The star of the top bar: only on routes whose name contains 'index' and that are a program. */
 export function FavoriteStar() {
   const session = useSession();
   const meta = useCurrentPageMeta();
   const { pathname } = useLocation();
-  const [toggle, { loading }] = useMutation(ToggleFavoriteDocument, {
-    refetchQueries: [{ query: MenuDocument }],
-  });
+  const { toggle, loading } = useToggleFavorite();
   const program = session ? programForPath(session.programs, pathname) : undefined;
   if (!session || !program || !isIndexRoute(meta.name)) return null;
   const label = program.favorite ? 'Remover dos Favoritos' : 'Adicionar aos favoritos';
   const onClick = async () => {
     try {
-      const { data } = await toggle({ variables: { programId: program.id } });
-      const updated = data?.toggleFavorite;
-      if (updated) updatePrograms(session.programs.map((p) => (p.id === updated.id ? updated : p)));
+      await toggle(program.id);
     } catch (e) {
       notify.error(errorMessage(e));
     }

@@ -3,9 +3,9 @@ import { useState, type MouseEvent } from 'react';
 import { useLocation } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { MSG } from '../../lib/messages';
-import type { Program } from '../../lib/session';
+import { webHref, type Program } from '../../lib/session';
 import { MenuDocument } from './documents';
-import { searchMenu, webHref, type MenuNodeLike } from './menuSearch';
+import { searchMenu, type MenuNodeLike } from './menuSearch';
 import { useOpenProgram } from './useOpenProgram';
 
 interface Props {

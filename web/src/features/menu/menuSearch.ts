@@ -43,5 +43,3 @@ export function searchMenu(nodes: MenuNodeLike[], query: string): MenuHit[] {
     (h) => fold(h.label).includes(q) || fold(h.program.description).includes(q) || fold(h.program.name).includes(q),
   );
 }
-
-export const webHref = (webPath: string) => (webPath.startsWith('/') ? webPath : `/${webPath}`);

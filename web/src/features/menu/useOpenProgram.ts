@@ -1,10 +1,9 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { MSG } from '../../lib/messages';
-import type { Program } from '../../lib/session';
+import { webHref, type Program } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { useIsMobile } from '../../lib/useIsMobile';
-import { webHref } from './menuSearch';
 
 /**
  * Opens a menu entry: its web path (a new tab with Ctrl), or, for desktop-only programs,

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@apollo/client';
+import { useQuery } from '@apollo/client';
 import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/apollo';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
-import { ResourceCreateDocument, ResourceGetDocument, ResourceUpdateDocument } from './documents';
+import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
   decodeId,
   fieldOfMessage,
@@ -23,9 +23,11 @@ import {
   valuesToRow,
   withReferenceWhere,
   type ResourceMeta,
-} from './metaFields';
-import { permissionsFor } from './permissions';
-import { useCompanyId, useOptionLookup, useOptionSearch } from './useRegisterData';
+} from '../../lib/resources/metaFields';
+import { permissionsFor } from '../../lib/resources/permissions';
+import { useCreateRecord } from '../../lib/resources/useCreateRecord';
+import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
+import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 
 interface Props {
   meta: ResourceMeta;
@@ -69,8 +71,8 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
     }
   }, [record, reset, dirty, meta]);
 
-  const [create, { loading: creating }] = useMutation(ResourceCreateDocument);
-  const [update, { loading: updating }] = useMutation(ResourceUpdateDocument);
+  const { create, loading: creating } = useCreateRecord(meta.name);
+  const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
   const editable = editing ? perms.canUpdate : perms.canCreate;
 
   if (!perms.canView && !(action === 'inserir' && perms.canCreate)) {
@@ -108,8 +110,8 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
     if (!form.validateAll()) return;
     const row = valuesToRow(meta, form.values);
     try {
-      if (editing) await update({ variables: { name: meta.name, emp, id, data: row } });
-      else await create({ variables: { name: meta.name, emp, data: row } });
+      if (editing) await update(id, row);
+      else await create(row);
       notify.success('Registro salvo com sucesso!');
       navigate(href);
     } catch (e) {

@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
-import { matchResource } from './metaFields';
-import { useResourceMetas } from './useRegisterData';
+import { matchResource } from '../../lib/resources/metaFields';
+import { useResourceMetas } from '../../lib/resources/useResourceData';
 
-const RegisterListPage = lazy(() => import('./RegisterListPage'));
+const RegisterListPage = lazy(() => import('../../components/registers/RegisterListPage'));
 const RegisterFormPage = lazy(() => import('./RegisterFormPage'));
 
 /** /{resource}, /{resource}/inserir and /{resource}/alterar for every register the gateway describes. */

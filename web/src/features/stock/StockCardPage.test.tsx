@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { field } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import { ResourceGetDocument, ResourceListDocument, ResourceMetasDocument } from '../registers/documents';
-import type { ResourceMeta } from '../registers/metaFields';
+import { ResourceGetDocument, ResourceListDocument, ResourceMetasDocument } from '../../lib/resources/documents';
+import type { ResourceMeta } from '../../lib/resources/metaFields';
 import StockCardPage, { defaultRange, stockCardLine } from './StockCardPage';
 
 const movement = {

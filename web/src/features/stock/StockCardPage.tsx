@@ -13,10 +13,10 @@ import { formatDate, formatMoney, formatQuantity, toApiDate } from '../../lib/fo
 import { MSG } from '../../lib/messages';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
-import { ResourceGetDocument, ResourceListDocument } from '../registers/documents';
-import { decodeId } from '../registers/metaFields';
-import { permissionsFor } from '../registers/permissions';
-import { useCompanyId, useResourceMetas } from '../registers/useRegisterData';
+import { ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
+import { decodeId } from '../../lib/resources/metaFields';
+import { permissionsFor } from '../../lib/resources/permissions';
+import { useCompanyId, useResourceMetas } from '../../lib/resources/useResourceData';
 
 export const CARD_PAGE_SIZE = 50;
 

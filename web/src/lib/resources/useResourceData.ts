@@ -2,7 +2,7 @@ import { useApolloClient, useQuery } from '@apollo/client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FieldOption, OptionLookup, OptionSearch } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
-import { useSession } from '../../lib/session';
+import { useSession } from '../session';
 import { ResourceGetDocument, ResourceListDocument, ResourceMetasDocument } from './documents';
 import { listFields, type ReferenceTexts, type ResourceMeta } from './metaFields';
 

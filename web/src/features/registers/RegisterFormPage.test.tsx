@@ -1,29 +1,17 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
 import { clientesMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import {
-  ResourceCreateDocument,
-  ResourceDeleteDocument,
-  ResourceGetDocument,
-  ResourceListDocument,
-  ResourceUpdateDocument,
-} from './documents';
+import { ResourceCreateDocument, ResourceGetDocument, ResourceUpdateDocument } from '../../lib/resources/documents';
 import RegisterFormPage from './RegisterFormPage';
-import RegisterListPage from './RegisterListPage';
 
 const rows = [
   { CLI_ID: 1, CLI_DESCRICAO: 'Ana', CLI_CPF: '52998224725', CLI_LIMITE: 100, CLI_TIPO: '1' },
   { CLI_ID: 2, CLI_DESCRICAO: 'Bruno', CLI_CPF: null, CLI_LIMITE: null, CLI_TIPO: '2' },
 ];
-const listInput = (filter: string | null) => ({ filter, order: 'CLI_DESCRICAO ASC', page: 1, limit: 20 });
-const listMock = (filter: string | null, result: typeof rows) => ({
-  request: { query: ResourceListDocument, variables: { name: 'clientes', emp: 1, input: listInput(filter) } },
-  result: { data: { resourceList: { __typename: 'ResourcePage', rows: result, total: result.length } } },
-});
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -64,69 +52,6 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-describe('RegisterListPage', () => {
-  it('lists rows, searches after 500 ms and deletes after confirmation', async () => {
-    grant();
-    const success = vi.spyOn(notify, 'success');
-    const user = userEvent.setup();
-    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, [
-      listMock(null, rows),
-      listMock('ana', [rows[0]]),
-      {
-        request: { query: ResourceDeleteDocument, variables: { name: 'clientes', emp: 1, id: 1 } },
-        result: { data: { resourceDelete: true } },
-      },
-      listMock('ana', []),
-    ]);
-    expect(await screen.findByText('Bruno')).toBeInTheDocument();
-    expect(screen.getByText('R$ 100,00')).toBeInTheDocument();
-    expect(screen.getByText('Total de registros: 2')).toBeInTheDocument();
-
-    await user.type(screen.getByLabelText('Pesquisar'), 'ana');
-    await waitFor(() => expect(screen.queryByText('Bruno')).not.toBeInTheDocument(), { timeout: 2000 });
-
-    const row = screen.getByText('Ana').closest('tr') as HTMLElement;
-    await user.click(within(row).getByRole('button', { name: 'Excluir' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Deseja excluir "Ana"?')).toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: 'Excluir' }));
-    await waitFor(() => expect(success).toHaveBeenCalledWith('Registro excluído com sucesso!'));
-    expect(await screen.findByText('Nenhum item encontrado.')).toBeInTheDocument();
-  });
-
-  it('honours the program permissions', async () => {
-    grant({ canCreate: false, canDelete: false, canUpdate: false });
-    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, [listMock(null, rows)]);
-    await screen.findByText('Ana');
-    expect(screen.queryByRole('button', { name: 'Adicionar' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Excluir' })).not.toBeInTheDocument();
-    expect(screen.getAllByRole('button', { name: 'Visualizar' })).toHaveLength(2);
-  });
-
-  it('opens the edit form with the record in the URL and in the state', async () => {
-    grant();
-    const user = userEvent.setup();
-    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, [listMock(null, rows)]);
-    const row = (await screen.findByText('Bruno')).closest('tr') as HTMLElement;
-    await user.click(within(row).getByRole('button', { name: 'Editar' }));
-    expect(screen.getByTestId('where')).toHaveTextContent('/clientes/alterar?id=2');
-  });
-
-  it('shows cards on mobile', async () => {
-    window.innerWidth = 390;
-    grant();
-    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, [listMock(null, rows)]);
-    expect(await screen.findAllByRole('listitem')).toHaveLength(2);
-    expect(screen.queryByRole('table')).not.toBeInTheDocument();
-  });
-
-  it('refuses users without the program', () => {
-    signIn({ programs: [program({ id: 9, name: 'IndexProdutos', webPath: '/produtos' })] });
-    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, []);
-    expect(screen.getByText('Você não tem permissão para acessar esta tela.')).toBeInTheDocument();
-  });
-});
-
 describe('RegisterFormPage', () => {
   it('shows the required messages, then creates the record', async () => {
     grant();
@@ -162,7 +87,7 @@ describe('RegisterFormPage', () => {
     await user.type(screen.getByLabelText('Limite de crédito'), '50');
     await user.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('Registro salvo com sucesso!'));
-    expect(screen.getByTestId('where')).toHaveTextContent(/^\/clientes$/);
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/clientes$/));
   });
 
   it('shows the server refusal in a toast and under the field it names', async () => {

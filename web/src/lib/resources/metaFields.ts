@@ -3,8 +3,8 @@
 import type { FieldDescriptor, FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Column, Row, SortState } from '../../components/tables/types';
 import type { ResourceMetaFieldsFragment } from '../../generated/graphql';
-import { formatDate, formatMoney, formatNumber, parseBRNumber, toApiDate } from '../../lib/format';
-import { CEP_MASK, applyMask, maskCpfCnpj, maskPhone, onlyDigits } from '../../lib/masks';
+import { formatDate, formatMoney, formatNumber, parseBRNumber, toApiDate } from '../format';
+import { CEP_MASK, applyMask, maskCpfCnpj, maskPhone, onlyDigits } from '../masks';
 
 export type ResourceMeta = ResourceMetaFieldsFragment;
 type FieldMeta = ResourceMeta['fields'][number];

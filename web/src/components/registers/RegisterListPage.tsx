@@ -1,24 +1,33 @@
-import { useMutation, useQuery } from '@apollo/client';
+import { useQuery } from '@apollo/client';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useDialogs } from '../../components/dialogs/DialogHost';
-import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
-import { inputClass, primaryButton } from '../../components/fields/styles';
-import { Icon } from '../../components/Icon';
-import { CardList } from '../../components/tables/CardList';
-import { DataGrid } from '../../components/tables/DataGrid';
-import { Pager } from '../../components/tables/Pager';
-import type { Row, SortState } from '../../components/tables/types';
+import { useDialogs } from '../dialogs/DialogHost';
+import { LoadingScreen } from '../dialogs/LoadingScreen';
+import { inputClass, primaryButton } from '../fields/styles';
+import { Icon } from '../Icon';
+import { CardList } from '../tables/CardList';
+import { DataGrid } from '../tables/DataGrid';
+import { Pager } from '../tables/Pager';
+import type { Row, SortState } from '../tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useIsMobile } from '../../lib/useIsMobile';
-import { ResourceDeleteDocument, ResourceListDocument } from './documents';
-import { encodeId, listColumns, parseOrder, recordId, resourceHref, routeName, type ResourceMeta } from './metaFields';
-import { permissionsFor } from './permissions';
-import { useCompanyId, useReferenceTexts } from './useRegisterData';
+import { ResourceListDocument } from '../../lib/resources/documents';
+import {
+  encodeId,
+  listColumns,
+  parseOrder,
+  recordId,
+  resourceHref,
+  routeName,
+  type ResourceMeta,
+} from '../../lib/resources/metaFields';
+import { permissionsFor } from '../../lib/resources/permissions';
+import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
+import { useCompanyId, useReferenceTexts } from '../../lib/resources/useResourceData';
 
 /** Spec §9: page size 20, search debounce 500 ms. */
 export const PAGE_SIZE = 20;
@@ -49,7 +58,7 @@ export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: 
   const sort = chosen ?? parseOrder(meta.defaultOrder);
   const href = resourceHref(meta);
 
-  const { data, loading, error, refetch } = useQuery(ResourceListDocument, {
+  const { data, loading, error } = useQuery(ResourceListDocument, {
     skip: !perms.canView,
     variables: {
       name: meta.name,
@@ -62,7 +71,7 @@ export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: 
       },
     },
   });
-  const [remove] = useMutation(ResourceDeleteDocument);
+  const { remove } = useDeleteRecord(meta.name, meta.key);
   const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
   const texts = useReferenceTexts(meta, metas, rows);
   const columns = useMemo(
@@ -92,10 +101,10 @@ export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: 
       okText: 'Excluir',
       onOk: async () => {
         try {
-          await remove({ variables: { name: meta.name, emp, id: recordId(meta, row) } });
+          await remove(recordId(meta, row));
           notify.success('Registro excluído com sucesso!');
+          // The cache dropped the row from this page; an emptied page gives way to the one before.
           if (rows.length === 1 && page > 1) setPage(page - 1);
-          else await refetch();
         } catch (e) {
           notify.error(errorMessage(e));
         }

@@ -1,4 +1,4 @@
-import { normalizePath, programForPath, type Session } from '../../lib/session';
+import { normalizePath, programForPath, type Session } from '../session';
 import type { ResourceMeta } from './metaFields';
 import { resourceHref } from './metaFields';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientesMeta, field } from '../../test/fixtures';
 import { program, sessionData } from '../../test/utils';
-import type { Session } from '../../lib/session';
+import type { Session } from '../session';
 import {
   decodeId,
   encodeId,
@@ -224,6 +224,9 @@ describe('defaults', () => {
       ],
     };
     expect(rowToValues(meta, null)).toEqual({ CLI_TIPO_PESSOA: 'F', CLI_SITUACAO: '1' });
-    expect(rowToValues(meta, { CLI_TIPO_PESSOA: 'J', CLI_SITUACAO: 2 })).toEqual({ CLI_TIPO_PESSOA: 'J', CLI_SITUACAO: '2' });
+    expect(rowToValues(meta, { CLI_TIPO_PESSOA: 'J', CLI_SITUACAO: 2 })).toEqual({
+      CLI_TIPO_PESSOA: 'J',
+      CLI_SITUACAO: '2',
+    });
   });
 });
