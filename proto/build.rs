@@ -13,6 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "identity/v1/rpc.proto",
         "identity/v1/events.proto",
         "orders/v1/events.proto",
+        "orders/v1/rpc.proto",
         "stock/v1/events.proto",
     ];
     for f in &files {

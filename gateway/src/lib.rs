@@ -12,6 +12,7 @@
 //! - `auth`, `session`: tokens, principals, login and logout.
 //! - `access`: the tenant guard and the permission check.
 //! - `ops`: register operations shared by REST and GraphQL.
+//! - `transitions`: declared transitions served by a service's typed API.
 //! - `legacy`: the legacy REST route table.
 //! - `graphql`: the schema of the web client.
 //! - `uploads`: multipart uploads and /uploads.
@@ -33,5 +34,6 @@ pub mod ops;
 pub mod roles;
 pub mod session;
 pub mod state;
+pub mod transitions;
 pub mod uploads;
 pub mod upstream;

@@ -327,6 +327,12 @@ pub async fn action(
         &emps(emp, path_emp, vec![]),
         Some(&body),
     )?;
+    if a.handler.is_none() {
+        let emp = emp
+            .or(path_emp)
+            .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
+        return crate::transitions::run(st, auth, &res.name, action, emp, &params).await;
+    }
     let req = request(
         &auth.caller,
         ActionRequest {

@@ -4,7 +4,9 @@
 //! - `erp::v1`: the generic register service (rows travel as JSON with the legacy
 //!   column names) and the event envelope.
 //! - `identity::v1`: typed identity operations (login, principal, menu) and its facts.
-//! - `orders::v1`, `stock::v1`: the facts of documents and of the stock ledger.
+//! - `orders::v1`: the typed transitions of orders' documents (`OrdersService`) and
+//!   their facts; `stock::v1`: the facts of the stock ledger.
+//! - `subjects`: the subject of every fact, for publishers and consumers alike.
 
 pub mod erp {
     pub mod v1 {
@@ -28,4 +30,21 @@ pub mod stock {
     pub mod v1 {
         tonic::include_proto!("stock.v1");
     }
+}
+
+/// The subjects of the facts services publish (`erp.<service>.<entity>.<verb>`),
+/// named once for publisher and consumers.
+pub mod subjects {
+    /// `orders::v1::PedidoFaturado`: a billing order was invoiced.
+    pub const PEDIDO_FATURADO: &str = "erp.orders.pedido.faturado";
+    /// `orders::v1::OrdemServicoBaixada`: a service order's parts left stock.
+    pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
+    /// `orders::v1::RequisicaoSolicitada`: a quote asked stock for a requisition.
+    pub const ORCAMENTO_REQUISICAO: &str = "erp.orders.orcamento.requisicao";
+    /// `stock::v1::MovimentoRegistrado`: one movement of the stock ledger.
+    pub const MOVIMENTO_REGISTRADO: &str = "erp.stock.movimento.registrado";
+    /// `erp::v1::RecordChanged` of catalog's customers, products and services.
+    pub const CATALOG_CLIENTES: &str = "erp.catalog.cliente.>";
+    pub const CATALOG_PRODUTOS: &str = "erp.catalog.produto.>";
+    pub const CATALOG_SERVICOS: &str = "erp.catalog.servico.>";
 }

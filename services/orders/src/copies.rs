@@ -1,11 +1,14 @@
 //! What orders keeps of catalog's rows, from catalog's `RecordChanged` events: a
 //! customer's name and city (documents copy them while open), a product's
 //! description, unit and price, a service's description and price. A deletion marks
-//! the copy; issued documents keep what they copied.
+//! the copy; issued documents keep what they copied. The copies are also the
+//! documents' item source (`CatalogItems`) and where a document finds its
+//! customer's name (`customer`).
 
 use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
+use erp_platform::resource::document::{ItemInfo, ItemSource, LineKind};
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::RecordChanged;
 use prost::Message as _;
@@ -117,4 +120,60 @@ impl Effect for Services {
         .await?;
         Ok(())
     }
+}
+
+/// Orders' copy of the catalog as the documents' item source: a line left without
+/// description, unit or price takes them from here.
+pub struct CatalogItems;
+
+#[async_trait]
+impl ItemSource for CatalogItems {
+    async fn item(
+        &self,
+        tx: &mut Tx,
+        kind: LineKind,
+        client: i64,
+        emp: i64,
+        id: i64,
+    ) -> Result<Option<ItemInfo>> {
+        let sql = match kind {
+            LineKind::Product => {
+                "SELECT btrim(descricao), unidade, valor FROM orders.produtos
+                 WHERE client_id = $1 AND emp_id = $2 AND prod_id = $3 AND NOT excluido"
+            }
+            LineKind::Service => {
+                "SELECT btrim(descricao), NULL::text, valor FROM orders.servicos
+                 WHERE client_id = $1 AND emp_id = $2 AND serv_id = $3 AND NOT excluido"
+            }
+        };
+        let row: Option<(String, Option<String>, Option<Decimal>)> = sqlx::query_as(sql)
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await?;
+        Ok(row.map(|(description, unit_name, price)| ItemInfo {
+            description,
+            unit_name,
+            price,
+        }))
+    }
+}
+
+/// A customer's current name and city from orders' copy (trimmed).
+pub async fn customer(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+) -> Result<Option<(String, Option<String>)>> {
+    Ok(sqlx::query_as(
+        "SELECT btrim(descricao), nullif(btrim(coalesce(cidade, '')), '') FROM orders.clientes
+         WHERE client_id = $1 AND emp_id = $2 AND cli_id = $3 AND NOT excluido",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
 }

@@ -14,25 +14,23 @@ use std::sync::Arc;
 
 use erp_platform::service::ConsumerDef;
 
-pub const PEDIDO_FATURADO: &str = "erp.orders.pedido.faturado";
-pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
-pub const REQUISICAO_SOLICITADA: &str = "erp.orders.orcamento.requisicao";
+use erp_proto::subjects;
 
 pub fn consumers() -> Vec<ConsumerDef> {
     vec![
         ConsumerDef {
             durable: "orders-clientes",
-            filter: "erp.catalog.cliente.>",
+            filter: subjects::CATALOG_CLIENTES,
             effect: Arc::new(crate::copies::Customers),
         },
         ConsumerDef {
             durable: "orders-produtos",
-            filter: "erp.catalog.produto.>",
+            filter: subjects::CATALOG_PRODUTOS,
             effect: Arc::new(crate::copies::Products),
         },
         ConsumerDef {
             durable: "orders-servicos",
-            filter: "erp.catalog.servico.>",
+            filter: subjects::CATALOG_SERVICOS,
             effect: Arc::new(crate::copies::Services),
         },
     ]

@@ -1,23 +1,26 @@
 //! Orders service: quotes (orcamento), billing orders (pedido), conditional sales
 //! (condicional) and service orders (ordemservico).
 //!
-//! Documents are registers of the resource engine (header and line descriptors) with
-//! domain hooks: every line change recalculates its document's totals in decimals in
-//! the same transaction (`totals`), an issued document refuses changes, and the
-//! transitions (invoice, convert, duplicate, stock write-off) are declared calls that
-//! write the rows and an outbox event together (`events`).
+//! Documents are declared once on the resource engine (header and line registers,
+//! totals, status, stamps): the engine recalculates a document's totals in decimals
+//! after every line change, refuses changes to an issued document and duplicates
+//! one with its lines; what is particular to orders (the customer's name, the
+//! items' description and price from orders' copy of the catalog, the stock lines
+//! of a fact) is domain code beside the descriptors. The transitions (invoice,
+//! convert a quote, duplicate) are the typed `OrdersService`, and write the rows
+//! and their fact to the outbox in one transaction (`events`).
 //!
 //! Layout:
-//! - `totals`: line and document arithmetic (pure, unit-tested).
 //! - `copies`: what orders keeps of catalog's customers, products and services,
-//!   from catalog's events.
+//!   from catalog's events; the documents' item source.
 //! - `events`: the facts orders publishes and the consumers it runs.
+//! - `grpc`: `OrdersService` (invoice, duplicate, convert a quote).
 //! - `resources`: register descriptors, one module per document.
 
 pub mod copies;
 pub mod events;
+pub mod grpc;
 pub mod resources;
-pub mod totals;
 
 use std::sync::Arc;
 
@@ -33,14 +36,23 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
     erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
 }
 
+/// Serves the registers and `OrdersService`, with the relay, consumers and jobs.
 pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    erp_platform::service::serve_with_consumers(
-        ctx,
-        listener,
-        SCHEMA,
-        registry,
-        events::consumers(),
-    )
-    .await
+    let tasks =
+        erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
+            .await?;
+    let result = erp_platform::service::grpc_server()
+        .add_service(
+            erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry.clone())
+                .server(),
+        )
+        .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry).server())
+        .serve_with_incoming(erp_platform::service::incoming(listener))
+        .await
+        .map_err(Error::internal);
+    for t in tasks {
+        t.abort();
+    }
+    result
 }

@@ -41,10 +41,9 @@ use serde_json::{json, Map, Value};
 use crate::ledger::{self, Movement};
 use crate::resources::{documents, util};
 
-pub const PEDIDO_FATURADO: &str = "erp.orders.pedido.faturado";
-pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
-pub const ORCAMENTO_REQUISICAO: &str = "erp.orders.orcamento.requisicao";
-pub const PRODUTO: &str = "erp.catalog.produto.>";
+pub use erp_proto::subjects::{
+    CATALOG_PRODUTOS as PRODUTO, ORCAMENTO_REQUISICAO, OS_ESTOQUE_BAIXADO, PEDIDO_FATURADO,
+};
 
 /// The consumers `serve` runs.
 pub fn consumers() -> Vec<ConsumerDef> {
@@ -220,9 +219,20 @@ impl Effect for QuoteRequisition {
                 .fetch_one(&mut **tx)
                 .await?;
         let location = ev.lines.iter().map(|l| l.location_id).find(|l| *l > 0);
+        let mut doc = documents::requisition()
+            .map_err(Error::internal)?
+            .into_iter();
+        let (requisition, line) = match (doc.next(), doc.next()) {
+            (Some(h), Some(l)) => (h, l),
+            _ => {
+                return Err(Error::internal(
+                    "the requisition document has a header and a line",
+                ))
+            }
+        };
         let header = query::create(
             tx,
-            &documents::requisicao(),
+            &requisition,
             &caller,
             emp,
             &body(json!({
@@ -247,7 +257,7 @@ impl Effect for QuoteRequisition {
         .bind(&ev.serie)
         .execute(&mut **tx)
         .await?;
-        let lines = documents::requisicaoproduto();
+        let lines = &line;
         for line in sorted(&ev.lines) {
             let qty = quantity(&line.quantity)?;
             if qty.is_zero() {
@@ -255,7 +265,7 @@ impl Effect for QuoteRequisition {
             }
             query::create(
                 tx,
-                &lines,
+                lines,
                 &caller,
                 emp,
                 &body(json!({

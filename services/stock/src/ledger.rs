@@ -29,7 +29,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 pub const INSUFFICIENT: &str = "Estoque insuficiente.";
 pub const INSUFFICIENT_AT_LOCATION: &str = "Estoque insuficiente no local de estoque.";
 /// Subject of the event each recorded movement publishes.
-pub const MOVEMENT_SUBJECT: &str = "erp.stock.movimento.registrado";
+pub const MOVEMENT_SUBJECT: &str = erp_proto::subjects::MOVIMENTO_REGISTRADO;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

@@ -74,7 +74,7 @@ async fn balance(db: &Db, product: i64) -> (Decimal, i64) {
     (b.qty, exits)
 }
 
-async fn invoice(db: &Db, id: i64) -> Value {
+async fn invoice(db: &Db, id: i64) -> erp_proto::orders::v1::InvoiceReply {
     let mut tx = db.begin_tenant(CLIENT).await.expect("tx");
     let out = erp_orders::resources::billing::invoice(&mut tx, &caller(), 1, id, "1")
         .await
@@ -259,7 +259,7 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
         )
     );
     let out = invoice(&db, first).await;
-    assert_eq!(out["PEDF_SITUACAO"], "F");
+    assert_eq!(out.status, "F");
     wait_for("the first exit", || {
         let db = db.clone();
         async move { balance(&db, prod_id).await == (Decimal::from(8), 1) }
@@ -300,7 +300,7 @@ async fn invoicing_lowers_stock_once_over_nats_even_when_it_stops_or_redelivers(
     tasks.push(
         bus.subscribe(
             "test-redelivery",
-            erp_orders::events::PEDIDO_FATURADO,
+            erp_proto::subjects::PEDIDO_FATURADO,
             flaky.handler(),
         )
         .await

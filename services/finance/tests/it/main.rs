@@ -98,7 +98,6 @@ pub async fn action(
     let emp = res.company.as_ref().map(|_| 1);
     let mut tx = db.begin_tenant(client_id).await?;
     let out = a
-        .handler
         .run(&mut tx, &res, &caller(client_id), emp, &params, v)
         .await?;
     tx.commit().await?;

@@ -1,12 +1,14 @@
 //! Billing orders (`pedido`, screen /pedidos) keyed by id, company and serie, with
 //! product lines (`pedidoproduto`) and service lines (`pedidoservico`) keyed by id,
-//! company, serie and item; promotions (`promocao`).
+//! company, serie and item — one document of the engine (totals, the open status,
+//! the creating user, duplication); promotions (`promocao`).
 //!
 //! Calls beyond the generic ones:
 //! - `PUT /pedidogenerator/{id}/{emp}/{serie}`: invoices the order (A -> F) once, in
-//!   the transaction that writes `erp.orders.pedido.faturado` to the outbox.
+//!   the transaction that writes `erp.orders.pedido.faturado` to the outbox
+//!   (`OrdersService.InvoiceOrder`).
 //! - `POST /pedidoduplicar/{id}/{emp}/{serie}/{userId}`: a new open order with the
-//!   same customer and lines (the customer's current name).
+//!   same customer and lines (`OrdersService.Duplicate`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
 //!   customer's invoiced orders and their lines.
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
@@ -17,80 +19,50 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{ActionHandler, ActionPerm, DbType, Field, Kind, Resource};
+use erp_platform::resource::document::{ItemSource, LineKind};
+use erp_platform::resource::{
+    params, ActionHandler, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource,
+    Role, Total,
+};
 use erp_platform::{Error, Result};
 use prost::Message as _;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use super::customer::CustomerCopy;
 use crate::SCHEMA;
 
-pub static PRODUCTS: LineSpec = LineSpec {
-    table: "pedidoproduto",
-    company: "pedi_pedf_emp_id",
-    parent: &["pedi_pedf_id", "pedi_pedf_serie_id"],
-    seq: "pedi_pedf_item",
-    item: Item::Product,
-    item_col: "pedi_prod_id",
-    desc_col: "pedi_descricao",
-    unit_name_col: Some("pedi_unidade"),
-    qty: "pedi_qtde",
-    unit: "pedi_vlr_unitario",
-    discount: Some("pedi_vlr_desconto"),
-    surcharge: Some("pedi_vlr_acrecimo"),
-    freight: Some("pedi_vlr_frete"),
-    total: "pedi_vlr_total",
-};
-
-pub static SERVICES: LineSpec = LineSpec {
-    table: "pedidoservico",
-    company: "pfos_pedf_emp_id",
-    parent: &["pfos_pedf_id", "pfos_pedf_serie"],
-    seq: "pfos_id",
-    item: Item::Service,
-    item_col: "pfos_serv_id",
-    desc_col: "pfos_descricao",
-    unit_name_col: None,
-    qty: "pfos_qtde",
-    unit: "pfos_vlr_unit",
-    discount: None,
-    surcharge: None,
-    freight: None,
-    total: "pfos_vlr_serv",
-};
-
-pub static ORDER: DocSpec = DocSpec {
-    title: "Pedido",
-    table: "pedido",
-    company: "pedf_emp_id",
-    key: &["pedf_id", "pedf_serie"],
-    status: "pedf_situacao",
-    open: &["A"],
-    issued_msg: "Pedido já faturado não pode ser alterado.",
-    missing_msg: "Pedido não encontrado.",
-    customer: "pedf_cli_id",
-    customer_name: "pedf_cli_desc",
-    customer_city: Some("pedf_cli_cidade"),
-    products: Some(&PRODUCTS),
-    services: Some(&SERVICES),
-    tot_products: "pedf_tot_prod",
-    tot_services: "pedf_tot_serv",
-    tot_surcharge: Some("pedf_vlr_acre"),
-    tot_freight: Some("pedf_vlr_frete"),
-    tot_discount: Some("pedf_vlr_desc"),
-    total: "pedf_vlr_total",
-    extra_surcharge: None,
-};
-
 pub const ALREADY_INVOICED: &str = "Pedido já faturado.";
+pub const ISSUED: &str = "Pedido já faturado não pode ser alterado.";
+pub const MISSING: &str = "Pedido não encontrado.";
 pub const EMPTY_ORDER: &str = "Pedido sem itens não pode ser faturado.";
 
-pub fn all() -> Vec<Resource> {
-    vec![pedido(), pedidoproduto(), pedidoservico(), promocao()]
+/// The billing order and its lines, as one document.
+pub fn document() -> std::result::Result<Vec<Resource>, String> {
+    Document::new(pedido())
+        .status("PEDF_SITUACAO", &["A"], ISSUED)
+        .missing(MISSING)
+        .date("PEDF_DTA_EMISSAO")
+        .items(Arc::new(crate::copies::CatalogItems))
+        .line(
+            pedidoproduto(),
+            Lines::products(&["PEDI_PEDF_ID", "PEDI_PEDF_SERIE_ID"])
+                .editable(&[Role::Quantity, Role::Discount]),
+        )
+        .line(
+            pedidoservico(),
+            Lines::services(&["PFOS_PEDF_ID", "PFOS_PEDF_SERIE"]).editable(&[Role::Quantity]),
+        )
+        .build()
 }
 
-pub fn pedido() -> Resource {
+pub fn all() -> std::result::Result<Vec<Resource>, String> {
+    let mut out = document()?;
+    out.push(promocao());
+    Ok(out)
+}
+
+fn pedido() -> Resource {
     Resource::new("pedido", "Pedidos de Venda", SCHEMA, "pedido", "pedidos")
         .screen("/pedidos")
         .key(&["PEDF_ID", "PEDF_SERIE"])
@@ -98,10 +70,16 @@ pub fn pedido() -> Resource {
         .company("PEDF_EMP_ID")
         .label("PEDF_CLI_DESC")
         .order("PEDF_ID DESC")
-        .hooks(Arc::new(HeaderHooks(&ORDER)))
+        .hooks(Arc::new(CustomerCopy { customer: "PEDF_CLI_ID", name: "PEDF_CLI_DESC", city: Some("PEDF_CLI_CIDADE") }))
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
-        .action("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Arc::new(Invoice))
-        .action("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido", Arc::new(Duplicate))
+        .transition("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)")
+        .button(Button::new("Faturar").open_when(&["A"]).confirm(
+            "Faturar pedido",
+            "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
+            "Faturar",
+        ))
+        .transition("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido")
+        .button(Button::new("Duplicar").opens("pedido"))
         .action("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", Arc::new(CustomerSales(Sales::Orders)))
         .action("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", Arc::new(CustomerSales(Sales::Products)))
         .action("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", Arc::new(CustomerSales(Sales::Services)))
@@ -110,8 +88,8 @@ pub fn pedido() -> Resource {
             Field::int("PEDF_EMP_ID", "Empresa"),
             Field::text("PEDF_SERIE", "Série").len(3).required().list().width(1).default(json!("1")),
             Field::reference("PEDF_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
-            Field::text("PEDF_CLI_DESC", "Cliente").read_only().searchable().list(),
-            Field::text("PEDF_CLI_CIDADE", "Cidade").read_only().list().width(3),
+            Field::text("PEDF_CLI_DESC", "Cliente").server().searchable().list(),
+            Field::text("PEDF_CLI_CIDADE", "Cidade").server().list().width(3),
             Field::reference("PEDF_COLA_ID", "Vendedor", "colaborador", Kind::Autocomplete).width(4),
             Field::reference("PEDF_CNDP_ID", "Condição de Pagamento", "condicaopagamento", Kind::Combobox).width(4),
             Field::reference("PEDF_FRMP_ID", "Forma de Pagamento", "formapagamento", Kind::Combobox).width(4),
@@ -121,21 +99,21 @@ pub fn pedido() -> Resource {
             Field::date("PEDF_DTA_ENTRADA", "Entrega"),
             Field::text("PEDF_HORA_MOV", "Hora").len(8).width(2),
             Field::textarea("PEDF_OBS", "Observações").len(2000),
-            Field::money("PEDF_TOT_PROD", "Total Produtos").read_only().width(2),
-            Field::money("PEDF_TOT_SERV", "Total Serviços").read_only().width(2),
-            Field::money("PEDF_VLR_ACRE", "Acréscimos").read_only().width(2),
-            Field::money("PEDF_VLR_FRETE", "Frete").read_only().width(2),
-            Field::money("PEDF_VLR_DESC", "Descontos").read_only().width(2),
-            Field::money("PEDF_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::money("PEDF_TOT_PROD", "Total Produtos").total(Total::Products).width(2),
+            Field::money("PEDF_TOT_SERV", "Total Serviços").total(Total::Services).width(2),
+            Field::money("PEDF_VLR_ACRE", "Acréscimos").total(Total::Surcharges).width(2),
+            Field::money("PEDF_VLR_FRETE", "Frete").total(Total::Freight).width(2),
+            Field::money("PEDF_VLR_DESC", "Descontos").total(Total::Discounts).width(2),
+            Field::money("PEDF_VLR_TOTAL", "Total").total(Total::Grand).list().width(2),
             Field::options("PEDF_SITUACAO", "Situação", DbType::Text, &[("A", "Aberto"), ("F", "Faturado")]).read_only().list().width(2),
             Field::timestamp("PEDF_DTA_FATURAMENTO", "Faturado em"),
             Field::int("PEDF_ORCA_ID", "Orçamento").read_only(),
-            Field::int("PEDF_USR_ID", "Usuário").read_only(),
+            Field::int("PEDF_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::timestamp("PEDF_DTA_CAD", "Cadastro"),
         ])
 }
 
-pub fn pedidoproduto() -> Resource {
+fn pedidoproduto() -> Resource {
     Resource::new("pedidoproduto", "Produtos do Pedido", SCHEMA, "pedidoproduto", "pedidos")
         .key(&["PEDI_PEDF_ID", "PEDI_PEDF_SERIE_ID", "PEDI_PEDF_ITEM"])
         .seq_key()
@@ -144,22 +122,21 @@ pub fn pedidoproduto() -> Resource {
         .order("PEDI_PEDF_ITEM")
         .list_path("/pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
         .count_path("/pedidoproduto/registros/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
-        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &PRODUCTS }))
         .sample(json!({"PEDI_PEDF_ID": 1, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": 1, "PEDI_QTDE": "2", "PEDI_VLR_UNITARIO": "10.50"}))
         .fields(vec![
             Field::int("PEDI_PEDF_ID", "Pedido").required(),
             Field::int("PEDI_PEDF_EMP_ID", "Empresa"),
             Field::text("PEDI_PEDF_SERIE_ID", "Série").len(3).required(),
             Field::int("PEDI_PEDF_ITEM", "Item").read_only().list().width(1),
-            Field::reference("PEDI_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
-            Field::text("PEDI_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::text("PEDI_UNIDADE", "Un.").len(6).list().width(1),
-            Field::decimal("PEDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("PEDI_VLR_UNITARIO", "Valor Unitário").scale(4).list().width(2),
-            Field::money("PEDI_VLR_DESCONTO", "Desconto").width(2),
-            Field::money("PEDI_VLR_ACRECIMO", "Acréscimo").width(2),
-            Field::money("PEDI_VLR_FRETE", "Frete").width(2),
-            Field::money("PEDI_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::reference("PEDI_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5).role(Role::Item),
+            Field::text("PEDI_DESCRICAO", "Descrição").len(200).searchable().list().role(Role::Description),
+            Field::text("PEDI_UNIDADE", "Un.").len(6).list().width(1).role(Role::UnitName),
+            Field::decimal("PEDI_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2).role(Role::Quantity),
+            Field::money("PEDI_VLR_UNITARIO", "Valor Unitário").scale(4).list().width(2).role(Role::UnitPrice),
+            Field::money("PEDI_VLR_DESCONTO", "Desconto").width(2).role(Role::Discount),
+            Field::money("PEDI_VLR_ACRECIMO", "Acréscimo").width(2).role(Role::Surcharge),
+            Field::money("PEDI_VLR_FRETE", "Frete").width(2).role(Role::Freight),
+            Field::money("PEDI_VLR_TOTAL", "Total").list().width(2).role(Role::LineTotal),
             Field::decimal("PEDI_PERC_IPI", "IPI (%)").scale(4).min("0").max("100").width(2),
             Field::decimal("PEDI_PERC_ICMS", "ICMS (%)").scale(4).min("0").max("100").width(2),
             Field::decimal("PEDI_PERC_TICM", "Tributação ICMS (%)").scale(4).min("0").max("100").width(2),
@@ -168,7 +145,7 @@ pub fn pedidoproduto() -> Resource {
         ])
 }
 
-pub fn pedidoservico() -> Resource {
+fn pedidoservico() -> Resource {
     Resource::new("pedidoservico", "Serviços do Pedido", SCHEMA, "pedidoservico", "pedidos")
         .key(&["PFOS_PEDF_ID", "PFOS_PEDF_SERIE", "PFOS_ID"])
         .seq_key()
@@ -177,18 +154,17 @@ pub fn pedidoservico() -> Resource {
         .order("PFOS_ID")
         .list_path("/pedidoservico/{PFOS_PEDF_ID}/{emp}/{PFOS_PEDF_SERIE}")
         .count_path("/pedidoservico/registros/{PFOS_PEDF_ID}/{emp}/{PFOS_PEDF_SERIE}")
-        .hooks(Arc::new(LineHooks { doc: &ORDER, line: &SERVICES }))
         .sample(json!({"PFOS_PEDF_ID": 1, "PFOS_PEDF_SERIE": "1", "PFOS_SERV_ID": 1, "PFOS_QTDE": "1", "PFOS_VLR_UNIT": "80"}))
         .fields(vec![
             Field::int("PFOS_PEDF_ID", "Pedido").required(),
             Field::int("PFOS_PEDF_EMP_ID", "Empresa"),
             Field::text("PFOS_PEDF_SERIE", "Série").len(3).required(),
             Field::int("PFOS_ID", "Item").read_only().list().width(1),
-            Field::reference("PFOS_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5),
-            Field::text("PFOS_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::decimal("PFOS_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("PFOS_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("PFOS_VLR_SERV", "Total").read_only().list().width(2),
+            Field::reference("PFOS_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().list().width(5).role(Role::Item),
+            Field::text("PFOS_DESCRICAO", "Descrição").len(200).searchable().list().role(Role::Description),
+            Field::decimal("PFOS_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2).role(Role::Quantity),
+            Field::money("PFOS_VLR_UNIT", "Valor Unitário").scale(4).list().width(2).role(Role::UnitPrice),
+            Field::money("PFOS_VLR_SERV", "Total").list().width(2).role(Role::LineTotal),
         ])
 }
 
@@ -224,7 +200,7 @@ pub async fn invoice(
     emp: i64,
     id: i64,
     serie: &str,
-) -> Result<Value> {
+) -> Result<erp_proto::orders::v1::InvoiceReply> {
     let client = caller.client_id;
     let head: Option<(String, i64, Option<String>, chrono::NaiveDate)> = sqlx::query_as(
         "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao FROM orders.pedido
@@ -236,8 +212,7 @@ pub async fn invoice(
     .bind(serie)
     .fetch_optional(&mut **tx)
     .await?;
-    let (status, cli, name, issued) =
-        head.ok_or_else(|| Error::NotFound(ORDER.missing_msg.into()))?;
+    let (status, cli, name, issued) = head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
     if status != "A" {
         return Err(Error::Conflict(ALREADY_INVOICED.into()));
     }
@@ -277,9 +252,9 @@ pub async fn invoice(
     if products.is_empty() && services.is_empty() {
         return Err(Error::validation(EMPTY_ORDER));
     }
-    let product_lines: Vec<crate::totals::Line> = products
+    let product_lines: Vec<erp_platform::resource::document::arithmetic::Line> = products
         .iter()
-        .map(|p| crate::totals::Line {
+        .map(|p| erp_platform::resource::document::arithmetic::Line {
             qty: p.2,
             unit: p.3,
             discount: p.4,
@@ -287,11 +262,16 @@ pub async fn invoice(
             freight: p.6,
         })
         .collect();
-    let service_lines: Vec<crate::totals::Line> = services
+    let service_lines: Vec<erp_platform::resource::document::arithmetic::Line> = services
         .iter()
-        .map(|(q, u)| crate::totals::Line::new(*q, *u))
+        .map(|(q, u)| erp_platform::resource::document::arithmetic::Line::new(*q, *u))
         .collect();
-    let t = crate::totals::document(&product_lines, &service_lines, Decimal::ZERO, Decimal::ZERO);
+    let t = erp_platform::resource::document::arithmetic::document(
+        &product_lines,
+        &service_lines,
+        Decimal::ZERO,
+        Decimal::ZERO,
+    );
     sqlx::query(
         "UPDATE orders.pedido SET pedf_tot_prod = $5, pedf_tot_serv = $6, pedf_vlr_acre = $7, pedf_vlr_frete = $8,
              pedf_vlr_desc = $9, pedf_vlr_total = $10, pedf_situacao = 'F', pedf_dta_faturamento = now()
@@ -335,158 +315,19 @@ pub async fn invoice(
     erp_platform::bus::outbox_insert(
         tx,
         SCHEMA,
-        crate::events::PEDIDO_FATURADO,
+        erp_proto::subjects::PEDIDO_FATURADO,
         client,
         &event.encode_to_vec(),
     )
     .await?;
-    Ok(json!({
-        "code": 200,
-        "msg": "Pedido faturado com sucesso.",
-        "PEDF_ID": id,
-        "PEDF_EMP_ID": emp,
-        "PEDF_SERIE": serie,
-        "PEDF_SITUACAO": "F",
-        "PEDF_VLR_TOTAL": docs::money_json(t.total),
-    }))
-}
-
-struct Invoice;
-
-#[async_trait]
-impl ActionHandler for Invoice {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
-        invoice(
-            tx,
-            caller,
-            docs::emp_of(emp)?,
-            docs::id_param(params, "PEDF_ID")?,
-            docs::param(params, "PEDF_SERIE")?,
-        )
-        .await
-    }
-}
-
-struct Duplicate;
-
-#[async_trait]
-impl ActionHandler for Duplicate {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "PEDF_ID")?;
-        let serie = docs::param(params, "PEDF_SERIE")?;
-        let cli: i64 = sqlx::query_scalar(
-            "SELECT pedf_cli_id FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
-        )
-        .bind(caller.client_id)
-        .bind(emp)
-        .bind(id)
-        .bind(serie)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| Error::NotFound("Pedido não encontrado.".into()))?;
-        let new_id = next_order_id(tx, caller.client_id, emp, serie).await?;
-        sqlx::query(
-            "INSERT INTO orders.pedido (client_id, pedf_emp_id, pedf_serie, pedf_id, pedf_cli_id, pedf_usr_id, pedf_cola_id,
-                 pedf_cndp_id, pedf_frmp_id, pedf_modelo, pedf_tipo, pedf_obs)
-             SELECT client_id, pedf_emp_id, pedf_serie, $5, pedf_cli_id, $6, pedf_cola_id, pedf_cndp_id, pedf_frmp_id,
-                 pedf_modelo, pedf_tipo, pedf_obs
-             FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
-        )
-        .bind(caller.client_id)
-        .bind(emp)
-        .bind(id)
-        .bind(serie)
-        .bind(new_id)
-        .bind(caller.user_id)
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, pedi_pedf_serie_id, pedi_pedf_item,
-                 pedi_prod_id, pedi_descricao, pedi_unidade, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total, pedi_vlr_acrecimo,
-                 pedi_vlr_desconto, pedi_vlr_frete, pedi_perc_ipi, pedi_perc_ticm, pedi_perc_icms, pedi_vlr_icms, pedi_loca_id)
-             SELECT client_id, pedi_pedf_emp_id, $5, pedi_pedf_serie_id, pedi_pedf_item, pedi_prod_id, pedi_descricao,
-                 pedi_unidade, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total, pedi_vlr_acrecimo, pedi_vlr_desconto,
-                 pedi_vlr_frete, pedi_perc_ipi, pedi_perc_ticm, pedi_perc_icms, pedi_vlr_icms, pedi_loca_id
-             FROM orders.pedidoproduto
-             WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4",
-        )
-        .bind(caller.client_id)
-        .bind(emp)
-        .bind(id)
-        .bind(serie)
-        .bind(new_id)
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO orders.pedidoservico (client_id, pfos_pedf_emp_id, pfos_pedf_id, pfos_pedf_serie, pfos_id,
-                 pfos_serv_id, pfos_descricao, pfos_qtde, pfos_vlr_unit, pfos_vlr_serv)
-             SELECT client_id, pfos_pedf_emp_id, $5, pfos_pedf_serie, pfos_id, pfos_serv_id, pfos_descricao, pfos_qtde,
-                 pfos_vlr_unit, pfos_vlr_serv
-             FROM orders.pedidoservico
-             WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4",
-        )
-        .bind(caller.client_id)
-        .bind(emp)
-        .bind(id)
-        .bind(serie)
-        .bind(new_id)
-        .execute(&mut **tx)
-        .await?;
-        let key = [new_id.to_string(), serie.to_string()];
-        docs::copy_customer(tx, &ORDER, caller.client_id, emp, cli, &key).await?;
-        docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
-        order_row(tx, caller, emp, new_id, serie).await
-    }
-}
-
-/// The next order number of a company and serie (the engine's counter row).
-pub async fn next_order_id(tx: &mut Tx, client: i64, emp: i64, serie: &str) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO orders.id_counters (client_id, emp_id, resource, last_id)
-         VALUES ($1, $2, 'pedido:' || $3,
-                 (SELECT coalesce(max(pedf_id), 0) + 1 FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_serie = $3))
-         ON CONFLICT (client_id, emp_id, resource) DO UPDATE
-         SET last_id = greatest(orders.id_counters.last_id + 1, EXCLUDED.last_id) RETURNING last_id",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(serie)
-    .fetch_one(&mut **tx)
-    .await?)
-}
-
-pub async fn order_row(
-    tx: &mut Tx,
-    caller: &Caller,
-    emp: i64,
-    id: i64,
-    serie: &str,
-) -> Result<Value> {
-    erp_platform::resource::query::get(
-        tx,
-        &pedido(),
-        caller,
-        Some(emp),
-        &[id.to_string(), serie.to_string()],
-    )
-    .await
+    Ok(erp_proto::orders::v1::InvoiceReply {
+        emp,
+        id,
+        serie: serie.into(),
+        status: "F".into(),
+        total: erp_platform::resource::document::arithmetic::money(t.total).to_string(),
+        message: "Pedido faturado com sucesso.".into(),
+    })
 }
 
 enum Sales {
@@ -505,11 +346,11 @@ impl ActionHandler for CustomerSales {
         _res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let cli = docs::id_param(params, "cliId")?;
+        let emp = params::company(emp)?;
+        let cli = params::id_param(p, "cliId")?;
         let sql = match self.0 {
             Sales::Orders => {
                 "SELECT coalesce(jsonb_agg(jsonb_build_object(
@@ -561,20 +402,19 @@ impl ActionHandler for PromotionValue {
         _res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
         let emp = emp.unwrap_or(caller.emp_id);
-        let prod = docs::id_param(params, "prodId")?;
-        let qty = docs::dec(&Value::String(
-            docs::param(params, "qty")?.replace(',', "."),
-        ))?;
+        let prod = params::id_param(p, "prodId")?;
+        let qty = params::dec(&Value::String(params::param(p, "qty")?.replace(',', ".")))?;
         if qty <= Decimal::ZERO {
             return Err(Error::validation("A quantidade deve ser maior que zero."));
         }
-        let base = docs::item(tx, Item::Product, caller.client_id, emp, prod)
+        let base = crate::copies::CatalogItems
+            .item(tx, LineKind::Product, caller.client_id, emp, prod)
             .await?
-            .and_then(|(_, _, price)| price)
+            .and_then(|i| i.price)
             .unwrap_or_default();
         let promo: Option<(i64, String, Option<Decimal>, Option<Decimal>)> = sqlx::query_as(
             "SELECT prom_id, prom_descricao, prom_vlr_unit, prom_perc_desc FROM orders.promocao
@@ -600,7 +440,7 @@ impl ActionHandler for PromotionValue {
             "PROD_ID": prod,
             "QTDE": qty.normalize().to_string(),
             "VALOR_UNITARIO": value.normalize().to_string(),
-            "VALOR_TOTAL": crate::totals::money(value * qty).to_string(),
+            "VALOR_TOTAL": erp_platform::resource::document::arithmetic::money(value * qty).to_string(),
             "PROM_ID": prom.as_ref().map(|p| p.0),
             "PROM_DESCRICAO": prom.map(|p| p.1),
         }))

@@ -2,7 +2,7 @@
 //! go out to a customer on approval. Product lines `condicionalprod` (CNDP_*) carry
 //! the quantity out and the quantity returned; service lines `condicionalserv`
 //! (CNDI_*). Totals COND_VLR_PROD, COND_VLR_SERV, COND_VLR_DESC and COND_VLR_TOTAL
-//! are the value that went out and follow the lines (`docs::LineHooks`).
+//! are the value that went out and follow the lines (the engine's document).
 //!
 //! Situation: A aberta, F encerrada; only an open conditional accepts changes.
 //!
@@ -22,88 +22,50 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::document::ops;
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    params, query, ActionHandler, ActionPerm, DbType, Document, Field, Hooks, Kind, Lines, Op,
+    Resource, Role, Total,
 };
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
-use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use super::customer::CustomerCopy;
 use crate::SCHEMA;
 
-pub static PRODUCTS: LineSpec = LineSpec {
-    table: "condicionalprod",
-    company: "cndp_emp_id",
-    parent: &["cndp_cond_id"],
-    seq: "cndp_id",
-    item: Item::Product,
-    item_col: "cndp_prod_id",
-    desc_col: "cndp_descricao",
-    unit_name_col: None,
-    qty: "cndp_qtde",
-    unit: "cndp_vlr_unit",
-    discount: Some("cndp_vlr_desc"),
-    surcharge: None,
-    freight: None,
-    total: "cndp_vlr_total",
-};
-
-pub static SERVICES: LineSpec = LineSpec {
-    table: "condicionalserv",
-    company: "cndi_emp_id",
-    parent: &["cndi_cond_id"],
-    seq: "cndi_id",
-    item: Item::Service,
-    item_col: "cndi_serv_id",
-    desc_col: "cndi_descricao",
-    unit_name_col: None,
-    qty: "cndi_qtde",
-    unit: "cndi_vlr_unit",
-    discount: None,
-    surcharge: None,
-    freight: None,
-    total: "cndi_vlr_total",
-};
-
-pub static CONDITIONAL: DocSpec = DocSpec {
-    title: "Condicional",
-    table: "condicional",
-    company: "cond_emp_id",
-    key: &["cond_id"],
-    status: "cond_situacao",
-    open: &["A"],
-    issued_msg: "Condicional encerrada não pode ser alterada.",
-    missing_msg: "Condicional não encontrada.",
-    customer: "cond_cli_id",
-    customer_name: "cond_cli_desc",
-    customer_city: None,
-    products: Some(&PRODUCTS),
-    services: Some(&SERVICES),
-    tot_products: "cond_vlr_prod",
-    tot_services: "cond_vlr_serv",
-    tot_surcharge: None,
-    tot_freight: None,
-    tot_discount: Some("cond_vlr_desc"),
-    total: "cond_vlr_total",
-    extra_surcharge: None,
-};
+pub const ISSUED: &str = "Condicional encerrada não pode ser alterada.";
+pub const MISSING: &str = "Condicional não encontrada.";
 
 pub const TOO_MUCH_BACK: &str =
     "A quantidade devolvida não pode ser maior que a quantidade que saiu.";
 
-pub fn all() -> Vec<Resource> {
-    vec![condicional(), condicionalprod(), condicionalserv()]
+/// The conditional sale and its lines, as one document.
+pub fn all() -> std::result::Result<Vec<Resource>, String> {
+    Document::new(condicional())
+        .status("COND_SITUACAO", &["A"], ISSUED)
+        .missing(MISSING)
+        .date("COND_DTA_SAIDA")
+        .items(Arc::new(crate::copies::CatalogItems))
+        .line(
+            condicionalprod(),
+            Lines::products(&["CNDP_COND_ID"]).editable(&[Role::Quantity, Role::Discount]),
+        )
+        .line(
+            condicionalserv(),
+            Lines::services(&["CNDI_COND_ID"]).editable(&[Role::Quantity]),
+        )
+        .build()
 }
 
-pub fn condicional() -> Resource {
+fn condicional() -> Resource {
     Resource::new("condicional", "Condicionais", SCHEMA, "condicional", "condicional")
         .screen("/condicional")
         .key(&["COND_ID"])
         .company("COND_EMP_ID")
         .label("COND_CLI_DESC")
         .order("COND_ID DESC")
-        .hooks(Arc::new(HeaderHooks(&CONDITIONAL)))
+        .hooks(Arc::new(CustomerCopy { customer: "COND_CLI_ID", name: "COND_CLI_DESC", city: None }))
         .sample(json!({"COND_CLI_ID": 1, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
         .action("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Arc::new(Return))
         .action("POST", "/condicional/reports/{emp}", "relatorio", ActionPerm::View, "Condicionais em aberto com itens que saíram, voltaram e pendentes (filtros: COND_CLI_ID, COND_DTA_SAIDA_INI, COND_DTA_SAIDA_FIM)", Arc::new(Report))
@@ -111,21 +73,21 @@ pub fn condicional() -> Resource {
             Field::id("COND_ID", "Número"),
             Field::int("COND_EMP_ID", "Empresa"),
             Field::reference("COND_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
-            Field::text("COND_CLI_DESC", "Cliente").read_only().searchable().list(),
+            Field::text("COND_CLI_DESC", "Cliente").server().searchable().list(),
             Field::reference("COND_COLA_ID", "Vendedor", "colaborador", Kind::Autocomplete).width(3),
             Field::date("COND_DTA_SAIDA", "Saída").required().list(),
             Field::date("COND_DTA_RETORNO", "Retorno").list(),
             Field::textarea("COND_OBS", "Observações").len(2000),
-            Field::money("COND_VLR_PROD", "Total Produtos").read_only().width(2),
-            Field::money("COND_VLR_SERV", "Total Serviços").read_only().width(2),
-            Field::money("COND_VLR_DESC", "Descontos").read_only().width(2),
-            Field::money("COND_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::money("COND_VLR_PROD", "Total Produtos").total(Total::Products).width(2),
+            Field::money("COND_VLR_SERV", "Total Serviços").total(Total::Services).width(2),
+            Field::money("COND_VLR_DESC", "Descontos").total(Total::Discounts).width(2),
+            Field::money("COND_VLR_TOTAL", "Total").total(Total::Grand).list().width(2),
             Field::options("COND_SITUACAO", "Situação", DbType::Text, &[("A", "Aberta"), ("F", "Encerrada")]).read_only().list().width(2),
-            Field::int("COND_USR_ID", "Usuário").read_only(),
+            Field::int("COND_USR_ID", "Usuário").role(Role::CreatedBy),
         ])
 }
 
-pub fn condicionalprod() -> Resource {
+fn condicionalprod() -> Resource {
     Resource::new(
         "condicionalprod",
         "Produtos da Condicional",
@@ -139,10 +101,7 @@ pub fn condicionalprod() -> Resource {
     .label("CNDP_DESCRICAO")
     .order("CNDP_ID")
     .list_path("/condicionalprod/{CNDP_COND_ID}/{emp}")
-    .hooks(Arc::new(ProductHooks(LineHooks {
-        doc: &CONDITIONAL,
-        line: &PRODUCTS,
-    })))
+    .hooks(Arc::new(ReturnedCheck))
     .sample(
         json!({"CNDP_COND_ID": 1, "CNDP_PROD_ID": 1, "CNDP_QTDE": "3", "CNDP_VLR_UNIT": "42.50"}),
     )
@@ -153,17 +112,20 @@ pub fn condicionalprod() -> Resource {
         Field::reference("CNDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete)
             .required()
             .list()
-            .width(5),
+            .width(5)
+            .role(Role::Item),
         Field::text("CNDP_DESCRICAO", "Descrição")
             .len(200)
             .searchable()
-            .list(),
+            .list()
+            .role(Role::Description),
         Field::decimal("CNDP_QTDE", "Quantidade")
             .scale(4)
             .required()
             .min("0.0001")
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::Quantity),
         Field::decimal("CNDP_QTDE_DEVOLVIDA", "Devolvida")
             .scale(4)
             .read_only()
@@ -172,16 +134,19 @@ pub fn condicionalprod() -> Resource {
         Field::money("CNDP_VLR_UNIT", "Valor Unitário")
             .scale(4)
             .list()
-            .width(2),
-        Field::money("CNDP_VLR_DESC", "Desconto").width(2),
+            .width(2)
+            .role(Role::UnitPrice),
+        Field::money("CNDP_VLR_DESC", "Desconto")
+            .width(2)
+            .role(Role::Discount),
         Field::money("CNDP_VLR_TOTAL", "Total")
-            .read_only()
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::LineTotal),
     ])
 }
 
-pub fn condicionalserv() -> Resource {
+fn condicionalserv() -> Resource {
     Resource::new(
         "condicionalserv",
         "Serviços da Condicional",
@@ -195,10 +160,6 @@ pub fn condicionalserv() -> Resource {
     .label("CNDI_DESCRICAO")
     .order("CNDI_ID")
     .list_path("/condicionalserv/{CNDI_COND_ID}/{emp}")
-    .hooks(Arc::new(LineHooks {
-        doc: &CONDITIONAL,
-        line: &SERVICES,
-    }))
     .sample(json!({"CNDI_COND_ID": 1, "CNDI_SERV_ID": 1, "CNDI_QTDE": "1", "CNDI_VLR_UNIT": "150"}))
     .fields(vec![
         Field::int("CNDI_COND_ID", "Condicional").required(),
@@ -207,49 +168,44 @@ pub fn condicionalserv() -> Resource {
         Field::reference("CNDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
             .required()
             .list()
-            .width(5),
+            .width(5)
+            .role(Role::Item),
         Field::text("CNDI_DESCRICAO", "Descrição")
             .len(200)
             .searchable()
-            .list(),
+            .list()
+            .role(Role::Description),
         Field::decimal("CNDI_QTDE", "Quantidade")
             .scale(4)
             .required()
             .min("0.0001")
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::Quantity),
         Field::money("CNDI_VLR_UNIT", "Valor Unitário")
             .scale(4)
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::UnitPrice),
         Field::money("CNDI_VLR_TOTAL", "Total")
-            .read_only()
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::LineTotal),
     ])
 }
 
 /// Product lines: the quantity out never below what already came back.
-struct ProductHooks(LineHooks);
+struct ReturnedCheck;
 
 #[async_trait]
-impl Hooks for ProductHooks {
-    async fn before_write(
-        &self,
-        op: Op,
-        caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        self.0.before_write(op, caller, body).await
-    }
-
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+impl Hooks for ReturnedCheck {
+    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
         if op == Op::Update
-            && docs::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > docs::dec(&row["CNDP_QTDE"])?
+            && params::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > params::dec(&row["CNDP_QTDE"])?
         {
             return Err(Error::validation(TOO_MUCH_BACK));
         }
-        self.0.after_write(tx, op, caller, row).await
+        Ok(())
     }
 }
 
@@ -271,16 +227,18 @@ impl ActionHandler for Return {
         res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id: i64 = params
-            .get("COND_ID")
-            .and_then(|s| s.trim().parse().ok())
-            .ok_or_else(|| Error::validation("Parâmetro COND_ID inválido."))?;
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "COND_ID")?;
         let client = caller.client_id;
-        docs::ensure_open(tx, &CONDITIONAL, client, emp, &[id.to_string()]).await?;
+        let def = res
+            .document
+            .as_ref()
+            .map(|d| d.def.clone())
+            .ok_or_else(|| Error::internal("condicional is a document"))?;
+        ops::ensure_open(tx, &def, client, Some(emp), &[id.to_string()]).await?;
         let items = match body.get("ITENS") {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(a)) => a.clone(),
@@ -299,8 +257,8 @@ impl ActionHandler for Return {
         for it in &items {
             let line = num(&it["CNDP_ID"]).ok_or_else(|| Error::validation("CNDP_ID inválido."))?;
             let qty = match &it["QTDE"] {
-                Value::String(s) => docs::dec(&Value::String(s.trim().replace(',', ".")))?,
-                v => docs::dec(v)?,
+                Value::String(s) => params::dec(&Value::String(s.trim().replace(',', ".")))?,
+                v => params::dec(v)?,
             };
             if qty <= Decimal::ZERO {
                 return Err(Error::validation(
@@ -367,7 +325,7 @@ impl ActionHandler for Return {
         let mut filter = Map::new();
         filter.insert("CNDP_COND_ID".into(), json!(id));
         filter.insert("LIMIT".into(), json!(6000));
-        let lines = query::list(tx, &condicionalprod(), caller, Some(emp), &filter).await?;
+        let lines = query::list(tx, &def.lines[0].plain, caller, Some(emp), &filter).await?;
         if let Value::Object(m) = &mut head {
             m.insert("ITENS".into(), Value::Array(lines));
         }
@@ -389,7 +347,7 @@ impl ActionHandler for Report {
         _params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
+        let emp = params::company(emp)?;
         let cli = body.get("COND_CLI_ID").and_then(num);
         let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {
             match body

@@ -5,8 +5,8 @@
 
 use std::str::FromStr;
 
-use erp_orders::events::PEDIDO_FATURADO;
 use erp_proto::orders::v1::PedidoFaturado;
+use erp_proto::subjects::PEDIDO_FATURADO;
 use prost::Message;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};

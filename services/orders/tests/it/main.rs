@@ -10,7 +10,7 @@ use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{query, Registry};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 fn config() -> Config {
     static CFG: OnceLock<Config> = OnceLock::new();
@@ -141,9 +141,11 @@ pub async fn action(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    if a.handler.is_none() {
+        return transition(db, c, name, action, &params).await;
+    }
     let mut tx = db.begin_tenant(c).await?;
     let out = a
-        .handler
         .run(
             &mut tx,
             res,
@@ -155,6 +157,95 @@ pub async fn action(
         .await?;
     tx.commit().await?;
     Ok(out)
+}
+
+/// A transition served by the typed `OrdersService` (as the gateway calls it), with
+/// the answer the legacy call gives.
+async fn transition(
+    db: &Db,
+    c: i64,
+    name: &str,
+    action: &str,
+    params: &std::collections::HashMap<String, String>,
+) -> erp_platform::Result<Value> {
+    use erp_orders::grpc::OrdersGrpc;
+    use erp_proto::orders::v1::orders_service_server::OrdersService;
+    use erp_proto::orders::v1::{
+        ConvertQuoteRequest, DocumentKind, DuplicateRequest, OrderKey, QuoteTarget,
+    };
+    let grpc = OrdersGrpc::new(db.clone(), std::sync::Arc::new(registry()));
+    fn req<T>(c: i64, m: T) -> tonic::Request<T> {
+        let mut r = tonic::Request::new(m);
+        caller(c).attach(&mut r);
+        r
+    }
+    let p = |k: &str| params.get(k).cloned().unwrap_or_default();
+    let id = |k: &str| p(k).parse::<i64>().unwrap_or_default();
+    let row = |r: erp_proto::orders::v1::DocumentReply| -> erp_platform::Result<Value> {
+        Ok(serde_json::from_slice(&r.row_json)?)
+    };
+    let convert = |target: QuoteTarget| ConvertQuoteRequest {
+        emp: 1,
+        id: id("ORCA_ID"),
+        target: target as i32,
+        serie: p("serie"),
+        model: p("model"),
+        operation: p("type"),
+    };
+    match (name, action) {
+        ("pedido", "faturar") => {
+            let key = OrderKey {
+                emp: 1,
+                id: id("PEDF_ID"),
+                serie: p("PEDF_SERIE"),
+            };
+            let r = grpc.invoice_order(req(c, key)).await?.into_inner();
+            Ok(
+                json!({"code": 200, "msg": r.message, "PEDF_ID": r.id, "PEDF_EMP_ID": r.emp,
+                "PEDF_SERIE": r.serie, "PEDF_SITUACAO": r.status, "PEDF_VLR_TOTAL": r.total}),
+            )
+        }
+        ("pedido", "duplicar") => row(grpc
+            .duplicate(req(
+                c,
+                DuplicateRequest {
+                    kind: DocumentKind::BillingOrder as i32,
+                    emp: 1,
+                    id: id("PEDF_ID"),
+                    serie: p("PEDF_SERIE"),
+                },
+            ))
+            .await?
+            .into_inner()),
+        ("orcamento", "duplicar") => row(grpc
+            .duplicate(req(
+                c,
+                DuplicateRequest {
+                    kind: DocumentKind::Quote as i32,
+                    emp: 1,
+                    id: id("ORCA_ID"),
+                    serie: String::new(),
+                },
+            ))
+            .await?
+            .into_inner()),
+        ("orcamento", "gerapedidofat") => row(grpc
+            .convert_quote(req(c, convert(QuoteTarget::BillingOrder)))
+            .await?
+            .into_inner()),
+        ("orcamento", "geraos") => row(grpc
+            .convert_quote(req(c, convert(QuoteTarget::ServiceOrder)))
+            .await?
+            .into_inner()),
+        ("orcamento", "gerarequisicao") => {
+            grpc.convert_quote(req(c, convert(QuoteTarget::Requisition)))
+                .await?;
+            Ok(
+                json!({"code": 200, "msg": "Requisição enviada ao estoque.", "ORCA_ID": id("ORCA_ID")}),
+            )
+        }
+        _ => panic!("no transition {name}.{action}"),
+    }
 }
 
 /// A JSON value as text (ids, decimals).

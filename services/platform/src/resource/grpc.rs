@@ -224,8 +224,10 @@ impl ResourceService for ResourceGrpc {
             serde_json::from_slice(&r.body_json).map_err(Error::from)?
         };
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let out = action
-            .handler
+        let handler = action.handler.as_ref().ok_or_else(|| {
+            Error::NotFound(format!("Ação '{}' atendida por outra chamada.", r.action))
+        })?;
+        let out = handler
             .run(&mut tx, &res, &caller, r.emp, &r.params, body)
             .await?;
         tx.commit().await.map_err(Error::from)?;

@@ -7,22 +7,28 @@
 //! Only declared columns ever reach SQL; every value is a bound parameter.
 //!
 //! Layout:
-//! - `model`: `Resource`, `Field`, kinds and builders.
+//! - `model`: `Resource`, `Field`, kinds, roles and builders.
+//! - `document`: documents (a header and its lines) declared on registers: totals,
+//!   status, stamps, duplication.
 //! - `values`: JSON <-> typed SQL values, field validation with the pt-BR messages.
 //! - `query`: the operations over one tenant transaction.
+//! - `images`: image columns replaced or removed by declared upload calls.
 //! - `params`: path parameters, body values and written rows read one way, with one
 //!   pt-BR message per case.
 //! - `grpc`: `ResourceService` over a `Registry`.
 
+pub mod document;
 pub mod grpc;
+pub mod images;
 pub mod model;
 pub mod params;
 pub mod query;
 pub mod values;
 
+pub use document::{Document, LineKind, Lines};
 pub use model::{
-    uploaded_file, Action, ActionHandler, ActionPerm, DbType, Field, Group, Hooks, Kind, Op,
-    Registry, Resource,
+    uploaded_file, Action, ActionHandler, ActionPerm, Button, DbType, Field, Group, Hooks, Kind,
+    Op, Registry, Resource, Role, Source, Total,
 };
 
 /// Creates, for every register, the b-tree index its default list order walks:

@@ -51,6 +51,50 @@ pub enum DbType {
     Json,
 }
 
+/// What a column is to its document. The engine computes, checks and stamps by it;
+/// the web client lays out document screens by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Role {
+    /// A line's product or service (a reference).
+    Item,
+    /// A line's description (taken from the item when left out).
+    Description,
+    /// A line's unit of measure (UN, KG...).
+    UnitName,
+    Quantity,
+    UnitPrice,
+    Discount,
+    Surcharge,
+    Freight,
+    /// A line's net value: round2(quantity x unit price) - discount + surcharge,
+    /// written by the engine.
+    LineTotal,
+    /// A line's unit cost (stock documents; shown, not computed here).
+    UnitCost,
+    /// A header's own surcharge (not from the lines), added to the surcharges total.
+    ExtraSurcharge,
+    /// A header's own discount, added to the discounts total.
+    ExtraDiscount,
+    /// The user who created the row (the engine writes it on create).
+    CreatedBy,
+}
+
+/// A header total the engine computes from the lines (see `document::arithmetic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Total {
+    /// Gross value of the product lines.
+    Products,
+    /// Gross value of the service lines.
+    Services,
+    Surcharges,
+    Freight,
+    Discounts,
+    /// products + services + surcharges + freight - discounts.
+    Grand,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     Create,
@@ -85,7 +129,14 @@ pub struct Field {
     pub write_only: bool,
     /// Maintained by the server; a body cannot set it.
     pub read_only: bool,
+    /// Written by the register's hooks (`prepare`), never taken from a client's body
+    /// (a document's copy of its customer's name).
+    pub server: bool,
     pub default: Option<Value>,
+    /// What the column is to its document (or a created-by stamp), if anything.
+    pub role: Option<Role>,
+    /// The header total the engine computes into this column.
+    pub total: Option<Total>,
 }
 
 impl Field {
@@ -112,7 +163,10 @@ impl Field {
             in_list: false,
             write_only: false,
             read_only: false,
+            server: false,
             default: None,
+            role: None,
+            total: None,
         }
     }
 
@@ -281,6 +335,26 @@ impl Field {
         self.kind = k;
         self
     }
+    /// What the column is to its document (`LineTotal` and `CreatedBy` are written by
+    /// the engine, so they are read-only to clients).
+    pub fn role(mut self, r: Role) -> Self {
+        self.role = Some(r);
+        if matches!(r, Role::LineTotal | Role::CreatedBy) {
+            self = self.read_only();
+        }
+        self
+    }
+    /// Filled by the register's hooks from other tables; clients cannot set it.
+    pub fn server(mut self) -> Self {
+        self.server = true;
+        self.editable = false;
+        self
+    }
+    /// A header total computed by the engine (read-only to clients).
+    pub fn total(mut self, t: Total) -> Self {
+        self.total = Some(t);
+        self.read_only()
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -300,6 +374,18 @@ pub trait Hooks: Send + Sync {
         &self,
         _op: Op,
         _caller: &Caller,
+        _body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        Ok(())
+    }
+    /// Runs in the transaction after `before_write`, before validation: fills what
+    /// comes from other tables (a line's description and price from a copy).
+    async fn prepare(
+        &self,
+        _tx: &mut Tx,
+        _op: Op,
+        _caller: &Caller,
+        _emp: Option<i64>,
         _body: &mut Map<String, Value>,
     ) -> Result<()> {
         Ok(())
@@ -356,6 +442,80 @@ pub fn uploaded_file(body: &Value) -> Result<(&str, Option<&str>)> {
     ))
 }
 
+/// Where a value a button sends comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "from", content = "value")]
+pub enum Source {
+    /// A field of the record on screen.
+    Field(String),
+    /// The signed-in user's id.
+    User,
+    /// A fixed value.
+    Const(String),
+}
+
+/// How a declared call shows on its register's screen (a document's transition or
+/// conversion), for the web client to render from the metadata.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Button {
+    pub label: String,
+    /// Asked before running: title, text (`{FIELD}` is replaced by the record's
+    /// value), the OK button's text.
+    pub confirm: Option<(String, String, String)>,
+    /// Status values in which it is enabled (empty: any).
+    pub open_when: Vec<String>,
+    /// A boolean field that disables it when true (the requisition already made).
+    pub unless: Option<String>,
+    /// Path parameters that are not a field of the record with the same name, the
+    /// company (`emp`) or the user (`user`, `userId`).
+    pub params: Vec<(String, Source)>,
+    /// The body, when the call takes one.
+    pub body: Vec<(String, Source)>,
+    /// A dialog to fill before running (`surcharge`: value or percentage).
+    pub dialog: Option<String>,
+    /// The register whose edit screen the answer opens (the answer carries its key);
+    /// none: stay and reload.
+    pub opens: Option<String>,
+}
+
+impl Button {
+    pub fn new(label: &str) -> Button {
+        Button {
+            label: label.into(),
+            ..Default::default()
+        }
+    }
+    pub fn confirm(mut self, title: &str, text: &str, ok: &str) -> Self {
+        self.confirm = Some((title.into(), text.into(), ok.into()));
+        self
+    }
+    pub fn open_when(mut self, status: &[&str]) -> Self {
+        self.open_when = status.iter().map(|s| s.to_string()).collect();
+        self
+    }
+    pub fn unless(mut self, field: &str) -> Self {
+        self.unless = Some(field.into());
+        self
+    }
+    pub fn param(mut self, name: &str, from: Source) -> Self {
+        self.params.push((name.into(), from));
+        self
+    }
+    pub fn body(mut self, name: &str, from: Source) -> Self {
+        self.body.push((name.into(), from));
+        self
+    }
+    pub fn dialog(mut self, kind: &str) -> Self {
+        self.dialog = Some(kind.into());
+        self
+    }
+    pub fn opens(mut self, resource: &str) -> Self {
+        self.opens = Some(resource.into());
+        self
+    }
+}
+
 #[derive(Clone)]
 pub struct Action {
     /// `GET`, `POST`, `PUT`, `DELETE`.
@@ -367,7 +527,33 @@ pub struct Action {
     /// Multipart upload: the allowed types of its `file` part.
     pub upload: Option<Vec<String>>,
     pub summary: String,
-    pub handler: Arc<dyn ActionHandler>,
+    /// What runs it in the owning service; none when a typed call of the service's
+    /// own API serves it (a document transition): the gateway routes it there.
+    pub handler: Option<Arc<dyn ActionHandler>>,
+    /// Shown as a button on the register's screen.
+    pub button: Option<Button>,
+}
+
+impl Action {
+    /// Runs the call's handler (tests and in-process callers); a transition served
+    /// by a typed API has none here.
+    pub async fn run(
+        &self,
+        tx: &mut Tx,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        params: &HashMap<String, String>,
+        body: Value,
+    ) -> Result<Value> {
+        match &self.handler {
+            Some(h) => h.run(tx, res, caller, emp, params, body).await,
+            None => Err(crate::Error::NotFound(format!(
+                "Ação '{}' atendida por outra chamada.",
+                self.name
+            ))),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -424,6 +610,8 @@ pub struct Resource {
     /// Unique and check constraints of the table with the pt-BR message a violation
     /// answers ('CPF já cadastrado.'), instead of the generic one.
     pub constraints: Vec<(String, String)>,
+    /// The document this register is the header or a line of.
+    pub document: Option<super::document::DocPart>,
 }
 
 impl Resource {
@@ -456,6 +644,7 @@ impl Resource {
             sample: None,
             affects_principal: false,
             constraints: Vec::new(),
+            document: None,
         }
     }
 
@@ -575,8 +764,39 @@ impl Resource {
             perm,
             upload: None,
             summary: summary.into(),
-            handler,
+            handler: Some(handler),
+            button: None,
         });
+        self
+    }
+    /// Declares a transition served by the owning service's typed API (the gateway
+    /// routes its path there); it is described here for the routes, the OpenAPI
+    /// contract and the screen's button.
+    pub fn transition(
+        mut self,
+        method: &'static str,
+        path: &str,
+        name: &str,
+        perm: ActionPerm,
+        summary: &str,
+    ) -> Self {
+        self.actions.push(Action {
+            method,
+            path: path.into(),
+            name: name.into(),
+            perm,
+            upload: None,
+            summary: summary.into(),
+            handler: None,
+            button: None,
+        });
+        self
+    }
+    /// Shows the last declared call as a button on the register's screen.
+    pub fn button(mut self, b: Button) -> Self {
+        if let Some(a) = self.actions.last_mut() {
+            a.button = Some(b);
+        }
         self
     }
     /// Declares a multipart upload call (`file` part of the allowed types).
@@ -596,7 +816,8 @@ impl Resource {
             perm: ActionPerm::Update,
             upload: Some(types.iter().map(|t| t.to_string()).collect()),
             summary: summary.into(),
-            handler,
+            handler: Some(handler),
+            button: None,
         });
         self
     }
@@ -758,6 +979,22 @@ impl Resource {
             "defaultOrder": self.default_order,
             "fields": fields,
             "groups": groups,
+            "document": self.document.as_ref()
+                .filter(|d| d.part == super::document::Part::Header)
+                .map(|d| d.def.meta(self)),
+            "actions": self.actions.iter().filter_map(|a| a.button.as_ref().map(|b| serde_json::json!({
+                "name": a.name,
+                "method": a.method,
+                "path": a.path,
+                "label": b.label,
+                "confirm": b.confirm.as_ref().map(|(t, x, o)| serde_json::json!({"title": t, "text": x, "ok": o})),
+                "openWhen": b.open_when,
+                "unless": b.unless,
+                "params": b.params.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
+                "body": b.body.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
+                "dialog": b.dialog,
+                "opens": b.opens,
+            }))).collect::<Vec<_>>(),
         })
     }
 }

@@ -5,7 +5,8 @@ use prost::Message as _;
 use serde_json::{Map, Value};
 use sqlx::{Postgres, QueryBuilder};
 
-use super::model::{DbType, Field, Op, Resource};
+use super::document::{ops, Part};
+use super::model::{DbType, Field, Op, Resource, Role};
 use super::values::{parse_value, push_bind, row_to_json, select_expr, validate, SqlValue};
 use crate::db::Tx;
 use crate::grpc::Caller;
@@ -642,6 +643,60 @@ async fn publish(
     Ok(())
 }
 
+/// A client's body without the fields the server writes (hooks fill them).
+fn client_body(res: &Resource, body: &Map<String, Value>) -> Map<String, Value> {
+    let mut body = body.clone();
+    for f in res.fields.iter().filter(|f| f.server) {
+        body.remove(&f.name);
+    }
+    body
+}
+
+/// A document line's item fills what the body leaves out.
+async fn fill_from_item(
+    tx: &mut Tx,
+    res: &Resource,
+    op: Op,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &mut Map<String, Value>,
+) -> Result<()> {
+    match &res.document {
+        Some(d) => match d.part {
+            Part::Line(i) => ops::fill_from_item(tx, &d.def, i, op, caller, emp, body).await,
+            Part::Header | Part::Child(_) => Ok(()),
+        },
+        None => Ok(()),
+    }
+}
+
+/// What follows a write in its transaction: the document's work (its header open,
+/// line values, totals), then the register's hooks. Answers the row as stored.
+async fn after_write(
+    tx: &mut Tx,
+    res: &Resource,
+    op: Op,
+    caller: &Caller,
+    emp: Option<i64>,
+    row: Value,
+) -> Result<Value> {
+    if let Some(d) = &res.document {
+        match d.part {
+            Part::Header => ops::after_header(tx, &d.def, op, caller, emp, &row).await?,
+            Part::Line(i) => ops::after_line(tx, &d.def, i, op, caller, emp, &row).await?,
+            Part::Child(i) => ops::after_child(tx, &d.def, i, caller, emp, &row).await?,
+        }
+    }
+    if let Some(h) = &res.hooks {
+        h.after_write(tx, op, caller, &row).await?;
+    }
+    if op == Op::Delete || (res.document.is_none() && res.hooks.is_none()) {
+        Ok(row)
+    } else {
+        reread(tx, res, caller, emp, &row).await
+    }
+}
+
 /// Global registers are shared by every client: only support operators change them.
 fn check_write(res: &Resource, caller: &Caller) -> Result<()> {
     if res.tenant || caller.privileged {
@@ -666,11 +721,17 @@ pub async fn create(
     body: &Map<String, Value>,
 ) -> Result<Value> {
     check_write(res, caller)?;
-    let mut body = body.clone();
+    let mut body = client_body(res, body);
     if let Some(h) = &res.hooks {
         h.before_write(Op::Create, caller, &mut body).await?;
+        h.prepare(tx, Op::Create, caller, emp, &mut body).await?;
     }
+    fill_from_item(tx, res, Op::Create, caller, emp, &mut body).await?;
     let mut cols: Vec<(&Field, SqlValue)> = Vec::new();
+    // The creating user, stamped by the engine.
+    if let Some(f) = res.fields.iter().find(|f| f.role == Some(Role::CreatedBy)) {
+        cols.push((f, SqlValue::Int(caller.user_id)));
+    }
     for f in writable(res) {
         let raw = body
             .get(&f.name)
@@ -740,14 +801,9 @@ pub async fn create(
         .await
         .map_err(|e| res.constraint_error(e))?;
     let row = row_to_json(&selectable(res), &row)?;
-    // A hook may complete the row (derived columns): answer what is stored.
-    let row = match &res.hooks {
-        Some(h) => {
-            h.after_write(tx, Op::Create, caller, &row).await?;
-            reread(tx, res, caller, emp, &row).await?
-        }
-        None => row,
-    };
+    // The document and the hooks may complete the row (line values, derived
+    // columns): answer what is stored.
+    let row = after_write(tx, res, Op::Create, caller, emp, row).await?;
     publish(tx, res, caller, emp, Op::Create, &row).await?;
     Ok(row)
 }
@@ -761,10 +817,12 @@ pub async fn update(
     body: &Map<String, Value>,
 ) -> Result<Value> {
     check_write(res, caller)?;
-    let mut body = body.clone();
+    let mut body = client_body(res, body);
     if let Some(h) = &res.hooks {
         h.before_write(Op::Update, caller, &mut body).await?;
+        h.prepare(tx, Op::Update, caller, emp, &mut body).await?;
     }
+    fill_from_item(tx, res, Op::Update, caller, emp, &mut body).await?;
     let mut sets: Vec<(&Field, SqlValue)> = Vec::new();
     for f in writable(res).filter(|f| !res.is_key(&f.name)) {
         if let Some(raw) = body.get(&f.name) {
@@ -798,13 +856,7 @@ pub async fn update(
         .map_err(|e| res.constraint_error(e))?
         .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
-    let row = match &res.hooks {
-        Some(h) => {
-            h.after_write(tx, Op::Update, caller, &row).await?;
-            reread(tx, res, caller, emp, &row).await?
-        }
-        None => row,
-    };
+    let row = after_write(tx, res, Op::Update, caller, emp, row).await?;
     publish(tx, res, caller, emp, Op::Update, &row).await?;
     Ok(row)
 }
@@ -829,9 +881,7 @@ pub async fn delete(
         .map_err(|e| res.constraint_error(e))?
         .ok_or_else(Error::not_found)?;
     let row = row_to_json(&selectable(res), &row)?;
-    if let Some(h) = &res.hooks {
-        h.after_write(tx, Op::Delete, caller, &row).await?;
-    }
+    let row = after_write(tx, res, Op::Delete, caller, emp, row).await?;
     publish(tx, res, caller, emp, Op::Delete, &row).await?;
     Ok(row)
 }

@@ -25,7 +25,8 @@ use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    query, ActionHandler, ActionPerm, DbType, Document, Field, Hooks, Kind, Lines, Op, Resource,
+    Role,
 };
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
@@ -34,14 +35,35 @@ use serde_json::{json, Map, Value};
 use super::util::{company, dec, id_param, int, keep_posted, opt_dec};
 use crate::ledger::{self, Movement};
 
-pub fn all() -> Vec<Resource> {
-    vec![
-        correcaoestoque(),
-        transferencialocal(),
-        transferencialocalproduto(),
-        requisicao(),
-        requisicaoproduto(),
-    ]
+pub fn all() -> std::result::Result<Vec<Resource>, String> {
+    let mut out = vec![correcaoestoque()];
+    out.extend(transfer()?);
+    out.extend(requisition()?);
+    Ok(out)
+}
+
+/// A transfer between locations and its lines, as one document (no totals: its
+/// lines post as they are written).
+pub fn transfer() -> std::result::Result<Vec<Resource>, String> {
+    Document::new(transferencialocal())
+        .missing("Transferência não encontrada.")
+        .date("TRLO_DATA")
+        .line(
+            transferencialocalproduto(),
+            Lines::products(&["TRLP_TRLO_ID"]),
+        )
+        .build()
+}
+
+/// A requisition and its lines, as one document; the item picker refuses more than
+/// the product's stock.
+pub fn requisition() -> std::result::Result<Vec<Resource>, String> {
+    Document::new(requisicao())
+        .missing("Requisição não encontrada.")
+        .date("REQU_DATA")
+        .block_stock()
+        .line(requisicaoproduto(), Lines::products(&["REQP_REQU_ID"]))
+        .build()
 }
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -220,7 +242,7 @@ impl ActionHandler for Allocated {
 
 // ------------------------------------------------------------------ transfers
 
-pub fn transferencialocal() -> Resource {
+fn transferencialocal() -> Resource {
     Resource::new("transferencialocal", "Transferência entre Locais", SCHEMA, "transferencialocal", "transferenciaestoque")
         .screen("/transferenciaestoque")
         .key(&["TRLO_ID"])
@@ -236,7 +258,7 @@ pub fn transferencialocal() -> Resource {
             Field::reference("TRLO_LOCA_DESTINO", "Local de Destino", "localestoque", Kind::Combobox).required().list().width(4),
             Field::date("TRLO_DATA", "Data").required().list().width(4),
             Field::textarea("TRLO_OBS", "Observação").len(500).searchable().list(),
-            Field::int("TRLO_USR_ID", "Usuário").read_only(),
+            Field::int("TRLO_USR_ID", "Usuário").role(Role::CreatedBy),
         ])
 }
 
@@ -276,16 +298,7 @@ impl Hooks for Transfer {
         let emp = int(row, "TRLO_EMP_ID")?;
         let id = int(row, "TRLO_ID")?;
         match op {
-            Op::Create => {
-                sqlx::query("UPDATE stock.transferencialocal SET trlo_usr_id = $4 WHERE client_id = $1 AND trlo_emp_id = $2 AND trlo_id = $3")
-                    .bind(caller.client_id)
-                    .bind(emp)
-                    .bind(id)
-                    .bind(caller.user_id)
-                    .execute(&mut **tx)
-                    .await?;
-            }
-            Op::Update => {}
+            Op::Create | Op::Update => {}
             Op::Delete => {
                 // The document goes with its lines: each moves back.
                 let lines: Vec<(i64, i64, Decimal)> = sqlx::query_as(
@@ -358,7 +371,7 @@ async fn move_between(
     Ok(())
 }
 
-pub fn transferencialocalproduto() -> Resource {
+fn transferencialocalproduto() -> Resource {
     Resource::new(
         "transferencialocalproduto",
         "Produtos da Transferência",
@@ -402,13 +415,15 @@ pub fn transferencialocalproduto() -> Resource {
         )
         .required()
         .list()
-        .width(6),
+        .width(6)
+        .role(Role::Item),
         Field::decimal("TRLP_QTDE", "Quantidade")
             .scale(4)
             .required()
             .min("0.0001")
             .list()
-            .width(3),
+            .width(3)
+            .role(Role::Quantity),
         Field::text("TRLP_OBS", "Observação")
             .len(200)
             .searchable()
@@ -524,7 +539,7 @@ impl ActionHandler for MergeLines {
 
 // ------------------------------------------------------------------ requisitions
 
-pub fn requisicao() -> Resource {
+fn requisicao() -> Resource {
     Resource::new(
         "requisicao",
         "Requisições",
@@ -584,16 +599,7 @@ impl Hooks for Requisition {
         let emp = int(row, "REQU_EMP_ID")?;
         let id = int(row, "REQU_ID")?;
         match op {
-            Op::Create => {
-                sqlx::query("UPDATE stock.requisicao SET requ_usr_id = $4 WHERE client_id = $1 AND requ_emp_id = $2 AND requ_id = $3")
-                    .bind(caller.client_id)
-                    .bind(emp)
-                    .bind(id)
-                    .bind(caller.user_id)
-                    .execute(&mut **tx)
-                    .await?;
-            }
-            Op::Update => {}
+            Op::Create | Op::Update => {}
             Op::Delete => {
                 let lines: Vec<(i64, i64, Decimal, Option<Decimal>)> = sqlx::query_as(
                     "DELETE FROM stock.requisicaoproduto WHERE client_id = $1 AND reqp_emp_id = $2 AND reqp_requ_id = $3
@@ -650,7 +656,7 @@ async fn undo_requisition_exit(
     Ok(())
 }
 
-pub fn requisicaoproduto() -> Resource {
+fn requisicaoproduto() -> Resource {
     Resource::new("requisicaoproduto", "Produtos da Requisição", SCHEMA, "requisicaoproduto", "requisicoes")
         .key(&["REQP_ID"])
         .company("REQP_EMP_ID")
@@ -664,9 +670,9 @@ pub fn requisicaoproduto() -> Resource {
             Field::id("REQP_ID", "Código"),
             Field::int("REQP_EMP_ID", "Empresa"),
             Field::reference("REQP_REQU_ID", "Requisição", "requisicao", Kind::Combobox).required(),
-            Field::reference("REQP_PROD_ID", "Produto", "estoqueprodutos", Kind::Autocomplete).required().list().width(6),
-            Field::decimal("REQP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(3),
-            Field::money("REQP_CUSTO_UNIT", "Custo Unitário").scale(4).read_only().list().width(3),
+            Field::reference("REQP_PROD_ID", "Produto", "estoqueprodutos", Kind::Autocomplete).required().list().width(6).role(Role::Item),
+            Field::decimal("REQP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(3).role(Role::Quantity),
+            Field::money("REQP_CUSTO_UNIT", "Custo Unitário").scale(4).read_only().list().width(3).role(Role::UnitCost),
             Field::text("REQP_OBS", "Observação").len(200).searchable().list(),
         ])
 }

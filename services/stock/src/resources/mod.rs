@@ -18,7 +18,7 @@ pub fn registry() -> Result<Registry, String> {
         [
             locations::all(),
             balances::all(),
-            documents::all(),
+            documents::all()?,
             kegs::all(),
             queries::all(),
         ]

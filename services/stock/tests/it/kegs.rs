@@ -122,7 +122,6 @@ async fn loading_takes_kegs_to_the_customer_and_a_return_brings_them_back() {
     let mut tx = db.begin_tenant(c).await.expect("tx");
     let params = std::collections::HashMap::from([("CARB_ID".to_string(), carb.to_string())]);
     let v = upload
-        .handler
         .run(
             &mut tx,
             &r,

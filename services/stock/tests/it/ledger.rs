@@ -103,7 +103,6 @@ async fn manual_entries_and_exits_keep_the_average_cost_of_the_hand_computed_tab
     let mut tx = db.begin_tenant(c.client_id).await.expect("tx");
     let params = std::collections::HashMap::from([("SALD_PROD_ID".to_string(), "7".to_string())]);
     let v = action
-        .handler
         .run(&mut tx, res, &c, Some(1), &params, Value::Null)
         .await
         .expect("cost");

@@ -208,7 +208,6 @@ pub async fn run(
         .collect();
     let mut tx = db.begin_tenant(c).await?;
     let v = a
-        .handler
         .run(&mut tx, &r, &caller(c), Some(1), &params, Value::Null)
         .await?;
     tx.commit().await?;

@@ -1,6 +1,8 @@
 //! The service order's declared calls: totalization, surcharge, stock write-off,
 //! odometer check, close/cancel and grouping of product lines.
 
+use erp_platform::resource::document::arithmetic::money;
+
 use super::*;
 
 /// A decimal of a body (number or text, comma or point); None when absent or blank.
@@ -8,9 +10,25 @@ pub(super) fn body_dec(body: &Value, k: &str) -> Result<Option<Decimal>> {
     match body.get(k) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => docs::dec(&Value::String(s.trim().replace(',', "."))).map(Some),
-        Some(v) => docs::dec(v).map(Some),
+        Some(Value::String(s)) => params::dec(&Value::String(s.trim().replace(',', "."))).map(Some),
+        Some(v) => params::dec(v).map(Some),
     }
+}
+
+/// Money as the API shows it (2 places).
+fn money_json(d: Decimal) -> Value {
+    Value::String(money(d).to_string())
+}
+
+/// The order's situation, locked for the transaction.
+async fn lock(
+    tx: &mut Tx,
+    def: &DocumentDef,
+    caller: &Caller,
+    emp: i64,
+    key: &[String],
+) -> Result<String> {
+    ops::lock(tx, def, caller.client_id, Some(emp), key).await
 }
 
 /// The order's totals as the screen shows them.
@@ -37,12 +55,12 @@ pub async fn totals_json(
         "ORDS_ID": id,
         "ORDS_EMP_ID": emp,
         "ORDS_SERIE": serie,
-        "ORDS_VLR_SERV": docs::money_json(r.0),
-        "ORDS_VLR_PECAS": docs::money_json(r.1),
-        "ORDS_ACRESCIMO": docs::money_json(r.2),
-        "ORDS_VLR_ACRE": docs::money_json(r.3),
-        "ORDS_VLR_DESC": docs::money_json(r.4),
-        "ORDS_VLR_TOTAL": docs::money_json(r.5),
+        "ORDS_VLR_SERV": money_json(r.0),
+        "ORDS_VLR_PECAS": money_json(r.1),
+        "ORDS_ACRESCIMO": money_json(r.2),
+        "ORDS_VLR_ACRE": money_json(r.3),
+        "ORDS_VLR_DESC": money_json(r.4),
+        "ORDS_VLR_TOTAL": money_json(r.5),
         "ORDS_SITUACAO": r.6,
     }))
 }
@@ -54,22 +72,20 @@ impl ActionHandler for Totalize {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "ORDS_ID")?;
-        let serie = docs::param(params, "ORDS_SERIE")?.to_string();
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "ORDS_ID")?;
+        let serie = params::param(p, "ORDS_SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
+        let def = def_of(res)?;
         // A closed order keeps the totals it was closed with.
-        if ORDER
-            .open
-            .contains(&lock(tx, caller, emp, &key).await?.as_str())
-        {
-            docs::recalc(tx, &ORDER, caller.client_id, emp, &key).await?;
+        if def.is_open(&lock(tx, &def, caller, emp, &key).await?) {
+            ops::recalc(tx, &def, caller.client_id, Some(emp), &key).await?;
         }
         totals_json(tx, caller.client_id, emp, id, &serie).await
     }
@@ -104,18 +120,19 @@ impl ActionHandler for Surcharge {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "NROS")?;
-        let serie = docs::param(params, "SERIE")?.to_string();
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "NROS")?;
+        let serie = params::param(p, "SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         let client = caller.client_id;
-        ensure_open(tx, caller, emp, &key).await?;
+        let def = def_of(res)?;
+        ops::ensure_open(tx, &def, client, Some(emp), &key).await?;
         let value = match (body_dec(&body, "VALOR")?, body_dec(&body, "PERCENTUAL")?) {
             (Some(v), _) => v,
             (None, Some(p)) => {
@@ -125,7 +142,9 @@ impl ActionHandler for Surcharge {
                     ));
                 }
                 set_surcharge(tx, client, emp, id, &serie, Decimal::ZERO).await?;
-                let lines = docs::recalc(tx, &ORDER, client, emp, &key).await?;
+                let lines = ops::recalc(tx, &def, client, Some(emp), &key)
+                    .await?
+                    .unwrap_or_default();
                 lines.total * p / Decimal::ONE_HUNDRED
             }
             (None, None) => {
@@ -137,8 +156,8 @@ impl ActionHandler for Surcharge {
         if value < Decimal::ZERO {
             return Err(Error::validation("O acréscimo não pode ser negativo."));
         }
-        set_surcharge(tx, client, emp, id, &serie, crate::totals::money(value)).await?;
-        docs::recalc(tx, &ORDER, client, emp, &key).await?;
+        set_surcharge(tx, client, emp, id, &serie, money(value)).await?;
+        ops::recalc(tx, &def, client, Some(emp), &key).await?;
         totals_json(tx, client, emp, id, &serie).await
     }
 }
@@ -148,6 +167,7 @@ impl ActionHandler for Surcharge {
 /// the same transaction.
 pub async fn write_off(
     tx: &mut Tx,
+    def: &DocumentDef,
     caller: &Caller,
     emp: i64,
     id: i64,
@@ -155,7 +175,7 @@ pub async fn write_off(
 ) -> Result<Value> {
     let client = caller.client_id;
     let key = [id.to_string(), serie.to_string()];
-    if lock(tx, caller, emp, &key).await? == "C" {
+    if lock(tx, def, caller, emp, &key).await? == "C" {
         return Err(Error::Conflict(
             "Ordem de serviço cancelada não baixa estoque.".into(),
         ));
@@ -163,7 +183,25 @@ pub async fn write_off(
     if written_off(tx, client, emp, &key[0], serie).await? {
         return Err(Error::Conflict(ALREADY_WRITTEN_OFF.into()));
     }
-    let lines = docs::stock_lines(tx, &PRODUCTS, "ordp_loca_id", client, emp, &key).await?;
+    let lines: Vec<erp_proto::orders::v1::StockLine> = sqlx::query_as::<_, (i64, Decimal, i64, Option<i64>)>(
+        "SELECT ordp_prod_id, ordp_qtde, ordp_seq, ordp_loca_id FROM orders.ordemservicoproduto
+         WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 ORDER BY ordp_seq",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_all(&mut **tx)
+    .await?
+    .into_iter()
+    .map(|(product, qty, item, loc)| erp_proto::orders::v1::StockLine {
+        product_id: product,
+        product_emp_id: emp,
+        quantity: qty.normalize().to_string(),
+        item,
+        location_id: loc.unwrap_or(0),
+    })
+    .collect();
     if lines.is_empty() {
         return Err(Error::validation(NO_PRODUCTS));
     }
@@ -189,7 +227,7 @@ pub async fn write_off(
     erp_platform::bus::outbox_insert(
         tx,
         SCHEMA,
-        crate::events::OS_ESTOQUE_BAIXADO,
+        erp_proto::subjects::OS_ESTOQUE_BAIXADO,
         client,
         &event.encode_to_vec(),
     )
@@ -211,10 +249,10 @@ impl ActionHandler for WriteOff {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        _params: &HashMap<String, String>,
+        _p: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
         let num = |k: &str| -> Option<i64> {
@@ -235,7 +273,7 @@ impl ActionHandler for WriteOff {
             .filter(|s| !s.is_empty())
             .unwrap_or(SERIE)
             .to_string();
-        write_off(tx, caller, emp, id, &serie).await
+        write_off(tx, &*def_of(res)?, caller, emp, id, &serie).await
     }
 }
 
@@ -249,12 +287,12 @@ impl ActionHandler for Odometer {
         _res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let vehicle = docs::id_param(params, "vehicle")?;
-        let informed = params
+        let emp = params::company(emp)?;
+        let vehicle = params::id_param(p, "vehicle")?;
+        let informed = p
             .get("odometer")
             .and_then(|s| s.trim().replace(',', ".").parse::<Decimal>().ok())
             .filter(|d| *d > Decimal::ZERO)
@@ -288,25 +326,26 @@ impl ActionHandler for Transition {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "ORDS_ID")?;
-        let serie = docs::param(params, "ORDS_SERIE")?.to_string();
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "ORDS_ID")?;
+        let serie = params::param(p, "ORDS_SERIE")?.to_string();
         let key = [id.to_string(), serie.clone()];
         let client = caller.client_id;
-        match lock(tx, caller, emp, &key).await?.as_str() {
+        let def = def_of(res)?;
+        match lock(tx, &def, caller, emp, &key).await?.as_str() {
             "A" => {}
             "F" => return Err(Error::Conflict("Ordem de serviço já finalizada.".into())),
             _ => return Err(Error::Conflict("Ordem de serviço cancelada.".into())),
         }
         let to = match self {
             Transition::Finish => {
-                docs::recalc(tx, &ORDER, client, emp, &key).await?;
+                ops::recalc(tx, &def, client, Some(emp), &key).await?;
                 "F"
             }
             Transition::Cancel => {
@@ -330,12 +369,13 @@ impl ActionHandler for Transition {
         .bind(to)
         .execute(&mut **tx)
         .await?;
-        query::get(tx, &ordemservico(), caller, Some(emp), &key).await
+        query::get(tx, res, caller, Some(emp), &key).await
     }
 }
 
 /// Merges the order's lines of one product into the first one (quantities,
-/// discounts and surcharges summed, the first line's price).
+/// discounts and surcharges summed, the first line's price): the engine's merge,
+/// refused once the parts left stock.
 pub(super) struct Group;
 
 #[async_trait]
@@ -343,79 +383,38 @@ impl ActionHandler for Group {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "ORDP_ORDS_ID")?;
-        let serie = docs::param(params, "ORDP_SERIE")?.to_string();
-        let prod = docs::id_param(params, "ORDP_PROD_ID")?;
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "ORDP_ORDS_ID")?;
+        let serie = params::param(p, "ORDP_SERIE")?.to_string();
+        let prod = params::id_param(p, "ORDP_PROD_ID")?;
         // The product's company (its register's owner); the order keeps the
         // products of its own company.
-        docs::id_param(params, "PROD_EMP_ID")?;
-        let client = caller.client_id;
+        params::id_param(p, "PROD_EMP_ID")?;
         let key = [id.to_string(), serie.clone()];
-        ensure_open(tx, caller, emp, &key).await?;
-        if written_off(tx, client, emp, &key[0], &serie).await? {
+        let def = def_of(res)?;
+        ops::ensure_open(tx, &def, caller.client_id, Some(emp), &key).await?;
+        if written_off(tx, caller.client_id, emp, &key[0], &serie).await? {
             return Err(Error::Conflict(PARTS_LOCKED.into()));
         }
-        let rows: Vec<(i64, Decimal, Decimal, Decimal, Decimal)> = sqlx::query_as(
-            "SELECT ordp_seq, ordp_qtde, ordp_vlr_desc, ordp_vlr_acre, ordp_vlr_unit FROM orders.ordemservicoproduto
-             WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 AND ordp_prod_id = $5
-             ORDER BY ordp_seq FOR UPDATE",
+        let (merged, first) = ops::merge(
+            tx,
+            &def,
+            1,
+            caller,
+            Some(emp),
+            &key,
+            (prod, "Produto não encontrado na ordem de serviço."),
         )
-        .bind(client)
-        .bind(emp)
-        .bind(id)
-        .bind(&serie)
-        .bind(prod)
-        .fetch_all(&mut **tx)
         .await?;
-        let Some((first, _, _, _, unit)) = rows.first().copied() else {
-            return Err(Error::NotFound(
-                "Produto não encontrado na ordem de serviço.".into(),
-            ));
-        };
-        let line = crate::totals::Line {
-            qty: rows.iter().map(|r| r.1).sum(),
-            unit,
-            discount: rows.iter().map(|r| r.2).sum(),
-            surcharge: rows.iter().map(|r| r.3).sum(),
-            freight: Decimal::ZERO,
-        };
-        sqlx::query(
-            "UPDATE orders.ordemservicoproduto SET ordp_qtde = $6, ordp_vlr_desc = $7, ordp_vlr_acre = $8, ordp_vlr_total = $9
-             WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 AND ordp_seq = $5",
-        )
-        .bind(client)
-        .bind(emp)
-        .bind(id)
-        .bind(&serie)
-        .bind(first)
-        .bind(line.qty)
-        .bind(line.discount)
-        .bind(line.surcharge)
-        .bind(line.net())
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(
-            "DELETE FROM orders.ordemservicoproduto WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3
-             AND ordp_serie = $4 AND ordp_prod_id = $5 AND ordp_seq <> $6",
-        )
-        .bind(client)
-        .bind(emp)
-        .bind(id)
-        .bind(&serie)
-        .bind(prod)
-        .bind(first)
-        .execute(&mut **tx)
-        .await?;
-        docs::recalc(tx, &ORDER, client, emp, &key).await?;
+        let seq = first.last().and_then(|s| s.parse::<i64>().ok());
         Ok(
-            json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": rows.len(), "ORDP_SEQ": first}),
+            json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": merged, "ORDP_SEQ": seq}),
         )
     }
 }

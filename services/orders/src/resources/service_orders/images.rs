@@ -12,13 +12,13 @@ impl ActionHandler for ImageUpload {
         res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "NROS")?;
-        let serie = docs::param(params, "SERIE")?.to_string();
-        let position = docs::id_param(params, "position")?;
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "NROS")?;
+        let serie = params::param(p, "SERIE")?.to_string();
+        let position = params::id_param(p, "position")?;
         if !(1..=99).contains(&position) {
             return Err(Error::validation("Posição da imagem inválida."));
         }
@@ -29,7 +29,7 @@ impl ActionHandler for ImageUpload {
             .map(str::trim)
             .filter(|s| !s.is_empty());
         let key = [id.to_string(), serie.clone()];
-        ensure_open(tx, caller, emp, &key).await?;
+        ops::ensure_open(tx, &*def_of(res)?, caller.client_id, Some(emp), &key).await?;
         let previous: Option<Option<String>> = sqlx::query_scalar(
             "SELECT arquivo FROM orders.ordemservicoimagem
              WHERE client_id = $1 AND emp_id = $2 AND nros = $3 AND serie = $4 AND posicao = $5 FOR UPDATE",
@@ -84,19 +84,26 @@ impl ActionHandler for ImageDelete {
     async fn run(
         &self,
         tx: &mut Tx,
-        _res: &Resource,
+        res: &Resource,
         caller: &Caller,
         emp: Option<i64>,
-        params: &HashMap<String, String>,
+        p: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let emp = docs::emp_of(emp)?;
-        let id = docs::id_param(params, "NROS")?;
-        let serie = docs::param(params, "SERIE")?.to_string();
-        let position = docs::id_param(params, "position")?;
-        let image = docs::param(params, "image")?;
+        let emp = params::company(emp)?;
+        let id = params::id_param(p, "NROS")?;
+        let serie = params::param(p, "SERIE")?.to_string();
+        let position = params::id_param(p, "position")?;
+        let image = params::param(p, "image")?;
         let image = image.rsplit(['/', '\\']).next().unwrap_or(image);
-        ensure_open(tx, caller, emp, &[id.to_string(), serie.clone()]).await?;
+        ops::ensure_open(
+            tx,
+            &*def_of(res)?,
+            caller.client_id,
+            Some(emp),
+            &[id.to_string(), serie.clone()],
+        )
+        .await?;
         let gone: Option<Option<String>> = sqlx::query_scalar(
             "DELETE FROM orders.ordemservicoimagem
              WHERE client_id = $1 AND emp_id = $2 AND nros = $3 AND serie = $4 AND posicao = $5 AND arquivo = $6

@@ -9,7 +9,7 @@
 //! Totals: ORDS_VLR_SERV (services, gross), ORDS_VLR_PECAS (parts, gross),
 //! ORDS_VLR_ACRE (the lines' surcharges plus the document-level ORDS_ACRESCIMO),
 //! ORDS_VLR_DESC (the lines' discounts) and ORDS_VLR_TOTAL; every change of a service
-//! or product line recalculates them in the same transaction (`docs::LineHooks`).
+//! or product line recalculates them in the same transaction (the engine's document).
 //!
 //! Situation: A aberta, F finalizada, C cancelada; only an open order (and its
 //! lines, sectors, readings, mechanics, prescriptions and images) accepts changes.
@@ -42,8 +42,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::document::{ops, DocumentDef};
 use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    params, query, uploaded_file, ActionHandler, ActionPerm, Button, DbType, Document, Field,
+    Hooks, Kind, Lines, Op, Resource, Role, Source, Total,
 };
 use erp_platform::{Error, Result};
 use prost::Message as _;
@@ -51,7 +53,7 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
-use super::docs::{self, DocSpec, HeaderHooks, Item, LineHooks, LineSpec};
+use super::customer::CustomerCopy;
 use crate::SCHEMA;
 
 mod calls;
@@ -75,74 +77,41 @@ pub const NOT_FOUND: &str = "Ordem de serviço não encontrada.";
 
 const IMAGES: [&str; 4] = ["png", "jpeg", "bmp", "pdf"];
 
-pub static SERVICES: LineSpec = LineSpec {
-    table: "ordemservicoservico",
-    company: "ordi_ords_emp_id",
-    parent: &["ordi_ords_id", "ordi_serie"],
-    seq: "ordi_id",
-    item: Item::Service,
-    item_col: "ordi_serv_id",
-    desc_col: "ordi_descricao",
-    unit_name_col: None,
-    qty: "ordi_qtde",
-    unit: "ordi_vlr_unit",
-    discount: Some("ordi_vlr_desc"),
-    surcharge: Some("ordi_vlr_acre"),
-    freight: None,
-    total: "ordi_vlr_total",
-};
+pub const ISSUED: &str = "Ordem de serviço finalizada ou cancelada não pode ser alterada.";
 
-pub static PRODUCTS: LineSpec = LineSpec {
-    table: "ordemservicoproduto",
-    company: "ordp_ords_emp_id",
-    parent: &["ordp_ords_id", "ordp_serie"],
-    seq: "ordp_seq",
-    item: Item::Product,
-    item_col: "ordp_prod_id",
-    desc_col: "ordp_descricao",
-    unit_name_col: Some("ordp_unidade"),
-    qty: "ordp_qtde",
-    unit: "ordp_vlr_unit",
-    discount: Some("ordp_vlr_desc"),
-    surcharge: Some("ordp_vlr_acre"),
-    freight: None,
-    total: "ordp_vlr_total",
-};
+/// The service order with its service and product lines, and the rows that belong
+/// to it (sectors, readings, mechanics, prescriptions, images), as one document.
+pub fn all() -> std::result::Result<Vec<Resource>, String> {
+    Document::new(ordemservico())
+        .status("ORDS_SITUACAO", &["A"], ISSUED)
+        .missing(NOT_FOUND)
+        .date("ORDS_DTA_ENTRADA")
+        .breadcrumbs(&["Início", "Ordem de Serviço"])
+        .items(Arc::new(crate::copies::CatalogItems))
+        .line(
+            ordemservicoservico(),
+            Lines::services(&["ORDI_ORDS_ID", "ORDI_SERIE"])
+                .editable(&[Role::Quantity, Role::Discount]),
+        )
+        .line(
+            ordemservicoproduto(),
+            Lines::products(&["ORDP_ORDS_ID", "ORDP_SERIE"])
+                .editable(&[Role::Quantity, Role::Discount]),
+        )
+        .child(ordemservicoservicosetor(), &["NROS", "SERIE"])
+        .child(ordemservicoservicoleituras(), &["NROS", "SERIE"])
+        .child(ordemservicomecanico(), &["ORDM_ORDS_ID", "ORDM_SERIE"])
+        .child(ordemservicooculista(), &["ORDO_ORDS_ID", "ORDO_SERIE"])
+        .child(ordemservicoimagem(), &["NROS", "SERIE"])
+        .build()
+}
 
-pub static ORDER: DocSpec = DocSpec {
-    title: "Ordem de serviço",
-    table: "ordemservico",
-    company: "ords_emp_id",
-    key: &["ords_id", "ords_serie"],
-    status: "ords_situacao",
-    open: &["A"],
-    issued_msg: "Ordem de serviço finalizada ou cancelada não pode ser alterada.",
-    missing_msg: "Ordem de serviço não encontrada.",
-    customer: "ords_cli_id",
-    customer_name: "ords_cli_desc",
-    customer_city: Some("ords_cli_cidade"),
-    products: Some(&PRODUCTS),
-    services: Some(&SERVICES),
-    tot_products: "ords_vlr_pecas",
-    tot_services: "ords_vlr_serv",
-    tot_surcharge: Some("ords_vlr_acre"),
-    tot_freight: None,
-    tot_discount: Some("ords_vlr_desc"),
-    total: "ords_vlr_total",
-    extra_surcharge: Some("ords_acrescimo"),
-};
-
-pub fn all() -> Vec<Resource> {
-    vec![
-        ordemservico(),
-        ordemservicoservico(),
-        ordemservicoproduto(),
-        ordemservicoservicosetor(),
-        ordemservicoservicoleituras(),
-        ordemservicomecanico(),
-        ordemservicooculista(),
-        ordemservicoimagem(),
-    ]
+/// The document a service order's register is part of.
+pub(super) fn def_of(res: &Resource) -> Result<Arc<DocumentDef>> {
+    res.document
+        .as_ref()
+        .map(|d| d.def.clone())
+        .ok_or_else(|| Error::internal(format!("{} is not part of the service order", res.name)))
 }
 
 fn situation(name: &str) -> Field {
@@ -157,7 +126,7 @@ fn situation(name: &str) -> Field {
     .width(2)
 }
 
-pub fn ordemservico() -> Resource {
+fn ordemservico() -> Resource {
     Resource::new("ordemservico", "Ordens de Serviço", SCHEMA, "ordemservico", "ordensdeservico")
         .screen("/ordensdeservico")
         .key(&["ORDS_ID", "ORDS_SERIE"])
@@ -168,18 +137,31 @@ pub fn ordemservico() -> Resource {
         .hooks(Arc::new(OrderHooks))
         .sample(json!({"ORDS_CLI_ID": 1, "ORDS_VEIC_ID": 1, "ORDS_KM": 15000, "ORDS_DTA_ENTRADA": "2026-11-22", "ORDS_DEFEITO": "Barulho ao frear"}))
         .action("POST", "/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}", "totalizacao", ActionPerm::Update, "Recalcular e mostrar os totais da ordem de serviço", Arc::new(Totalize))
+        .button(Button::new("Totalizar"))
         .action("POST", "/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}", "acrescimo", ActionPerm::Update, "Acréscimo da ordem de serviço (corpo: VALOR ou PERCENTUAL dos itens)", Arc::new(Surcharge))
+        .button(Button::new("Acréscimo").open_when(&["A"]).dialog("surcharge")
+            .param("NROS", Source::Field("ORDS_ID".into()))
+            .param("SERIE", Source::Field("ORDS_SERIE".into())))
         .action("POST", "/ordemservicobaixarestoque", "baixarestoque", ActionPerm::Update, "Baixar o estoque das peças da ordem de serviço, uma vez (corpo: ORDS_ID, ORDS_EMP_ID, ORDS_SERIE)", Arc::new(WriteOff))
+        .button(Button::new("Baixar Estoque").open_when(&["A", "F"]).unless("ORDS_ESTOQUE_BAIXADO")
+            .confirm("Baixar estoque", "Deseja baixar do estoque os produtos desta ordem de serviço?", "Baixar")
+            .body("ORDS_ID", Source::Field("ORDS_ID".into()))
+            .body("ORDS_EMP_ID", Source::Field("ORDS_EMP_ID".into()))
+            .body("ORDS_SERIE", Source::Field("ORDS_SERIE".into())))
         .action("GET", "/ordemservico/consultakm/{vehicle}/{emp}/{odometer}", "consultakm", ActionPerm::View, "Maior quilometragem anterior do veículo contra a informada", Arc::new(Odometer))
         .action("PUT", "/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "finalizar", ActionPerm::Update, "Finalizar a ordem de serviço", Arc::new(Transition::Finish))
+        .button(Button::new("Finalizar").open_when(&["A"])
+            .confirm("Finalizar ordem de serviço", "Deseja finalizar a ordem de serviço {ORDS_ID}? Depois de finalizada ela não poderá ser alterada.", "Finalizar"))
         .action("PUT", "/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "cancelar", ActionPerm::Update, "Cancelar a ordem de serviço", Arc::new(Transition::Cancel))
+        .button(Button::new("Cancelar OS").open_when(&["A"]).unless("ORDS_ESTOQUE_BAIXADO")
+            .confirm("Cancelar ordem de serviço", "Deseja cancelar a ordem de serviço {ORDS_ID}?", "Cancelar OS"))
         .fields(vec![
             Field::int("ORDS_ID", "Número").read_only().list().width(2),
             Field::int("ORDS_EMP_ID", "Empresa"),
             Field::text("ORDS_SERIE", "Série").len(3).required().default(json!(SERIE)).list().width(1),
             Field::reference("ORDS_CLI_ID", "Cliente", "clientes", Kind::Autocomplete).required().width(6),
-            Field::text("ORDS_CLI_DESC", "Cliente").read_only().searchable().list(),
-            Field::text("ORDS_CLI_CIDADE", "Cidade").read_only().width(3),
+            Field::text("ORDS_CLI_DESC", "Cliente").server().searchable().list(),
+            Field::text("ORDS_CLI_CIDADE", "Cidade").server().width(3),
             Field::reference("ORDS_VEIC_ID", "Veículo", "veiculo", Kind::Autocomplete).list().width(3),
             Field::reference("ORDS_EQPT_ID", "Equipamento", "equipamento", Kind::Autocomplete).width(3),
             Field::reference("ORDS_COLA_ID", "Responsável", "colaborador", Kind::Autocomplete).width(3),
@@ -191,22 +173,22 @@ pub fn ordemservico() -> Resource {
             Field::textarea("ORDS_DEFEITO", "Defeito Reclamado").len(2000).searchable(),
             Field::textarea("ORDS_DIAGNOSTICO", "Diagnóstico").len(2000),
             Field::textarea("ORDS_OBS", "Observações").len(2000),
-            Field::money("ORDS_VLR_SERV", "Total Serviços").read_only().width(2),
-            Field::money("ORDS_VLR_PECAS", "Total Peças").read_only().width(2),
-            Field::money("ORDS_ACRESCIMO", "Acréscimo da Ordem").width(2),
-            Field::money("ORDS_VLR_ACRE", "Acréscimos").read_only().width(2),
-            Field::money("ORDS_VLR_DESC", "Descontos").read_only().width(2),
-            Field::money("ORDS_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::money("ORDS_VLR_SERV", "Total Serviços").total(Total::Services).width(2),
+            Field::money("ORDS_VLR_PECAS", "Total Peças").total(Total::Products).width(2),
+            Field::money("ORDS_ACRESCIMO", "Acréscimo da Ordem").width(2).role(Role::ExtraSurcharge),
+            Field::money("ORDS_VLR_ACRE", "Acréscimos").total(Total::Surcharges).width(2),
+            Field::money("ORDS_VLR_DESC", "Descontos").total(Total::Discounts).width(2),
+            Field::money("ORDS_VLR_TOTAL", "Total").total(Total::Grand).list().width(2),
             situation("ORDS_SITUACAO"),
             Field::boolean("ORDS_ESTOQUE_BAIXADO", "Estoque baixado").read_only(),
             Field::timestamp("ORDS_DTA_BAIXA", "Estoque baixado em"),
             Field::int("ORDS_ORCA_ID", "Orçamento").read_only(),
-            Field::int("ORDS_USR_ID", "Usuário").read_only(),
+            Field::int("ORDS_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::timestamp("ORDS_DTA_CAD", "Cadastro"),
         ])
 }
 
-pub fn ordemservicoservico() -> Resource {
+fn ordemservicoservico() -> Resource {
     Resource::new(
         "ordemservicoservico",
         "Serviços da Ordem de Serviço",
@@ -220,10 +202,6 @@ pub fn ordemservicoservico() -> Resource {
     .label("ORDI_DESCRICAO")
     .order("ORDI_ID")
     .list_path("/ordemservicoservico/{ORDI_ORDS_ID}/{emp}/{ORDI_SERIE}")
-    .hooks(Arc::new(LineHooks {
-        doc: &ORDER,
-        line: &SERVICES,
-    }))
     .sample(json!({"ORDI_ORDS_ID": 1, "ORDI_SERV_ID": 1, "ORDI_QTDE": "1", "ORDI_VLR_UNIT": "80"}))
     .fields(vec![
         Field::int("ORDI_ORDS_ID", "Ordem de Serviço").required(),
@@ -236,27 +214,35 @@ pub fn ordemservicoservico() -> Resource {
         Field::reference("ORDI_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
             .required()
             .list()
-            .width(5),
+            .width(5)
+            .role(Role::Item),
         Field::text("ORDI_DESCRICAO", "Descrição")
             .len(200)
             .searchable()
-            .list(),
+            .list()
+            .role(Role::Description),
         Field::decimal("ORDI_QTDE", "Quantidade")
             .scale(4)
             .required()
             .min("0.0001")
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::Quantity),
         Field::money("ORDI_VLR_UNIT", "Valor Unitário")
             .scale(4)
             .list()
-            .width(2),
-        Field::money("ORDI_VLR_DESC", "Desconto").width(2),
-        Field::money("ORDI_VLR_ACRE", "Acréscimo").width(2),
+            .width(2)
+            .role(Role::UnitPrice),
+        Field::money("ORDI_VLR_DESC", "Desconto")
+            .width(2)
+            .role(Role::Discount),
+        Field::money("ORDI_VLR_ACRE", "Acréscimo")
+            .width(2)
+            .role(Role::Surcharge),
         Field::money("ORDI_VLR_TOTAL", "Total")
-            .read_only()
             .list()
-            .width(2),
+            .width(2)
+            .role(Role::LineTotal),
         Field::reference(
             "ORDI_COLA_ID",
             "Mecânico",
@@ -269,7 +255,7 @@ pub fn ordemservicoservico() -> Resource {
     ])
 }
 
-pub fn ordemservicoproduto() -> Resource {
+fn ordemservicoproduto() -> Resource {
     Resource::new("ordemservicoproduto", "Produtos da Ordem de Serviço", SCHEMA, "ordemservicoproduto", "ordensdeservico")
         .key(&["ORDP_ORDS_ID", "ORDP_SERIE", "ORDP_SEQ"])
         .seq_key()
@@ -277,7 +263,7 @@ pub fn ordemservicoproduto() -> Resource {
         .label("ORDP_DESCRICAO")
         .order("ORDP_SEQ")
         .list_path("/ordemservicoproduto/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}")
-        .hooks(Arc::new(ProductLineHooks(LineHooks { doc: &ORDER, line: &PRODUCTS })))
+        .hooks(Arc::new(PartsLock))
         .sample(json!({"ORDP_ORDS_ID": 1, "ORDP_PROD_ID": 1, "ORDP_QTDE": "2", "ORDP_VLR_UNIT": "35.90"}))
         .action("PUT", "/ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto da ordem de serviço", Arc::new(Group))
         .fields(vec![
@@ -285,19 +271,19 @@ pub fn ordemservicoproduto() -> Resource {
             Field::int("ORDP_ORDS_EMP_ID", "Empresa"),
             Field::text("ORDP_SERIE", "Série").len(3).required().default(json!(SERIE)),
             Field::int("ORDP_SEQ", "Item").read_only().list().width(1),
-            Field::reference("ORDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5),
-            Field::text("ORDP_DESCRICAO", "Descrição").len(200).searchable().list(),
-            Field::text("ORDP_UNIDADE", "Un.").len(6).list().width(1),
-            Field::decimal("ORDP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2),
-            Field::money("ORDP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2),
-            Field::money("ORDP_VLR_DESC", "Desconto").width(2),
-            Field::money("ORDP_VLR_ACRE", "Acréscimo").width(2),
-            Field::money("ORDP_VLR_TOTAL", "Total").read_only().list().width(2),
+            Field::reference("ORDP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().list().width(5).role(Role::Item),
+            Field::text("ORDP_DESCRICAO", "Descrição").len(200).searchable().list().role(Role::Description),
+            Field::text("ORDP_UNIDADE", "Un.").len(6).list().width(1).role(Role::UnitName),
+            Field::decimal("ORDP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2).role(Role::Quantity),
+            Field::money("ORDP_VLR_UNIT", "Valor Unitário").scale(4).list().width(2).role(Role::UnitPrice),
+            Field::money("ORDP_VLR_DESC", "Desconto").width(2).role(Role::Discount),
+            Field::money("ORDP_VLR_ACRE", "Acréscimo").width(2).role(Role::Surcharge),
+            Field::money("ORDP_VLR_TOTAL", "Total").list().width(2).role(Role::LineTotal),
             Field::reference("ORDP_LOCA_ID", "Local de Estoque", "localestoque", Kind::Combobox).width(3),
         ])
 }
 
-pub fn ordemservicoservicosetor() -> Resource {
+fn ordemservicoservicosetor() -> Resource {
     Resource::new(
         "ordemservicoservicosetor",
         "Setores do Serviço da Ordem",
@@ -311,12 +297,6 @@ pub fn ordemservicoservicosetor() -> Resource {
     .label("OBSERVACAO")
     .order("ID_SETOR")
     .list_path("/ordemservicoservicosetor/{NROS}/{emp}/{SERIE}/{ID_SERV}")
-    .hooks(Arc::new(ChildHooks {
-        order: "NROS",
-        serie: "SERIE",
-        company: "EMP_ID",
-        check: None,
-    }))
     .sample(json!({"NROS": 1, "ID_SERV": 1, "ID_SETOR": 1, "OBSERVACAO": "Setor de mecânica"}))
     .fields(vec![
         Field::int("NROS", "Ordem de Serviço").required(),
@@ -342,7 +322,7 @@ pub fn ordemservicoservicosetor() -> Resource {
 }
 
 fn readings_check(row: &Value) -> Result<()> {
-    let n = |k: &str| docs::dec(&row[k]).ok().filter(|_| !row[k].is_null());
+    let n = |k: &str| params::dec(&row[k]).ok().filter(|_| !row[k].is_null());
     for (a, b, what) in [
         (
             "KM_ENTRADA",
@@ -364,7 +344,7 @@ fn readings_check(row: &Value) -> Result<()> {
     Ok(())
 }
 
-pub fn ordemservicoservicoleituras() -> Resource {
+fn ordemservicoservicoleituras() -> Resource {
     Resource::new("ordemservicoservicoleituras", "Leituras da Ordem de Serviço", SCHEMA, "ordemservicoservicoleituras", "ordensdeservico")
         .key(&["NROS", "SERIE"])
         .natural_key()
@@ -372,7 +352,7 @@ pub fn ordemservicoservicoleituras() -> Resource {
         .label("OBSERVACAO")
         .order("NROS DESC")
         .list_path("/ordemservicoservicoleituras/{NROS}/{emp}/{SERIE}")
-        .hooks(Arc::new(ChildHooks { order: "NROS", serie: "SERIE", company: "EMP_ID", check: Some(readings_check) }))
+        .hooks(Arc::new(RowCheck(readings_check)))
         .sample(json!({"NROS": 1, "KM_ENTRADA": 15000, "KM_SAIDA": 15012, "HORIMETRO_ENTRADA": "1200.5", "COMBUSTIVEL": "1/2", "OBSERVACAO": "Leitura na entrada"}))
         .fields(vec![
             Field::int("NROS", "Ordem de Serviço").required(),
@@ -388,7 +368,7 @@ pub fn ordemservicoservicoleituras() -> Resource {
         ])
 }
 
-pub fn ordemservicomecanico() -> Resource {
+fn ordemservicomecanico() -> Resource {
     Resource::new("ordemservicomecanico", "Mecânicos da Ordem de Serviço", SCHEMA, "ordemservicomecanico", "ordensdeservico")
         .key(&["ORDM_ORDS_ID", "ORDM_SERIE", "ORDM_ID"])
         .seq_key()
@@ -396,7 +376,6 @@ pub fn ordemservicomecanico() -> Resource {
         .label("ORDM_NOME")
         .order("ORDM_ID")
         .list_path("/ordemservicomecanico/{ORDM_ORDS_ID}/{emp}/{ORDM_SERIE}")
-        .hooks(Arc::new(ChildHooks { order: "ORDM_ORDS_ID", serie: "ORDM_SERIE", company: "ORDM_EMP_ID", check: None }))
         .sample(json!({"ORDM_ORDS_ID": 1, "ORDM_COLA_ID": 1, "ORDM_NOME": "João Mecânico", "ORDM_HORAS": "2.5", "ORDM_PERC_COMISSAO": "10"}))
         .fields(vec![
             Field::int("ORDM_ORDS_ID", "Ordem de Serviço").required(),
@@ -413,7 +392,7 @@ pub fn ordemservicomecanico() -> Resource {
         ])
 }
 
-pub fn ordemservicooculista() -> Resource {
+fn ordemservicooculista() -> Resource {
     let lens = |name: &str, label: &str, min: &str, max: &str| {
         Field::decimal(name, label)
             .scale(2)
@@ -428,7 +407,6 @@ pub fn ordemservicooculista() -> Resource {
         .label("ORDO_PROFISSIONAL")
         .order("ORDO_ID")
         .list_path("/ordemservicooculista/{ORDO_ORDS_ID}/{emp}/{ORDO_SERIE}")
-        .hooks(Arc::new(ChildHooks { order: "ORDO_ORDS_ID", serie: "ORDO_SERIE", company: "ORDO_EMP_ID", check: None }))
         .sample(json!({
             "ORDO_ORDS_ID": 1, "ORDO_TIPO": "L", "ORDO_PROFISSIONAL": "Dra. Ana Souza", "ORDO_DTA_RECEITA": "2026-11-20",
             "ORDO_OD_ESFERICO": "-1.25", "ORDO_OD_CILINDRICO": "-0.50", "ORDO_OD_EIXO": 180, "ORDO_OD_DNP": "31.5",
@@ -456,7 +434,7 @@ pub fn ordemservicooculista() -> Resource {
         ])
 }
 
-pub fn ordemservicoimagem() -> Resource {
+fn ordemservicoimagem() -> Resource {
     Resource::new(
         "ordemservicoimagem",
         "Imagens da Ordem de Serviço",
@@ -470,12 +448,6 @@ pub fn ordemservicoimagem() -> Resource {
     .label("ORDS_COMP_DOC")
     .order("POSICAO")
     .list_path("/ordemservicoimagem/{NROS}/{emp}/{SERIE}")
-    .hooks(Arc::new(ChildHooks {
-        order: "NROS",
-        serie: "SERIE",
-        company: "EMP_ID",
-        check: None,
-    }))
     .sample(json!({"NROS": 1, "POSICAO": 1, "ORDS_COMP_DOC": "Foto do painel"}))
     .upload_action(
         "PUT",
@@ -515,74 +487,4 @@ pub fn ordemservicoimagem() -> Resource {
         Field::int("USR_ID", "Usuário").read_only(),
         Field::timestamp("DTA_CAD", "Cadastro"),
     ])
-}
-
-/// A service order from a quote's lines: open, serie OS, the quote's customer and
-/// vehicle; the lines go through the line descriptors (so their hooks compute the
-/// totals). Answers the new order's row.
-pub async fn from_quote(
-    tx: &mut Tx,
-    caller: &Caller,
-    emp: i64,
-    quote: i64,
-    customer: i64,
-) -> Result<Value> {
-    let client = caller.client_id;
-    let (vehicle, obs): (Option<i64>, Option<String>) = sqlx::query_as(
-        "SELECT orca_veic_id, orca_obs FROM orders.orcamento WHERE client_id = $1 AND orca_emp_id = $2 AND orca_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(quote)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| Error::NotFound("Orçamento não encontrado.".into()))?;
-    let today = chrono::Local::now()
-        .date_naive()
-        .format("%Y-%m-%d")
-        .to_string();
-    let head = query::create(tx, &ordemservico(), caller, Some(emp), &docs::body_map(json!({
-        "ORDS_SERIE": SERIE, "ORDS_CLI_ID": customer, "ORDS_VEIC_ID": vehicle, "ORDS_OBS": obs, "ORDS_DTA_ENTRADA": today,
-    })))
-    .await?;
-    let id = docs::int(&head, "ORDS_ID")?;
-    sqlx::query(
-        "UPDATE orders.ordemservico SET ords_orca_id = $5
-         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(SERIE)
-    .bind(quote)
-    .execute(&mut **tx)
-    .await?;
-    let services = ordemservicoservico();
-    for (item, desc, _unit, qty, price, disc) in
-        super::quotes::quote_lines(tx, client, emp, quote, false).await?
-    {
-        query::create(tx, &services, caller, Some(emp), &docs::body_map(json!({
-            "ORDI_ORDS_ID": id, "ORDI_SERIE": SERIE, "ORDI_SERV_ID": item, "ORDI_DESCRICAO": desc,
-            "ORDI_QTDE": qty.to_string(), "ORDI_VLR_UNIT": price.to_string(), "ORDI_VLR_DESC": disc.to_string(),
-        })))
-        .await?;
-    }
-    let products = ordemservicoproduto();
-    for (item, desc, unit, qty, price, disc) in
-        super::quotes::quote_lines(tx, client, emp, quote, true).await?
-    {
-        query::create(tx, &products, caller, Some(emp), &docs::body_map(json!({
-            "ORDP_ORDS_ID": id, "ORDP_SERIE": SERIE, "ORDP_PROD_ID": item, "ORDP_DESCRICAO": desc, "ORDP_UNIDADE": unit,
-            "ORDP_QTDE": qty.to_string(), "ORDP_VLR_UNIT": price.to_string(), "ORDP_VLR_DESC": disc.to_string(),
-        })))
-        .await?;
-    }
-    query::get(
-        tx,
-        &ordemservico(),
-        caller,
-        Some(emp),
-        &[id.to_string(), SERIE.to_string()],
-    )
-    .await
 }

@@ -44,10 +44,7 @@ pub async fn act(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let mut tx = db.begin_tenant(c).await?;
-    let out = a
-        .handler
-        .run(&mut tx, res, &caller(c), Some(1), &params, b)
-        .await?;
+    let out = a.run(&mut tx, res, &caller(c), Some(1), &params, b).await?;
     tx.commit().await?;
     Ok(out)
 }

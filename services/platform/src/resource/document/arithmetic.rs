@@ -1,5 +1,6 @@
-//! Document arithmetic, in decimals (never floats), shared by quotes, billing orders,
-//! conditional sales and service orders.
+//! Document arithmetic, in decimals (never floats): what the engine computes for
+//! every declared document (quotes, billing orders, conditional sales, service
+//! orders).
 //!
 //! A line's gross value is `round2(quantity x unit price)`; its net value is gross
 //! minus its discount plus its surcharge (freight is kept apart, as NF-e does). A
@@ -17,7 +18,7 @@
 //! total = products + services + surcharges + freight - discounts. A document-level
 //! surcharge (the service order's `acrescimo`) adds to the line surcharges.
 
-use erp_platform::{Error, Result};
+use crate::{Error, Result};
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Money: 2 places, half away from zero (as the tax authority rounds).

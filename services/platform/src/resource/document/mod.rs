@@ -1,0 +1,523 @@
+//! Documents: a header register and its line registers, declared once.
+//!
+//! A document is built from its registers' descriptors ([`Document::new`] with the
+//! header, [`Document::line`] per kind of line): the fields say what each column
+//! is (`Field::role`: quantity, unit price, discount, line total...; `Field::total`:
+//! a header total), the document says which column is its status, which statuses
+//! accept changes, and what is said when it is missing or issued. From that the
+//! engine does the generic work on every write of the header or a line
+//! ([`ops`]): a line's parent is locked and must be open, the line's net value is
+//! computed and checked, the header's totals are recomputed in `Decimal` in the
+//! same transaction, an issued document refuses changes and deletion, the creating
+//! user is stamped; [`copy::duplicate`] copies a document with its lines. The
+//! metadata ([`DocumentDef::meta`]) carries all of it to the web client, which
+//! renders document screens from it.
+//!
+//! What is particular to a document stays in its service as hooks and calls (a
+//! line's description and price from orders' copy of the catalog, landed cost,
+//! instalments, the transitions that publish facts).
+//!
+//! Layout:
+//! - `mod` (here): the declaration, the resolved `DocumentDef`, its metadata.
+//! - `arithmetic`: line and document arithmetic (pure).
+//! - `ops`: locking, checks, totals and line values over a transaction (what the
+//!   write path runs).
+//! - `copy`: duplicating a document through the registers' create path.
+
+pub mod arithmetic;
+pub mod copy;
+pub mod ops;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::model::{DbType, Field, Resource, Role, Total};
+
+/// Which copy of the catalog a line's item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LineKind {
+    Product,
+    Service,
+}
+
+/// How one kind of line belongs to its document.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    pub kind: LineKind,
+    /// 'Produtos', 'Serviços'.
+    pub title: String,
+    /// 'produto' ('Adicionar produto').
+    pub item_name: String,
+    /// The line's fields naming the header, in the header key's order.
+    pub parent: Vec<String>,
+    /// What the user edits in place on a line.
+    pub editable: Vec<Role>,
+}
+
+impl Lines {
+    pub fn new(kind: LineKind, title: &str, item_name: &str, parent: &[&str]) -> Lines {
+        Lines {
+            kind,
+            title: title.into(),
+            item_name: item_name.into(),
+            parent: parent.iter().map(|s| s.to_string()).collect(),
+            editable: Vec::new(),
+        }
+    }
+    pub fn products(parent: &[&str]) -> Lines {
+        Lines::new(LineKind::Product, "Produtos", "produto", parent)
+    }
+    pub fn services(parent: &[&str]) -> Lines {
+        Lines::new(LineKind::Service, "Serviços", "serviço", parent)
+    }
+    pub fn title(mut self, title: &str, item_name: &str) -> Self {
+        self.title = title.into();
+        self.item_name = item_name.into();
+        self
+    }
+    pub fn editable(mut self, roles: &[Role]) -> Self {
+        self.editable = roles.to_vec();
+        self
+    }
+}
+
+/// What a line's item is, for the fields a line leaves out.
+#[derive(Clone, Debug, Default)]
+pub struct ItemInfo {
+    pub description: String,
+    pub unit_name: Option<String>,
+    pub price: Option<rust_decimal::Decimal>,
+}
+
+/// Where a document's lines find their items (the service's copy of the
+/// catalog): a line created without description, unit or price takes them from
+/// here.
+#[async_trait::async_trait]
+pub trait ItemSource: Send + Sync {
+    async fn item(
+        &self,
+        tx: &mut crate::db::Tx,
+        kind: LineKind,
+        client: i64,
+        emp: i64,
+        id: i64,
+    ) -> crate::Result<Option<ItemInfo>>;
+}
+
+/// A document being declared.
+pub struct Document {
+    header: Resource,
+    lines: Vec<(Resource, Lines)>,
+    children: Vec<(Resource, Vec<String>)>,
+    status: Option<(String, Vec<String>, String)>,
+    missing: String,
+    date_field: Option<String>,
+    breadcrumbs: Vec<String>,
+    block_stock: bool,
+    items: Option<Arc<dyn ItemSource>>,
+}
+
+/// A column of a table as the engine's SQL needs it.
+#[derive(Clone, Debug)]
+pub struct Col {
+    pub name: String,
+    pub column: String,
+    pub db: DbType,
+}
+
+impl Col {
+    fn of(f: &Field) -> Col {
+        Col {
+            name: f.name.clone(),
+            column: f.column.clone(),
+            db: f.db,
+        }
+    }
+
+    /// The bind cast of a key value travelling as text.
+    pub fn cast(&self) -> &'static str {
+        match self.db {
+            DbType::Int => "bigint",
+            _ => "text",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct StatusDef {
+    pub col: Col,
+    pub open: Vec<String>,
+    /// 'Pedido já faturado não pode ser alterado.'
+    pub issued: String,
+    pub labels: Vec<(String, String)>,
+}
+
+#[derive(Clone)]
+pub struct LineDef {
+    pub resource: String,
+    pub lines: Lines,
+    pub table: String,
+    pub company: Option<Col>,
+    /// The line's columns naming the header, in the header key's order.
+    pub parent: Vec<Col>,
+    pub key: Vec<Col>,
+    pub seq: Option<String>,
+    pub roles: Vec<(Role, Col)>,
+    /// The line register without its document part: what duplication writes
+    /// through before the engine recomputes the copy.
+    pub plain: Arc<Resource>,
+}
+
+impl LineDef {
+    pub fn col(&self, role: Role) -> Option<&Col> {
+        self.roles.iter().find(|(r, _)| *r == role).map(|(_, c)| c)
+    }
+}
+
+/// A document resolved from its declaration: the columns the engine's SQL uses,
+/// all taken from the registers' fields.
+pub struct DocumentDef {
+    pub header: String,
+    pub schema: String,
+    pub table: String,
+    pub company: Option<Col>,
+    pub key: Vec<Col>,
+    pub status: Option<StatusDef>,
+    /// 'Pedido não encontrado.'
+    pub missing: String,
+    pub totals: Vec<(Total, Col)>,
+    pub extras: Vec<(Role, Col)>,
+    pub lines: Vec<LineDef>,
+    pub children: Vec<ChildDef>,
+    pub date_field: Option<String>,
+    pub breadcrumbs: Vec<String>,
+    pub block_stock: bool,
+    /// Header fields copied by duplication (what a user typed: not keys, status,
+    /// totals, stamps or other server-kept columns).
+    pub copied: Vec<String>,
+    pub items: Option<Arc<dyn ItemSource>>,
+}
+
+/// Which part of its document a register is.
+#[derive(Clone)]
+pub struct DocPart {
+    pub def: Arc<DocumentDef>,
+    pub part: Part,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Header,
+    Line(usize),
+    Child(usize),
+}
+
+/// A row of the document that is not a line.
+#[derive(Clone, Debug)]
+pub struct ChildDef {
+    pub resource: String,
+    pub company: Option<Col>,
+    pub parent: Vec<Col>,
+}
+
+impl Document {
+    pub fn new(header: Resource) -> Document {
+        let missing = format!("{} não encontrado.", header.title);
+        Document {
+            header,
+            lines: Vec::new(),
+            children: Vec::new(),
+            status: None,
+            missing,
+            date_field: None,
+            breadcrumbs: Vec::new(),
+            block_stock: false,
+            items: None,
+        }
+    }
+
+    /// Where lines find their items' description, unit and price.
+    pub fn items(mut self, source: Arc<dyn ItemSource>) -> Self {
+        self.items = Some(source);
+        self
+    }
+
+    /// The status field, the statuses that accept changes, and the message of a
+    /// change refused because the document was issued.
+    pub fn status(mut self, field: &str, open: &[&str], issued: &str) -> Self {
+        self.status = Some((
+            field.into(),
+            open.iter().map(|s| s.to_string()).collect(),
+            issued.into(),
+        ));
+        self
+    }
+
+    /// The message of a document that does not exist.
+    pub fn missing(mut self, msg: &str) -> Self {
+        self.missing = msg.into();
+        self
+    }
+
+    /// A date field a new document starts with today in.
+    pub fn date(mut self, field: &str) -> Self {
+        self.date_field = Some(field.into());
+        self
+    }
+
+    pub fn breadcrumbs(mut self, items: &[&str]) -> Self {
+        self.breadcrumbs = items.iter().map(|s| s.to_string()).collect();
+        self
+    }
+
+    /// The item picker refuses quantities above the product's stock.
+    pub fn block_stock(mut self) -> Self {
+        self.block_stock = true;
+        self
+    }
+
+    pub fn line(mut self, res: Resource, lines: Lines) -> Self {
+        self.lines.push((res, lines));
+        self
+    }
+
+    /// Rows that belong to the document without being lines (a service order's
+    /// sectors, readings, images): written only while the document is open.
+    /// `parent`: the child's fields naming the header, in the header key's order.
+    pub fn child(mut self, res: Resource, parent: &[&str]) -> Self {
+        self.children
+            .push((res, parent.iter().map(|s| s.to_string()).collect()));
+        self
+    }
+
+    /// Resolves the document and returns its registers (header first) with their
+    /// document part attached; refuses a declaration that does not hold together.
+    pub fn build(self) -> std::result::Result<Vec<Resource>, String> {
+        let h = &self.header;
+        let who = &h.name;
+        let field = |res: &Resource, name: &str| -> std::result::Result<Col, String> {
+            res.field(name)
+                .map(Col::of)
+                .ok_or_else(|| format!("{}: {name} is not declared", res.name))
+        };
+        let key = h
+            .key
+            .iter()
+            .map(|k| field(h, k))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let company = h.company.as_deref().map(|c| field(h, c)).transpose()?;
+        let status = match &self.status {
+            Some((f, open, issued)) => {
+                let col = field(h, f)?;
+                let labels = h.field(f).map(|f| f.options.clone()).unwrap_or_default();
+                Some(StatusDef {
+                    col,
+                    open: open.clone(),
+                    issued: issued.clone(),
+                    labels,
+                })
+            }
+            None => None,
+        };
+        let totals: Vec<(Total, Col)> = h
+            .fields
+            .iter()
+            .filter_map(|f| f.total.map(|t| (t, Col::of(f))))
+            .collect();
+        let extras: Vec<(Role, Col)> = h
+            .fields
+            .iter()
+            .filter_map(|f| match f.role {
+                Some(r @ (Role::ExtraSurcharge | Role::ExtraDiscount)) => Some((r, Col::of(f))),
+                _ => None,
+            })
+            .collect();
+        let mut lines = Vec::new();
+        for (res, decl) in &self.lines {
+            if decl.parent.len() != key.len() {
+                return Err(format!(
+                    "{who}: line {} names {} parent fields for a key of {}",
+                    res.name,
+                    decl.parent.len(),
+                    key.len()
+                ));
+            }
+            let parent = decl
+                .parent
+                .iter()
+                .map(|p| field(res, p))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let roles: Vec<(Role, Col)> = res
+                .fields
+                .iter()
+                .filter_map(|f| f.role.map(|r| (r, Col::of(f))))
+                .collect();
+            let has = |r: Role| roles.iter().any(|(x, _)| *x == r);
+            if !has(Role::Item) || !has(Role::Quantity) {
+                return Err(format!(
+                    "{who}: line {} needs an item and a quantity",
+                    res.name
+                ));
+            }
+            let priced = has(Role::UnitPrice) && has(Role::LineTotal);
+            if !totals.is_empty() && !priced {
+                return Err(format!(
+                    "{who}: line {} of a document with totals needs a unit price and a line total",
+                    res.name
+                ));
+            }
+            lines.push(LineDef {
+                resource: res.name.clone(),
+                lines: decl.clone(),
+                table: res.table.clone(),
+                company: res.company.as_deref().map(|c| field(res, c)).transpose()?,
+                parent,
+                key: res
+                    .key
+                    .iter()
+                    .map(|k| field(res, k))
+                    .collect::<std::result::Result<Vec<_>, _>>()?,
+                seq: res.seq_key.clone(),
+                roles,
+                plain: Arc::new(res.clone()),
+            });
+        }
+        let mut children = Vec::new();
+        for (res, parent) in &self.children {
+            if parent.len() != key.len() {
+                return Err(format!(
+                    "{who}: child {} parent does not match the key",
+                    res.name
+                ));
+            }
+            children.push(ChildDef {
+                resource: res.name.clone(),
+                company: res.company.as_deref().map(|c| field(res, c)).transpose()?,
+                parent: parent
+                    .iter()
+                    .map(|p| field(res, p))
+                    .collect::<std::result::Result<Vec<_>, _>>()?,
+            });
+        }
+        let status_name = self.status.as_ref().map(|s| s.0.clone());
+        let copied = h
+            .fields
+            .iter()
+            .filter(|f| {
+                !f.read_only
+                    && !h.is_key(&f.name)
+                    && !h.is_company(&f.name)
+                    && Some(&f.name) != status_name.as_ref()
+                    && f.total.is_none()
+                    && f.role.is_none()
+                    && f.kind != super::model::Kind::Upload
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        let def = Arc::new(DocumentDef {
+            header: h.name.clone(),
+            schema: h.schema.clone(),
+            table: h.table.clone(),
+            company,
+            key,
+            status,
+            missing: self.missing.clone(),
+            totals,
+            extras,
+            lines,
+            children,
+            date_field: self.date_field.clone(),
+            breadcrumbs: self.breadcrumbs.clone(),
+            block_stock: self.block_stock,
+            copied,
+            items: self.items.clone(),
+        });
+        let mut out = Vec::with_capacity(1 + self.lines.len() + self.children.len());
+        let mut header = self.header;
+        header.document = Some(DocPart {
+            def: def.clone(),
+            part: Part::Header,
+        });
+        out.push(header);
+        for (i, (mut res, _)) in self.lines.into_iter().enumerate() {
+            res.document = Some(DocPart {
+                def: def.clone(),
+                part: Part::Line(i),
+            });
+            out.push(res);
+        }
+        for (i, (mut res, _)) in self.children.into_iter().enumerate() {
+            res.document = Some(DocPart {
+                def: def.clone(),
+                part: Part::Child(i),
+            });
+            out.push(res);
+        }
+        Ok(out)
+    }
+}
+
+impl DocumentDef {
+    pub fn is_open(&self, status: &str) -> bool {
+        self.status
+            .as_ref()
+            .is_none_or(|s| s.open.iter().any(|o| o == status))
+    }
+
+    /// What the web client renders a document screen from (the header's
+    /// metadata carries it as `document`).
+    pub fn meta(&self, header: &Resource) -> Value {
+        let label = |name: &str| {
+            header
+                .field(name)
+                .map(|f| f.label.clone())
+                .unwrap_or_default()
+        };
+        let role = |l: &LineDef, r: Role| l.col(r).map(|c| c.name.clone());
+        let editable = |l: &LineDef| -> Vec<&str> {
+            l.lines
+                .editable
+                .iter()
+                .filter_map(|r| match r {
+                    Role::Quantity => Some("qty"),
+                    Role::Discount => Some("discount"),
+                    Role::UnitPrice => Some("price"),
+                    _ => None,
+                })
+                .collect()
+        };
+        json!({
+            "key": self.key.iter().map(|k| k.name.clone()).collect::<Vec<_>>(),
+            "dateField": self.date_field,
+            "breadcrumbs": if self.breadcrumbs.is_empty() { Value::Null } else { json!(self.breadcrumbs) },
+            "blockStock": self.block_stock,
+            "status": self.status.as_ref().map(|s| json!({
+                "field": s.col.name,
+                "open": s.open,
+                "labels": s.labels.iter().map(|(v, t)| json!({"value": v, "text": t})).collect::<Vec<_>>(),
+            })),
+            "totals": self.totals.iter().map(|(_, c)| json!({"name": c.name, "label": label(&c.name)})).collect::<Vec<_>>(),
+            "lines": self.lines.iter().map(|l| json!({
+                "resource": l.resource,
+                "kind": l.lines.kind,
+                "title": l.lines.title,
+                "itemName": l.lines.item_name,
+                "key": l.key.iter().map(|k| k.name.clone()).collect::<Vec<_>>(),
+                "parent": l.parent.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                "seq": l.seq,
+                "item": role(l, Role::Item),
+                "desc": role(l, Role::Description),
+                "unitName": role(l, Role::UnitName),
+                "qty": role(l, Role::Quantity),
+                "price": role(l, Role::UnitPrice),
+                "discount": role(l, Role::Discount),
+                "total": role(l, Role::LineTotal),
+                "cost": role(l, Role::UnitCost),
+                "editable": editable(l),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
