@@ -4,7 +4,20 @@
 //! generic `ResourceService`.
 //!
 //! Layout:
-//! - `resources`: register descriptors, one module per group of registers.
+//! - `resources`: register descriptors, one folder per group of registers:
+//!   - `parties/`: customers (`customers`, `customer_images`, `sub_registers`,
+//!     `customer_attachments`), `suppliers` and `collaborators`;
+//!   - `vehicles/`: `vehicle_models`, `vehicle`, `vehicle_documents`,
+//!     `equipment_models`, `equipment_types`, `equipment`, `equipment_images`,
+//!     `contract_equipment`;
+//!   - `products/`: `product`, `classification`, `sub_registers`, `barcodes`,
+//!     `raw_material`, `settings`, `duplicate`, `images`, `path_company`,
+//!     `field_rules`;
+//!   - `services`: services with their groups, types and sectors;
+//!   - `reference/`: `places`, `fiscal_codes`, `banks`, `client_tables`,
+//!     `normalize`;
+//!   - shared by the groups: `checks` (the configurable rules hook and body
+//!     normalisation), `rows` (a row by id, the rows of a parent), `uploads`.
 //! - `import`: importers of the official NCM and CNAE tables (CSV, upsert by code).
 
 pub mod import;

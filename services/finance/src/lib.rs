@@ -4,7 +4,11 @@
 //! generic `ResourceService`.
 //!
 //! Layout:
-//! - `resources`: register descriptors, one module per group of registers.
+//! - `resources`: register descriptors, one module per group of registers:
+//!   - `banking`: bank accounts and the upload of their certificate and key;
+//!   - `terms`: card acquirers, payment methods, payment and due-date conditions;
+//!   - `costs`: cost-centre groups, cost centres (with their structure) and
+//!     histories.
 
 pub mod resources;
 

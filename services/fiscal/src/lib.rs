@@ -4,7 +4,9 @@
 //! generic `ResourceService`.
 //!
 //! Layout:
-//! - `resources`: register descriptors, one module per group of registers.
+//! - `resources`: register descriptors, one folder per group of registers:
+//!   - `taxes/`: `tax_rules`, `operation_natures`, `numbering`, with the NF-e
+//!     `codes`, the `cfop` field and `body` readers they share.
 
 pub mod resources;
 

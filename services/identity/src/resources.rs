@@ -33,6 +33,7 @@ fn empresas() -> Resource {
         .label("EMP_DESCRICAO")
         .order("EMP_ID")
         .events("empresa")
+        .constraint("empresas_cgc_key", "CNPJ/CPF já cadastrado para outra empresa.")
         .hooks(Arc::new(CompanyHooks))
         .fields(vec![
             Field::id("EMP_ID", "Código"),
@@ -114,6 +115,10 @@ fn usuarios() -> Resource {
         .label("USR_USUARIO")
         .order("USR_USUARIO")
         .events("usuario")
+        .constraint(
+            "usuarios_login_key",
+            "Usuário já em uso: escolha outro nome de usuário.",
+        )
         .hooks(Arc::new(UserHooks))
         .fields(vec![
             Field::id("USR_ID", "Código"),
@@ -146,6 +151,8 @@ fn programas() -> Resource {
         .global()
         .natural_key()
         .key(&["PROG_ID"])
+        .constraint("programas_pkey", "Código já cadastrado para outro programa.")
+        .constraint("programas_nome_key", "Nome já cadastrado para outro programa.")
         .label("PROG_DESCRICAO")
         .order("PROG_ID")
         .fields(vec![
@@ -199,6 +206,10 @@ fn subgrupo_usuario() -> Resource {
         "usuarios",
     )
     .key(&["SGUS_ID"])
+    .constraint(
+        "subgrupo_usuario_key",
+        "Subgrupo já liberado para este usuário.",
+    )
     .company("SGUS_EMP_ID")
     .label("SGUS_GSUB_ID")
     .sample(serde_json::json!({"SGUS_USR_ID": 1, "SGUS_GSUB_ID": 1}))

@@ -14,7 +14,7 @@ use erp_platform::resource::{Field, Hooks, Kind, Op, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::products::rules::text_of;
+use super::products::field_rules::text_of;
 use crate::SCHEMA;
 
 pub const LC116_MSG: &str = "Item da lista de serviços (LC 116) inválido.";

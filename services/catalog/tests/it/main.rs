@@ -2,6 +2,7 @@
 //! the whole binary (`setup`), each module working under client ids of its own so
 //! tests never see each other's rows.
 
+mod duplicates;
 mod parties;
 mod products;
 mod reference;

@@ -325,6 +325,8 @@ async fn ncm_import_upserts_the_eight_digit_codes() {
     let mut tx = db.begin_tenant(client()).await.expect("tx");
     let found = search
         .handler
+        .as_ref()
+        .expect("run by catalog")
         .run(&mut tx, &r, &caller(1, false), None, &params, json!({}))
         .await
         .expect("search");

@@ -117,7 +117,10 @@ async fn vehicle_rules_answer_their_messages() {
             "Placa inválida.",
         ),
         (json!({}), "Placa é obrigatório!"),
-        (json!({"VEIC_PLACA1": "bra2e19"}), "Registro já cadastrado."),
+        (
+            json!({"VEIC_PLACA1": "bra2e19"}),
+            "Placa já cadastrada para outro veículo.",
+        ),
         (
             json!({"VEIC_PLACA1": "ABC1234", "VEIC_CHASSI": "9BWZZZ377VT00425I"}),
             "Chassi inválido.",
@@ -168,7 +171,7 @@ async fn vehicle_rules_answer_their_messages() {
         json!({"MRCV_DESCRICAO": "fiat"}),
     )
     .await;
-    assert_eq!(e, "Registro já cadastrado.");
+    assert_eq!(e, "Descrição já cadastrada para outra marca de veículo.");
     // A brand with models cannot go.
     let e = query::delete(&mut tx, &res("marcaveiculo"), &me, None, &["2".into()])
         .await
@@ -307,7 +310,7 @@ async fn equipment_rules_and_contract_items() {
         (
             "contratoseqpt",
             json!({"CONTE_CONT_ID": contract["CONT_ID"], "CONTE_CLI_ID": 1, "CONTE_EQPT_ID": eq["EQPT_ID"]}),
-            "Registro já cadastrado.",
+            "Equipamento já incluído neste contrato.",
         ),
         (
             "tipoequipamentoserv",

@@ -10,7 +10,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{query, ActionHandler, DbType, Field, Hooks, Kind, Op, Resource};
+use erp_platform::resource::params::{company, id_param};
+use erp_platform::resource::{
+    query, uploaded_file, ActionHandler, DbType, Field, Hooks, Kind, Op, Resource,
+};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
@@ -217,13 +220,9 @@ impl ActionHandler for UploadFile {
         params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let id = params
-            .get("id")
-            .and_then(|s| s.trim().parse::<i64>().ok())
-            .ok_or_else(Error::not_found)?;
-        let emp = emp
-            .or_else(|| params.get("emp").and_then(|s| s.trim().parse().ok()))
-            .ok_or_else(|| Error::validation("emp_id não informado."))?;
+        let id = id_param(params, "id")?;
+        // The path's {emp} stands in when the engine passes no company.
+        let emp = company(emp.or_else(|| id_param(params, "emp").ok()))?;
         let tipo = ["tipo", "TIPO"]
             .iter()
             .find_map(|k| body.get(*k).and_then(Value::as_str))
@@ -239,12 +238,7 @@ impl ActionHandler for UploadFile {
                 ))
             }
         };
-        let name = body
-            .get("arquivo")
-            .and_then(|a| a.get("nome"))
-            .and_then(Value::as_str)
-            .filter(|n| !n.trim().is_empty())
-            .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
+        let (name, _) = uploaded_file(&body)?;
         // The upload fields are read-only for ordinary writes; this call is the one
         // place that sets them, so it updates the column directly.
         let col = res

@@ -15,8 +15,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::params::param;
 use erp_platform::resource::{query, ActionHandler, ActionPerm, DbType, Field, Kind, Resource};
-use erp_platform::{Error, Result};
+use erp_platform::Result;
 use serde_json::{json, Map, Value};
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -208,17 +209,14 @@ impl ActionHandler for SearchGroup {
         params: &HashMap<String, String>,
         _body: Value,
     ) -> Result<Value> {
-        let raw = params
-            .get("GRHP_ID")
-            .map(|s| s.trim().to_string())
-            .ok_or_else(|| Error::validation("Código do grupo não informado."))?;
+        let raw = param(params, "GRHP_ID")?;
         let rows = match raw.parse::<i64>() {
             Ok(id) => {
                 let mut filter = Map::new();
                 filter.insert("GRHP_ID".into(), Value::from(id));
                 query::list(tx, res, caller, emp, &filter).await?
             }
-            Err(_) => query::search(tx, res, caller, emp, &raw, 0).await?,
+            Err(_) => query::search(tx, res, caller, emp, raw, 0).await?,
         };
         Ok(Value::Array(rows))
     }

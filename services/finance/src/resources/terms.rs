@@ -16,6 +16,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::params::{body_map, id_param};
 use erp_platform::resource::{
     query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
 };
@@ -383,14 +384,8 @@ impl ActionHandler for ListDays {
         params: &HashMap<String, String>,
         body: Value,
     ) -> Result<Value> {
-        let id: i64 = params
-            .get("id")
-            .and_then(|s| s.trim().parse().ok())
-            .ok_or_else(|| Error::validation("Condição de Vencimento inválida."))?;
-        let mut filter = match body {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
+        let id = id_param(params, "id")?;
+        let mut filter = body_map(body);
         filter.insert("CNDV_ID".into(), Value::from(id));
         filter.entry("LIMIT").or_insert(Value::from(1000));
         let rows = query::list(tx, res, caller, emp, &filter).await?;

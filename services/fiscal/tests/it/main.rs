@@ -201,7 +201,8 @@ async fn numbering_is_unique_per_model_and_series() {
         json!({"NUM_MODELO": "65", "NUM_SERIE": 2}),
     )
     .await;
-    assert_eq!(msg(r), "Registro já cadastrado.");
+    // The register's own message (its constraint), not the generic one.
+    assert_eq!(msg(r), "Série já cadastrada para este modelo de documento.");
     create(
         &db,
         c,
