@@ -17,6 +17,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ERP=${ERP_BIN:-${CARGO_TARGET_DIR:-$HOME/.cache/erp-target}/release/erp}
+# The floor is measured by this tree's binary (an older one under test may lack it).
+FLOOR_ERP=${FLOOR_BIN:-$ERP}
 SECS=${BENCH_SECS:-30}
 PORT=${BENCH_PORT:-8093}
 ORDERS=${BENCH_ORDERS:-40000}
@@ -63,6 +65,8 @@ sql "SET app.client_id = '$CLIENT';
 INSERT INTO orders.pedido (client_id, pedf_emp_id, pedf_serie, pedf_id, pedf_cli_id, pedf_cli_desc, pedf_cli_cidade)
   SELECT $CLIENT, $EMP, s, g, 1, 'CLIENTE TESTE LTDA', 'São Paulo'
   FROM (VALUES ('7', 200), ('8', $ORDERS), ('9', $ORDERS)) v(s, n), generate_series(1, n) g;
+-- Statistics first: the foreign-key checks of the lines plan against them.
+ANALYZE orders.pedido;
 INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, pedi_pedf_serie_id, pedi_pedf_item, pedi_prod_id,
     pedi_descricao, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total)
   SELECT $CLIENT, $EMP, g, s, i, CASE WHEN s = '9' THEN (g * 2 + i) % $SPREAD + 1 ELSE i + 1 END, 'ITEM', i, 10, 10 * i
@@ -70,7 +74,7 @@ INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, ped
 ANALYZE orders.pedido; ANALYZE orders.pedidoproduto;" >/dev/null
 
 # The floor, from the load core.
-read -r pg50 pg99 js50 js99 <<< "$(DATABASE_URL="$URL" RUST_LOG=error taskset -c 1 "$ERP" bench-floor --nats "nats://127.0.0.1:$NATS_PORT" --n 500)"
+read -r pg50 pg99 js50 js99 <<< "$(DATABASE_URL="$URL" RUST_LOG=error taskset -c 1 "$FLOOR_ERP" bench-floor --nats "nats://127.0.0.1:$NATS_PORT" --n 500)"
 floor50=$(python3 -c "print(f'{$pg50 + $js50:.3f}')")
 floor99=$(python3 -c "print(f'{$pg99 + $js99:.3f}')")
 

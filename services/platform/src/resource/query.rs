@@ -727,6 +727,16 @@ pub async fn create(
         h.prepare(tx, Op::Create, caller, emp, &mut body).await?;
     }
     fill_from_item(tx, res, Op::Create, caller, emp, &mut body).await?;
+    if let Some(d) = &res.document {
+        let parent = match d.part {
+            Part::Line(i) => d.def.lines.get(i).map(|l| &l.parent),
+            Part::Child(i) => d.def.children.get(i).map(|c| &c.parent),
+            Part::Header => None,
+        };
+        if let Some(parent) = parent {
+            ops::before_insert(tx, &d.def, parent, caller, emp, &body).await?;
+        }
+    }
     let mut cols: Vec<(&Field, SqlValue)> = Vec::new();
     // The creating user, stamped by the engine.
     if let Some(f) = res.fields.iter().find(|f| f.role == Some(Role::CreatedBy)) {

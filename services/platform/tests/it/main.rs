@@ -3,6 +3,7 @@
 mod bus;
 mod cache;
 mod db;
+mod document;
 mod resource;
 
 use std::sync::OnceLock;

@@ -314,6 +314,25 @@ pub async fn fill_from_item(
     Ok(())
 }
 
+/// Before a line or child row is inserted: the document it names must exist and
+/// be open (its "not found" and "issued" messages, not a foreign-key error). The
+/// parent fields missing from the body are left to the field validation.
+pub async fn before_insert(
+    tx: &mut Tx,
+    def: &DocumentDef,
+    parent: &[Col],
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &serde_json::Map<String, Value>,
+) -> Result<()> {
+    let row = Value::Object(body.clone());
+    let key: Vec<String> = parent.iter().map(|p| params::text(&row, &p.name)).collect();
+    if key.iter().any(|k| k.trim().is_empty()) {
+        return Ok(());
+    }
+    ensure_open(tx, def, caller.client_id, emp, &key).await
+}
+
 /// The header key a line names.
 pub fn parent_key(l: &LineDef, row: &Value) -> Vec<String> {
     l.parent
