@@ -156,6 +156,106 @@ pub struct ResourceMeta {
     pub default_order: String,
     pub fields: Vec<FieldMeta>,
     pub groups: Vec<FormGroup>,
+    /// For a document's header: its lines, totals, status and layout.
+    pub document: Option<DocumentMeta>,
+    /// The register's calls shown as buttons on its screen.
+    pub actions: Vec<ActionMeta>,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct DocumentStatus {
+    pub field: String,
+    /// Statuses in which the document accepts changes.
+    pub open: Vec<String>,
+    pub labels: Vec<FieldOption>,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct DocumentTotal {
+    pub name: String,
+    pub label: String,
+}
+
+/// One kind of line of a document and what each of its columns is.
+#[derive(SimpleObject, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentLine {
+    pub resource: String,
+    /// `product` or `service`: which picker adds lines.
+    pub kind: String,
+    pub title: String,
+    pub item_name: String,
+    pub key: Vec<String>,
+    /// The line's fields naming the header, in the header key's order.
+    pub parent: Vec<String>,
+    pub seq: Option<String>,
+    pub item: Option<String>,
+    pub desc: Option<String>,
+    pub unit_name: Option<String>,
+    pub qty: Option<String>,
+    pub price: Option<String>,
+    pub discount: Option<String>,
+    pub total: Option<String>,
+    pub cost: Option<String>,
+    /// What the user edits in place: `qty`, `discount`, `price`.
+    pub editable: Vec<String>,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentMeta {
+    pub key: Vec<String>,
+    /// A date a new document starts with today in.
+    pub date_field: Option<String>,
+    pub breadcrumbs: Option<Vec<String>>,
+    /// The item picker refuses quantities above the product's stock.
+    pub block_stock: bool,
+    pub status: Option<DocumentStatus>,
+    pub totals: Vec<DocumentTotal>,
+    pub lines: Vec<DocumentLine>,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct ActionConfirm {
+    pub title: String,
+    /// `{FIELD}` is replaced by the record's value.
+    pub text: String,
+    pub ok: String,
+}
+
+/// Where a value a button sends comes from: `field` (the record's), `user`, `const`.
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct ActionSource {
+    pub from: String,
+    pub value: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct ActionValue {
+    pub name: String,
+    pub source: ActionSource,
+}
+
+#[derive(SimpleObject, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionMeta {
+    /// The call's name for `resourceAction`.
+    pub name: String,
+    pub method: String,
+    pub path: String,
+    pub label: String,
+    pub confirm: Option<ActionConfirm>,
+    /// Statuses in which it is enabled (empty: any).
+    pub open_when: Vec<String>,
+    /// A boolean field that disables it when true.
+    pub unless: Option<String>,
+    /// Path parameters not named like a field of the record, the company or the user.
+    pub params: Vec<ActionValue>,
+    pub body: Vec<ActionValue>,
+    /// A dialog to fill first (`surcharge`).
+    pub dialog: Option<String>,
+    /// The register whose edit screen the answer opens.
+    pub opens: Option<String>,
 }
 
 #[derive(InputObject, Default)]
