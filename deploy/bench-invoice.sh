@@ -91,8 +91,10 @@ invoiced() { sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM orders.ped
 exits() { sql "SET app.client_id = '$CLIENT'; SELECT count(*) FROM stock.movimentos WHERE movi_origem = 'PEDIDO' AND movi_origem_id LIKE '$EMP/$1/%'" | tail -1; }
 settle() { # serie: waits until every invoiced order of the serie has its two exits
     local n e
-    n=$(invoiced "$1")
+    # The count is read again each time: a request wrk gave up on at the end of its
+    # run may still commit after the load stopped.
     for _ in $(seq 1 1200); do
+        n=$(invoiced "$1")
         e=$(exits "$1")
         [ "$e" -ge $((n * 2)) ] && break
         sleep 0.25

@@ -14,13 +14,11 @@ use axum::{Json, Router};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::graphql::{ErpSchema, Gql};
-use crate::legacy::Routes;
+use crate::routes::Routes;
 use crate::state::AppState;
 
 pub fn router(st: AppState) -> Router {
     let mut routes = Routes::default();
-    crate::legacy::identity::add(&mut routes);
-    crate::legacy::support::add(&mut routes);
     routes.add(
         Method::GET,
         "/uploads/{emp}/{file}",
@@ -28,10 +26,10 @@ pub fn router(st: AppState) -> Router {
         false,
         crate::uploads::serve,
     );
-    crate::legacy::registers::add_all(&mut routes, &st.registry);
+    crate::legacy::add_all(&mut routes, &st.registry);
     let (legacy, specs) = routes.into_router();
     let openapi = Arc::new(crate::openapi::build(&specs));
-    let schema = crate::graphql::schema();
+    let schema = crate::graphql::schema(st.cfg.graphql_introspection);
 
     let index = st.cfg.web_dir.join("index.html");
     let web = ServeDir::new(&st.cfg.web_dir).fallback(ServeFile::new(&index));
@@ -94,11 +92,7 @@ async fn graphql(
     headers: HeaderMap,
     req: GraphQLRequest,
 ) -> GraphQLResponse {
-    let ctx = Gql {
-        st,
-        headers,
-        auth: tokio::sync::OnceCell::new(),
-    };
+    let ctx = Gql::new(st, headers);
     schema.execute(req.into_inner().data(ctx)).await.into()
 }
 

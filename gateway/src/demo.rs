@@ -60,7 +60,7 @@ const WITHOUT_SCREEN: [&str; 2] = ["tefadquirinte", "condicaopagamento"];
 /// Seeds the demo registers; returns the registers whose rows could not be made
 /// (none, unless a sample and the rules disagree).
 pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
-    let registry = crate::roles::registry()?;
+    let registry = crate::composition::registry()?;
     let db = Db::connect(cfg).await?;
     let caller = Caller {
         client_id: client,
@@ -117,7 +117,7 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
 /// flow when the services run): an open quote and an open billing order with two
 /// products and a service each. Idempotent like `seed`.
 pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
-    let registry = crate::roles::registry()?;
+    let registry = crate::composition::registry()?;
     let db = Db::connect(cfg).await?;
     let caller = Caller {
         client_id: client,

@@ -4,20 +4,25 @@
 //! per-program permissions, serves the legacy REST paths (translated to gRPC calls
 //! of the services), GraphQL for the web client, the built web client, uploads,
 //! health, metrics and openapi.json. `erp run` starts it with every service in one
-//! process; the services are still reached through gRPC on loopback, so the code
-//! path is the same as in microservices mode.
+//! process and reaches them through gRPC over in-memory connections (the same
+//! clients, servers and layers as over TCP in microservices mode).
 //!
 //! Layout:
 //! - `app`: the axum router (static web, health, metrics, GraphQL, legacy REST).
-//! - `auth`, `session`: tokens, principals, login and logout.
+//! - `token`: JWT minting and verification.
+//! - `auth`, `session`: the authenticated caller (an extractor), principals, login
+//!   and logout.
 //! - `access`: the tenant guard and the permission check.
 //! - `ops`: register operations shared by REST and GraphQL.
 //! - `transitions`: declared transitions served by a service's typed API.
-//! - `legacy`: the legacy REST route table.
+//! - `routes`, `reply`: the route table (path parameters, what each route
+//!   serves) and how the legacy API answers.
+//! - `legacy`: the legacy REST routes (registers, identity, support calls).
 //! - `graphql`: the schema of the web client.
 //! - `uploads`: multipart uploads and /uploads.
 //! - `upstream`: gRPC clients, deadline and metadata.
-//! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`.
+//! - `composition`: the services this binary runs and all their registers.
+//! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`, `jobs`.
 //! - `openapi`: openapi.json from the route table.
 //! - `bench`: bulk seeding and scenario SQL for `make bench`.
 //! - `demo`: demo rows of the registers for `make run`.
@@ -26,14 +31,18 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod composition;
 pub mod demo;
 pub mod graphql;
 pub mod legacy;
 pub mod openapi;
 pub mod ops;
+pub mod reply;
 pub mod roles;
+pub mod routes;
 pub mod session;
 pub mod state;
+pub mod token;
 pub mod transitions;
 pub mod uploads;
 pub mod upstream;

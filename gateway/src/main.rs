@@ -109,7 +109,7 @@ async fn main() -> anyhow::Result<()> {
             r
         }
         Command::Schema => {
-            print!("{}", erp_gateway::graphql::schema().sdl());
+            print!("{}", erp_gateway::graphql::schema(false).sdl());
             Ok(())
         }
         Command::Jobs { action } => match action.unwrap_or(JobsAction::List) {

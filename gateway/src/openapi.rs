@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::legacy::Spec;
+use crate::routes::Spec;
 
 pub fn build(specs: &[Spec]) -> Value {
     let mut paths = Map::new();

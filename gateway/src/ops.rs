@@ -1,10 +1,17 @@
 //! Register operations as both front doors (legacy REST and GraphQL) use them:
-//! resolve the register, work out the company, run the guard and the permission
-//! check, call the owning service.
+//! resolve the register, work out the company once, run the guard and the
+//! permission check, call the owning service.
+//!
+//! A body is parsed once ([`Body`]): the gateway reads the object for the guard and
+//! the company, and forwards the bytes it received to the service unchanged. Rows
+//! come back as the service serialized them ([`Rows`]) and go to a REST caller as
+//! they are; only GraphQL, which nests them in its answer, parses them.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use erp_platform::resource::Resource;
+use bytes::Bytes;
+use erp_platform::resource::{ActionPerm, Resource};
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::{ActionRequest, KeyRequest, ListRequest, SearchRequest, WriteRequest};
 use serde_json::{Map, Value};
@@ -13,6 +20,66 @@ use crate::access::{authorize, Perm};
 use crate::auth::Auth;
 use crate::state::AppState;
 use crate::upstream::{call, request};
+
+/// A JSON object body, parsed once, with the bytes it came as.
+#[derive(Clone, Debug)]
+pub struct Body {
+    map: Map<String, Value>,
+    raw: Bytes,
+}
+
+impl Body {
+    /// `{}` when empty; anything but an object is refused.
+    pub fn parse(raw: Bytes) -> Result<Body> {
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Body::empty());
+        }
+        match serde_json::from_slice::<Value>(&raw)? {
+            Value::Object(map) => Ok(Body { map, raw }),
+            _ => Err(Error::validation(
+                "O corpo da requisição deve ser um objeto JSON.",
+            )),
+        }
+    }
+
+    pub fn empty() -> Body {
+        Body {
+            map: Map::new(),
+            raw: Bytes::from_static(b"{}"),
+        }
+    }
+
+    pub fn from_map(map: Map<String, Value>) -> Result<Body> {
+        let raw = Bytes::from(serde_json::to_vec(&map)?);
+        Ok(Body { map, raw })
+    }
+
+    pub fn map(&self) -> &Map<String, Value> {
+        &self.map
+    }
+
+    /// The body with more keys (a list path's parameters): serialized again.
+    pub fn with(mut self, extra: impl IntoIterator<Item = (String, Value)>) -> Result<Body> {
+        self.map.extend(extra);
+        Body::from_map(self.map)
+    }
+}
+
+/// Rows as the service serialized them (a JSON array), with the total when asked.
+pub struct Rows {
+    pub json: Bytes,
+    pub total: Option<i64>,
+}
+
+impl Rows {
+    pub fn is_empty(&self) -> bool {
+        self.json.as_ref() == b"[]"
+    }
+
+    pub fn parse(&self) -> Result<Vec<Value>> {
+        Ok(serde_json::from_slice(&self.json)?)
+    }
+}
 
 pub fn resource(st: &AppState, name: &str) -> Result<Arc<Resource>> {
     st.registry
@@ -27,7 +94,8 @@ fn int_of(v: &Value) -> Option<i64> {
 }
 
 /// The company a register call works in: the path's, else the body's company
-/// column or EMP_ID, else the user's current company.
+/// column or EMP_ID, else the user's current company. Registers that are not per
+/// company have none. Computed here only: the service takes it as given.
 fn company(
     res: &Resource,
     auth: &Auth,
@@ -61,50 +129,73 @@ fn key_companies(res: &Resource, key: &[String]) -> Vec<i64> {
         .collect()
 }
 
-/// Companies the guard checks: the one worked in, one named by the path even when
-/// the register is shared (states), and company keys.
-fn emps(emp: Option<i64>, path_emp: Option<i64>, extra: Vec<i64>) -> Vec<i64> {
-    emp.into_iter().chain(path_emp).chain(extra).collect()
+/// A register call resolved: the register, its company, the guard and the
+/// permission checked.
+struct Resolved {
+    res: Arc<Resource>,
+    emp: Option<i64>,
 }
 
-/// Guard, permission and the request of a list or a count: both take the same
-/// filter body.
-fn list_request(
+fn resolve(
     st: &AppState,
     auth: &Auth,
     name: &str,
     path_emp: Option<i64>,
-    body: Map<String, Value>,
-) -> Result<(Arc<Resource>, tonic::Request<ListRequest>)> {
+    body: Option<&Value>,
+    perm: impl FnOnce(&Resource) -> Perm,
+    key: &[String],
+) -> Result<Resolved> {
     let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &body);
-    let body = Value::Object(body);
-    authorize(
-        auth,
-        &res.program,
-        &res.title,
-        read_perm(&res),
-        &emps(emp, path_emp, vec![]),
-        Some(&body),
-    )?;
-    let msg = ListRequest {
-        resource: res.name.clone(),
-        emp,
-        filter_json: serde_json::to_vec(&body)?,
-    };
-    Ok((res, request(&auth.caller, msg)))
+    let empty = Map::new();
+    let map = body.and_then(Value::as_object).unwrap_or(&empty);
+    let emp = company(&res, auth, path_emp, map);
+    let emps: Vec<i64> = emp
+        .into_iter()
+        .chain(path_emp)
+        .chain(key_companies(&res, key))
+        .collect();
+    authorize(auth, &res.program, &res.title, perm(&res), &emps, body)?;
+    Ok(Resolved { res, emp })
 }
 
+fn as_value(body: &Body) -> Value {
+    Value::Object(body.map.clone())
+}
+
+/// A list (and its total, when asked): one call, one transaction in the service.
 pub async fn list(
     st: &AppState,
     auth: &Auth,
     name: &str,
     path_emp: Option<i64>,
-    body: Map<String, Value>,
-) -> Result<Vec<Value>> {
-    let (res, req) = list_request(st, auth, name, path_emp, body)?;
-    let reply = call(st.up.resources(&res.schema)?.list(req)).await?;
-    Ok(serde_json::from_slice(&reply.rows_json)?)
+    body: Body,
+    with_total: bool,
+) -> Result<Rows> {
+    let r = resolve(
+        st,
+        auth,
+        name,
+        path_emp,
+        Some(&as_value(&body)),
+        read_perm,
+        &[],
+    )?;
+    let msg = ListRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        filter_json: body.raw.to_vec(),
+        with_total,
+    };
+    let reply = call(
+        st.up
+            .resources(&r.res.schema)?
+            .list(request(&auth.caller, msg)),
+    )
+    .await?;
+    Ok(Rows {
+        json: Bytes::from(reply.rows_json),
+        total: reply.total,
+    })
 }
 
 pub async fn count(
@@ -112,10 +203,30 @@ pub async fn count(
     auth: &Auth,
     name: &str,
     path_emp: Option<i64>,
-    body: Map<String, Value>,
+    body: Body,
 ) -> Result<i64> {
-    let (res, req) = list_request(st, auth, name, path_emp, body)?;
-    Ok(call(st.up.resources(&res.schema)?.count(req)).await?.total)
+    let r = resolve(
+        st,
+        auth,
+        name,
+        path_emp,
+        Some(&as_value(&body)),
+        read_perm,
+        &[],
+    )?;
+    let msg = ListRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        filter_json: body.raw.to_vec(),
+        with_total: false,
+    };
+    Ok(call(
+        st.up
+            .resources(&r.res.schema)?
+            .count(request(&auth.caller, msg)),
+    )
+    .await?
+    .total)
 }
 
 pub async fn get(
@@ -124,27 +235,20 @@ pub async fn get(
     name: &str,
     path_emp: Option<i64>,
     key: Vec<String>,
-) -> Result<Value> {
-    let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(
-        auth,
-        &res.program,
-        &res.title,
-        read_perm(&res),
-        &emps(emp, path_emp, key_companies(&res, &key)),
-        None,
-    )?;
-    let req = request(
-        &auth.caller,
-        KeyRequest {
-            resource: res.name.clone(),
-            emp,
-            key,
-        },
-    );
-    let reply = call(st.up.resources(&res.schema)?.get(req)).await?;
-    Ok(serde_json::from_slice(&reply.row_json)?)
+) -> Result<Bytes> {
+    let r = resolve(st, auth, name, path_emp, None, read_perm, &key)?;
+    let msg = KeyRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        key,
+    };
+    let reply = call(
+        st.up
+            .resources(&r.res.schema)?
+            .get(request(&auth.caller, msg)),
+    )
+    .await?;
+    Ok(Bytes::from(reply.row_json))
 }
 
 pub async fn create(
@@ -152,35 +256,32 @@ pub async fn create(
     auth: &Auth,
     name: &str,
     path_emp: Option<i64>,
-    mut body: Map<String, Value>,
-) -> Result<Value> {
-    let res = resource(st, name)?;
-    // A generated key in the body means nothing (mass assignment).
-    if let Some(k) = res.generated_column() {
-        body.remove(k);
-    }
-    let emp = company(&res, auth, path_emp, &body);
-    let body = Value::Object(body);
-    authorize(
+    body: Body,
+) -> Result<Bytes> {
+    let r = resolve(
+        st,
         auth,
-        &res.program,
-        &res.title,
-        Perm::Create,
-        &emps(emp, path_emp, vec![]),
-        Some(&body),
+        name,
+        path_emp,
+        Some(&as_value(&body)),
+        |_| Perm::Create,
+        &[],
     )?;
-    let req = request(
-        &auth.caller,
-        WriteRequest {
-            resource: res.name.clone(),
-            emp,
-            key: vec![],
-            body_json: serde_json::to_vec(&body)?,
-        },
-    );
-    let reply = call(st.up.resources(&res.schema)?.create(req)).await?;
-    forget_principal(st, auth, &res).await?;
-    Ok(serde_json::from_slice(&reply.row_json)?)
+    // A generated key in the body means nothing: the service never writes it.
+    let msg = WriteRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        key: vec![],
+        body_json: body.raw.to_vec(),
+    };
+    let reply = call(
+        st.up
+            .resources(&r.res.schema)?
+            .create(request(&auth.caller, msg)),
+    )
+    .await?;
+    forget_principal(st, auth, &r.res).await?;
+    Ok(Bytes::from(reply.row_json))
 }
 
 pub async fn update(
@@ -189,31 +290,31 @@ pub async fn update(
     name: &str,
     path_emp: Option<i64>,
     key: Vec<String>,
-    body: Map<String, Value>,
-) -> Result<Value> {
-    let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &body);
-    let body = Value::Object(body);
-    authorize(
+    body: Body,
+) -> Result<Bytes> {
+    let r = resolve(
+        st,
         auth,
-        &res.program,
-        &res.title,
-        Perm::Update,
-        &emps(emp, path_emp, key_companies(&res, &key)),
-        Some(&body),
+        name,
+        path_emp,
+        Some(&as_value(&body)),
+        |_| Perm::Update,
+        &key,
     )?;
-    let req = request(
-        &auth.caller,
-        WriteRequest {
-            resource: res.name.clone(),
-            emp,
-            key,
-            body_json: serde_json::to_vec(&body)?,
-        },
-    );
-    let reply = call(st.up.resources(&res.schema)?.update(req)).await?;
-    forget_principal(st, auth, &res).await?;
-    Ok(serde_json::from_slice(&reply.row_json)?)
+    let msg = WriteRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        key,
+        body_json: body.raw.to_vec(),
+    };
+    let reply = call(
+        st.up
+            .resources(&r.res.schema)?
+            .update(request(&auth.caller, msg)),
+    )
+    .await?;
+    forget_principal(st, auth, &r.res).await?;
+    Ok(Bytes::from(reply.row_json))
 }
 
 pub async fn delete(
@@ -223,26 +324,19 @@ pub async fn delete(
     path_emp: Option<i64>,
     key: Vec<String>,
 ) -> Result<()> {
-    let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(
-        auth,
-        &res.program,
-        &res.title,
-        Perm::Delete,
-        &emps(emp, path_emp, key_companies(&res, &key)),
-        None,
-    )?;
-    let req = request(
-        &auth.caller,
-        KeyRequest {
-            resource: res.name.clone(),
-            emp,
-            key,
-        },
-    );
-    call(st.up.resources(&res.schema)?.delete(req)).await?;
-    forget_principal(st, auth, &res).await
+    let r = resolve(st, auth, name, path_emp, None, |_| Perm::Delete, &key)?;
+    let msg = KeyRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        key,
+    };
+    call(
+        st.up
+            .resources(&r.res.schema)?
+            .delete(request(&auth.caller, msg)),
+    )
+    .await?;
+    forget_principal(st, auth, &r.res).await
 }
 
 /// After a write that changes companies or users, the caller's next request
@@ -261,37 +355,43 @@ pub async fn search(
     path_emp: Option<i64>,
     filter: String,
     limit: i32,
-) -> Result<Vec<Value>> {
-    let res = resource(st, name)?;
-    let emp = company(&res, auth, path_emp, &Map::new());
-    authorize(
-        auth,
-        &res.program,
-        &res.title,
-        read_perm(&res),
-        &emps(emp, path_emp, vec![]),
-        None,
-    )?;
-    let req = request(
-        &auth.caller,
-        SearchRequest {
-            resource: res.name.clone(),
-            emp,
-            filter,
-            limit,
-        },
-    );
-    let reply = call(st.up.resources(&res.schema)?.search(req)).await?;
-    Ok(serde_json::from_slice(&reply.rows_json)?)
+) -> Result<Bytes> {
+    let r = resolve(st, auth, name, path_emp, None, read_perm, &[])?;
+    let msg = SearchRequest {
+        resource: r.res.name.clone(),
+        emp: r.emp,
+        filter,
+        limit,
+    };
+    let reply = call(
+        st.up
+            .resources(&r.res.schema)?
+            .search(request(&auth.caller, msg)),
+    )
+    .await?;
+    Ok(Bytes::from(reply.rows_json))
 }
 
-/// A register's own call (declared with its descriptor).
+/// The company parameter of a declared call: old screens send 'undefined' or
+/// 'null' for a company they do not have, which is no company.
+fn path_company(params: &HashMap<String, String>) -> Result<Option<i64>> {
+    match params.get("emp").map(|e| e.trim()) {
+        None | Some("") | Some("undefined") | Some("null") => Ok(None),
+        Some(e) => e
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| Error::validation("Parâmetro emp inválido.")),
+    }
+}
+
+/// A register's own call (declared with its descriptor). Transitions served by a
+/// typed API go there (`transitions`).
 pub async fn action(
     st: &AppState,
     auth: &Auth,
     name: &str,
     action: &str,
-    params: std::collections::HashMap<String, String>,
+    params: HashMap<String, String>,
     body: Value,
 ) -> Result<Value> {
     let res = resource(st, name)?;
@@ -300,49 +400,40 @@ pub async fn action(
         .iter()
         .find(|a| a.name == action)
         .ok_or_else(|| Error::NotFound(format!("Ação '{action}' não encontrada.")))?;
-    let perm = match a.perm {
-        erp_platform::resource::ActionPerm::View => read_perm(&res),
-        erp_platform::resource::ActionPerm::Create => Perm::Create,
-        erp_platform::resource::ActionPerm::Update => Perm::Update,
-        erp_platform::resource::ActionPerm::Delete => Perm::Delete,
-    };
-    // Old screens send 'undefined' or 'null' for a company they do not have: that
-    // is no company, and the register's call answers as it sees fit.
-    let path_emp = match params.get("emp").map(|e| e.trim()) {
-        None | Some("") | Some("undefined") | Some("null") => None,
-        Some(e) => Some(
-            e.parse::<i64>()
-                .map_err(|_| Error::validation("Parâmetro emp inválido."))?,
-        ),
-    };
-    let emp = match &body {
-        Value::Object(m) => company(&res, auth, path_emp, m),
-        _ => company(&res, auth, path_emp, &Map::new()),
-    };
-    authorize(
+    let perm = a.perm;
+    let typed = a.handler.is_none();
+    let path_emp = path_company(&params)?;
+    let r = resolve(
+        st,
         auth,
-        &res.program,
-        &res.title,
-        perm,
-        &emps(emp, path_emp, vec![]),
+        name,
+        path_emp,
         Some(&body),
+        |res| match perm {
+            ActionPerm::View => read_perm(res),
+            ActionPerm::Create => Perm::Create,
+            ActionPerm::Update => Perm::Update,
+            ActionPerm::Delete => Perm::Delete,
+        },
+        &[],
     )?;
-    if a.handler.is_none() {
-        let emp = emp
+    if typed {
+        let emp = r
+            .emp
             .or(path_emp)
             .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
-        return crate::transitions::run(st, auth, &res.name, action, emp, &params).await;
+        return crate::transitions::run(st, auth, &r.res.name, action, emp, &params).await;
     }
     let req = request(
         &auth.caller,
         ActionRequest {
-            resource: res.name.clone(),
+            resource: r.res.name.clone(),
             action: action.into(),
-            emp,
+            emp: r.emp,
             params,
             body_json: serde_json::to_vec(&body)?,
         },
     );
-    let reply = call(st.up.resources(&res.schema)?.action(req)).await?;
+    let reply = call(st.up.resources(&r.res.schema)?.action(req)).await?;
     Ok(serde_json::from_slice(&reply.row_json)?)
 }

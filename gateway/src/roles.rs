@@ -1,85 +1,24 @@
-//! The roles of the `erp` binary and the list of services (the composition root).
+//! The roles of the `erp` binary: everything in one process, the gateway alone, one
+//! service alone, migrations, demo data, jobs.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use erp_platform::bus::{self, Bus};
 use erp_platform::config::Config;
 use erp_platform::db::{self, Db};
-use erp_platform::resource::Registry;
 use erp_platform::service::ServiceCtx;
 use erp_platform::{cache, Error, Result};
 use prost::Message;
 use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
-use crate::auth::Jwt;
+use crate::composition::{registry, services};
 use crate::state::{AppState, Notice};
-use crate::upstream::Upstreams;
-
-type BoxFut<T> = Pin<Box<dyn Future<Output = Result<T>> + Send>>;
-
-/// A service the binary can run.
-pub struct ServiceDef {
-    pub name: &'static str,
-    pub migrate: fn(Arc<Config>) -> BoxFut<()>,
-    pub serve: fn(ServiceCtx, TcpListener) -> BoxFut<()>,
-    pub registry: fn() -> std::result::Result<Registry, String>,
-}
-
-pub fn services() -> Vec<ServiceDef> {
-    vec![
-        ServiceDef {
-            name: "identity",
-            migrate: |cfg| Box::pin(async move { erp_identity::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_identity::serve(ctx, l)),
-            registry: erp_identity::resources::registry,
-        },
-        ServiceDef {
-            name: "catalog",
-            migrate: |cfg| Box::pin(async move { erp_catalog::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_catalog::serve(ctx, l)),
-            registry: erp_catalog::resources::registry,
-        },
-        ServiceDef {
-            name: "finance",
-            migrate: |cfg| Box::pin(async move { erp_finance::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_finance::serve(ctx, l)),
-            registry: erp_finance::resources::registry,
-        },
-        ServiceDef {
-            name: "stock",
-            migrate: |cfg| Box::pin(async move { erp_stock::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_stock::serve(ctx, l)),
-            registry: erp_stock::resources::registry,
-        },
-        ServiceDef {
-            name: "fiscal",
-            migrate: |cfg| Box::pin(async move { erp_fiscal::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_fiscal::serve(ctx, l)),
-            registry: erp_fiscal::resources::registry,
-        },
-        ServiceDef {
-            name: "orders",
-            migrate: |cfg| Box::pin(async move { erp_orders::migrate(&cfg).await }),
-            serve: |ctx, l| Box::pin(erp_orders::serve(ctx, l)),
-            registry: erp_orders::resources::registry,
-        },
-    ]
-}
-
-/// Every register of every service, for the gateway's routes and metadata.
-pub fn registry() -> Result<Registry> {
-    let mut all = Registry::default();
-    for s in services() {
-        all.merge(&(s.registry)().map_err(Error::internal)?)
-            .map_err(Error::internal)?;
-    }
-    Ok(all)
-}
+use crate::token::Jwt;
+use crate::upstream::{Target, Upstreams};
+use erp_platform::transport::{self, Listener};
 
 pub async fn migrate(cfg: Arc<Config>) -> Result<()> {
     db::bootstrap(&cfg).await?;
@@ -222,13 +161,13 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         .await
         .map_err(Error::internal)?;
     tracing::info!(service = name, addr = %cfg.grpc_addr, "serving gRPC");
-    (def.serve)(ctx, grpc).await
+    (def.serve)(ctx, Listener::Tcp(grpc)).await
 }
 
 /// Starts the gateway with the given upstream URLs; returns its address and task.
 pub async fn start_gateway(
     cfg: Arc<Config>,
-    urls: HashMap<String, String>,
+    urls: HashMap<String, Target>,
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
     listener: TcpListener,
@@ -256,7 +195,7 @@ pub async fn start_gateway(
 
 pub async fn state(
     cfg: Arc<Config>,
-    urls: HashMap<String, String>,
+    urls: HashMap<String, Target>,
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
 ) -> Result<AppState> {
@@ -362,7 +301,7 @@ pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
                 s.name.to_ascii_uppercase()
             ))
         })?;
-        urls.insert(s.name.to_string(), url);
+        urls.insert(s.name.to_string(), Target::Url(url));
     }
     if cfg.nats_url.is_none() {
         return Err(Error::validation(
@@ -379,7 +318,7 @@ pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
     task.await.map_err(Error::internal)
 }
 
-/// Everything in one process: every service on a loopback port, then the gateway.
+/// Everything in one process: every service, then the gateway.
 pub struct Running {
     pub addr: SocketAddr,
     pub state: AppState,
@@ -391,11 +330,30 @@ pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Runnin
     start_all_with(cfg, listener, bus).await
 }
 
+/// How the gateway reaches the services it starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// In-memory connections (`erp run`).
+    InProcess,
+    /// Loopback TCP, as `erp gateway` reaches `erp serve` (tests of that mode).
+    Tcp,
+}
+
 /// `start_all` on a given bus (tests wrap the bus to inject faults).
 pub async fn start_all_with(
     cfg: Arc<Config>,
     listener: TcpListener,
     bus: Arc<dyn Bus>,
+) -> Result<Running> {
+    start_linked(cfg, listener, bus, Link::InProcess).await
+}
+
+/// Every service and the gateway in this process, linked in-memory or over TCP.
+pub async fn start_linked(
+    cfg: Arc<Config>,
+    listener: TcpListener,
+    bus: Arc<dyn Bus>,
+    link: Link,
 ) -> Result<Running> {
     migrate(cfg.clone()).await?;
     let cache = cache::from_config(&cfg).await?;
@@ -403,13 +361,21 @@ pub async fn start_all_with(
     let mut tasks = Vec::new();
     for s in services() {
         let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone()).await?;
-        let l = TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(Error::internal)?;
-        urls.insert(
-            s.name.to_string(),
-            format!("http://{}", l.local_addr().map_err(Error::internal)?),
-        );
+        let l = match link {
+            Link::InProcess => {
+                let (connector, l) = transport::memory();
+                urls.insert(s.name.to_string(), Target::Memory(connector));
+                l
+            }
+            Link::Tcp => {
+                let l = TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .map_err(Error::internal)?;
+                let addr = l.local_addr().map_err(Error::internal)?;
+                urls.insert(s.name.to_string(), Target::Url(format!("http://{addr}")));
+                Listener::Tcp(l)
+            }
+        };
         let name = s.name;
         let serve = s.serve;
         tasks.push(tokio::spawn(async move {

@@ -10,7 +10,7 @@ use erp_platform::db::Db;
 use erp_platform::resource::Registry;
 use tokio::sync::broadcast;
 
-use crate::auth::Jwt;
+use crate::token::Jwt;
 use crate::upstream::Upstreams;
 
 /// A notification for one user, pushed to their GraphQL subscription.

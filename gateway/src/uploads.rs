@@ -11,7 +11,8 @@ use erp_platform::{Error, Result};
 
 use crate::access::check_companies;
 use crate::auth::{authenticate, Auth};
-use crate::legacy::{ApiResult, Params};
+use crate::reply::ApiResult;
+use crate::routes::Params;
 use crate::state::AppState;
 
 pub const MAX_UPLOAD: usize = 10 * 1024 * 1024;

@@ -15,6 +15,14 @@ use tonic::transport::{Channel, Endpoint};
 
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// Where the gateway reaches a service: its gRPC URL (`erp gateway`), or the
+/// in-memory listener of the same process (`erp run`).
+#[derive(Clone)]
+pub enum Target {
+    Url(String),
+    Memory(erp_platform::transport::MemoryConnector),
+}
+
 #[derive(Clone)]
 pub struct Upstreams {
     pub identity: IdentityServiceClient<Channel>,
@@ -23,16 +31,19 @@ pub struct Upstreams {
 }
 
 impl Upstreams {
-    /// `urls`: service name -> gRPC URL (`http://127.0.0.1:50051`).
-    pub fn new(urls: &HashMap<String, String>) -> Result<Upstreams> {
+    /// `targets`: service name -> where it is.
+    pub fn new(targets: &HashMap<String, Target>) -> Result<Upstreams> {
         let mut channels = HashMap::new();
-        for (name, url) in urls {
-            let ch = Endpoint::from_shared(url.clone())
-                .map_err(|e| Error::internal(format!("{name}: {e}")))?
-                .connect_timeout(Duration::from_secs(5))
-                .tcp_nodelay(true)
-                .http2_keep_alive_interval(Duration::from_secs(30))
-                .connect_lazy();
+        for (name, target) in targets {
+            let ch = match target {
+                Target::Url(url) => Endpoint::from_shared(url.clone())
+                    .map_err(|e| Error::internal(format!("{name}: {e}")))?
+                    .connect_timeout(Duration::from_secs(5))
+                    .tcp_nodelay(true)
+                    .http2_keep_alive_interval(Duration::from_secs(30))
+                    .connect_lazy(),
+                Target::Memory(m) => m.channel(),
+            };
             channels.insert(name.clone(), ch);
         }
         let identity = channels

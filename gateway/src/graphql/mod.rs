@@ -4,6 +4,7 @@
 //! REST calls (`crate::ops`, `crate::access`).
 
 pub mod json;
+pub mod limits;
 pub mod types;
 
 use std::pin::Pin;
@@ -31,6 +32,19 @@ pub struct Gql {
     pub st: AppState,
     pub headers: HeaderMap,
     pub auth: OnceCell<Auth>,
+    /// Service calls this request may still make.
+    pub budget: limits::Budget,
+}
+
+impl Gql {
+    pub fn new(st: AppState, headers: HeaderMap) -> Self {
+        Gql {
+            st,
+            headers,
+            auth: OnceCell::new(),
+            budget: limits::Budget::default(),
+        }
+    }
 }
 
 fn gql_error(e: Error) -> async_graphql::Error {
@@ -58,6 +72,14 @@ type R<T> = async_graphql::Result<T>;
 
 fn gql<'a>(ctx: &Context<'a>) -> R<&'a Gql> {
     ctx.data::<Gql>()
+}
+
+/// The state for a resolver about to call a service, once the call is paid for
+/// from the request's budget.
+fn upstream<'a>(ctx: &Context<'a>) -> R<&'a AppState> {
+    let g = gql(ctx)?;
+    g.budget.spend().map_err(gql_error)?;
+    Ok(&g.st)
 }
 
 async fn auth<'a>(ctx: &'a Context<'_>) -> R<&'a Auth> {
@@ -95,6 +117,11 @@ fn key_of(st: &AppState, name: &str, id: &Value) -> R<Vec<String>> {
         Value::String(s) => vec![s.clone()],
         other => vec![other.to_string()],
     })
+}
+
+/// A row the service serialized, for a GraphQL answer.
+fn parse(bytes: &[u8]) -> R<Value> {
+    serde_json::from_slice(bytes).map_err(|e| gql_error(Error::from(e)))
 }
 
 fn object(v: Value) -> R<Map<String, Value>> {
@@ -144,6 +171,7 @@ impl Query {
         serde_json::from_value(res.meta()).map_err(|e| gql_error(Error::internal(e)))
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_list(
         &self,
         ctx: &Context<'_>,
@@ -152,7 +180,7 @@ impl Query {
         input: Option<ListInput>,
     ) -> R<ResourcePage> {
         let a = auth(ctx).await?;
-        let st = &gql(ctx)?.st;
+        let st = upstream(ctx)?;
         let input = input.unwrap_or_default();
         let mut body = match input.where_.map(|w| w.0) {
             Some(Value::Object(m)) => m,
@@ -165,24 +193,29 @@ impl Query {
         if let Some(o) = input.order.filter(|o| !o.trim().is_empty()) {
             body.insert("ORDENACAO".into(), Value::from(o));
         }
-        let total = ops::count(st, a, &name, Some(emp), body.clone())
-            .await
-            .map_err(gql_error)?;
         let limit = input.limit.unwrap_or(20);
         body.insert("LIMIT".into(), Value::from(limit));
         body.insert(
             "PAGINATION".into(),
             Value::from(input.page.unwrap_or(1).max(1) - 1),
         );
-        let rows = ops::list(st, a, &name, Some(emp), body)
+        // Rows and total in one call (one transaction in the service).
+        let body = ops::Body::from_map(body).map_err(gql_error)?;
+        let rows = ops::list(st, a, &name, Some(emp), body, true)
             .await
             .map_err(gql_error)?;
         Ok(ResourcePage {
-            rows: rows.into_iter().map(Json).collect(),
-            total,
+            total: rows.total.unwrap_or_default(),
+            rows: rows
+                .parse()
+                .map_err(gql_error)?
+                .into_iter()
+                .map(Json)
+                .collect(),
         })
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_get(
         &self,
         ctx: &Context<'_>,
@@ -191,9 +224,9 @@ impl Query {
         id: Json,
     ) -> R<Option<Json>> {
         let a = auth(ctx).await?;
-        let st = &gql(ctx)?.st;
+        let st = upstream(ctx)?;
         match ops::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
-            Ok(v) => Ok(Some(Json(v))),
+            Ok(v) => Ok(Some(Json(parse(&v)?))),
             Err(Error::NotFound(_)) => Ok(None),
             Err(e) => Err(gql_error(e)),
         }
@@ -204,8 +237,9 @@ pub struct Mutation;
 
 #[Object]
 impl Mutation {
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn login(&self, ctx: &Context<'_>, input: LoginInput) -> R<LoginResult> {
-        let st = &gql(ctx)?.st;
+        let st = upstream(ctx)?;
         let s = session::login(
             st,
             &input.cpfcnpj,
@@ -228,9 +262,10 @@ impl Mutation {
         Ok(true)
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn toggle_favorite(&self, ctx: &Context<'_>, program_id: i64) -> R<UserProgram> {
         let a = auth(ctx).await?;
-        let st = &gql(ctx)?.st;
+        let st = upstream(ctx)?;
         let req = crate::upstream::request(
             &a.caller,
             erp_proto::identity::v1::FavoriteRequest {
@@ -258,6 +293,7 @@ impl Mutation {
         Ok(types::program(&p))
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_create(
         &self,
         ctx: &Context<'_>,
@@ -266,13 +302,14 @@ impl Mutation {
         data: Json,
     ) -> R<Json> {
         let a = auth(ctx).await?;
-        let body = object(data.0)?;
-        ops::create(&gql(ctx)?.st, a, &name, Some(emp), body)
+        let body = ops::Body::from_map(object(data.0)?).map_err(gql_error)?;
+        let row = ops::create(upstream(ctx)?, a, &name, Some(emp), body)
             .await
-            .map(Json)
-            .map_err(gql_error)
+            .map_err(gql_error)?;
+        Ok(Json(parse(&row)?))
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_update(
         &self,
         ctx: &Context<'_>,
@@ -282,16 +319,17 @@ impl Mutation {
         data: Json,
     ) -> R<Json> {
         let a = auth(ctx).await?;
-        let body = object(data.0)?;
-        let st = &gql(ctx)?.st;
-        ops::update(st, a, &name, Some(emp), key_of(st, &name, &id.0)?, body)
+        let body = ops::Body::from_map(object(data.0)?).map_err(gql_error)?;
+        let st = upstream(ctx)?;
+        let row = ops::update(st, a, &name, Some(emp), key_of(st, &name, &id.0)?, body)
             .await
-            .map(Json)
-            .map_err(gql_error)
+            .map_err(gql_error)?;
+        Ok(Json(parse(&row)?))
     }
 
     /// A register's declared call (invoice an order, convert a quote...): `params`
     /// are the call's path parameters by name (`emp` included), `body` its JSON body.
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_action(
         &self,
         ctx: &Context<'_>,
@@ -315,12 +353,13 @@ impl Mutation {
             _ => return Err(gql_error(Error::validation("Parâmetros inválidos."))),
         };
         let body = body.map(|b| b.0).unwrap_or(Value::Object(Map::new()));
-        ops::action(&gql(ctx)?.st, a, &name, &action, params, body)
+        ops::action(upstream(ctx)?, a, &name, &action, params, body)
             .await
             .map(Json)
             .map_err(gql_error)
     }
 
+    #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]
     async fn resource_delete(
         &self,
         ctx: &Context<'_>,
@@ -329,7 +368,7 @@ impl Mutation {
         id: Json,
     ) -> R<bool> {
         let a = auth(ctx).await?;
-        let st = &gql(ctx)?.st;
+        let st = upstream(ctx)?;
         ops::delete(st, a, &name, Some(emp), key_of(st, &name, &id.0)?)
             .await
             .map_err(gql_error)?;
@@ -364,11 +403,18 @@ impl SubscriptionRoot {
     }
 }
 
-pub fn schema() -> ErpSchema {
-    Schema::build(Query, Mutation, SubscriptionRoot)
-        .limit_depth(12)
-        .limit_complexity(2000)
-        .finish()
+/// The schema as served: depth, complexity, alias and call limits; introspection
+/// only when configured (GraphiQL in development).
+pub fn schema(introspection: bool) -> ErpSchema {
+    let b = Schema::build(Query, Mutation, SubscriptionRoot)
+        .limit_depth(limits::MAX_DEPTH)
+        .limit_complexity(limits::MAX_COMPLEXITY)
+        .extension(limits::Limits);
+    if introspection {
+        b.finish()
+    } else {
+        b.disable_introspection().finish()
+    }
 }
 
 /// Auth for a WebSocket connection from the `connection_init` payload
@@ -408,7 +454,7 @@ mod tests {
             .join("\n");
         assert_eq!(
             body.trim(),
-            super::schema().sdl().trim(),
+            super::schema(false).sdl().trim(),
             "run `make schema`"
         );
     }

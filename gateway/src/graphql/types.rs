@@ -153,6 +153,8 @@ pub struct ResourceMeta {
     pub key: Vec<String>,
     pub company_column: Option<String>,
     pub label_field: String,
+    /// How many characters of the label a list shows (none: all).
+    pub label_length: Option<i32>,
     pub default_order: String,
     pub fields: Vec<FieldMeta>,
     pub groups: Vec<FormGroup>,
@@ -167,7 +169,16 @@ pub struct DocumentStatus {
     pub field: String,
     /// Statuses in which the document accepts changes.
     pub open: Vec<String>,
-    pub labels: Vec<FieldOption>,
+    pub labels: Vec<StatusLabel>,
+}
+
+/// A status value, its text and the tone of its badge (`open`, `done`,
+/// `cancelled`; none: neutral).
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct StatusLabel {
+    pub value: String,
+    pub text: String,
+    pub tone: Option<String>,
 }
 
 #[derive(SimpleObject, Clone, Deserialize)]
@@ -199,6 +210,8 @@ pub struct DocumentLine {
     pub cost: Option<String>,
     /// What the user edits in place: `qty`, `discount`, `price`.
     pub editable: Vec<String>,
+    /// A boolean header field that, once true, locks these lines.
+    pub locked_by: Option<String>,
 }
 
 #[derive(SimpleObject, Clone, Deserialize)]
@@ -254,8 +267,13 @@ pub struct ActionMeta {
     pub body: Vec<ActionValue>,
     /// A dialog to fill first (`surcharge`).
     pub dialog: Option<String>,
+    pub dialog_title: Option<String>,
     /// The register whose edit screen the answer opens.
     pub opens: Option<String>,
+    /// The screen's main call.
+    pub primary: bool,
+    /// The program permission the call needs: `view`, `create`, `update`, `delete`.
+    pub permission: String,
 }
 
 #[derive(InputObject, Default)]

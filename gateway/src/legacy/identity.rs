@@ -12,7 +12,14 @@ use erp_proto::identity::v1::{
 };
 use serde_json::{json, Map, Value};
 
-use super::{json_body, list_response, ok_json, ApiResult, Params, Routes};
+use crate::ops::Body;
+use crate::reply::{body_bytes, list_response, ok_json, rows_response, ApiResult};
+use crate::routes::{Params, Routes};
+
+/// The JSON object of a request body (`{}` when empty).
+async fn json_body(req: Request) -> Result<Map<String, Value>> {
+    Ok(Body::parse(body_bytes(req).await?)?.map().clone())
+}
 use crate::access::{authorize, check_companies, Perm};
 use crate::auth::{authenticate, Auth};
 use crate::state::AppState;
@@ -107,14 +114,14 @@ async fn menu(st: AppState, p: Params, req: Request) -> ApiResult {
         .into_iter()
         .filter(|r| r.get("PRGU_CONSULTA").and_then(Value::as_i64) == Some(1))
         .collect();
-    list_response(rows)
+    rows_response(rows)
 }
 
 async fn programs_of(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let user = p.i64("user")?;
     self_or(&auth, user, Perm::View)?;
-    list_response(user_programs(&st, &auth, user).await?)
+    rows_response(user_programs(&st, &auth, user).await?)
 }
 
 const GRANT_FLAGS: [&str; 4] = [
@@ -258,7 +265,8 @@ async fn subgroups_of(st: AppState, p: Params, req: Request) -> ApiResult {
     let (emp, user) = (p.i64("emp")?, p.i64("user")?);
     let mut body = Map::new();
     body.insert("SGUS_USR_ID".into(), Value::from(user));
-    list_response(ops::list(&st, &auth, "subgrupousuario", Some(emp), body).await?)
+    let body = Body::from_map(body)?;
+    list_response(ops::list(&st, &auth, "subgrupousuario", Some(emp), body, false).await?)
 }
 
 async fn subgroup_delete(st: AppState, p: Params, req: Request) -> ApiResult {

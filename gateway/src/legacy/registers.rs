@@ -1,5 +1,7 @@
-//! The generic routes every register gets from its descriptor (data-and-calls.md
-//! §7 "Common conventions"):
+//! The routes every register gets from its descriptor (data-and-calls.md §7
+//! "Common conventions"), resolved to one register call each and served by one
+//! function ([`serve`]): the caller authenticated once (the `Auth` extractor), the
+//! company parsed once, the body parsed once and forwarded as received.
 //!
 //! company-scoped (`{emp}` in the path):
 //!   POST /r/filtro, POST /r/{emp} (list), POST /r/registros[/{emp}] (count),
@@ -8,15 +10,170 @@
 //! not company-scoped:
 //!   POST /r/filtro|filtros (list), POST /r/registros (count), POST /r (create),
 //!   GET|PUT|DELETE /r/{key...}, POST /r/{key} (get), GET /r/pesquisar/{filter}
+//! plus each register's list and count paths (`/pedidoproduto/{id}/{emp}/{serie}`)
+//! and its declared calls.
 
-use axum::extract::Request;
+use std::sync::Arc;
+
+use axum::extract::{FromRequestParts, Request};
 use axum::http::Method;
-use serde_json::json;
+use erp_platform::resource::{Action, Registry};
+use erp_platform::{Error, Result};
+use serde_json::{json, Value};
 
-use super::{count_response, json_body, list_response, ok_json, Params, Routes};
-use crate::auth::authenticate;
-use crate::ops;
+use crate::auth::Auth;
+use crate::ops::{self, Body};
+use crate::reply::{
+    body_bytes, count_response, json_bytes, list_response, ok_json, rows_response, ApiResult,
+};
+use crate::routes::{Params, Routes, Serves};
 use crate::state::AppState;
+
+/// What a register route does.
+#[derive(Clone)]
+enum Op {
+    List,
+    Count,
+    /// A list (or count) whose path parameters are equality filters.
+    ListBy(Arc<[String]>),
+    CountBy(Arc<[String]>),
+    Create,
+    Get,
+    Update,
+    Delete,
+    Search,
+    Action {
+        name: String,
+        upload: Option<Vec<String>>,
+        delete: bool,
+    },
+}
+
+/// A register route resolved: which register, its key fields, what it does.
+#[derive(Clone)]
+struct Call {
+    register: Arc<str>,
+    key: Arc<[String]>,
+    op: Op,
+}
+
+impl Call {
+    fn key(&self, p: &Params) -> Result<Vec<String>> {
+        self.key
+            .iter()
+            .map(|k| p.get(k).map(str::to_string))
+            .collect()
+    }
+}
+
+/// Serves every register route.
+async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
+    let (mut parts, body) = req.into_parts();
+    let auth = Auth::from_request_parts(&mut parts, &st).await?;
+    let req = Request::from_parts(parts, body);
+    let name = &*call.register;
+    let emp = p.opt_i64("emp")?;
+    match &call.op {
+        Op::List => {
+            let body = Body::parse(body_bytes(req).await?)?;
+            list_response(ops::list(&st, &auth, name, emp, body, false).await?)
+        }
+        Op::Count => {
+            let body = Body::parse(body_bytes(req).await?)?;
+            count_response(ops::count(&st, &auth, name, emp, body).await?)
+        }
+        Op::ListBy(fields) | Op::CountBy(fields) => {
+            let filters = fields
+                .iter()
+                .map(|k| Ok((k.clone(), json!(p.get(k)?))))
+                .collect::<Result<Vec<_>>>()?;
+            let body = Body::parse(body_bytes(req).await?)?.with(filters)?;
+            if matches!(call.op, Op::ListBy(_)) {
+                list_response(ops::list(&st, &auth, name, emp, body, false).await?)
+            } else {
+                count_response(ops::count(&st, &auth, name, emp, body).await?)
+            }
+        }
+        Op::Create => {
+            let body = Body::parse(body_bytes(req).await?)?;
+            json_bytes(ops::create(&st, &auth, name, None, body).await?)
+        }
+        Op::Get => json_bytes(ops::get(&st, &auth, name, emp, call.key(&p)?).await?),
+        Op::Update => {
+            let body = Body::parse(body_bytes(req).await?)?;
+            json_bytes(ops::update(&st, &auth, name, emp, call.key(&p)?, body).await?)
+        }
+        Op::Delete => {
+            ops::delete(&st, &auth, name, emp, call.key(&p)?).await?;
+            ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
+        }
+        Op::Search => {
+            let filter = p.get("filter")?.to_string();
+            json_bytes(ops::search(&st, &auth, name, emp, filter, 0).await?)
+        }
+        Op::Action {
+            name: action,
+            upload,
+            delete,
+        } => declared_call(&st, &auth, name, action, upload.as_deref(), *delete, p, req).await,
+    }
+}
+
+/// A register's declared call: its path parameters by name, its JSON body or, for an
+/// upload, the stored file and the form's fields.
+#[allow(clippy::too_many_arguments)]
+async fn declared_call(
+    st: &AppState,
+    auth: &Auth,
+    register: &str,
+    action: &str,
+    upload: Option<&[String]>,
+    is_delete: bool,
+    p: Params,
+    req: Request,
+) -> ApiResult {
+    let params: std::collections::HashMap<String, String> = p
+        .pairs()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let emp = match params.get("emp") {
+        Some(e) => e.trim().parse::<i64>().ok(),
+        None => None,
+    };
+    let body = match upload {
+        Some(types) => {
+            let emp = match params.get("emp") {
+                Some(e) => e
+                    .parse()
+                    .map_err(|_| Error::validation("Parâmetro emp inválido."))?,
+                None => auth.caller.emp_id,
+            };
+            crate::access::check_companies(auth, &[emp])?;
+            let allowed: Vec<&str> = types.iter().map(String::as_str).collect();
+            let stored = crate::uploads::receive(st, auth, emp, req, &allowed).await?;
+            let mut m = stored.fields;
+            m.insert("arquivo".into(), json!({"nome": stored.name, "original": stored.original, "tamanho": stored.size, "url": format!("/uploads/{emp}/{}", stored.name)}));
+            Value::Object(m)
+        }
+        None => Value::Object(Body::parse(body_bytes(req).await?)?.map().clone()),
+    };
+    let out = ops::action(st, auth, register, action, params, body).await?;
+    // A call that replaced or removed a stored file names it: the file goes.
+    let emp = emp.unwrap_or(auth.caller.emp_id);
+    let replaced = ["anterior"]
+        .into_iter()
+        .chain(is_delete.then_some("arquivo"));
+    for k in replaced {
+        if let Some(old) = out.get(k).and_then(|v| v.as_str()) {
+            let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
+            crate::uploads::remove(st, auth, emp, file).await;
+        }
+    }
+    match out {
+        Value::Array(rows) => rows_response(rows),
+        other => ok_json(other),
+    }
+}
 
 /// `/{K1}/{emp}/{K2}...`: the first key, the company, then the other keys.
 fn item_path(root: &str, key: &[String], company: bool) -> String {
@@ -30,324 +187,160 @@ fn item_path(root: &str, key: &[String], company: bool) -> String {
     p
 }
 
-fn key_of(params: &Params, key: &[String]) -> erp_platform::Result<Vec<String>> {
-    key.iter()
-        .map(|k| params.get(k).map(str::to_string))
+/// The path parameter names of a path.
+fn names(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+        .filter(|s| *s != "emp")
+        .map(String::from)
         .collect()
 }
 
-fn opt_emp(params: &Params) -> erp_platform::Result<Option<i64>> {
-    match params.get("emp") {
-        Ok(_) => Ok(Some(params.i64("emp")?)),
-        Err(_) => Ok(None),
-    }
+fn add(routes: &mut Routes, method: Method, path: &str, summary: &str, call: Call, op: &str) {
+    let serves = Serves::Register {
+        register: call.register.to_string(),
+        op: op.to_string(),
+    };
+    routes.add_serving(method, path, summary, false, serves, move |st, p, req| {
+        serve(st, p, req, call.clone())
+    });
 }
 
-pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry) {
+fn action_method(a: &Action) -> Method {
+    Method::from_bytes(a.method.as_bytes()).unwrap_or(Method::POST)
+}
+
+pub fn add_all(routes: &mut Routes, registry: &Registry) {
+    let call = |res: &erp_platform::resource::Resource, op: Op| Call {
+        register: Arc::from(res.name.as_str()),
+        key: res.key.clone().into(),
+        op,
+    };
     // Declared calls first: they win over a generic route of the same shape.
     for res in registry.all() {
         for a in &res.actions {
-            add_action(routes, &res.name, a);
+            let method = action_method(a);
+            let summary = if a.upload.is_some() {
+                format!("{} (multipart: file)", a.summary)
+            } else {
+                a.summary.clone()
+            };
+            let op = Op::Action {
+                name: a.name.clone(),
+                upload: a.upload.clone(),
+                delete: method == Method::DELETE,
+            };
+            add(routes, method, &a.path, &summary, call(res, op), &a.name);
         }
     }
     for res in registry.all() {
         for p in &res.list_paths {
-            add_filtered(routes, &res.name, &res.title, p, false);
+            let op = Op::ListBy(names(p).into());
+            add(
+                routes,
+                Method::POST,
+                p,
+                &format!("{}: listar", res.title),
+                call(res, op),
+                "list",
+            );
         }
         for p in &res.count_paths {
-            add_filtered(routes, &res.name, &res.title, p, true);
-        }
-    }
-    for res in registry.all() {
-        for root in std::iter::once(&res.name).chain(res.aliases.iter()) {
-            add_resource(
+            let op = Op::CountBy(names(p).into());
+            add(
                 routes,
-                root,
-                &res.name,
-                &res.key,
-                res.company.is_some() || res.company_path,
-                &res.title,
+                Method::POST,
+                p,
+                &format!("{}: contar", res.title),
+                call(res, op),
+                "count",
             );
         }
     }
-}
-
-fn add_resource(
-    routes: &mut Routes,
-    root: &str,
-    name: &str,
-    key: &[String],
-    company: bool,
-    title: &str,
-) {
-    let n = name.to_string();
-    let list = {
-        let n = n.clone();
-        move |st: AppState, params: Params, req: Request| {
-            let n = n.clone();
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                let emp = opt_emp(&params)?;
-                let body = json_body(req).await?;
-                list_response(ops::list(&st, &auth, &n, emp, body).await?)
-            }
-        }
-    };
-    let count = {
-        let n = n.clone();
-        move |st: AppState, params: Params, req: Request| {
-            let n = n.clone();
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                let emp = opt_emp(&params)?;
-                let body = json_body(req).await?;
-                count_response(ops::count(&st, &auth, &n, emp, body).await?)
-            }
-        }
-    };
-    let create = {
-        let n = n.clone();
-        move |st: AppState, _params: Params, req: Request| {
-            let n = n.clone();
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                let body = json_body(req).await?;
-                ok_json(ops::create(&st, &auth, &n, None, body).await?)
-            }
-        }
-    };
-    let get = {
-        let (n, key) = (n.clone(), key.to_vec());
-        move |st: AppState, params: Params, req: Request| {
-            let (n, key) = (n.clone(), key.clone());
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                ok_json(ops::get(&st, &auth, &n, opt_emp(&params)?, key_of(&params, &key)?).await?)
-            }
-        }
-    };
-    let update = {
-        let (n, key) = (n.clone(), key.to_vec());
-        move |st: AppState, params: Params, req: Request| {
-            let (n, key) = (n.clone(), key.clone());
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                let emp = opt_emp(&params)?;
-                let k = key_of(&params, &key)?;
-                let body = json_body(req).await?;
-                ok_json(ops::update(&st, &auth, &n, emp, k, body).await?)
-            }
-        }
-    };
-    let delete = {
-        let (n, key) = (n.clone(), key.to_vec());
-        move |st: AppState, params: Params, req: Request| {
-            let (n, key) = (n.clone(), key.clone());
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                ops::delete(&st, &auth, &n, opt_emp(&params)?, key_of(&params, &key)?).await?;
-                ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
-            }
-        }
-    };
-    let search = {
-        let n = n.clone();
-        move |st: AppState, params: Params, req: Request| {
-            let n = n.clone();
-            async move {
-                let auth = authenticate(&st, req.headers(), false).await?;
-                let filter = params.get("filter")?.to_string();
-                ok_json(ops::search(&st, &auth, &n, opt_emp(&params)?, filter, 0).await?)
-            }
-        }
-    };
-
-    let item = item_path(root, key, company);
-    routes.add(
-        Method::POST,
-        &format!("/{root}/filtro"),
-        &format!("{title}: listar"),
-        false,
-        list.clone(),
-    );
-    routes.add(
-        Method::POST,
-        &format!("/{root}/filtros"),
-        &format!("{title}: listar"),
-        false,
-        list.clone(),
-    );
-    routes.add(
-        Method::POST,
-        &format!("/{root}/registros"),
-        &format!("{title}: contar"),
-        false,
-        count.clone(),
-    );
-    routes.add(
-        Method::POST,
-        &format!("/{root}"),
-        &format!("{title}: incluir"),
-        false,
-        create,
-    );
-    routes.add(
-        Method::GET,
-        &item,
-        &format!("{title}: consultar"),
-        false,
-        get.clone(),
-    );
-    routes.add(
-        Method::PUT,
-        &item,
-        &format!("{title}: alterar"),
-        false,
-        update,
-    );
-    routes.add(
-        Method::DELETE,
-        &item,
-        &format!("{title}: excluir"),
-        false,
-        delete,
-    );
-    if company {
-        routes.add(
-            Method::POST,
-            &format!("/{root}/{{emp}}"),
-            &format!("{title}: listar"),
-            false,
-            list,
-        );
-        routes.add(
-            Method::POST,
-            &format!("/{root}/registros/{{emp}}"),
-            &format!("{title}: contar"),
-            false,
-            count,
-        );
-        routes.add(
-            Method::GET,
-            &format!("/{root}/pesquisar/{{filter}}/{{emp}}"),
-            &format!("{title}: pesquisar"),
-            false,
-            search,
-        );
-    } else {
-        routes.add(
-            Method::POST,
-            &item,
-            &format!("{title}: consultar"),
-            false,
-            get,
-        );
-        routes.add(
-            Method::GET,
-            &format!("/{root}/pesquisar/{{filter}}"),
-            &format!("{title}: pesquisar"),
-            false,
-            search,
-        );
-    }
-}
-
-/// A list (or count) call whose path parameters are equality filters: the lines of
-/// one document (`POST /pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}`).
-fn add_filtered(routes: &mut Routes, name: &str, title: &str, path: &str, count: bool) {
-    let names: Vec<String> = path
-        .split('/')
-        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-        .filter(|s| *s != "emp")
-        .map(String::from)
-        .collect();
-    let n = name.to_string();
-    let handler = move |st: AppState, params: Params, req: Request| {
-        let (n, names) = (n.clone(), names.clone());
-        async move {
-            let auth = authenticate(&st, req.headers(), false).await?;
-            let emp = opt_emp(&params)?;
-            let mut body = json_body(req).await?;
-            for k in &names {
-                body.insert(k.clone(), json!(params.get(k)?));
-            }
-            if count {
-                count_response(ops::count(&st, &auth, &n, emp, body).await?)
-            } else {
-                list_response(ops::list(&st, &auth, &n, emp, body).await?)
-            }
-        }
-    };
-    let verb = if count { "contar" } else { "listar" };
-    routes.add(
-        Method::POST,
-        path,
-        &format!("{title}: {verb}"),
-        false,
-        handler,
-    );
-}
-
-fn add_action(routes: &mut Routes, name: &str, a: &erp_platform::resource::Action) {
-    let method = Method::from_bytes(a.method.as_bytes()).unwrap_or(Method::POST);
-    let names: Vec<String> = a
-        .path
-        .split('/')
-        .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-        .map(String::from)
-        .collect();
-    let (n, action, upload) = (name.to_string(), a.name.clone(), a.upload.clone());
-    let is_delete = method == Method::DELETE;
-    let handler = move |st: AppState, params: Params, req: Request| {
-        let (n, action, upload, names) = (n.clone(), action.clone(), upload.clone(), names.clone());
-        async move {
-            let auth = authenticate(&st, req.headers(), false).await?;
-            let mut map = std::collections::HashMap::new();
-            for k in &names {
-                map.insert(k.clone(), params.get(k)?.to_string());
-            }
-            let body = match &upload {
-                Some(types) => {
-                    let emp = match map.get("emp") {
-                        Some(e) => e.parse().map_err(|_| {
-                            erp_platform::Error::validation("Parâmetro emp inválido.")
-                        })?,
-                        None => auth.caller.emp_id,
-                    };
-                    crate::access::check_companies(&auth, &[emp])?;
-                    let allowed: Vec<&str> = types.iter().map(String::as_str).collect();
-                    let stored = crate::uploads::receive(&st, &auth, emp, req, &allowed).await?;
-                    let mut m = stored.fields;
-                    m.insert("arquivo".into(), json!({"nome": stored.name, "original": stored.original, "tamanho": stored.size, "url": format!("/uploads/{emp}/{}", stored.name)}));
-                    serde_json::Value::Object(m)
-                }
-                None => serde_json::Value::Object(json_body(req).await?),
+    for res in registry.all() {
+        let company = res.company.is_some() || res.company_path;
+        for root in std::iter::once(&res.name).chain(res.aliases.iter()) {
+            let t = &res.title;
+            let item = item_path(root, &res.key, company);
+            let mut r = |method: Method, path: String, verb: &str, op: Op, name: &str| {
+                add(
+                    routes,
+                    method,
+                    &path,
+                    &format!("{t}: {verb}"),
+                    call(res, op),
+                    name,
+                )
             };
-            let emp = map
-                .get("emp")
-                .and_then(|e| e.parse::<i64>().ok())
-                .unwrap_or(auth.caller.emp_id);
-            let out = ops::action(&st, &auth, &n, &action, map, body).await?;
-            // A call that replaced or removed a stored file names it: the file goes.
-            let replaced = ["anterior"]
-                .into_iter()
-                .chain(is_delete.then_some("arquivo"));
-            for k in replaced {
-                if let Some(old) = out.get(k).and_then(|v| v.as_str()) {
-                    let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
-                    crate::uploads::remove(&st, &auth, emp, file).await;
-                }
-            }
-            match out {
-                serde_json::Value::Array(rows) => list_response(rows),
-                other => ok_json(other),
+            r(
+                Method::POST,
+                format!("/{root}/filtro"),
+                "listar",
+                Op::List,
+                "list",
+            );
+            r(
+                Method::POST,
+                format!("/{root}/filtros"),
+                "listar",
+                Op::List,
+                "list",
+            );
+            r(
+                Method::POST,
+                format!("/{root}/registros"),
+                "contar",
+                Op::Count,
+                "count",
+            );
+            r(
+                Method::POST,
+                format!("/{root}"),
+                "incluir",
+                Op::Create,
+                "create",
+            );
+            r(Method::GET, item.clone(), "consultar", Op::Get, "get");
+            r(Method::PUT, item.clone(), "alterar", Op::Update, "update");
+            r(
+                Method::DELETE,
+                item.clone(),
+                "excluir",
+                Op::Delete,
+                "delete",
+            );
+            if company {
+                r(
+                    Method::POST,
+                    format!("/{root}/{{emp}}"),
+                    "listar",
+                    Op::List,
+                    "list",
+                );
+                r(
+                    Method::POST,
+                    format!("/{root}/registros/{{emp}}"),
+                    "contar",
+                    Op::Count,
+                    "count",
+                );
+                r(
+                    Method::GET,
+                    format!("/{root}/pesquisar/{{filter}}/{{emp}}"),
+                    "pesquisar",
+                    Op::Search,
+                    "search",
+                );
+            } else {
+                r(Method::POST, item.clone(), "consultar", Op::Get, "get");
+                r(
+                    Method::GET,
+                    format!("/{root}/pesquisar/{{filter}}"),
+                    "pesquisar",
+                    Op::Search,
+                    "search",
+                );
             }
         }
-    };
-    let summary = if a.upload.is_some() {
-        format!("{} (multipart: file)", a.summary)
-    } else {
-        a.summary.clone()
-    };
-    routes.add(method, &a.path, &summary, false, handler);
+    }
 }

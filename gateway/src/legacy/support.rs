@@ -11,9 +11,10 @@ use erp_platform::bus::jobs;
 use erp_platform::Error;
 use serde_json::json;
 
-use super::{ok_json, ApiResult, Params, Routes};
 use crate::access::{check_program, Perm};
 use crate::auth::authenticate;
+use crate::reply::{ok_json, ApiResult};
+use crate::routes::{Params, Routes};
 use crate::state::AppState;
 
 async fn run_job(st: AppState, p: Params, req: Request) -> ApiResult {
@@ -21,7 +22,10 @@ async fn run_job(st: AppState, p: Params, req: Request) -> ApiResult {
     check_program(&auth, "", "", Perm::Operator)?;
     let service = p.get("service")?;
     let job = p.get("job")?;
-    if !crate::roles::services().iter().any(|s| s.name == service) {
+    if !crate::composition::services()
+        .iter()
+        .any(|s| s.name == service)
+    {
         return Err(Error::NotFound(format!("Serviço '{service}' não encontrado.")).into());
     }
     if !jobs::platform_jobs().iter().any(|j| j.name == job) {

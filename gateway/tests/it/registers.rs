@@ -22,7 +22,7 @@ fn text(v: &Value) -> String {
 #[tokio::test]
 async fn every_register_round_trips_over_http_and_stays_inside_its_client() {
     let _turn = serial().await;
-    let registry = erp_gateway::roles::registry().expect("registry");
+    let registry = erp_gateway::composition::registry().expect("registry");
     let a = admin().await;
     let b = login(OTHER, "admin", "senhaB123").await;
     let mut created = Vec::new();
@@ -184,7 +184,7 @@ fn urlencode(s: &str) -> String {
 
 #[tokio::test]
 async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
-    let registry = erp_gateway::roles::registry().expect("registry");
+    let registry = erp_gateway::composition::registry().expect("registry");
     let a = admin().await;
     for res in registry.all() {
         let path = format!("/{}/filtro", res.name);
@@ -221,7 +221,7 @@ async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
 
 #[tokio::test]
 async fn register_routes_refuse_other_companies_and_answer_204_when_empty() {
-    let registry = erp_gateway::roles::registry().expect("registry");
+    let registry = erp_gateway::composition::registry().expect("registry");
     let s = seller().await;
     let a = admin().await;
     for res in registry.all().iter().filter(|r| r.company.is_some()) {

@@ -26,9 +26,9 @@ pub mod resources;
 use std::sync::Arc;
 
 use erp_platform::service::ServiceCtx;
+use erp_platform::transport::Listener;
 use erp_platform::{Error, Result};
 use sqlx::migrate::Migrator;
-use tokio::net::TcpListener;
 
 pub const SCHEMA: &str = "catalog";
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -37,7 +37,7 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
     erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
 }
 
-pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
+pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
     erp_platform::service::serve_registers(ctx, listener, SCHEMA, registry).await
 }

@@ -27,9 +27,9 @@ use std::sync::Arc;
 
 use erp_platform::resource::grpc::ResourceGrpc;
 use erp_platform::service::ServiceCtx;
+use erp_platform::transport::Listener;
 use erp_platform::{Error, Result};
 use sqlx::migrate::Migrator;
-use tokio::net::TcpListener;
 
 pub const SCHEMA: &str = "identity";
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -40,7 +40,7 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 
 /// Serves identity's gRPC on `listener` and runs its background work (outbox
 /// relay, jobs).
-pub async fn serve(ctx: ServiceCtx, listener: TcpListener) -> Result<()> {
+pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
     let tasks =
         erp_platform::service::start_background(&ctx, SCHEMA, Vec::new(), Vec::new()).await?;

@@ -30,6 +30,9 @@ pub struct Config {
     pub login_window_secs: u64,
     /// Events a consumer applies in one transaction, at most (`ERP_EVENT_BATCH`).
     pub event_batch: usize,
+    /// GraphQL answers introspection queries (`ERP_GRAPHQL_INTROSPECTION=1`; on in
+    /// `make run`/`make dev` for GraphiQL, off by default in production).
+    pub graphql_introspection: bool,
 }
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/erp";
@@ -65,6 +68,8 @@ impl Config {
             login_window_secs: parse_i64("ERP_LOGIN_WINDOW_SECS", 900).max(1) as u64,
             event_batch: parse_i64("ERP_EVENT_BATCH", crate::bus::DEFAULT_BATCH as i64)
                 .clamp(1, 10_000) as usize,
+            graphql_introspection: get("ERP_GRAPHQL_INTROSPECTION")
+                .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "on")),
         }
     }
 

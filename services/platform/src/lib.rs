@@ -19,6 +19,7 @@
 //! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
 //! - `service`: what a service needs to run (`ServiceCtx`) and its admin HTTP.
 //! - `testing`: fresh databases and service URLs for integration tests.
+//! - `transport`: TCP or in-memory connections between the gateway and services.
 
 pub mod bus;
 pub mod cache;
@@ -30,6 +31,7 @@ pub mod resource;
 pub mod service;
 pub mod telemetry;
 pub mod testing;
+pub mod transport;
 pub mod validators;
 
 pub use error::{Error, Result};

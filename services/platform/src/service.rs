@@ -85,7 +85,7 @@ pub async fn start_background(
 /// its background work (`start_background`).
 pub async fn serve_registers(
     ctx: ServiceCtx,
-    listener: tokio::net::TcpListener,
+    listener: crate::transport::Listener,
     schema: &'static str,
     registry: std::sync::Arc<crate::resource::Registry>,
 ) -> crate::Result<()> {
@@ -95,7 +95,7 @@ pub async fn serve_registers(
 /// `serve_registers` plus the service's event consumers.
 pub async fn serve_with_consumers(
     ctx: ServiceCtx,
-    listener: tokio::net::TcpListener,
+    listener: crate::transport::Listener,
     schema: &'static str,
     registry: std::sync::Arc<crate::resource::Registry>,
     consumers: Vec<ConsumerDef>,
@@ -112,11 +112,7 @@ pub async fn serve_with_consumers(
     result
 }
 
-/// Accepted gRPC connections with TCP_NODELAY: small request/response frames must not
-/// wait for delayed ACKs (40 ms per call otherwise).
-pub fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
-    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
-}
+pub use crate::transport::incoming;
 
 pub fn admin_router(ctx: ServiceCtx) -> Router {
     Router::new()

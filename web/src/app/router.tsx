@@ -9,8 +9,7 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const Shell = lazy(() => import('./shell/Shell'));
 const HomePage = lazy(() => import('../features/home/HomePage'));
 const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
-const RegisterRoute = lazy(() => import('../features/registers/RegisterRoute'));
-const DocumentRoute = lazy(() => import('../features/documents/DocumentRoute'));
+const ResourceRoute = lazy(() => import('./ResourceRoute'));
 const StockCardPage = lazy(() => import('../features/stock/StockCardPage'));
 
 function Root() {
@@ -40,17 +39,11 @@ export const routes = [
         children: [
           { index: true, element: <HomePage /> },
           { path: '404', element: <NotFoundPage /> },
-          // Documents with lines and conversions, and the stock card: these roots take
-          // precedence over the generic register routes below.
-          { path: 'orcamentos/*', element: <DocumentRoute doc="quote" /> },
-          { path: 'pedidos/*', element: <DocumentRoute doc="order" /> },
-          { path: 'ordensdeservico/*', element: <DocumentRoute doc="serviceOrder" /> },
-          { path: 'transferenciaestoque/*', element: <DocumentRoute doc="transfer" /> },
-          { path: 'requisicoes/*', element: <DocumentRoute doc="requisition" /> },
+          // The stock card takes precedence over the generic register routes below.
           { path: 'consultaprodutos/alterar', element: <StockCardPage /> },
-          // Registers (/{resource}, /inserir, /alterar) come from Query.resourceMetas;
-          // anything else ends on /404.
-          { path: '*', element: <RegisterRoute /> },
+          // Registers and documents (/{path}, /inserir, /alterar) come from
+          // Query.resourceMetas (a meta with `document` is a document); anything else ends on /404.
+          { path: '*', element: <ResourceRoute /> },
         ],
       },
     ],

@@ -1,4 +1,4 @@
-import type { ResourceMeta } from '../lib/resources/metaFields';
+import type { DocumentRegister, ResourceMeta } from '../lib/resources/metaFields';
 
 export const field = (
   over: Partial<ResourceMeta['fields'][number]> & { name: string; kind: ResourceMeta['fields'][number]['kind'] },
@@ -49,4 +49,481 @@ export const clientesMeta: ResourceMeta = {
     }),
   ],
   groups: [{ title: 'Identificação', framed: true, width: 12, fields: ['CLI_ID', 'CLI_DESCRICAO', 'CLI_CPF'] }],
+  document: null,
+  actions: [],
 };
+
+// ------------------------------------------------------------------ documents
+// The document headers as the gateway describes them (ResourceMeta.document and .actions,
+// services/*/src/resources): the quote, the billing order, the service order, the stock
+// transfer and the requisition.
+
+type DocumentLine = DocumentRegister['document']['lines'][number];
+type Action = ResourceMeta['actions'][number];
+
+const money = (name: string, label: string) => field({ name, kind: 'MONEY', label, editable: false });
+const situation = (name: string, labels: { value: string; text: string }[]) =>
+  field({ name, kind: 'COMBOBOX', label: 'Situação', editable: false, options: labels, inList: true });
+
+/** A line register's roles; the columns a line lacks are null. */
+export const documentLine = (
+  over: Pick<DocumentLine, 'resource' | 'kind' | 'key' | 'parent'> & Partial<DocumentLine>,
+): DocumentLine => ({
+  title: over.kind === 'product' ? 'Produtos' : 'Serviços',
+  itemName: over.kind === 'product' ? 'produto' : 'serviço',
+  seq: null,
+  item: null,
+  desc: null,
+  unitName: null,
+  qty: null,
+  price: null,
+  discount: null,
+  total: null,
+  cost: null,
+  editable: [],
+  ...over,
+});
+
+/** A button: no confirmation, enabled in any status, path parameters by name, no body. */
+export const action = (over: Pick<Action, 'name' | 'path' | 'label'> & Partial<Action>): Action => ({
+  method: 'POST',
+  confirm: null,
+  openWhen: [],
+  unless: null,
+  params: [],
+  body: [],
+  dialog: null,
+  opens: null,
+  ...over,
+});
+
+const fromField = (value: string) => ({ from: 'field', value });
+const constant = (value: string) => ({ from: 'const', value });
+
+export const quoteMeta: DocumentRegister = {
+  name: 'orcamento',
+  path: '/orcamentos',
+  title: 'Orçamentos',
+  program: 'orcamentos',
+  key: ['ORCA_ID'],
+  companyColumn: 'ORCA_EMP_ID',
+  labelField: 'ORCA_CLI_DESC',
+  defaultOrder: 'ORCA_ID DESC',
+  fields: [
+    field({ name: 'ORCA_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
+    field({ name: 'ORCA_CLI_DESC', kind: 'TEXT', label: 'Cliente', editable: false, inList: true }),
+    field({ name: 'ORCA_DTA_EMIS', kind: 'DATE', label: 'Emissão', required: true, inList: true }),
+    field({ name: 'ORCA_OBS', kind: 'TEXTAREA', label: 'Observações' }),
+    money('ORCA_VLR_OS', 'Total Serviços'),
+    money('ORCA_VLR_PECAS', 'Total Peças'),
+    money('ORCA_VLR_ACRE', 'Acréscimos'),
+    money('ORCA_VLR_DESC', 'Descontos'),
+    money('ORCA_VLR_TOT', 'Total'),
+    situation('ORCA_SITUACAO', [
+      { value: 'A', text: 'Aberto' },
+      { value: 'C', text: 'Convertido' },
+    ]),
+    field({ name: 'ORCA_REQU_OK', kind: 'BOOLEAN', label: 'Requisição gerada', editable: false }),
+  ],
+  groups: [],
+  document: {
+    key: ['ORCA_ID'],
+    dateField: 'ORCA_DTA_EMIS',
+    breadcrumbs: null,
+    blockStock: false,
+    status: {
+      field: 'ORCA_SITUACAO',
+      open: ['A'],
+      labels: [
+        { value: 'A', text: 'Aberto' },
+        { value: 'C', text: 'Convertido' },
+      ],
+    },
+    totals: [
+      { name: 'ORCA_VLR_OS', label: 'Total Serviços' },
+      { name: 'ORCA_VLR_PECAS', label: 'Total Peças' },
+      { name: 'ORCA_VLR_ACRE', label: 'Acréscimos' },
+      { name: 'ORCA_VLR_DESC', label: 'Descontos' },
+      { name: 'ORCA_VLR_TOT', label: 'Total' },
+    ],
+    lines: [
+      documentLine({
+        resource: 'orcamentoproduto',
+        kind: 'product',
+        key: ['ORCP_ORCA_ID', 'ORCP_ID'],
+        parent: ['ORCP_ORCA_ID'],
+        seq: 'ORCP_ID',
+        item: 'ORCP_PROD_ID',
+        desc: 'ORCP_DESCRICAO',
+        unitName: 'ORCP_UNIDADE',
+        qty: 'ORCP_QTDE',
+        price: 'ORCP_VLR_UNIT',
+        discount: 'ORCP_VLR_DESC',
+        total: 'ORCP_VLR_TOTAL',
+        editable: ['qty', 'discount'],
+      }),
+      documentLine({
+        resource: 'orcamentoservico',
+        kind: 'service',
+        key: ['ORCI_ORCA_ID', 'ORCI_ID'],
+        parent: ['ORCI_ORCA_ID'],
+        seq: 'ORCI_ID',
+        item: 'ORCI_SERV_ID',
+        desc: 'ORCI_DESCRICAO',
+        qty: 'ORCI_QTDE',
+        price: 'ORCI_VLR_UNIT',
+        discount: 'ORCI_VLR_DESC',
+        total: 'ORCI_VLR_TOTAL',
+        editable: ['qty', 'discount'],
+      }),
+    ],
+  },
+  actions: [
+    action({
+      name: 'gerapedidofat',
+      path: '/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}',
+      label: 'Gerar Pedido',
+      openWhen: ['A'],
+      params: [
+        { name: 'serie', source: constant('1') },
+        { name: 'model', source: constant('55') },
+        { name: 'type', source: constant('1') },
+      ],
+      opens: 'pedido',
+    }),
+    action({
+      name: 'geraos',
+      path: '/orcamento/geraos/{ORCA_ID}/{emp}/{user}',
+      label: 'Gerar OS',
+      openWhen: ['A'],
+      opens: 'ordemservico',
+    }),
+    action({
+      name: 'gerarequisicao',
+      path: '/orcamento/gerarequisicao/{ORCA_ID}/{emp}/{user}',
+      label: 'Gerar Requisição',
+      openWhen: ['A'],
+      unless: 'ORCA_REQU_OK',
+    }),
+    action({
+      name: 'duplicar',
+      path: '/orcamento/duplicar/{ORCA_ID}/{emp}/{user}',
+      label: 'Duplicar',
+      opens: 'orcamento',
+    }),
+  ],
+};
+
+export const orderMeta: DocumentRegister = {
+  name: 'pedido',
+  path: '/pedidos',
+  title: 'Pedidos de Venda',
+  program: 'pedidos',
+  key: ['PEDF_ID', 'PEDF_SERIE'],
+  companyColumn: 'PEDF_EMP_ID',
+  labelField: 'PEDF_CLI_DESC',
+  defaultOrder: 'PEDF_ID DESC',
+  fields: [
+    field({ name: 'PEDF_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
+    field({ name: 'PEDF_SERIE', kind: 'TEXT', label: 'Série', required: true, inList: true }),
+    field({ name: 'PEDF_CLI_DESC', kind: 'TEXT', label: 'Cliente', editable: false, inList: true }),
+    field({ name: 'PEDF_DTA_EMISSAO', kind: 'DATE', label: 'Emissão', required: true, inList: true }),
+    money('PEDF_TOT_PROD', 'Total Produtos'),
+    money('PEDF_TOT_SERV', 'Total Serviços'),
+    money('PEDF_VLR_ACRE', 'Acréscimos'),
+    money('PEDF_VLR_FRETE', 'Frete'),
+    money('PEDF_VLR_DESC', 'Descontos'),
+    money('PEDF_VLR_TOTAL', 'Total'),
+    situation('PEDF_SITUACAO', [
+      { value: 'A', text: 'Aberto' },
+      { value: 'F', text: 'Faturado' },
+    ]),
+  ],
+  groups: [],
+  document: {
+    key: ['PEDF_ID', 'PEDF_SERIE'],
+    dateField: 'PEDF_DTA_EMISSAO',
+    breadcrumbs: null,
+    blockStock: false,
+    status: {
+      field: 'PEDF_SITUACAO',
+      open: ['A'],
+      labels: [
+        { value: 'A', text: 'Aberto' },
+        { value: 'F', text: 'Faturado' },
+      ],
+    },
+    totals: [
+      { name: 'PEDF_TOT_PROD', label: 'Total Produtos' },
+      { name: 'PEDF_TOT_SERV', label: 'Total Serviços' },
+      { name: 'PEDF_VLR_ACRE', label: 'Acréscimos' },
+      { name: 'PEDF_VLR_FRETE', label: 'Frete' },
+      { name: 'PEDF_VLR_DESC', label: 'Descontos' },
+      { name: 'PEDF_VLR_TOTAL', label: 'Total' },
+    ],
+    lines: [
+      documentLine({
+        resource: 'pedidoproduto',
+        kind: 'product',
+        key: ['PEDI_PEDF_ID', 'PEDI_PEDF_SERIE_ID', 'PEDI_PEDF_ITEM'],
+        parent: ['PEDI_PEDF_ID', 'PEDI_PEDF_SERIE_ID'],
+        seq: 'PEDI_PEDF_ITEM',
+        item: 'PEDI_PROD_ID',
+        desc: 'PEDI_DESCRICAO',
+        unitName: 'PEDI_UNIDADE',
+        qty: 'PEDI_QTDE',
+        price: 'PEDI_VLR_UNITARIO',
+        discount: 'PEDI_VLR_DESCONTO',
+        total: 'PEDI_VLR_TOTAL',
+        editable: ['qty', 'discount'],
+      }),
+      documentLine({
+        resource: 'pedidoservico',
+        kind: 'service',
+        key: ['PFOS_PEDF_ID', 'PFOS_PEDF_SERIE', 'PFOS_ID'],
+        parent: ['PFOS_PEDF_ID', 'PFOS_PEDF_SERIE'],
+        seq: 'PFOS_ID',
+        item: 'PFOS_SERV_ID',
+        desc: 'PFOS_DESCRICAO',
+        qty: 'PFOS_QTDE',
+        price: 'PFOS_VLR_UNIT',
+        total: 'PFOS_VLR_SERV',
+        editable: ['qty'],
+      }),
+    ],
+  },
+  actions: [
+    action({
+      name: 'faturar',
+      method: 'PUT',
+      path: '/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}',
+      label: 'Faturar',
+      confirm: {
+        title: 'Faturar pedido',
+        text: 'Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.',
+        ok: 'Faturar',
+      },
+      openWhen: ['A'],
+    }),
+    action({
+      name: 'duplicar',
+      path: '/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}',
+      label: 'Duplicar',
+      opens: 'pedido',
+    }),
+  ],
+};
+
+export const serviceOrderMeta: DocumentRegister = {
+  name: 'ordemservico',
+  path: '/ordensdeservico',
+  title: 'Ordens de Serviço',
+  program: 'ordensdeservico',
+  key: ['ORDS_ID', 'ORDS_SERIE'],
+  companyColumn: 'ORDS_EMP_ID',
+  labelField: 'ORDS_CLI_DESC',
+  defaultOrder: 'ORDS_ID DESC',
+  fields: [
+    field({ name: 'ORDS_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
+    field({ name: 'ORDS_SERIE', kind: 'TEXT', label: 'Série', required: true, inList: true }),
+    field({ name: 'ORDS_CLI_DESC', kind: 'TEXT', label: 'Cliente', editable: false, inList: true }),
+    field({ name: 'ORDS_DTA_ENTRADA', kind: 'DATE', label: 'Entrada', required: true, inList: true }),
+    money('ORDS_VLR_SERV', 'Total Serviços'),
+    money('ORDS_VLR_PECAS', 'Total Peças'),
+    field({ name: 'ORDS_ACRESCIMO', kind: 'MONEY', label: 'Acréscimo da Ordem' }),
+    money('ORDS_VLR_ACRE', 'Acréscimos'),
+    money('ORDS_VLR_DESC', 'Descontos'),
+    money('ORDS_VLR_TOTAL', 'Total'),
+    situation('ORDS_SITUACAO', [
+      { value: 'A', text: 'Aberta' },
+      { value: 'F', text: 'Finalizada' },
+      { value: 'C', text: 'Cancelada' },
+    ]),
+    field({ name: 'ORDS_ESTOQUE_BAIXADO', kind: 'BOOLEAN', label: 'Estoque baixado', editable: false }),
+  ],
+  groups: [],
+  document: {
+    key: ['ORDS_ID', 'ORDS_SERIE'],
+    dateField: 'ORDS_DTA_ENTRADA',
+    breadcrumbs: ['Início', 'Ordem de Serviço'],
+    blockStock: false,
+    status: {
+      field: 'ORDS_SITUACAO',
+      open: ['A'],
+      labels: [
+        { value: 'A', text: 'Aberta' },
+        { value: 'F', text: 'Finalizada' },
+        { value: 'C', text: 'Cancelada' },
+      ],
+    },
+    totals: [
+      { name: 'ORDS_VLR_SERV', label: 'Total Serviços' },
+      { name: 'ORDS_VLR_PECAS', label: 'Total Peças' },
+      { name: 'ORDS_VLR_ACRE', label: 'Acréscimos' },
+      { name: 'ORDS_VLR_DESC', label: 'Descontos' },
+      { name: 'ORDS_VLR_TOTAL', label: 'Total' },
+    ],
+    lines: [
+      documentLine({
+        resource: 'ordemservicoservico',
+        kind: 'service',
+        key: ['ORDI_ORDS_ID', 'ORDI_SERIE', 'ORDI_ID'],
+        parent: ['ORDI_ORDS_ID', 'ORDI_SERIE'],
+        seq: 'ORDI_ID',
+        item: 'ORDI_SERV_ID',
+        desc: 'ORDI_DESCRICAO',
+        qty: 'ORDI_QTDE',
+        price: 'ORDI_VLR_UNIT',
+        discount: 'ORDI_VLR_DESC',
+        total: 'ORDI_VLR_TOTAL',
+        editable: ['qty', 'discount'],
+      }),
+      documentLine({
+        resource: 'ordemservicoproduto',
+        kind: 'product',
+        key: ['ORDP_ORDS_ID', 'ORDP_SERIE', 'ORDP_SEQ'],
+        parent: ['ORDP_ORDS_ID', 'ORDP_SERIE'],
+        seq: 'ORDP_SEQ',
+        item: 'ORDP_PROD_ID',
+        desc: 'ORDP_DESCRICAO',
+        unitName: 'ORDP_UNIDADE',
+        qty: 'ORDP_QTDE',
+        price: 'ORDP_VLR_UNIT',
+        discount: 'ORDP_VLR_DESC',
+        total: 'ORDP_VLR_TOTAL',
+        editable: ['qty', 'discount'],
+      }),
+    ],
+  },
+  actions: [
+    action({ name: 'totalizacao', path: '/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}', label: 'Totalizar' }),
+    action({
+      name: 'acrescimo',
+      path: '/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}',
+      label: 'Acréscimo',
+      openWhen: ['A'],
+      params: [
+        { name: 'NROS', source: fromField('ORDS_ID') },
+        { name: 'SERIE', source: fromField('ORDS_SERIE') },
+      ],
+      dialog: 'surcharge',
+    }),
+    action({
+      name: 'baixarestoque',
+      path: '/ordemservicobaixarestoque',
+      label: 'Baixar Estoque',
+      confirm: {
+        title: 'Baixar estoque',
+        text: 'Deseja baixar do estoque os produtos desta ordem de serviço?',
+        ok: 'Baixar',
+      },
+      openWhen: ['A', 'F'],
+      unless: 'ORDS_ESTOQUE_BAIXADO',
+      body: [
+        { name: 'ORDS_ID', source: fromField('ORDS_ID') },
+        { name: 'ORDS_EMP_ID', source: fromField('ORDS_EMP_ID') },
+        { name: 'ORDS_SERIE', source: fromField('ORDS_SERIE') },
+      ],
+    }),
+    action({
+      name: 'finalizar',
+      method: 'PUT',
+      path: '/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}',
+      label: 'Finalizar',
+      confirm: {
+        title: 'Finalizar ordem de serviço',
+        text: 'Deseja finalizar a ordem de serviço {ORDS_ID}? Depois de finalizada ela não poderá ser alterada.',
+        ok: 'Finalizar',
+      },
+      openWhen: ['A'],
+    }),
+    action({
+      name: 'cancelar',
+      method: 'PUT',
+      path: '/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}',
+      label: 'Cancelar OS',
+      confirm: {
+        title: 'Cancelar ordem de serviço',
+        text: 'Deseja cancelar a ordem de serviço {ORDS_ID}?',
+        ok: 'Cancelar OS',
+      },
+      openWhen: ['A'],
+      unless: 'ORDS_ESTOQUE_BAIXADO',
+    }),
+  ],
+};
+
+export const transferMeta: DocumentRegister = {
+  name: 'transferencialocal',
+  path: '/transferenciaestoque',
+  title: 'Transferências de Estoque',
+  program: 'transferenciaestoque',
+  key: ['TRLO_ID'],
+  companyColumn: 'TRLO_EMP_ID',
+  labelField: 'TRLO_OBS',
+  defaultOrder: 'TRLO_ID DESC',
+  fields: [
+    field({ name: 'TRLO_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),
+    field({ name: 'TRLO_DATA', kind: 'DATE', label: 'Data', required: true, inList: true }),
+    field({ name: 'TRLO_OBS', kind: 'TEXTAREA', label: 'Observação', inList: true }),
+  ],
+  groups: [],
+  document: {
+    key: ['TRLO_ID'],
+    dateField: 'TRLO_DATA',
+    breadcrumbs: null,
+    blockStock: false,
+    status: null,
+    totals: [],
+    lines: [
+      documentLine({
+        resource: 'transferencialocalproduto',
+        kind: 'product',
+        key: ['TRLP_ID'],
+        parent: ['TRLP_TRLO_ID'],
+        item: 'TRLP_PROD_ID',
+        qty: 'TRLP_QTDE',
+      }),
+    ],
+  },
+  actions: [],
+};
+
+export const requisitionMeta: DocumentRegister = {
+  name: 'requisicao',
+  path: '/requisicoes',
+  title: 'Requisições',
+  program: 'requisicoes',
+  key: ['REQU_ID'],
+  companyColumn: 'REQU_EMP_ID',
+  labelField: 'REQU_DESCRICAO',
+  defaultOrder: 'REQU_ID DESC',
+  fields: [
+    field({ name: 'REQU_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),
+    field({ name: 'REQU_DESCRICAO', kind: 'TEXT', label: 'Descrição', inList: true }),
+    field({ name: 'REQU_DATA', kind: 'DATE', label: 'Data', required: true, inList: true }),
+  ],
+  groups: [],
+  document: {
+    key: ['REQU_ID'],
+    dateField: 'REQU_DATA',
+    breadcrumbs: null,
+    blockStock: true,
+    status: null,
+    totals: [],
+    lines: [
+      documentLine({
+        resource: 'requisicaoproduto',
+        kind: 'product',
+        key: ['REQP_ID'],
+        parent: ['REQP_REQU_ID'],
+        item: 'REQP_PROD_ID',
+        qty: 'REQP_QTDE',
+        cost: 'REQP_CUSTO_UNIT',
+      }),
+    ],
+  },
+  actions: [],
+};
+
+export const documentMetas: ResourceMeta[] = [quoteMeta, orderMeta, serviceOrderMeta, transferMeta, requisitionMeta];

@@ -41,6 +41,7 @@ pub const EMPTY_ORDER: &str = "Pedido sem itens não pode ser faturado.";
 pub fn document() -> std::result::Result<Vec<Resource>, String> {
     Document::new(pedido())
         .status("PEDF_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "open"), ("F", "done")])
         .missing(MISSING)
         .date("PEDF_DTA_EMISSAO")
         .items(Arc::new(crate::copies::CatalogItems))
@@ -69,11 +70,12 @@ fn pedido() -> Resource {
         .seq_key_on("PEDF_ID")
         .company("PEDF_EMP_ID")
         .label("PEDF_CLI_DESC")
+        .label_len(20)
         .order("PEDF_ID DESC")
         .hooks(Arc::new(CustomerCopy { customer: "PEDF_CLI_ID", name: "PEDF_CLI_DESC", city: Some("PEDF_CLI_CIDADE") }))
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
         .transition("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)")
-        .button(Button::new("Faturar").open_when(&["A"]).confirm(
+        .button(Button::new("Faturar").primary().open_when(&["A"]).confirm(
             "Faturar pedido",
             "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
             "Faturar",

@@ -44,6 +44,7 @@ pub const TOO_MUCH_BACK: &str =
 pub fn all() -> std::result::Result<Vec<Resource>, String> {
     Document::new(condicional())
         .status("COND_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "open"), ("F", "done")])
         .missing(MISSING)
         .date("COND_DTA_SAIDA")
         .items(Arc::new(crate::copies::CatalogItems))

@@ -44,6 +44,7 @@ pub const NOT_AVAILABLE_FAB: &str = "Conversão para pedido de fabricação não
 pub fn all() -> std::result::Result<Vec<Resource>, String> {
     Document::new(orcamento())
         .status("ORCA_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "open"), ("C", "done")])
         .missing(MISSING)
         .date("ORCA_DTA_EMIS")
         .items(Arc::new(crate::copies::CatalogItems))
@@ -68,7 +69,7 @@ fn orcamento() -> Resource {
         .hooks(Arc::new(CustomerCopy { customer: "ORCA_CLI_ID", name: "ORCA_CLI_DESC", city: None }))
         .sample(json!({"ORCA_CLI_ID": 1, "ORCA_DTA_EMIS": "2026-11-22", "ORCA_OBS": "Revisão completa"}))
         .transition("POST", "/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}", "gerapedidofat", ActionPerm::Update, "Gerar pedido de venda do orçamento")
-        .button(Button::new("Gerar Pedido").open_when(&["A"]).opens("pedido")
+        .button(Button::new("Gerar Pedido").primary().open_when(&["A"]).opens("pedido")
             .param("serie", Source::Const("1".into()))
             .param("model", Source::Const("55".into()))
             .param("type", Source::Const("1".into())))

@@ -231,7 +231,7 @@ async fn lines_take_defaults_from_the_catalog_copy_and_changes_recompute_the_ord
     );
     assert_eq!(
         msg(create(&db, c, "pedidoproduto", json!({"PEDI_PEDF_ID": 999, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": 1, "PEDI_QTDE": "1"})).await),
-        Some("Registro relacionado não encontrado.".into())
+        Some("Pedido não encontrado.".into())
     );
     assert_eq!(
         msg(create(

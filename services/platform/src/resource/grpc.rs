@@ -55,9 +55,10 @@ fn object(bytes: &[u8]) -> Result<Map<String, Value>> {
     }
 }
 
-/// The company a request works in: the path's, else the caller's current one.
-fn company(res: &Resource, emp: Option<i64>, caller: &Caller) -> Option<i64> {
-    res.company.as_ref().map(|_| emp.unwrap_or(caller.emp_id))
+/// The company a request works in, as the gateway resolved it (the engine refuses
+/// a company-scoped call without one: 'emp_id não informado.').
+fn company(res: &Resource, emp: Option<i64>, _caller: &Caller) -> Option<i64> {
+    res.company.as_ref().and(emp)
 }
 
 fn encode(v: &impl serde::Serialize) -> Result<Vec<u8>> {
@@ -74,12 +75,18 @@ impl ResourceService for ResourceGrpc {
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.filter_json)?;
+        let emp = company(&res, r.emp, &caller);
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows =
-            query::list(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
+        let rows = query::list(&mut tx, &res, &caller, emp, &body).await?;
+        let total = if r.with_total {
+            Some(query::count(&mut tx, &res, &caller, emp, &body).await?)
+        } else {
+            None
+        };
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowsReply {
             rows_json: encode(&rows)?,
+            total,
         }))
     }
 
@@ -202,6 +209,7 @@ impl ResourceService for ResourceGrpc {
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(RowsReply {
             rows_json: encode(&rows)?,
+            total: None,
         }))
     }
 

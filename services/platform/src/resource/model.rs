@@ -477,6 +477,10 @@ pub struct Button {
     /// The register whose edit screen the answer opens (the answer carries its key);
     /// none: stay and reload.
     pub opens: Option<String>,
+    /// The screen's main call (drawn as the primary button).
+    pub primary: bool,
+    /// The dialog's title, when it has one.
+    pub dialog_title: Option<String>,
 }
 
 impl Button {
@@ -506,8 +510,14 @@ impl Button {
         self.body.push((name.into(), from));
         self
     }
-    pub fn dialog(mut self, kind: &str) -> Self {
+    /// A dialog of `kind` titled `title` asked before running.
+    pub fn dialog(mut self, kind: &str, title: &str) -> Self {
         self.dialog = Some(kind.into());
+        self.dialog_title = Some(title.into());
+        self
+    }
+    pub fn primary(mut self) -> Self {
+        self.primary = true;
         self
     }
     pub fn opens(mut self, resource: &str) -> Self {
@@ -581,6 +591,9 @@ pub struct Resource {
     pub count_paths: Vec<String>,
     /// Field shown as `text` in select boxes.
     pub label: String,
+    /// How many characters of the label a list shows (a billing order names its
+    /// customer in 20).
+    pub label_len: Option<usize>,
     pub default_order: String,
     /// Program (menu route name) whose permissions guard this register.
     pub program: String,
@@ -629,6 +642,7 @@ impl Resource {
             list_paths: Vec::new(),
             count_paths: Vec::new(),
             label: String::new(),
+            label_len: None,
             default_order: String::new(),
             program: program.into(),
             fields: Vec::new(),
@@ -712,6 +726,11 @@ impl Resource {
     }
     pub fn label(mut self, l: &str) -> Self {
         self.label = l.into();
+        self
+    }
+    /// Lists show the label cut to `n` characters.
+    pub fn label_len(mut self, n: usize) -> Self {
+        self.label_len = Some(n);
         self
     }
     pub fn order(mut self, o: &str) -> Self {
@@ -976,6 +995,7 @@ impl Resource {
             "companyColumn": self.company,
             "companyInPath": self.company.is_some() || self.company_path,
             "labelField": self.label,
+            "labelLength": self.label_len,
             "defaultOrder": self.default_order,
             "fields": fields,
             "groups": groups,
@@ -993,7 +1013,15 @@ impl Resource {
                 "params": b.params.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
                 "body": b.body.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
                 "dialog": b.dialog,
+                "dialogTitle": b.dialog_title,
                 "opens": b.opens,
+                "primary": b.primary,
+                "permission": match a.perm {
+                    ActionPerm::View => "view",
+                    ActionPerm::Create => "create",
+                    ActionPerm::Update => "update",
+                    ActionPerm::Delete => "delete",
+                },
             }))).collect::<Vec<_>>(),
         })
     }

@@ -22,6 +22,7 @@ use crate::{client, db};
 
 const ISSUED: &str = "Documento emitido não pode ser alterado.";
 const MISSING: &str = "Documento não encontrado.";
+const LOCKED: &str = "Produtos baixados do estoque não podem ser alterados.";
 
 /// Items 1 and 2 exist (products and services alike); anything else does not.
 struct Items;
@@ -55,8 +56,18 @@ fn header() -> Resource {
         .company("DOC_EMP_ID")
         .label("DOC_CLIENTE")
         .order("DOC_ID DESC")
-        .transition("PUT", "/docs/emitir/{DOC_ID}/{emp}", "emitir", erp_platform::resource::ActionPerm::Update, "Emitir")
-        .button(Button::new("Emitir").open_when(&["A"]).confirm("Emitir", "Emitir o documento {DOC_ID}?", "Emitir"))
+        .transition(
+            "PUT",
+            "/docs/emitir/{DOC_ID}/{emp}",
+            "emitir",
+            erp_platform::resource::ActionPerm::Update,
+            "Emitir",
+        )
+        .button(Button::new("Emitir").open_when(&["A"]).confirm(
+            "Emitir",
+            "Emitir o documento {DOC_ID}?",
+            "Emitir",
+        ))
         .fields(vec![
             Field::id("DOC_ID", "Número"),
             Field::int("DOC_EMP_ID", "Empresa"),
@@ -70,60 +81,103 @@ fn header() -> Resource {
             Field::money("DOC_VLR_FRETE", "Frete").total(Total::Freight),
             Field::money("DOC_VLR_DESC", "Descontos").total(Total::Discounts),
             Field::money("DOC_VLR_TOTAL", "Total").total(Total::Grand),
-            Field::options("DOC_SITUACAO", "Situação", DbType::Text, &[("A", "Aberto"), ("F", "Emitido")]).read_only(),
+            Field::options(
+                "DOC_SITUACAO",
+                "Situação",
+                DbType::Text,
+                &[("A", "Aberto"), ("F", "Emitido")],
+            )
+            .read_only(),
             Field::int("DOC_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::upload("DOC_IMAGEM", "Imagem", &["png"]),
+            Field::boolean("DOC_BAIXADO", "Estoque baixado").read_only(),
         ])
 }
 
 fn products() -> Resource {
-    Resource::new("docprodutos", "Produtos do Documento", "plat_it", "doc_produtos", "docs")
-        .key(&["DP_DOC_ID", "DP_ITEM"])
-        .seq_key()
-        .company("DP_EMP_ID")
-        .label("DP_DESCRICAO")
-        .order("DP_ITEM")
-        .fields(vec![
-            Field::int("DP_DOC_ID", "Documento").required(),
-            Field::int("DP_EMP_ID", "Empresa"),
-            Field::int("DP_ITEM", "Item").read_only(),
-            Field::reference("DP_PROD_ID", "Produto", "produtos", Kind::Autocomplete).required().role(Role::Item),
-            Field::text("DP_DESCRICAO", "Descrição").len(200).role(Role::Description),
-            Field::decimal("DP_QTDE", "Quantidade").scale(4).required().role(Role::Quantity),
-            Field::money("DP_VLR_UNIT", "Unitário").scale(4).role(Role::UnitPrice),
-            Field::money("DP_VLR_DESC", "Desconto").role(Role::Discount),
-            Field::money("DP_VLR_FRETE", "Frete").role(Role::Freight),
-            Field::money("DP_VLR_TOTAL", "Total").role(Role::LineTotal),
-        ])
+    Resource::new(
+        "docprodutos",
+        "Produtos do Documento",
+        "plat_it",
+        "doc_produtos",
+        "docs",
+    )
+    .key(&["DP_DOC_ID", "DP_ITEM"])
+    .seq_key()
+    .company("DP_EMP_ID")
+    .label("DP_DESCRICAO")
+    .order("DP_ITEM")
+    .fields(vec![
+        Field::int("DP_DOC_ID", "Documento").required(),
+        Field::int("DP_EMP_ID", "Empresa"),
+        Field::int("DP_ITEM", "Item").read_only(),
+        Field::reference("DP_PROD_ID", "Produto", "produtos", Kind::Autocomplete)
+            .required()
+            .role(Role::Item),
+        Field::text("DP_DESCRICAO", "Descrição")
+            .len(200)
+            .role(Role::Description),
+        Field::decimal("DP_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .role(Role::Quantity),
+        Field::money("DP_VLR_UNIT", "Unitário")
+            .scale(4)
+            .role(Role::UnitPrice),
+        Field::money("DP_VLR_DESC", "Desconto").role(Role::Discount),
+        Field::money("DP_VLR_FRETE", "Frete").role(Role::Freight),
+        Field::money("DP_VLR_TOTAL", "Total").role(Role::LineTotal),
+    ])
 }
 
 fn services() -> Resource {
-    Resource::new("docservicos", "Serviços do Documento", "plat_it", "doc_servicos", "docs")
-        .key(&["DS_DOC_ID", "DS_ITEM"])
-        .seq_key()
-        .company("DS_EMP_ID")
-        .label("DS_DESCRICAO")
-        .order("DS_ITEM")
-        .fields(vec![
-            Field::int("DS_DOC_ID", "Documento").required(),
-            Field::int("DS_EMP_ID", "Empresa"),
-            Field::int("DS_ITEM", "Item").read_only(),
-            Field::reference("DS_SERV_ID", "Serviço", "servico", Kind::Autocomplete).required().role(Role::Item),
-            Field::text("DS_DESCRICAO", "Descrição").len(200).role(Role::Description),
-            Field::decimal("DS_QTDE", "Quantidade").scale(4).required().role(Role::Quantity),
-            Field::money("DS_VLR_UNIT", "Unitário").scale(4).role(Role::UnitPrice),
-            Field::money("DS_VLR_ACRE", "Acréscimo").role(Role::Surcharge),
-            Field::money("DS_VLR_TOTAL", "Total").role(Role::LineTotal),
-        ])
+    Resource::new(
+        "docservicos",
+        "Serviços do Documento",
+        "plat_it",
+        "doc_servicos",
+        "docs",
+    )
+    .key(&["DS_DOC_ID", "DS_ITEM"])
+    .seq_key()
+    .company("DS_EMP_ID")
+    .label("DS_DESCRICAO")
+    .order("DS_ITEM")
+    .fields(vec![
+        Field::int("DS_DOC_ID", "Documento").required(),
+        Field::int("DS_EMP_ID", "Empresa"),
+        Field::int("DS_ITEM", "Item").read_only(),
+        Field::reference("DS_SERV_ID", "Serviço", "servico", Kind::Autocomplete)
+            .required()
+            .role(Role::Item),
+        Field::text("DS_DESCRICAO", "Descrição")
+            .len(200)
+            .role(Role::Description),
+        Field::decimal("DS_QTDE", "Quantidade")
+            .scale(4)
+            .required()
+            .role(Role::Quantity),
+        Field::money("DS_VLR_UNIT", "Unitário")
+            .scale(4)
+            .role(Role::UnitPrice),
+        Field::money("DS_VLR_ACRE", "Acréscimo").role(Role::Surcharge),
+        Field::money("DS_VLR_TOTAL", "Total").role(Role::LineTotal),
+    ])
 }
 
 fn document() -> Vec<Resource> {
     Document::new(header())
         .status("DOC_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "open"), ("F", "done")])
         .missing(MISSING)
         .date("DOC_DATA")
         .items(Arc::new(Items))
-        .line(products(), Lines::products(&["DP_DOC_ID"]).editable(&[Role::Quantity, Role::Discount]))
+        .line(
+            products(),
+            Lines::products(&["DP_DOC_ID"])
+                .editable(&[Role::Quantity, Role::Discount])
+                .locked_by("DOC_BAIXADO", LOCKED),
+        )
         .line(services(), Lines::services(&["DS_DOC_ID"]))
         .build()
         .expect("the document holds together")
@@ -192,9 +246,15 @@ async fn totals_follow_the_lines_and_an_issued_document_refuses_changes() {
     let x = docs();
     let mut tx = db.begin_tenant(c).await.expect("tx");
     // The creator is stamped; a body cannot choose it.
-    let h = query::create(&mut tx, &x.header, &me, Some(1), &body(json!({"DOC_CLIENTE": "Oficina", "DOC_USR_ID": 99})))
-        .await
-        .expect("header");
+    let h = query::create(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &body(json!({"DOC_CLIENTE": "Oficina", "DOC_USR_ID": 99})),
+    )
+    .await
+    .expect("header");
     assert_eq!(h["DOC_USR_ID"], json!(7));
     let id = h["DOC_ID"].as_i64().expect("id");
     // Products: 3 x 19.90 = 59.70 - 4.70 discount, freight 15; 0.125 x 39.99 =
@@ -204,45 +264,95 @@ async fn totals_follow_the_lines_and_an_issued_document_refuses_changes() {
         json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "3", "DP_VLR_UNIT": "19.90", "DP_VLR_DESC": "4.70", "DP_VLR_FRETE": "15"}),
         json!({"DP_DOC_ID": id, "DP_PROD_ID": 2, "DP_QTDE": "0.125", "DP_VLR_UNIT": "39.99"}),
     ] {
-        query::create(&mut tx, &x.products, &me, Some(1), &body(line)).await.expect("product line");
+        query::create(&mut tx, &x.products, &me, Some(1), &body(line))
+            .await
+            .expect("product line");
     }
     let s = query::create(&mut tx, &x.services, &me, Some(1), &body(json!({"DS_DOC_ID": id, "DS_SERV_ID": 1, "DS_QTDE": "1.5", "DS_VLR_UNIT": "80", "DS_VLR_ACRE": "10"})))
         .await
         .expect("service line");
     assert_eq!(dec(&s["DS_VLR_TOTAL"]), d("130.00"), "the line's net value");
-    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()]).await.expect("get");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("get");
     assert_eq!(
         totals(&h),
-        [d("64.70"), d("120.00"), d("10.00"), d("15.00"), d("4.70"), d("205.00")]
+        [
+            d("64.70"),
+            d("120.00"),
+            d("10.00"),
+            d("15.00"),
+            d("4.70"),
+            d("205.00")
+        ]
     );
     // A quantity change, the header's own surcharge, a deleted line: the totals follow.
-    query::update(&mut tx, &x.products, &me, Some(1), &[id.to_string(), "1".into()], &body(json!({"DP_QTDE": "2"})))
-        .await
-        .expect("edit line");
-    let h = query::update(&mut tx, &x.header, &me, Some(1), &[id.to_string()], &body(json!({"DOC_ACRESCIMO": "2.345"})))
-        .await;
+    query::update(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &[id.to_string(), "1".into()],
+        &body(json!({"DP_QTDE": "2"})),
+    )
+    .await
+    .expect("edit line");
+    let h = query::update(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &[id.to_string()],
+        &body(json!({"DOC_ACRESCIMO": "2.345"})),
+    )
+    .await;
     assert_eq!(
         h.err().map(|e| e.to_string()),
         Some("O campo Acréscimo do documento aceita no máximo 2 casas decimais.".into())
     );
-    query::update(&mut tx, &x.header, &me, Some(1), &[id.to_string()], &body(json!({"DOC_ACRESCIMO": "2.35"})))
-        .await
-        .expect("header surcharge");
-    query::delete(&mut tx, &x.products, &me, Some(1), &[id.to_string(), "2".into()])
-        .await
-        .expect("delete line");
+    query::update(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &[id.to_string()],
+        &body(json!({"DOC_ACRESCIMO": "2.35"})),
+    )
+    .await
+    .expect("header surcharge");
+    query::delete(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &[id.to_string(), "2".into()],
+    )
+    .await
+    .expect("delete line");
     // 2 x 19.90 = 39.80 - 4.70, freight 15; service 120 + 10; surcharge 2.35
     // -> 39.80 + 120 + 12.35 + 15 - 4.70 = 182.45
-    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()]).await.expect("get");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("get");
     assert_eq!(
         totals(&h),
-        [d("39.80"), d("120.00"), d("12.35"), d("15.00"), d("4.70"), d("182.45")]
+        [
+            d("39.80"),
+            d("120.00"),
+            d("12.35"),
+            d("15.00"),
+            d("4.70"),
+            d("182.45")
+        ]
     );
     // A line the arithmetic cannot take is refused with its message.
     let e = query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "1", "DP_VLR_UNIT": "10", "DP_VLR_DESC": "10.01"})))
         .await
         .expect_err("discount above the value");
-    assert_eq!(e.to_string(), "O desconto não pode ser maior que o valor do item.");
+    assert_eq!(
+        e.to_string(),
+        "O desconto não pode ser maior que o valor do item."
+    );
     tx.commit().await.expect("commit");
 
     // Issued (a transition sets the status): every change is refused with the
@@ -254,28 +364,75 @@ async fn totals_follow_the_lines_and_an_issued_document_refuses_changes() {
         .await
         .expect("issue");
     tx.commit().await.expect("commit");
-    for what in ["header", "new line", "line edit", "line delete", "header delete"] {
+    for what in [
+        "header",
+        "new line",
+        "line edit",
+        "line delete",
+        "header delete",
+    ] {
         let mut tx = db.begin_tenant(c).await.expect("tx");
         let key = [id.to_string()];
         let line = [id.to_string(), "1".into()];
         let r = match what {
-            "header" => query::update(&mut tx, &x.header, &me, Some(1), &key, &body(json!({"DOC_OBS": "x"}))).await,
-            "new line" => query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "1"}))).await,
-            "line edit" => query::update(&mut tx, &x.products, &me, Some(1), &line, &body(json!({"DP_QTDE": "9"}))).await,
+            "header" => {
+                query::update(
+                    &mut tx,
+                    &x.header,
+                    &me,
+                    Some(1),
+                    &key,
+                    &body(json!({"DOC_OBS": "x"})),
+                )
+                .await
+            }
+            "new line" => {
+                query::create(
+                    &mut tx,
+                    &x.products,
+                    &me,
+                    Some(1),
+                    &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "1"})),
+                )
+                .await
+            }
+            "line edit" => {
+                query::update(
+                    &mut tx,
+                    &x.products,
+                    &me,
+                    Some(1),
+                    &line,
+                    &body(json!({"DP_QTDE": "9"})),
+                )
+                .await
+            }
             "line delete" => query::delete(&mut tx, &x.products, &me, Some(1), &line).await,
             _ => query::delete(&mut tx, &x.header, &me, Some(1), &key).await,
         };
         let e = r.expect_err(what);
-        assert_eq!((e.http_status(), e.to_string()), (409, ISSUED.to_string()), "{what}");
+        assert_eq!(
+            (e.http_status(), e.to_string()),
+            (409, ISSUED.to_string()),
+            "{what}"
+        );
     }
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()]).await.expect("get");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("get");
     assert_eq!(dec(&h["DOC_VLR_TOTAL"]), d("182.45"));
     assert!(h["DOC_OBS"].is_null());
     // A line of a document that does not exist: the document's message.
-    let e = query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id + 1000, "DP_PROD_ID": 1, "DP_QTDE": "1"})))
-        .await
-        .expect_err("missing header");
+    let e = query::create(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &body(json!({"DP_DOC_ID": id + 1000, "DP_PROD_ID": 1, "DP_QTDE": "1"})),
+    )
+    .await
+    .expect_err("missing header");
     assert_eq!((e.http_status(), e.to_string()), (404, MISSING.to_string()));
 }
 
@@ -286,66 +443,168 @@ async fn lines_take_their_item_and_merge_and_a_copy_is_a_new_open_document() {
     let me = caller(c, 3);
     let x = docs();
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let h = query::create(&mut tx, &x.header, &me, Some(1), &body(json!({"DOC_CLIENTE": "Distribuidora", "DOC_DATA": "2020-01-01", "DOC_OBS": "urgente"})))
-        .await
-        .expect("header");
+    let h = query::create(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &body(
+            json!({"DOC_CLIENTE": "Distribuidora", "DOC_DATA": "2020-01-01", "DOC_OBS": "urgente"}),
+        ),
+    )
+    .await
+    .expect("header");
     let id = h["DOC_ID"].as_i64().expect("id");
     // Without description and price, the item source gives them.
-    let l = query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "2"})))
-        .await
-        .expect("line from the item");
-    assert_eq!((l["DP_DESCRICAO"].clone(), dec(&l["DP_VLR_UNIT"]), dec(&l["DP_VLR_TOTAL"])), (json!("Parafuso 1"), d("12.50"), d("25.00")));
+    let l = query::create(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "2"})),
+    )
+    .await
+    .expect("line from the item");
+    assert_eq!(
+        (
+            l["DP_DESCRICAO"].clone(),
+            dec(&l["DP_VLR_UNIT"]),
+            dec(&l["DP_VLR_TOTAL"])
+        ),
+        (json!("Parafuso 1"), d("12.50"), d("25.00"))
+    );
     tx.commit().await.expect("commit");
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let e = query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 9, "DP_QTDE": "1"})))
-        .await
-        .expect_err("unknown item");
+    let e = query::create(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 9, "DP_QTDE": "1"})),
+    )
+    .await
+    .expect_err("unknown item");
     assert_eq!(e.to_string(), "Produto não encontrado.");
     drop(tx);
     let mut tx = db.begin_tenant(c).await.expect("tx");
     for q in ["3", "1.5"] {
-        query::create(&mut tx, &x.products, &me, Some(1), &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 2, "DP_QTDE": q, "DP_VLR_DESC": "1"})))
-            .await
-            .expect("line");
+        query::create(
+            &mut tx,
+            &x.products,
+            &me,
+            Some(1),
+            &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 2, "DP_QTDE": q, "DP_VLR_DESC": "1"})),
+        )
+        .await
+        .expect("line");
     }
-    query::create(&mut tx, &x.services, &me, Some(1), &body(json!({"DS_DOC_ID": id, "DS_SERV_ID": 2, "DS_QTDE": "3"})))
-        .await
-        .expect("service");
+    query::create(
+        &mut tx,
+        &x.services,
+        &me,
+        Some(1),
+        &body(json!({"DS_DOC_ID": id, "DS_SERV_ID": 2, "DS_QTDE": "3"})),
+    )
+    .await
+    .expect("service");
     // Merge the two lines of product 2: 4.5 x 3.333 = 14.9985 -> 15.00, less 2.00.
-    let def = x.header.document.as_ref().map(|d| d.def.clone()).expect("document");
-    let (n, kept) = ops::merge(&mut tx, &def, 0, &me, Some(1), &[id.to_string()], (2, "Produto não encontrado no documento."))
-        .await
-        .expect("merge");
+    let def = x
+        .header
+        .document
+        .as_ref()
+        .map(|d| d.def.clone())
+        .expect("document");
+    let (n, kept) = ops::merge(
+        &mut tx,
+        &def,
+        0,
+        &me,
+        Some(1),
+        &[id.to_string()],
+        (2, "Produto não encontrado no documento."),
+    )
+    .await
+    .expect("merge");
     assert_eq!((n, kept), (2, vec![id.to_string(), "2".to_string()]));
-    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()]).await.expect("get");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("get");
     // 25.00 + 15.00 products; 3 x 3.333 = 9.999 -> 10.00 service; less 2.00.
-    assert_eq!(totals(&h), [d("40.00"), d("10.00"), d("0"), d("0"), d("2.00"), d("48.00")]);
+    assert_eq!(
+        totals(&h),
+        [
+            d("40.00"),
+            d("10.00"),
+            d("0"),
+            d("0"),
+            d("2.00"),
+            d("48.00")
+        ]
+    );
     tx.commit().await.expect("commit");
 
     // Duplicate: a new number, open, dated today, the user's fields and every line.
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    sqlx::query("UPDATE plat_it.docs SET doc_situacao = 'F' WHERE doc_id = $1").bind(id).execute(&mut *tx).await.expect("issue");
-    let copy = copy::duplicate(&mut tx, &x.header, &caller(c, 8), Some(1), &[id.to_string()], Map::new())
+    sqlx::query("UPDATE plat_it.docs SET doc_situacao = 'F' WHERE doc_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
         .await
-        .expect("duplicate");
-    let today: String = sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
-        .fetch_one(&mut *tx)
-        .await
-        .expect("today");
+        .expect("issue");
+    let copy = copy::duplicate(
+        &mut tx,
+        &x.header,
+        &caller(c, 8),
+        Some(1),
+        &[id.to_string()],
+        Map::new(),
+    )
+    .await
+    .expect("duplicate");
+    let today: String =
+        sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+            .fetch_one(&mut *tx)
+            .await
+            .expect("today");
     assert_ne!(copy["DOC_ID"], json!(id));
     assert_eq!(
-        (copy["DOC_SITUACAO"].clone(), copy["DOC_CLIENTE"].clone(), copy["DOC_OBS"].clone(), copy["DOC_DATA"].clone(), copy["DOC_USR_ID"].clone()),
-        (json!("A"), json!("Distribuidora"), json!("urgente"), json!(today), json!(8))
+        (
+            copy["DOC_SITUACAO"].clone(),
+            copy["DOC_CLIENTE"].clone(),
+            copy["DOC_OBS"].clone(),
+            copy["DOC_DATA"].clone(),
+            copy["DOC_USR_ID"].clone()
+        ),
+        (
+            json!("A"),
+            json!("Distribuidora"),
+            json!("urgente"),
+            json!(today),
+            json!(8)
+        )
     );
     assert_eq!(totals(&copy), totals(&h), "same lines, same totals");
     let mut filter = Map::new();
     filter.insert("DP_DOC_ID".into(), copy["DOC_ID"].clone());
-    let lines = query::list(&mut tx, &x.products, &me, Some(1), &filter).await.expect("lines");
+    let lines = query::list(&mut tx, &x.products, &me, Some(1), &filter)
+        .await
+        .expect("lines");
     let got: Vec<(Value, Decimal, Decimal)> = lines
         .iter()
-        .map(|l| (l["DP_DESCRICAO"].clone(), dec(&l["DP_QTDE"]), dec(&l["DP_VLR_TOTAL"])))
+        .map(|l| {
+            (
+                l["DP_DESCRICAO"].clone(),
+                dec(&l["DP_QTDE"]),
+                dec(&l["DP_VLR_TOTAL"]),
+            )
+        })
         .collect();
-    assert_eq!(got, vec![(json!("Parafuso 1"), d("2"), d("25.00")), (json!("Parafuso 2"), d("4.5"), d("13.00"))]);
+    assert_eq!(
+        got,
+        vec![
+            (json!("Parafuso 1"), d("2"), d("25.00")),
+            (json!("Parafuso 2"), d("4.5"), d("13.00"))
+        ]
+    );
 }
 
 #[tokio::test]
@@ -355,9 +614,15 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     let me = caller(c, 1);
     let x = docs();
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    let h = query::create(&mut tx, &x.header, &me, Some(1), &body(json!({"DOC_CLIENTE": "Loja"})))
-        .await
-        .expect("header");
+    let h = query::create(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &body(json!({"DOC_CLIENTE": "Loja"})),
+    )
+    .await
+    .expect("header");
     let id = h["DOC_ID"].as_i64().expect("id").to_string();
     let params: HashMap<String, String> = [("id".to_string(), id.clone())].into_iter().collect();
     let replace = ReplaceImage {
@@ -365,10 +630,26 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
         key_params: &["id"],
     };
     let upload = |name: &str| json!({"arquivo": {"nome": name, "original": "logo.png", "url": format!("/uploads/1/{name}")}});
-    let first = replace.run(&mut tx, &x.header, &me, Some(1), &params, upload("a.png")).await.expect("first");
-    assert_eq!((first["DOC_IMAGEM"].clone(), first["anterior"].clone()), (json!("a.png"), Value::Null));
-    let second = replace.run(&mut tx, &x.header, &me, Some(1), &params, upload("b.png")).await.expect("second");
-    assert_eq!((second["DOC_IMAGEM"].clone(), second["anterior"].clone(), second["url"].clone()), (json!("b.png"), json!("a.png"), json!("/uploads/1/b.png")));
+    let first = replace
+        .run(&mut tx, &x.header, &me, Some(1), &params, upload("a.png"))
+        .await
+        .expect("first");
+    assert_eq!(
+        (first["DOC_IMAGEM"].clone(), first["anterior"].clone()),
+        (json!("a.png"), Value::Null)
+    );
+    let second = replace
+        .run(&mut tx, &x.header, &me, Some(1), &params, upload("b.png"))
+        .await
+        .expect("second");
+    assert_eq!(
+        (
+            second["DOC_IMAGEM"].clone(),
+            second["anterior"].clone(),
+            second["url"].clone()
+        ),
+        (json!("b.png"), json!("a.png"), json!("/uploads/1/b.png"))
+    );
     let remove = RemoveImage {
         field: "DOC_IMAGEM",
         key_params: &["id"],
@@ -376,12 +657,24 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     };
     let mut p = params.clone();
     p.insert("name".into(), "a.png".into());
-    let stale = remove.run(&mut tx, &x.header, &me, Some(1), &p, json!({})).await.expect("stale");
-    assert_eq!(stale["arquivo"], Value::Null, "a stale name removes nothing");
+    let stale = remove
+        .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
+        .await
+        .expect("stale");
+    assert_eq!(
+        stale["arquivo"],
+        Value::Null,
+        "a stale name removes nothing"
+    );
     p.insert("name".into(), "b.png".into());
-    let gone = remove.run(&mut tx, &x.header, &me, Some(1), &p, json!({})).await.expect("remove");
+    let gone = remove
+        .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
+        .await
+        .expect("remove");
     assert_eq!(gone["arquivo"], json!("b.png"));
-    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id]).await.expect("get");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id])
+        .await
+        .expect("get");
     assert!(h["DOC_IMAGEM"].is_null());
 
     // What the web client renders the screen from.
@@ -391,17 +684,73 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     assert_eq!(doc["status"]["open"], json!(["A"]));
     assert_eq!(doc["dateField"], "DOC_DATA");
     assert_eq!(
-        doc["totals"].as_array().map(|t| t.iter().map(|t| t["name"].clone()).collect::<Vec<_>>()),
-        Some(vec![json!("DOC_VLR_PROD"), json!("DOC_VLR_SERV"), json!("DOC_VLR_ACRE"), json!("DOC_VLR_FRETE"), json!("DOC_VLR_DESC"), json!("DOC_VLR_TOTAL")])
+        doc["totals"]
+            .as_array()
+            .map(|t| t.iter().map(|t| t["name"].clone()).collect::<Vec<_>>()),
+        Some(vec![
+            json!("DOC_ACRESCIMO"),
+            json!("DOC_VLR_PROD"),
+            json!("DOC_VLR_SERV"),
+            json!("DOC_VLR_ACRE"),
+            json!("DOC_VLR_FRETE"),
+            json!("DOC_VLR_DESC"),
+            json!("DOC_VLR_TOTAL")
+        ])
     );
     let line = &doc["lines"][0];
     assert_eq!(
-        (line["resource"].clone(), line["kind"].clone(), line["parent"].clone(), line["item"].clone(), line["qty"].clone(), line["price"].clone(), line["total"].clone(), line["editable"].clone()),
-        (json!("docprodutos"), json!("product"), json!(["DP_DOC_ID"]), json!("DP_PROD_ID"), json!("DP_QTDE"), json!("DP_VLR_UNIT"), json!("DP_VLR_TOTAL"), json!(["qty", "discount"]))
+        (
+            line["resource"].clone(),
+            line["kind"].clone(),
+            line["parent"].clone(),
+            line["item"].clone(),
+            line["qty"].clone(),
+            line["price"].clone(),
+            line["total"].clone(),
+            line["editable"].clone()
+        ),
+        (
+            json!("docprodutos"),
+            json!("product"),
+            json!(["DP_DOC_ID"]),
+            json!("DP_PROD_ID"),
+            json!("DP_QTDE"),
+            json!("DP_VLR_UNIT"),
+            json!("DP_VLR_TOTAL"),
+            json!(["qty", "discount"])
+        )
+    );
+    assert_eq!(line["lockedBy"], "DOC_BAIXADO");
+    assert!(doc["lines"][1]["lockedBy"].is_null());
+    assert_eq!(
+        doc["status"]["labels"],
+        json!([{"value": "A", "text": "Aberto", "tone": "open"}, {"value": "F", "text": "Emitido", "tone": "done"}])
     );
     assert_eq!(meta["actions"][0]["label"], "Emitir");
     assert_eq!(meta["actions"][0]["openWhen"], json!(["A"]));
-    assert!(x.products.meta()["document"].is_null(), "lines are described by their header");
+    assert_eq!(meta["actions"][0]["permission"], "update");
+    assert_eq!(meta["actions"][0]["primary"], json!(false));
+    // Lines locked by a flag that is not a boolean, and tones without a status, do not build.
+    let bad_lock = Document::new(header())
+        .line(
+            products(),
+            Lines::products(&["DP_DOC_ID"]).locked_by("DOC_OBS", LOCKED),
+        )
+        .build();
+    assert!(bad_lock.is_err());
+    assert!(Document::new(header())
+        .tones(&[("A", "open")])
+        .build()
+        .is_err());
+    assert!(Document::new(header())
+        .status("DOC_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "verde")])
+        .build()
+        .is_err());
+    assert!(
+        x.products.meta()["document"].is_null(),
+        "lines are described by their header"
+    );
     // A document whose lines cannot carry its totals does not build.
     let broken = Document::new(header())
         .line(
@@ -420,4 +769,96 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
         )
         .build();
     assert!(broken.is_err());
+}
+
+/// Once the header's flag is set, its product lines refuse to be added, changed or
+/// removed with the declared message; its service lines and header still change.
+#[tokio::test]
+async fn a_flag_on_the_header_locks_one_kind_of_line() {
+    let db = db().await;
+    let c = client();
+    let me = caller(c, 1);
+    let x = docs();
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let h = query::create(
+        &mut tx,
+        &x.header,
+        &me,
+        Some(1),
+        &body(json!({"DOC_CLIENTE": "Oficina"})),
+    )
+    .await
+    .expect("header");
+    let id = h["DOC_ID"].as_i64().expect("id");
+    let line = query::create(
+        &mut tx,
+        &x.products,
+        &me,
+        Some(1),
+        &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 1, "DP_QTDE": "2"})),
+    )
+    .await
+    .expect("line before the lock");
+    sqlx::query("UPDATE plat_it.docs SET doc_baixado = true WHERE doc_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .expect("lock");
+    tx.commit().await.expect("commit");
+
+    let refused = |r: erp_platform::Result<Value>| match r {
+        Err(erp_platform::Error::Conflict(m)) => assert_eq!(m, LOCKED),
+        other => panic!("expected the lock, got {other:?}"),
+    };
+    let key = [id.to_string(), line["DP_ITEM"].to_string()];
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    refused(
+        query::create(
+            &mut tx,
+            &x.products,
+            &me,
+            Some(1),
+            &body(json!({"DP_DOC_ID": id, "DP_PROD_ID": 2, "DP_QTDE": "1"})),
+        )
+        .await,
+    );
+    tx.rollback().await.expect("rollback");
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    refused(
+        query::update(
+            &mut tx,
+            &x.products,
+            &me,
+            Some(1),
+            &key,
+            &body(json!({"DP_QTDE": "5"})),
+        )
+        .await,
+    );
+    tx.rollback().await.expect("rollback");
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    refused(
+        query::delete(&mut tx, &x.products, &me, Some(1), &key)
+            .await
+            .map(|_| Value::Null),
+    );
+    tx.rollback().await.expect("rollback");
+
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    query::create(
+        &mut tx,
+        &x.services,
+        &me,
+        Some(1),
+        &body(json!({"DS_DOC_ID": id, "DS_SERV_ID": 2, "DS_QTDE": "1"})),
+    )
+    .await
+    .expect("a service line is not locked");
+    let h = query::get(&mut tx, &x.header, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("get");
+    // The locked line is as it was: 2 x 12.50, plus the service 3.333 -> 3.33.
+    assert_eq!(dec(&h["DOC_VLR_PROD"]), d("25.00"));
+    assert_eq!(dec(&h["DOC_VLR_TOTAL"]), d("28.33"));
+    tx.commit().await.expect("commit");
 }

@@ -17,6 +17,7 @@ import { useDebouncedValue } from '../../lib/useDebounce';
 import { useIsMobile } from '../../lib/useIsMobile';
 import { ResourceListDocument } from '../../lib/resources/documents';
 import {
+  editHref,
   encodeId,
   listColumns,
   parseOrder,
@@ -26,6 +27,7 @@ import {
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
+import { labelLength, labelText } from '../../lib/resources/recordLabel';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
 import { useCompanyId, useReferenceTexts } from '../../lib/resources/useResourceData';
 
@@ -36,13 +38,15 @@ export const SEARCH_DEBOUNCE_MS = 500;
 interface ListProps {
   meta: ResourceMeta;
   metas: ResourceMeta[];
-  /** A header with these breadcrumbs ('Início' links home) and the add button. */
-  breadcrumbs?: string[];
-  /** Cell texts a screen shapes itself (a customer name cut to 20 characters). */
-  formats?: Record<string, (value: unknown, row: Row) => string>;
 }
 
-export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: ListProps) {
+/**
+ * The list of a register (documents included). A document whose metadata declares breadcrumbs
+ * gets a header with them ('Início' links home) and the add button; the label column is cut
+ * to the register's label length.
+ */
+export default function RegisterListPage({ meta, metas }: ListProps) {
+  const breadcrumbs = meta.document?.breadcrumbs;
   usePageMeta(meta.title, routeName(meta, 'list'));
   const session = useSession();
   const perms = permissionsFor(session, meta);
@@ -75,8 +79,13 @@ export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: 
   const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
   const texts = useReferenceTexts(meta, metas, rows);
   const columns = useMemo(
-    () => listColumns(meta, texts).map((c) => (formats?.[c.key] ? { ...c, format: formats[c.key] } : c)),
-    [meta, texts, formats],
+    () =>
+      listColumns(meta, texts).map((c) =>
+        c.key === meta.labelField && labelLength(meta) != null
+          ? { ...c, format: (v: unknown) => labelText(meta, v) }
+          : c,
+      ),
+    [meta, texts],
   );
 
   if (!perms.canView) {
@@ -91,8 +100,7 @@ export default function RegisterListPage({ meta, metas, breadcrumbs, formats }: 
     setPage(1);
   };
 
-  const edit = (row: Row) =>
-    navigate(`${href}/alterar?id=${encodeURIComponent(encodeId(recordId(meta, row)))}`, { state: { record: row } });
+  const edit = (row: Row) => navigate(editHref(meta, recordId(meta, row)), { state: { record: row } });
 
   const askDelete = (row: Row) =>
     dialogs.confirm({

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
-import type { FormValues, GroupDescriptor } from '../../components/fields/types';
+import type { FormValues } from '../../components/fields/types';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
@@ -16,26 +16,28 @@ import { notify } from '../../lib/toast';
 import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
   decodeId,
+  editHref,
   fieldOfMessage,
   metaGroups,
+  resourceHref,
   routeName,
   rowToValues,
   valuesToRow,
+  type DocumentRegister,
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
+import { labelText } from '../../lib/resources/recordLabel';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
-import { clientLabel } from './clientLabel';
-import { documentActions, editHref, type DocActionDef } from './actions';
+import { ACTION_DIALOGS, actionEnabled, fillText, type ActionMeta } from './actions';
 import { DocumentLines } from './DocumentLines';
-import { headerId, hiddenFields, isClosed, statusOf, type DocSpec } from './specs';
+import { headerId, hiddenFields, isReadOnly, lineLock, statusOf, statusText } from './documentMeta';
 import { useDocumentAction } from './useDocumentAction';
 
 interface Props {
-  spec: DocSpec;
-  meta: ResourceMeta;
+  meta: DocumentRegister;
   metas: ResourceMeta[];
   action: 'inserir' | 'alterar';
 }
@@ -45,34 +47,17 @@ export const todayScreen = () => {
   return `${String(n.getDate()).padStart(2, '0')}/${String(n.getMonth() + 1).padStart(2, '0')}/${n.getFullYear()}`;
 };
 
-const SURCHARGE_GROUPS: GroupDescriptor[] = [
-  {
-    fields: [
-      {
-        name: 'TIPO',
-        type: 'COMBOBOX',
-        text: 'Tipo',
-        required: true,
-        width: 6,
-        options: [
-          { value: 'V', text: 'Valor (R$)' },
-          { value: 'P', text: 'Percentual (%)' },
-        ],
-      },
-      { name: 'VALOR', type: 'MONEY', text: 'Acréscimo', required: true, width: 6 },
-    ],
-  },
-];
+/** The badge of a status: the statuses that accept changes in green, the others in grey. */
+const badgeClass = (open: boolean) => (open ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700');
 
-const BADGE: Record<string, string> = {
-  A: 'bg-emerald-100 text-emerald-800',
-  F: 'bg-primary text-white',
-  C: 'bg-slate-200 text-slate-700',
-};
-
-/** A document's header form, its line tables, the server's totals and its conversions. */
-export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
+/**
+ * A document's screen, built from its register metadata (ResourceMeta.document and .actions):
+ * the header form, the tables of its line registers, the totals the server computes and the
+ * buttons of its calls.
+ */
+export default function DocumentFormPage({ meta, metas, action }: Props) {
   const editing = action === 'alterar';
+  const doc = meta.document;
   usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
   const session = useSession();
   const perms = permissionsFor(session, meta);
@@ -83,7 +68,7 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
   const [params] = useSearchParams();
   const search = useOptionSearch(metas);
   const lookup = useOptionLookup(metas);
-  const hidden = useMemo(() => hiddenFields(spec), [spec]);
+  const hidden = useMemo(() => hiddenFields(meta), [meta]);
   const groups = useMemo(
     () =>
       metaGroups(meta)
@@ -92,10 +77,10 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
     [meta, hidden],
   );
   const fields = useMemo(() => fieldsOf(groups), [groups]);
-  const href = `/${spec.root}`;
+  const href = resourceHref(meta);
 
   const handed = (location.state as { record?: Row } | null)?.record ?? null;
-  const id = editing ? (decodeId(params.get('id')) ?? (handed ? headerId(spec, handed) : undefined)) : undefined;
+  const id = editing ? (decodeId(params.get('id')) ?? (handed ? headerId(meta, handed) : undefined)) : undefined;
   const { data, loading, error } = useQuery(ResourceGetDocument, {
     skip: !editing || id === undefined,
     variables: { name: meta.name, emp, id: id ?? null },
@@ -106,7 +91,7 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
   // The first record only (a new document starts today); later ones go through reset below.
   const [initial] = useState<FormValues>(() => {
     const v = rowToValues(meta, record);
-    if (!record && spec.dateField && !v[spec.dateField]) v[spec.dateField] = todayScreen();
+    if (!record && doc.dateField && !v[doc.dateField]) v[doc.dateField] = todayScreen();
     return v;
   });
   const form = useFormState(fields, initial);
@@ -121,7 +106,7 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
 
   const { create, loading: creating } = useCreateRecord(meta.name);
   const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
-  const { call, loading: acting } = useDocumentAction(spec);
+  const { call, loading: acting } = useDocumentAction(meta, metas);
 
   if (!perms.canView && !(action === 'inserir' && perms.canCreate)) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
@@ -138,9 +123,9 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
     );
   }
 
-  const closed = isClosed(spec, record);
-  const editable = (editing ? perms.canUpdate : perms.canCreate) && !closed;
-  const status = statusOf(spec, record);
+  const readOnly = isReadOnly(meta, record);
+  const editable = (editing ? perms.canUpdate : perms.canCreate) && !readOnly;
+  const status = statusOf(meta, record);
 
   const save = async () => {
     if (!form.validateAll()) return;
@@ -155,7 +140,7 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
       } else {
         const saved = await create(row);
         notify.success('Registro salvo com sucesso!');
-        navigate(editHref(spec.root, headerId(spec, saved)), { replace: true, state: { record: saved } });
+        navigate(editHref(meta, headerId(meta, saved)), { replace: true, state: { record: saved } });
       }
     } catch (e) {
       const message = errorMessage(e);
@@ -165,9 +150,9 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
     }
   };
 
-  const run = async (def: DocActionDef, values: FormValues) => {
+  const run = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
     try {
-      const { answer, next } = await call(def, def.body?.(values));
+      const { answer, next } = await call(button, shown, asked);
       notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
       if (next) navigate(next, { state: { record: answer } });
     } catch (e) {
@@ -175,29 +160,36 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
     }
   };
 
-  const start = (def: DocActionDef) => {
-    if (def.asksSurcharge) {
+  // A button asks its dialog, or its confirmation, before the call; else it calls at once.
+  const start = (button: ActionMeta, shown: Row) => {
+    const dialog = button.dialog ? ACTION_DIALOGS[button.dialog] : undefined;
+    if (dialog) {
       dialogs.confirm({
-        title: 'Acréscimo da ordem de serviço',
-        groups: SURCHARGE_GROUPS,
-        okText: 'Aplicar',
-        onOk: (values) => run(def, values),
+        title: dialog.title,
+        groups: dialog.groups,
+        okText: dialog.okText,
+        onOk: (values) => run(button, shown, dialog.body(values)),
       });
-    } else if (def.confirm) {
-      dialogs.confirm({ ...def.confirm, onOk: () => run(def, {}) });
+    } else if (button.confirm) {
+      dialogs.confirm({
+        title: button.confirm.title,
+        text: fillText(button.confirm.text, shown),
+        okText: button.confirm.ok,
+        onOk: () => run(button, shown),
+      });
     } else {
-      void run(def, {});
+      void run(button, shown);
     }
   };
 
-  const actions = editing && record ? documentActions(spec, record, session?.user.id ?? 0, perms.canUpdate) : [];
-  const number = record ? spec.key.map((k) => String(record[k] ?? '')).join('/') : '';
-  const customer = record
-    ? spec.id === 'order'
-      ? clientLabel(record.PEDF_CLI_DESC)
-      : String(record.ORCA_CLI_DESC ?? record.ORDS_CLI_DESC ?? '')
-    : '';
-  const partsLocked = spec.id === 'serviceOrder' && record?.ORDS_ESTOQUE_BAIXADO === true;
+  const buttons = editing && record ? meta.actions : [];
+  const number = record ? doc.key.map((k) => String(record[k] ?? '')).join('/') : '';
+  // The record's label (the customer), unless the label is the document's number itself.
+  const label = record && !doc.key.includes(meta.labelField) ? labelText(meta, record[meta.labelField]) : '';
+  const locks = record ? doc.lines.map((line) => lineLock(meta, line, record)) : [];
+  const lockLabels = [...new Set(locks.filter((f): f is string => !!f))].map(
+    (f) => meta.fields.find((x) => x.name === f)?.label ?? f,
+  );
 
   return (
     <div className="space-y-4">
@@ -205,26 +197,30 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="text-lg font-semibold text-slate-800">
             {meta.title} nº {number}
-            {customer && <span className="font-normal text-slate-600"> - {customer}</span>}
+            {label && <span className="font-normal text-slate-600"> - {label}</span>}
           </h2>
-          {status && spec.status && (
+          {status && doc.status && (
             <span
               data-testid="status-badge"
-              className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[status] ?? BADGE.C}`}
+              className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeClass(!readOnly)}`}
             >
-              {spec.status.labels[status] ?? status}
+              {statusText(meta, status)}
             </span>
           )}
-          {partsLocked && (
-            <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">
-              Estoque baixado
+          {lockLabels.map((text) => (
+            <span
+              key={text}
+              data-testid="lock-badge"
+              className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800"
+            >
+              {text}
             </span>
-          )}
+          ))}
         </div>
       )}
-      {closed && (
+      {readOnly && (
         <p role="note" className="rounded bg-amber-50 p-2 text-sm text-amber-900">
-          Documento {spec.status?.labels[status]?.toLowerCase()}: somente consulta.
+          Documento {statusText(meta, status).toLowerCase()}: somente consulta.
         </p>
       )}
       <form
@@ -261,22 +257,16 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
 
       {editing &&
         record &&
-        spec.lines.map((line) => (
-          <DocumentLines
-            key={line.resource}
-            spec={spec}
-            line={line}
-            header={record}
-            editable={editable && !(partsLocked && line.kind === 'product')}
-          />
+        doc.lines.map((line, i) => (
+          <DocumentLines key={line.resource} meta={meta} line={line} header={record} editable={editable && !locks[i]} />
         ))}
 
-      {editing && record && spec.totals.length > 0 && (
+      {editing && record && doc.totals.length > 0 && (
         <section aria-label="Totais" className="rounded bg-white p-4 shadow-sm">
           <h2 className="mb-2 text-base font-semibold text-primary">Totais</h2>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-            {spec.totals.map((t, i) => (
-              <div key={t.name} className={i === spec.totals.length - 1 ? 'font-semibold' : ''}>
+            {doc.totals.map((t, i) => (
+              <div key={t.name} className={i === doc.totals.length - 1 ? 'font-semibold' : ''}>
                 <dt className="text-xs text-slate-500">{t.label}</dt>
                 <dd data-testid={`total-${t.name}`} className="text-sm">
                   {formatMoney(record[t.name] as string | number | null)}
@@ -287,17 +277,17 @@ export default function DocumentFormPage({ spec, meta, metas, action }: Props) {
         </section>
       )}
 
-      {actions.length > 0 && (
+      {record && buttons.length > 0 && (
         <div className="flex flex-wrap justify-end gap-2">
-          {actions.map((a) => (
+          {buttons.map((b, i) => (
             <button
-              key={a.id}
+              key={b.name}
               type="button"
-              className={a.id === 'faturar' || a.id === 'gerapedidofat' ? primaryButton : secondaryButton}
-              disabled={a.disabled || acting}
-              onClick={() => start(a)}
+              className={i === 0 ? primaryButton : secondaryButton}
+              disabled={acting || !actionEnabled(b, meta, record, perms)}
+              onClick={() => start(b, record)}
             >
-              {a.label}
+              {b.label}
             </button>
           ))}
         </div>

@@ -5,14 +5,15 @@ import type { SelectedItem } from '../../components/picker/pickerState';
 import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { notify } from '../../lib/toast';
+import type { DocumentRegister } from '../../lib/resources/metaFields';
+import type { DocumentLine } from './documentMeta';
 import { describe, LineTable } from './LineTable';
-import type { DocSpec, LineSpec } from './specs';
 import { useLines, usePickerLoad, useProductTexts } from './useDocumentData';
 import { useAddLines, useDeleteLine, useEditLine } from './useLineWrites';
 
 interface Props {
-  spec: DocSpec;
-  line: LineSpec;
+  meta: DocumentRegister;
+  line: DocumentLine;
   header: Row;
   editable: boolean;
 }
@@ -20,18 +21,22 @@ interface Props {
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** One line register of a document: its table, the picker that adds to it, edits and deletes. */
-export function DocumentLines({ spec, line, header, editable }: Props) {
+export function DocumentLines({ meta, line, header, editable }: Props) {
   const dialogs = useDialogs();
-  const { rows } = useLines(spec, line, header);
+  const { rows } = useLines(meta, line, header);
   const load = usePickerLoad(line.kind);
-  const texts = useProductTexts(useMemo(() => (line.desc ? [] : rows.map((r) => r[line.item])), [line, rows]));
+  const item = line.item;
+  // Product lines without a description column show the product's own (transfers, requisitions).
+  const texts = useProductTexts(
+    useMemo(() => (line.desc || !item || line.kind !== 'product' ? [] : rows.map((r) => r[item])), [line, item, rows]),
+  );
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const addLines = useAddLines(spec, line);
-  const editLine = useEditLine(spec, line);
-  const deleteLine = useDeleteLine(spec, line);
+  const addLines = useAddLines(meta, line);
+  const editLine = useEditLine(meta, line);
+  const deleteLine = useDeleteLine(meta, line);
 
-  const launched = useMemo(() => rows.map((r) => r[line.item] as string | number), [rows, line]);
+  const launched = useMemo(() => (item ? rows.map((r) => r[item] as string | number) : []), [rows, item]);
 
   // The hooks bring the lines and the header's totals up to date; this only reports.
   const write = async (work: () => Promise<unknown>, done?: string) => {
@@ -80,7 +85,7 @@ export function DocumentLines({ spec, line, header, editable }: Props) {
           load={load}
           onSave={(items) => void add(items)}
           onClose={() => setPicking(false)}
-          blockStock={spec.blockStock && line.kind === 'product'}
+          blockStock={meta.document.blockStock && line.kind === 'product'}
           ungroup
           launchedIds={launched}
         />

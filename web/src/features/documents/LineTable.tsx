@@ -4,10 +4,10 @@ import { Icon } from '../../components/Icon';
 import type { Row } from '../../components/tables/types';
 import { formatMoney, formatNumber, formatQuantity, parseBRNumber } from '../../lib/format';
 import { MSG } from '../../lib/messages';
-import { num, type LineSpec } from './specs';
+import { editableColumn, num, seqOf, type DocumentLine, type LineRole } from './documentMeta';
 
 interface Props {
-  line: LineSpec;
+  line: DocumentLine;
   rows: Row[];
   /** Item texts for lines without a description column. */
   texts?: Record<string, string>;
@@ -67,27 +67,56 @@ function NumberCell({
   );
 }
 
-export function describe(line: LineSpec, row: Row, texts?: Record<string, string>): string {
+export function describe(line: DocumentLine, row: Row, texts?: Record<string, string>): string {
   const own = line.desc ? row[line.desc] : null;
   if (own != null && own !== '') return String(own);
-  const id = String(row[line.item] ?? '');
+  const id = line.item ? String(row[line.item] ?? '') : '';
   return texts?.[id] ?? id;
 }
+
+/** Whether a line register can take new lines: it names the item and the quantity. */
+export const canAddLines = (line: DocumentLine) => !!line.item && !!line.qty;
 
 const th = 'whitespace-nowrap bg-primary px-2.5 py-2 text-xs font-semibold uppercase text-white';
 const td = 'px-2.5 py-1.5 align-middle';
 
-/** The product or service lines of a document: quantity and discount edited in place, delete. */
+/**
+ * The lines of one line register of a document, columns by the metadata's roles (item,
+ * description, unit, quantity, price, cost, discount, total): the editable ones (quantity,
+ * discount, price) edited in place, delete.
+ */
 export function LineTable({ line, rows, texts, editable, busy = false, onAdd, onEdit, onDelete }: Props) {
-  const canQty = editable && line.editable.includes('qty');
-  const canDiscount = editable && line.editable.includes('discount') && !!line.discount;
-  const seq = line.seq ?? line.key[line.key.length - 1];
+  const seq = seqOf(line);
   const sum = line.total ? rows.reduce((t, r) => t + num(r[line.total as string]), 0) : null;
+  /** A number column: edited in place when the line declares it editable, else shown. */
+  const numberCell = (row: Row, text: string, role: LineRole, label: string, money: boolean) => {
+    const column = line[role];
+    if (!column) return null;
+    const edited = editable ? editableColumn(line, role) : null;
+    const value = num(row[column]);
+    return (
+      <td className={`${td} text-right`}>
+        {edited ? (
+          <NumberCell
+            label={`${label} de ${text}`}
+            value={value}
+            decimals={money ? 2 : 4}
+            disabled={busy}
+            onCommit={(v) => onEdit(row, edited, v)}
+          />
+        ) : money ? (
+          formatMoney(value)
+        ) : (
+          formatQuantity(value)
+        )}
+      </td>
+    );
+  };
   return (
     <section aria-label={line.title} className="space-y-2 rounded bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-base font-semibold text-primary">{line.title}</h2>
-        {editable && (
+        {editable && canAddLines(line) && (
           <button type="button" className={primaryButton} onClick={onAdd} disabled={busy}>
             <Icon name="plus" className="h-4 w-4" />
             Adicionar {line.itemName}
@@ -99,10 +128,10 @@ export function LineTable({ line, rows, texts, editable, busy = false, onAdd, on
           <thead>
             <tr>
               <th className={`${th} text-left`}>Item</th>
-              <th className={`${th} text-left`}>Código</th>
+              {line.item && <th className={`${th} text-left`}>Código</th>}
               <th className={`${th} text-left`}>Descrição</th>
               {line.unitName && <th className={`${th} text-left`}>Un.</th>}
-              <th className={`${th} text-right`}>Quantidade</th>
+              {line.qty && <th className={`${th} text-right`}>Quantidade</th>}
               {line.price && <th className={`${th} text-right`}>Valor Unitário</th>}
               {line.cost && <th className={`${th} text-right`}>Custo Unitário</th>}
               {line.discount && <th className={`${th} text-right`}>Desconto</th>}
@@ -127,39 +156,13 @@ export function LineTable({ line, rows, texts, editable, busy = false, onAdd, on
               return (
                 <tr key={`${String(r[seq])}-${i}`} className={i % 2 ? 'bg-slate-50' : ''}>
                   <td className={td}>{String(r[seq] ?? '')}</td>
-                  <td className={td}>{String(r[line.item] ?? '')}</td>
+                  {line.item && <td className={td}>{String(r[line.item] ?? '')}</td>}
                   <td className={td}>{text}</td>
                   {line.unitName && <td className={td}>{String(r[line.unitName] ?? '')}</td>}
-                  <td className={`${td} text-right`}>
-                    {canQty ? (
-                      <NumberCell
-                        label={`Quantidade de ${text}`}
-                        value={num(r[line.qty])}
-                        decimals={4}
-                        disabled={busy}
-                        onCommit={(v) => onEdit(r, line.qty, v)}
-                      />
-                    ) : (
-                      formatQuantity(num(r[line.qty]))
-                    )}
-                  </td>
-                  {line.price && <td className={`${td} text-right`}>{formatMoney(num(r[line.price]))}</td>}
+                  {numberCell(r, text, 'qty', 'Quantidade', false)}
+                  {numberCell(r, text, 'price', 'Valor unitário', true)}
                   {line.cost && <td className={`${td} text-right`}>{formatMoney(num(r[line.cost]))}</td>}
-                  {line.discount && (
-                    <td className={`${td} text-right`}>
-                      {canDiscount ? (
-                        <NumberCell
-                          label={`Desconto de ${text}`}
-                          value={num(r[line.discount])}
-                          decimals={2}
-                          disabled={busy}
-                          onCommit={(v) => onEdit(r, line.discount as string, v)}
-                        />
-                      ) : (
-                        formatMoney(num(r[line.discount]))
-                      )}
-                    </td>
-                  )}
+                  {numberCell(r, text, 'discount', 'Desconto', true)}
                   {line.total && <td className={`${td} text-right`}>{formatMoney(num(r[line.total]))}</td>}
                   {editable && (
                     <td className={`${td} text-right`}>

@@ -1,154 +1,134 @@
-// The conversions and transitions of each document: which register call, with which path
-// parameters (spec data-and-calls §7), and where the screen goes afterwards.
+// The buttons of a document screen, read from the register metadata (ResourceMeta.actions):
+// when each is enabled, what it asks first, the path parameters and body of its call
+// (resourceAction), and which screen its answer opens.
+import type { FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
 import { parseBRNumber } from '../../lib/format';
-import { encodeId } from '../../lib/resources/metaFields';
-import { isClosed, type DocSpec } from './specs';
+import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
+import type { Permissions } from '../../lib/resources/permissions';
+import { statusOf } from './documentMeta';
 
-/** A quote becomes billing order serie 1, NF-e model 55, operation type 1 (saída). */
-export const ORDER_FROM_QUOTE = { serie: '1', model: '55', type: '1' } as const;
+export type ActionMeta = ResourceMeta['actions'][number];
+type ValueSource = ActionMeta['params'][number]['source'];
 
-export interface DocActionDef {
-  id: string;
-  label: string;
-  /** Asked before running (OK runs it). */
-  confirm?: { title: string; text: string; okText: string };
-  /** The acréscimo asks for a value or a percentage. */
-  asksSurcharge?: boolean;
-  disabled?: boolean;
-  resource: string;
-  action: string;
-  params: Record<string, unknown>;
-  body?: (values: Record<string, unknown>) => Record<string, unknown>;
-  /** Where the answer leads: the new document's edit page, or null to stay and reload. */
-  next?: (answer: Row) => string | null;
+/** What a call's values are taken from: the record on screen, the company, the signed-in user. */
+export interface ActionContext {
+  record: Row;
+  emp: number;
+  userId: number;
 }
 
-export const editHref = (root: string, id: unknown) => `/${root}/alterar?id=${encodeURIComponent(encodeId(id))}`;
-
-/** The order a conversion answered, by its key (the row, or the keys the answer carries). */
-const orderHref = (a: Row) => editHref('pedidos', { PEDF_ID: a.PEDF_ID, PEDF_SERIE: a.PEDF_SERIE });
-const serviceOrderHref = (a: Row) =>
-  editHref('ordensdeservico', { ORDS_ID: a.ORDS_ID, ORDS_SERIE: a.ORDS_SERIE ?? 'OS' });
-
-export function documentActions(spec: DocSpec, record: Row, userId: number, canUpdate: boolean): DocActionDef[] {
-  const closed = isClosed(spec, record);
-  switch (spec.id) {
-    case 'quote': {
-      const id = record.ORCA_ID;
-      return [
-        {
-          id: 'gerapedidofat',
-          label: 'Gerar Pedido',
-          disabled: closed || !canUpdate,
-          resource: 'orcamento',
-          action: 'gerapedidofat',
-          params: { ORCA_ID: id, ...ORDER_FROM_QUOTE, user: userId },
-          next: orderHref,
-        },
-        {
-          id: 'geraos',
-          label: 'Gerar OS',
-          disabled: closed || !canUpdate,
-          resource: 'orcamento',
-          action: 'geraos',
-          params: { ORCA_ID: id, user: userId },
-          next: serviceOrderHref,
-        },
-        {
-          id: 'gerarequisicao',
-          label: 'Gerar Requisição',
-          disabled: closed || !canUpdate || record.ORCA_REQU_OK === true,
-          resource: 'orcamento',
-          action: 'gerarequisicao',
-          params: { ORCA_ID: id, user: userId },
-          next: () => null,
-        },
-        {
-          id: 'duplicar',
-          label: 'Duplicar',
-          resource: 'orcamento',
-          action: 'duplicar',
-          params: { ORCA_ID: id, user: userId },
-          next: (a) => editHref('orcamentos', a.ORCA_ID),
-        },
-      ];
-    }
-    case 'order': {
-      const params = { PEDF_ID: record.PEDF_ID, PEDF_SERIE: record.PEDF_SERIE };
-      return [
-        {
-          id: 'faturar',
-          label: 'Faturar',
-          disabled: closed || !canUpdate,
-          confirm: {
-            title: 'Faturar pedido',
-            text: `Deseja faturar o pedido ${String(record.PEDF_ID)}? Após faturado, o pedido não poderá ser alterado.`,
-            okText: 'Faturar',
-          },
-          resource: 'pedido',
-          action: 'faturar',
-          params,
-          next: () => null,
-        },
-        {
-          id: 'duplicar',
-          label: 'Duplicar',
-          resource: 'pedido',
-          action: 'duplicar',
-          params: { ...params, userId },
-          next: orderHref,
-        },
-      ];
-    }
-    case 'serviceOrder': {
-      const done = record.ORDS_ESTOQUE_BAIXADO === true;
-      return [
-        {
-          id: 'totalizacao',
-          label: 'Totalizar',
-          resource: 'ordemservico',
-          action: 'totalizacao',
-          params: { ORDS_ID: record.ORDS_ID, ORDS_SERIE: record.ORDS_SERIE },
-          next: () => null,
-        },
-        {
-          id: 'acrescimo',
-          label: 'Acréscimo',
-          disabled: closed || !canUpdate,
-          asksSurcharge: true,
-          resource: 'ordemservico',
-          action: 'acrescimo',
-          params: { NROS: record.ORDS_ID, SERIE: record.ORDS_SERIE },
-          body: surchargeBody,
-          next: () => null,
-        },
-        {
-          id: 'baixarestoque',
-          label: 'Baixar Estoque',
-          disabled: done || statusCancelled(record) || !canUpdate,
-          confirm: {
-            title: 'Baixar estoque',
-            text: 'Deseja baixar do estoque os produtos desta ordem de serviço?',
-            okText: 'Baixar',
-          },
-          resource: 'ordemservico',
-          action: 'baixarestoque',
-          params: {},
-          body: () => ({ ORDS_ID: record.ORDS_ID, ORDS_EMP_ID: record.ORDS_EMP_ID, ORDS_SERIE: record.ORDS_SERIE }),
-          next: () => null,
-        },
-      ];
-    }
+/** A value a button sends: a field of the record, the user's id or a constant. */
+export function sourceValue(source: ValueSource, ctx: ActionContext): unknown {
+  switch (source.from) {
+    case 'field':
+      return source.value == null ? null : (ctx.record[source.value] ?? null);
+    case 'user':
+      return ctx.userId;
+    case 'const':
+      return source.value;
     default:
-      return [];
+      throw new Error(`Origem de valor desconhecida: ${source.from}.`);
   }
 }
 
-const statusCancelled = (r: Row) => r.ORDS_SITUACAO === 'C';
+/** The `{name}` parameters of a legacy path, in order. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+/**
+ * The call's path parameters by name, the company always among them: a parameter the button
+ * declares takes its source; else `emp` is the company, `user`/`userId` the signed-in user,
+ * and any other name the record's field of that name.
+ */
+export function actionParams(action: ActionMeta, ctx: ActionContext): Record<string, unknown> {
+  const declared = new Map(action.params.map((p) => [p.name, p.source]));
+  const params: Record<string, unknown> = { emp: ctx.emp };
+  for (const name of pathParams(action.path)) {
+    const source = declared.get(name);
+    if (source) params[name] = sourceValue(source, ctx);
+    else if (name === 'emp') params[name] = ctx.emp;
+    else if (name === 'user' || name === 'userId') params[name] = ctx.userId;
+    else params[name] = ctx.record[name] ?? null;
+  }
+  return params;
+}
+
+/** The call's body: the button's declared values and what its dialog asked; none when both are empty. */
+export function actionBody(
+  action: ActionMeta,
+  ctx: ActionContext,
+  asked?: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const body = { ...Object.fromEntries(action.body.map((v) => [v.name, sourceValue(v.source, ctx)])), ...asked };
+  return Object.keys(body).length > 0 ? body : undefined;
+}
+
+/** A confirmation text with each `{FIELD}` replaced by the record's value. */
+export const fillText = (text: string, record: Row): string =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => (record[name] == null ? '' : String(record[name])));
+
+/** A dialog a button asks before its call, and how its values become the call's body. */
+export interface ActionDialog {
+  title: string;
+  okText: string;
+  groups: GroupDescriptor[];
+  body: (values: FormValues) => Record<string, unknown>;
+}
 
 /** The acréscimo dialog's values as the call's body: VALOR or PERCENTUAL. */
-export function surchargeBody(values: Record<string, unknown>): Record<string, unknown> {
+export function surchargeBody(values: FormValues): Record<string, unknown> {
   const n = String(parseBRNumber(String(values.VALOR ?? '')) ?? 0);
   return values.TIPO === 'P' ? { PERCENTUAL: n } : { VALOR: n };
+}
+
+/** The dialogs the client knows by `ActionMeta.dialog`. */
+export const ACTION_DIALOGS: Record<string, ActionDialog> = {
+  surcharge: {
+    title: 'Acréscimo da ordem de serviço',
+    okText: 'Aplicar',
+    groups: [
+      {
+        fields: [
+          {
+            name: 'TIPO',
+            type: 'COMBOBOX',
+            text: 'Tipo',
+            required: true,
+            width: 6,
+            options: [
+              { value: 'V', text: 'Valor (R$)' },
+              { value: 'P', text: 'Percentual (%)' },
+            ],
+          },
+          { name: 'VALOR', type: 'MONEY', text: 'Acréscimo', required: true, width: 6 },
+        ],
+      },
+    ],
+    body: surchargeBody,
+  },
+};
+
+/**
+ * The program permission a call needs: a call whose answer opens a new record of the same
+ * register (Duplicar) creates one; any other changes the record on screen.
+ */
+export const actionPermission = (action: ActionMeta, meta: ResourceMeta): 'create' | 'update' =>
+  action.opens === meta.name ? 'create' : 'update';
+
+/**
+ * A button is enabled when the document's status is one of its `openWhen` (any, when empty),
+ * its `unless` field is not true, the user holds the permission its call needs, and the
+ * client knows the dialog it asks.
+ */
+export function actionEnabled(action: ActionMeta, meta: DocumentRegister, record: Row, perms: Permissions): boolean {
+  if (action.openWhen.length > 0 && !action.openWhen.includes(statusOf(meta, record))) return false;
+  if (action.unless && isTrue(record[action.unless])) return false;
+  if (action.dialog && !ACTION_DIALOGS[action.dialog]) return false;
+  return actionPermission(action, meta) === 'create' ? perms.canCreate : perms.canUpdate;
+}
+
+/** The edit screen the answer opens (the register `opens`, by the key fields of the answered row); null: stay. */
+export function openedHref(action: ActionMeta, metas: ResourceMeta[], answer: Row): string | null {
+  const target = action.opens ? metas.find((m) => m.name === action.opens) : undefined;
+  return target ? editHref(target, recordId(target, answer)) : null;
 }

@@ -3,59 +3,40 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
-import { field } from '../../test/fixtures';
+import {
+  action,
+  documentLine,
+  documentMetas,
+  field,
+  orderMeta,
+  quoteMeta,
+  requisitionMeta,
+  serviceOrderMeta,
+  transferMeta,
+} from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import type { ResourceMeta } from '../../lib/resources/metaFields';
+import type { DocumentRegister } from '../../lib/resources/metaFields';
+import type { Permissions } from '../../lib/resources/permissions';
 import {
   ResourceCreateDocument,
   ResourceGetDocument,
   ResourceListDocument,
   ResourceUpdateDocument,
 } from '../../lib/resources/documents';
-import { documentActions, surchargeBody } from './actions';
-import { clientLabel } from './clientLabel';
-import RegisterListPage from '../../components/registers/RegisterListPage';
+import {
+  actionBody,
+  actionEnabled,
+  actionParams,
+  actionPermission,
+  fillText,
+  openedHref,
+  pathParams,
+  surchargeBody,
+} from './actions';
 import DocumentFormPage from './DocumentFormPage';
+import { hiddenFields, isReadOnly, lineWhere } from './documentMeta';
 import { ResourceActionDocument } from './documents';
 import { newLineData } from './useLineWrites';
-import { ORDER, QUOTE, REQUISITION, SERVICE_ORDER, TRANSFER } from './specs';
-
-const quoteMeta: ResourceMeta = {
-  name: 'orcamento',
-  path: '/orcamentos',
-  title: 'Orçamentos',
-  program: 'orcamentos',
-  key: ['ORCA_ID'],
-  companyColumn: 'ORCA_EMP_ID',
-  labelField: 'ORCA_CLI_DESC',
-  defaultOrder: 'ORCA_ID DESC',
-  fields: [
-    field({ name: 'ORCA_ID', kind: 'NUMBER', label: 'Número', editable: false }),
-    field({ name: 'ORCA_CLI_DESC', kind: 'TEXT', label: 'Cliente', editable: false }),
-    field({ name: 'ORCA_DTA_EMIS', kind: 'DATE', label: 'Emissão', required: true }),
-    field({ name: 'ORCA_VLR_PECAS', kind: 'MONEY', label: 'Total Peças', editable: false }),
-    field({ name: 'ORCA_VLR_TOT', kind: 'MONEY', label: 'Total', editable: false }),
-    field({ name: 'ORCA_SITUACAO', kind: 'COMBOBOX', label: 'Situação', editable: false }),
-  ],
-  groups: [],
-};
-
-const orderMeta: ResourceMeta = {
-  ...quoteMeta,
-  name: 'pedido',
-  path: '/pedidos',
-  title: 'Pedidos de Venda',
-  program: 'pedidos',
-  key: ['PEDF_ID', 'PEDF_SERIE'],
-  labelField: 'PEDF_CLI_DESC',
-  fields: [
-    field({ name: 'PEDF_ID', kind: 'NUMBER', label: 'Número', editable: false }),
-    field({ name: 'PEDF_SERIE', kind: 'TEXT', label: 'Série', required: true }),
-    field({ name: 'PEDF_DTA_EMISSAO', kind: 'DATE', label: 'Emissão', required: true }),
-    field({ name: 'PEDF_VLR_TOTAL', kind: 'MONEY', label: 'Total', editable: false }),
-    field({ name: 'PEDF_SITUACAO', kind: 'COMBOBOX', label: 'Situação', editable: false }),
-  ],
-};
 
 const quote = (over = {}) => ({
   ORCA_ID: 5,
@@ -68,6 +49,7 @@ const quote = (over = {}) => ({
   ORCA_VLR_DESC: '0.00',
   ORCA_VLR_TOT: '141.00',
   ORCA_SITUACAO: 'A',
+  ORCA_REQU_OK: false,
   ...over,
 });
 const productLine = (over = {}) => ({
@@ -92,6 +74,19 @@ const serviceLine = {
   ORCI_VLR_DESC: '0',
   ORCI_VLR_TOTAL: '120.00',
 };
+const serviceOrder = (over = {}) => ({
+  ORDS_ID: 4,
+  ORDS_SERIE: 'OS',
+  ORDS_EMP_ID: 1,
+  ORDS_CLI_DESC: 'MARIA',
+  ORDS_DTA_ENTRADA: '2026-11-22',
+  ORDS_VLR_TOTAL: '50.00',
+  ORDS_SITUACAO: 'A',
+  ORDS_ESTOQUE_BAIXADO: false,
+  ...over,
+});
+const osId = { ORDS_ID: 4, ORDS_SERIE: 'OS' };
+const osRoute = `/ordensdeservico/alterar?id=${encodeURIComponent(JSON.stringify(osId))}`;
 
 const page = (rows: object[]) => ({ data: { resourceList: { __typename: 'ResourcePage', rows, total: rows.length } } });
 const getMock = (name: string, id: unknown, row: object, maxUsageCount = 1) => ({
@@ -114,21 +109,32 @@ const actionMock = (name: string, action: string, params: object, answer: object
   },
   result: { data: { resourceAction: answer } },
 });
+const quoteLines = (n = 1, products = [productLine()], services: object[] = [serviceLine]) => [
+  linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, products, n),
+  linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, services, n),
+];
+const osLines = (n = 1) => [
+  linesMock('ordemservicoservico', { ORDI_ORDS_ID: 4, ORDI_SERIE: 'OS' }, [], n),
+  linesMock('ordemservicoproduto', { ORDP_ORDS_ID: 4, ORDP_SERIE: 'OS' }, [], n),
+];
 
 function Where() {
   const { pathname, search } = useLocation();
   return <p data-testid="where">{`${pathname}${decodeURIComponent(search)}`}</p>;
 }
 
-function renderForm(meta: ResourceMeta, spec: typeof QUOTE, route: string, mocks: object[]) {
-  // Only the spec's own root shows the page: a conversion leaves it for another screen.
+/** The screen as the app routes it: another record's id mounts it afresh. */
+function Screen({ meta }: { meta: DocumentRegister }) {
+  const { search } = useLocation();
+  return <DocumentFormPage key={search} meta={meta} metas={documentMetas} action="alterar" />;
+}
+
+function renderForm(meta: DocumentRegister, route: string, mocks: object[]) {
+  // Only the register's own path shows the page: a conversion leaves it for another screen.
   return renderWith(
     <>
       <Routes>
-        <Route
-          path={`/${spec.root}/*`}
-          element={<DocumentFormPage spec={spec} meta={meta} metas={[meta]} action="alterar" />}
-        />
+        <Route path={`${meta.path}/*`} element={<Screen meta={meta} />} />
         <Route path="*" element={null} />
       </Routes>
       <Where />
@@ -137,11 +143,13 @@ function renderForm(meta: ResourceMeta, spec: typeof QUOTE, route: string, mocks
   );
 }
 
-const grant = () =>
+const grant = (over = {}) =>
   signIn({
     programs: [
-      program({ id: 1, name: 'IndexOrcamento', webPath: '/orcamentos' }),
-      program({ id: 2, name: 'IndexPedido', webPath: '/pedidos' }),
+      program({ id: 1, name: 'IndexOrcamento', webPath: '/orcamentos', ...over }),
+      program({ id: 2, name: 'IndexPedido', webPath: '/pedidos', ...over }),
+      program({ id: 3, name: 'IndexOrdemservico', webPath: '/ordensdeservico', ...over }),
+      program({ id: 4, name: 'IndexCompra', webPath: '/compras', ...over }),
     ],
   });
 
@@ -151,10 +159,143 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+describe('a document screen from its metadata alone', () => {
+  // A document the client knows nothing about: every column, total and status comes from here.
+  const purchaseMeta: DocumentRegister = {
+    name: 'compra',
+    path: '/compras',
+    title: 'Compras',
+    program: 'compras',
+    key: ['COMP_ID'],
+    companyColumn: 'COMP_EMP_ID',
+    labelField: 'COMP_FORN_DESC',
+    defaultOrder: 'COMP_ID DESC',
+    fields: [
+      field({ name: 'COMP_ID', kind: 'NUMBER', label: 'Número', editable: false }),
+      field({ name: 'COMP_FORN_DESC', kind: 'TEXT', label: 'Fornecedor' }),
+      field({ name: 'COMP_FRETE', kind: 'MONEY', label: 'Frete', editable: false }),
+      field({ name: 'COMP_TOTAL', kind: 'MONEY', label: 'Total da compra', editable: false }),
+      field({ name: 'COMP_SIT', kind: 'COMBOBOX', label: 'Situação', editable: false }),
+    ],
+    groups: [],
+    document: {
+      key: ['COMP_ID'],
+      dateField: null,
+      breadcrumbs: null,
+      blockStock: false,
+      status: {
+        field: 'COMP_SIT',
+        open: ['D'],
+        labels: [
+          { value: 'D', text: 'Digitação' },
+          { value: 'R', text: 'Recebida' },
+        ],
+      },
+      totals: [
+        { name: 'COMP_FRETE', label: 'Frete' },
+        { name: 'COMP_TOTAL', label: 'Total da compra' },
+      ],
+      lines: [
+        documentLine({
+          resource: 'compraitem',
+          kind: 'product',
+          title: 'Itens comprados',
+          itemName: 'item',
+          key: ['COMI_COMP_ID', 'COMI_SEQ'],
+          parent: ['COMI_COMP_ID'],
+          seq: 'COMI_SEQ',
+          item: 'COMI_PROD_ID',
+          desc: 'COMI_DESC',
+          qty: 'COMI_QTDE',
+          price: 'COMI_CUSTO',
+          total: 'COMI_TOTAL',
+          editable: ['price'],
+        }),
+      ],
+    },
+    actions: [],
+  };
+  const purchase = (sit: string) => ({
+    COMP_ID: 8,
+    COMP_FORN_DESC: 'DISTRIBUIDORA',
+    COMP_FRETE: '15.00',
+    COMP_TOTAL: '115.00',
+    COMP_SIT: sit,
+  });
+  const items = [
+    {
+      COMI_COMP_ID: 8,
+      COMI_SEQ: 1,
+      COMI_PROD_ID: 7,
+      COMI_DESC: 'PARAFUSO',
+      COMI_QTDE: '10',
+      COMI_CUSTO: '10',
+      COMI_TOTAL: '100',
+    },
+  ];
+  const render = (sit: string) =>
+    renderForm(purchaseMeta, '/compras/alterar?id=8', [
+      getMock('compra', 8, purchase(sit)),
+      linesMock('compraitem', { COMI_COMP_ID: 8 }, items),
+    ]);
+
+  it('lays out the lines by their roles, the totals apart, and edits what the line declares', async () => {
+    render('D');
+    const table = await screen.findByRole('region', { name: 'Itens comprados' });
+    expect(await within(table).findByText('PARAFUSO')).toBeInTheDocument();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Item', 'Código', 'Descrição', 'Quantidade', 'Valor Unitário', 'Total', 'Ações']);
+    expect(within(table).getByLabelText('Valor unitário de PARAFUSO')).toHaveValue('10,00');
+    expect(within(table).queryByLabelText('Quantidade de PARAFUSO')).not.toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Adicionar item' })).toBeInTheDocument();
+    expect(within(table).getByText('Total itens comprados: R$ 100,00')).toBeInTheDocument();
+    const totals = screen.getByRole('region', { name: 'Totais' });
+    expect(within(totals).getByText('Total da compra')).toBeInTheDocument();
+    expect(screen.getByTestId('total-COMP_TOTAL')).toHaveTextContent('R$ 115,00');
+    expect(screen.getByTestId('total-COMP_FRETE')).toHaveTextContent('R$ 15,00');
+    // Totals and the status are shown apart, not in the form.
+    expect(screen.queryByLabelText(/Total da compra/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Situação/)).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/Fornecedor/)).toBeEnabled();
+    expect(screen.getByTestId('status-badge')).toHaveTextContent('Digitação');
+    expect(screen.getByRole('heading', { name: 'Compras nº 8 - DISTRIBUIDORA' })).toBeInTheDocument();
+  });
+
+  it('is read-only in a status that does not accept changes', async () => {
+    render('R');
+    const table = await screen.findByRole('region', { name: 'Itens comprados' });
+    expect(await within(table).findByText('PARAFUSO')).toBeInTheDocument();
+    expect(screen.getByTestId('status-badge')).toHaveTextContent('Recebida');
+    expect(screen.getByRole('note')).toHaveTextContent('Documento recebida: somente consulta.');
+    expect(within(table).queryByLabelText('Valor unitário de PARAFUSO')).not.toBeInTheDocument();
+    expect(within(table).getByText('R$ 10,00')).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'Adicionar item' })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'Excluir PARAFUSO' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Salvar' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/Fornecedor/)).toBeDisabled();
+  });
+
+  it('reads what the metadata says a document is', () => {
+    expect([...hiddenFields(purchaseMeta)]).toEqual(['COMP_FRETE', 'COMP_TOTAL', 'COMP_SIT']);
+    expect(isReadOnly(purchaseMeta, purchase('D'))).toBe(false);
+    expect(isReadOnly(purchaseMeta, purchase('R'))).toBe(true);
+    // No record yet (a new document), or no status at all: editable.
+    expect(isReadOnly(purchaseMeta, null)).toBe(false);
+    expect(isReadOnly(transferMeta, { TRLO_ID: 1 })).toBe(false);
+    expect(lineWhere(orderMeta.document.lines[0], orderMeta, { PEDF_ID: 9, PEDF_SERIE: '1' })).toEqual({
+      PEDI_PEDF_ID: 9,
+      PEDI_PEDF_SERIE_ID: '1',
+    });
+  });
+});
+
 describe('quote screen', () => {
   it('shows the lines and the server totals, and edits a quantity', async () => {
     const user = userEvent.setup();
-    renderForm(quoteMeta, QUOTE, '/orcamentos/alterar?id=5', [
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
       getMock('orcamento', 5, quote()),
       linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, [productLine()]),
       linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, [serviceLine], 3),
@@ -173,6 +314,13 @@ describe('quote screen', () => {
     expect(screen.getByTestId('total-ORCA_VLR_TOT')).toHaveTextContent('R$ 141,00');
     expect(screen.getByTestId('total-ORCA_VLR_PECAS')).toHaveTextContent('R$ 21,00');
     expect(screen.getByTestId('status-badge')).toHaveTextContent('Aberto');
+    const products = screen.getByRole('region', { name: 'Produtos' });
+    expect(
+      within(products)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Item', 'Código', 'Descrição', 'Un.', 'Quantidade', 'Valor Unitário', 'Desconto', 'Total', 'Ações']);
+    expect(within(products).getByLabelText('Desconto de PARAFUSO')).toHaveValue('0,00');
 
     const qty = screen.getByLabelText('Quantidade de PARAFUSO');
     expect(qty).toHaveValue('2');
@@ -185,10 +333,9 @@ describe('quote screen', () => {
 
   it('adds products from the picker with their price', async () => {
     const user = userEvent.setup();
-    renderForm(quoteMeta, QUOTE, '/orcamentos/alterar?id=5', [
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
       getMock('orcamento', 5, quote(), 2),
-      linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, []),
-      linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, []),
+      ...quoteLines(1, [], []),
       {
         request: {
           query: ResourceListDocument,
@@ -226,12 +373,28 @@ describe('quote screen', () => {
     expect(await screen.findByLabelText('Quantidade de PARAFUSO')).toHaveValue('2');
   });
 
+  it('shows the buttons the metadata declares, in its order', async () => {
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [getMock('orcamento', 5, quote()), ...quoteLines()]);
+    await screen.findByText('PARAFUSO');
+    const buttons = ['Gerar Pedido', 'Gerar OS', 'Gerar Requisição', 'Duplicar'];
+    for (const name of buttons) expect(screen.getByRole('button', { name })).toBeEnabled();
+  });
+
+  it('disables a button whose `unless` field is true and those out of their `openWhen`', async () => {
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
+      getMock('orcamento', 5, quote({ ORCA_REQU_OK: true })),
+      ...quoteLines(),
+    ]);
+    await screen.findByText('PARAFUSO');
+    expect(screen.getByRole('button', { name: 'Gerar Requisição' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Gerar Pedido' })).toBeEnabled();
+  });
+
   it('converts to a billing order (serie 1, model 55, type 1) and opens it', async () => {
     const user = userEvent.setup();
-    renderForm(quoteMeta, QUOTE, '/orcamentos/alterar?id=5', [
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
       getMock('orcamento', 5, quote()),
-      linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, [productLine()]),
-      linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, [serviceLine]),
+      ...quoteLines(),
       actionMock(
         'orcamento',
         'gerapedidofat',
@@ -245,13 +408,47 @@ describe('quote screen', () => {
     );
   });
 
+  it('opens the service order a quote becomes, by its key fields in the answer', async () => {
+    const user = userEvent.setup();
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
+      getMock('orcamento', 5, quote()),
+      ...quoteLines(),
+      actionMock('orcamento', 'geraos', { ORCA_ID: 5, user: 3 }, serviceOrder({ ORDS_ORCA_ID: 5 })),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Gerar OS' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('where')).toHaveTextContent(
+        '/ordensdeservico/alterar?id={"ORDS_ID":4,"ORDS_SERIE":"OS"}',
+      ),
+    );
+  });
+
+  it('stays and reads the quote again after a call that opens nothing', async () => {
+    const success = vi.spyOn(notify, 'success');
+    const user = userEvent.setup();
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
+      getMock('orcamento', 5, quote()),
+      ...quoteLines(2),
+      actionMock(
+        'orcamento',
+        'gerarequisicao',
+        { ORCA_ID: 5, user: 3 },
+        { code: 200, msg: 'Requisição enviada ao estoque.', ORCA_ID: 5 },
+      ),
+      getMock('orcamento', 5, quote({ ORCA_REQU_OK: true })),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Gerar Requisição' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Requisição enviada ao estoque.'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Gerar Requisição' })).toBeDisabled());
+    expect(screen.getByTestId('where')).toHaveTextContent('/orcamentos/alterar?id=5');
+  });
+
   it('reports the server message of a refused conversion', async () => {
     const error = vi.spyOn(notify, 'error');
     const user = userEvent.setup();
-    renderForm(quoteMeta, QUOTE, '/orcamentos/alterar?id=5', [
+    renderForm(quoteMeta, '/orcamentos/alterar?id=5', [
       getMock('orcamento', 5, quote()),
-      linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, []),
-      linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, []),
+      ...quoteLines(1, [], []),
       {
         request: {
           query: ResourceActionDocument,
@@ -302,24 +499,29 @@ describe('billing order screen', () => {
   ];
 
   it('is read-only once invoiced, with a badge', async () => {
-    renderForm(orderMeta, ORDER, route, [getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })), ...lines()]);
+    renderForm(orderMeta, route, [getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })), ...lines()]);
     expect(await screen.findByTestId('status-badge')).toHaveTextContent('Faturado');
     expect(await screen.findByText('PARAFUSO')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent('Documento faturado: somente consulta.');
     expect(screen.queryByRole('button', { name: 'Salvar' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Adicionar produto' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Quantidade de PARAFUSO')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Excluir PARAFUSO' })).not.toBeInTheDocument();
+    // Faturar is open only in 'A'; Duplicar in any status.
     expect(screen.getByRole('button', { name: 'Faturar' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Duplicar' })).toBeEnabled();
     expect(screen.getByLabelText(/Emissão/)).toBeDisabled();
     // The customer's name is cut to 20 characters in the order's label.
     expect(screen.getByText(/- JOÃO DA SILVA COMÉRC$/)).toBeInTheDocument();
+    // The service lines have no discount: no such column.
+    const services = screen.getByRole('region', { name: 'Serviços' });
+    expect(within(services).queryByRole('columnheader', { name: 'Desconto' })).not.toBeInTheDocument();
   });
 
-  it('invoices after confirmation', async () => {
+  it('invoices after a confirmation naming the order', async () => {
     const success = vi.spyOn(notify, 'success');
     const user = userEvent.setup();
-    renderForm(orderMeta, ORDER, route, [
+    renderForm(orderMeta, route, [
       getMock('pedido', id, order()),
       ...lines(2),
       actionMock(
@@ -331,111 +533,294 @@ describe('billing order screen', () => {
       getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })),
     ]);
     await user.click(await screen.findByRole('button', { name: 'Faturar' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/Deseja faturar o pedido 9\?/)).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', { name: 'Faturar pedido' });
+    expect(
+      within(dialog).getByText('Deseja faturar o pedido 9? Após faturado, o pedido não poderá ser alterado.'),
+    ).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Faturar' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('Pedido faturado com sucesso.'));
     await waitFor(() => expect(screen.getByTestId('status-badge')).toHaveTextContent('Faturado'));
+    expect(screen.getByRole('button', { name: 'Faturar' })).toBeDisabled();
+  });
+
+  it('duplicates with the user id and opens the copy', async () => {
+    const user = userEvent.setup();
+    renderForm(orderMeta, route, [
+      getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })),
+      ...lines(),
+      actionMock('pedido', 'duplicar', { PEDF_ID: 9, PEDF_SERIE: '1', userId: 3 }, order({ PEDF_ID: 10 })),
+      getMock('pedido', { PEDF_ID: 10, PEDF_SERIE: '1' }, order({ PEDF_ID: 10 })),
+      linesMock('pedidoproduto', { PEDI_PEDF_ID: 10, PEDI_PEDF_SERIE_ID: '1' }, []),
+      linesMock('pedidoservico', { PFOS_PEDF_ID: 10, PFOS_PEDF_SERIE: '1' }, []),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Duplicar' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('where')).toHaveTextContent('/pedidos/alterar?id={"PEDF_ID":10,"PEDF_SERIE":"1"}'),
+    );
+    expect(await screen.findByRole('heading', { name: /^Pedidos de Venda nº 10\/1/ })).toBeInTheDocument();
+    expect(screen.getByTestId('status-badge')).toHaveTextContent('Aberto');
+  });
+
+  it('needs the create permission to duplicate and the update one to invoice', async () => {
+    grant({ canCreate: false });
+    const { unmount } = renderForm(orderMeta, route, [getMock('pedido', id, order()), ...lines()]);
+    await screen.findByText('PARAFUSO');
+    expect(screen.getByRole('button', { name: 'Duplicar' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Faturar' })).toBeEnabled();
+    unmount();
+    grant({ canUpdate: false });
+    renderForm(orderMeta, route, [getMock('pedido', id, order()), ...lines()]);
+    await screen.findByText('PARAFUSO');
+    expect(screen.getByRole('button', { name: 'Duplicar' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Faturar' })).toBeDisabled();
   });
 });
 
-describe('document actions', () => {
-  it('builds the service order calls', () => {
-    const os = { ORDS_ID: 4, ORDS_SERIE: 'OS', ORDS_EMP_ID: 1, ORDS_SITUACAO: 'A', ORDS_ESTOQUE_BAIXADO: false };
-    const defs = documentActions(SERVICE_ORDER, os, 3, true);
-    expect(defs.map((d) => d.label)).toEqual(['Totalizar', 'Acréscimo', 'Baixar Estoque']);
-    expect(defs[0].params).toEqual({ ORDS_ID: 4, ORDS_SERIE: 'OS' });
-    expect(defs[1].params).toEqual({ NROS: 4, SERIE: 'OS' });
-    expect(defs[1].body?.({ TIPO: 'P', VALOR: '10,00' })).toEqual({ PERCENTUAL: '10' });
-    expect(defs[2].body?.({})).toEqual({ ORDS_ID: 4, ORDS_EMP_ID: 1, ORDS_SERIE: 'OS' });
-    const written = documentActions(SERVICE_ORDER, { ...os, ORDS_ESTOQUE_BAIXADO: true }, 3, true);
-    expect(written[2].disabled).toBe(true);
-  });
-
-  it('converts a quote with the documented parameters', () => {
-    const defs = documentActions(QUOTE, { ORCA_ID: 5, ORCA_SITUACAO: 'A' }, 3, true);
-    expect(defs.map((d) => d.label)).toEqual(['Gerar Pedido', 'Gerar OS', 'Gerar Requisição', 'Duplicar']);
-    expect(defs[0].params).toEqual({ ORCA_ID: 5, serie: '1', model: '55', type: '1', user: 3 });
-    expect(defs[1].next?.({ ORDS_ID: 4, ORDS_SERIE: 'OS' })).toBe(
-      `/ordensdeservico/alterar?id=${encodeURIComponent('{"ORDS_ID":4,"ORDS_SERIE":"OS"}')}`,
-    );
-    const converted = documentActions(QUOTE, { ORCA_ID: 5, ORCA_SITUACAO: 'C' }, 3, true);
-    expect(converted.filter((d) => d.disabled).map((d) => d.label)).toEqual([
-      'Gerar Pedido',
-      'Gerar OS',
-      'Gerar Requisição',
+describe('service order screen', () => {
+  it('shows the buttons the server declares, Finalizar and Cancelar OS included', async () => {
+    renderForm(serviceOrderMeta, osRoute, [getMock('ordemservico', osId, serviceOrder()), ...osLines()]);
+    expect(await screen.findByTestId('status-badge')).toHaveTextContent('Aberta');
+    for (const name of ['Totalizar', 'Acréscimo', 'Baixar Estoque', 'Finalizar', 'Cancelar OS']) {
+      expect(screen.getByRole('button', { name })).toBeEnabled();
+    }
+    // Services come before products, as the metadata lists them.
+    expect(screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual([
+      'Serviços',
+      'Produtos',
+      'Totais',
     ]);
   });
 
-  it('sends the amount of an acréscimo as VALOR', () => {
-    expect(surchargeBody({ TIPO: 'V', VALOR: '1.234,50' })).toEqual({ VALOR: '1234.5' });
+  it('once finished, keeps Totalizar and Baixar Estoque and disables the rest', async () => {
+    renderForm(serviceOrderMeta, osRoute, [
+      getMock('ordemservico', osId, serviceOrder({ ORDS_SITUACAO: 'F' })),
+      ...osLines(),
+    ]);
+    expect(await screen.findByTestId('status-badge')).toHaveTextContent('Finalizada');
+    expect(screen.getByRole('button', { name: 'Totalizar' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Baixar Estoque' })).toBeEnabled();
+    for (const name of ['Acréscimo', 'Finalizar', 'Cancelar OS']) {
+      expect(screen.getByRole('button', { name })).toBeDisabled();
+    }
   });
 
+  it('locks the products and the stock buttons once the stock is written off', async () => {
+    renderForm(serviceOrderMeta, osRoute, [
+      getMock('ordemservico', osId, serviceOrder({ ORDS_ESTOQUE_BAIXADO: true })),
+      ...osLines(),
+    ]);
+    expect(await screen.findByTestId('lock-badge')).toHaveTextContent('Estoque baixado');
+    expect(screen.getByRole('button', { name: 'Baixar Estoque' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Cancelar OS' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Finalizar' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Adicionar produto' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Adicionar serviço' })).toBeInTheDocument();
+  });
+
+  it('writes off the stock after its confirmation, with the body the metadata declares', async () => {
+    const success = vi.spyOn(notify, 'success');
+    const user = userEvent.setup();
+    renderForm(serviceOrderMeta, osRoute, [
+      getMock('ordemservico', osId, serviceOrder()),
+      ...osLines(2),
+      actionMock(
+        'ordemservico',
+        'baixarestoque',
+        {},
+        { code: 200, msg: 'Estoque baixado com sucesso.' },
+        { ORDS_ID: 4, ORDS_EMP_ID: 1, ORDS_SERIE: 'OS' },
+      ),
+      getMock('ordemservico', osId, serviceOrder({ ORDS_ESTOQUE_BAIXADO: true })),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Baixar Estoque' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Baixar estoque' });
+    expect(
+      within(dialog).getByText('Deseja baixar do estoque os produtos desta ordem de serviço?'),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Baixar' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Estoque baixado com sucesso.'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Baixar Estoque' })).toBeDisabled());
+  });
+
+  it('asks the acréscimo first and sends it as a percentage', async () => {
+    const user = userEvent.setup();
+    renderForm(serviceOrderMeta, osRoute, [
+      getMock('ordemservico', osId, serviceOrder(), 2),
+      ...osLines(2),
+      actionMock('ordemservico', 'acrescimo', { NROS: 4, SERIE: 'OS' }, { code: 200 }, { PERCENTUAL: '10' }),
+    ]);
+    await user.click(await screen.findByRole('button', { name: 'Acréscimo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Acréscimo da ordem de serviço' });
+    await user.selectOptions(within(dialog).getByLabelText(/Tipo/), 'P');
+    await user.type(within(dialog).getByLabelText(/^Acréscimo/), '10');
+    const success = vi.spyOn(notify, 'success');
+    await user.click(within(dialog).getByRole('button', { name: 'Aplicar' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Operação realizada com sucesso!'));
+  });
+});
+
+describe('document buttons from the metadata', () => {
+  const ctx = (record: object) => ({ record: record as Record<string, unknown>, emp: 1, userId: 3 });
+  const all: Permissions = { canView: true, canCreate: true, canUpdate: true, canDelete: true };
+  const button = (metaName: DocumentRegister, name: string) => {
+    const found = metaName.actions.find((a) => a.name === name);
+    if (!found) throw new Error(`no button ${name}`);
+    return found;
+  };
+
+  it('resolves path parameters from constants, the user, the company and the record', () => {
+    const convert = button(quoteMeta, 'gerapedidofat');
+    expect(pathParams(convert.path)).toEqual(['ORCA_ID', 'emp', 'serie', 'model', 'type', 'user']);
+    expect(actionParams(convert, ctx({ ORCA_ID: 5 }))).toEqual({
+      ORCA_ID: 5,
+      emp: 1,
+      serie: '1',
+      model: '55',
+      type: '1',
+      user: 3,
+    });
+    expect(actionParams(button(orderMeta, 'duplicar'), ctx({ PEDF_ID: 9, PEDF_SERIE: '1' }))).toEqual({
+      PEDF_ID: 9,
+      emp: 1,
+      PEDF_SERIE: '1',
+      userId: 3,
+    });
+  });
+
+  it('takes a declared parameter from a field of another name, and builds the body', () => {
+    const os = serviceOrder();
+    expect(actionParams(button(serviceOrderMeta, 'acrescimo'), ctx(os))).toEqual({ NROS: 4, emp: 1, SERIE: 'OS' });
+    expect(actionParams(button(serviceOrderMeta, 'totalizacao'), ctx(os))).toEqual({
+      ORDS_ID: 4,
+      emp: 1,
+      ORDS_SERIE: 'OS',
+    });
+    // A path without parameters still names the company the call works in.
+    const writeOff = button(serviceOrderMeta, 'baixarestoque');
+    expect(actionParams(writeOff, ctx(os))).toEqual({ emp: 1 });
+    expect(actionBody(writeOff, ctx(os))).toEqual({ ORDS_ID: 4, ORDS_EMP_ID: 1, ORDS_SERIE: 'OS' });
+    expect(actionBody(button(serviceOrderMeta, 'totalizacao'), ctx(os))).toBeUndefined();
+    expect(actionBody(button(serviceOrderMeta, 'acrescimo'), ctx(os), { VALOR: '5' })).toEqual({ VALOR: '5' });
+    const byUser = action({
+      name: 'x',
+      path: '/x/{who}',
+      label: 'X',
+      params: [{ name: 'who', source: { from: 'user', value: null } }],
+      body: [{ name: 'QUEM', source: { from: 'user', value: null } }],
+    });
+    expect(actionParams(byUser, ctx({}))).toEqual({ emp: 1, who: 3 });
+    expect(actionBody(byUser, ctx({}))).toEqual({ QUEM: 3 });
+    const unknown = action({
+      name: 'y',
+      path: '/y/{z}',
+      label: 'Y',
+      params: [{ name: 'z', source: { from: 'clipboard', value: null } }],
+    });
+    expect(() => actionParams(unknown, ctx({}))).toThrow('Origem de valor desconhecida: clipboard.');
+  });
+
+  it('fills a confirmation text with the record values', () => {
+    expect(fillText('Deseja cancelar a ordem de serviço {ORDS_ID}/{ORDS_SERIE}?', serviceOrder())).toBe(
+      'Deseja cancelar a ordem de serviço 4/OS?',
+    );
+    expect(fillText('Pedido {PEDF_ID}{NADA}.', { PEDF_ID: 9 })).toBe('Pedido 9.');
+  });
+
+  it('enables a button by status, unless field, permission and known dialog', () => {
+    const writeOff = button(serviceOrderMeta, 'baixarestoque');
+    expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder(), all)).toBe(true);
+    expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder({ ORDS_SITUACAO: 'F' }), all)).toBe(true);
+    expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder({ ORDS_SITUACAO: 'C' }), all)).toBe(false);
+    expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder({ ORDS_ESTOQUE_BAIXADO: 'S' }), all)).toBe(false);
+    expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder(), { ...all, canUpdate: false })).toBe(false);
+    const copy = button(quoteMeta, 'duplicar');
+    expect(actionPermission(copy, quoteMeta)).toBe('create');
+    expect(actionPermission(button(quoteMeta, 'gerapedidofat'), quoteMeta)).toBe('update');
+    expect(actionEnabled(copy, quoteMeta, quote({ ORCA_SITUACAO: 'C' }), { ...all, canUpdate: false })).toBe(true);
+    expect(actionEnabled(copy, quoteMeta, quote(), { ...all, canCreate: false })).toBe(false);
+    const strange = { ...button(serviceOrderMeta, 'acrescimo'), dialog: 'signature' };
+    expect(actionEnabled(strange, serviceOrderMeta, serviceOrder(), all)).toBe(false);
+  });
+
+  it('opens the edit screen of the register the answer names, or none', () => {
+    expect(openedHref(button(quoteMeta, 'duplicar'), documentMetas, quote({ ORCA_ID: 6 }))).toBe(
+      '/orcamentos/alterar?id=6',
+    );
+    expect(openedHref(button(quoteMeta, 'gerarequisicao'), documentMetas, { ORCA_ID: 5 })).toBeNull();
+    // A register the client was not told about: nowhere to go, the screen stays.
+    expect(openedHref(button(quoteMeta, 'geraos'), [quoteMeta], serviceOrder())).toBeNull();
+  });
+
+  it('sends the amount of an acréscimo as VALOR, a percentage as PERCENTUAL', () => {
+    expect(surchargeBody({ TIPO: 'V', VALOR: '1.234,50' })).toEqual({ VALOR: '1234.5' });
+    expect(surchargeBody({ TIPO: 'P', VALOR: '10,00' })).toEqual({ PERCENTUAL: '10' });
+  });
+});
+
+describe('document lines', () => {
   it('creates a line with the parent key, the item, the quantity and its price', () => {
     const data = newLineData(
-      ORDER,
-      ORDER.lines[1],
+      orderMeta,
+      orderMeta.document.lines[1],
       { PEDF_ID: 9, PEDF_SERIE: '1' },
-      {
-        id: 2,
-        text: 'ALINHAMENTO',
-        monetary: 120,
-        quantity: 1,
-      },
+      { id: 2, text: 'ALINHAMENTO', monetary: 120, quantity: 1 },
     );
     expect(data).toEqual({ PFOS_PEDF_ID: 9, PFOS_PEDF_SERIE: '1', PFOS_SERV_ID: 2, PFOS_QTDE: 1, PFOS_VLR_UNIT: 120 });
   });
 
-  it('posts stock document lines without a price, and keeps them read-only', () => {
+  it('posts stock document lines without a price', () => {
     const item = { id: 7, text: 'PARAFUSO', monetary: 10.5, quantity: 3 };
-    expect(newLineData(TRANSFER, TRANSFER.lines[0], { TRLO_ID: 4 }, item)).toEqual({
+    expect(newLineData(transferMeta, transferMeta.document.lines[0], { TRLO_ID: 4 }, item)).toEqual({
       TRLP_TRLO_ID: 4,
       TRLP_PROD_ID: 7,
       TRLP_QTDE: 3,
     });
-    expect(newLineData(REQUISITION, REQUISITION.lines[0], { REQU_ID: 2 }, item)).toEqual({
+    expect(newLineData(requisitionMeta, requisitionMeta.document.lines[0], { REQU_ID: 2 }, item)).toEqual({
       REQP_REQU_ID: 2,
       REQP_PROD_ID: 7,
       REQP_QTDE: 3,
     });
-    expect(TRANSFER.lines[0].editable).toEqual([]);
-    expect(REQUISITION.blockStock).toBe(true);
   });
 
-  it('cuts a billing order customer to 20 characters', () => {
-    expect(clientLabel('JOÃO DA SILVA COMÉRCIO DE PEÇAS')).toBe('JOÃO DA SILVA COMÉRC');
-    expect(clientLabel('ANA')).toBe('ANA');
-  });
-});
-
-describe('service order list', () => {
-  it('has a header with breadcrumbs and the add button', async () => {
-    signIn({ programs: [program({ id: 3, name: 'IndexOrdemservico', webPath: '/ordensdeservico' })] });
-    const osMeta: ResourceMeta = {
-      ...quoteMeta,
-      name: 'ordemservico',
-      path: '/ordensdeservico',
-      title: 'Ordens de Serviço',
-    };
-    renderWith(<RegisterListPage meta={osMeta} metas={[osMeta]} breadcrumbs={SERVICE_ORDER.breadcrumbs} />, {
-      route: '/ordensdeservico',
-      mocks: [
-        {
-          request: {
-            query: ResourceListDocument,
-            variables: {
-              name: 'ordemservico',
-              emp: 1,
-              input: { filter: null, order: 'ORCA_ID DESC', page: 1, limit: 20 },
+  it('shows a requisition read-only line with the product text and its cost', async () => {
+    signIn({ privileged: true });
+    renderWith(
+      <Routes>
+        <Route
+          path="/requisicoes/*"
+          element={<DocumentFormPage meta={requisitionMeta} metas={documentMetas} action="alterar" />}
+        />
+      </Routes>,
+      {
+        route: '/requisicoes/alterar?id=2',
+        mocks: [
+          getMock('requisicao', 2, { REQU_ID: 2, REQU_DESCRICAO: 'OFICINA', REQU_DATA: '2026-11-22' }),
+          linesMock('requisicaoproduto', { REQP_REQU_ID: 2 }, [
+            { REQP_ID: 11, REQP_REQU_ID: 2, REQP_PROD_ID: 7, REQP_QTDE: '3', REQP_CUSTO_UNIT: '4.5' },
+          ]),
+          {
+            request: {
+              query: ResourceListDocument,
+              variables: { name: 'estoqueprodutos', emp: 1, input: { page: 1, limit: 1, where: { PROD_ID: [7] } } },
             },
+            result: page([{ PROD_ID: 7, PROD_DESCRICAO: 'PARAFUSO' }]),
           },
-          result: page([]),
-        },
-      ] as never,
-    });
-    const nav = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(nav).getByRole('link', { name: 'Início' })).toHaveAttribute('href', '/');
-    expect(within(nav).getByText('Ordem de Serviço')).toHaveAttribute('aria-current', 'page');
-    expect(screen.getAllByRole('button', { name: 'Adicionar' })).toHaveLength(1);
+        ] as never,
+      },
+    );
+    const table = await screen.findByRole('region', { name: 'Produtos' });
+    expect(await within(table).findByText('PARAFUSO')).toBeInTheDocument();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Item', 'Código', 'Descrição', 'Quantidade', 'Custo Unitário', 'Ações']);
+    // Item is the last key column when the line declares no sequence; nothing is edited in place.
+    expect(within(table).getByText('11')).toBeInTheDocument();
+    expect(within(table).getByText('R$ 4,50')).toBeInTheDocument();
+    expect(within(table).queryByLabelText('Quantidade de PARAFUSO')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('status-badge')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Totais' })).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Requisições nº 2 - OFICINA' })).toBeInTheDocument();
   });
 });

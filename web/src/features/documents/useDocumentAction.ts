@@ -1,44 +1,56 @@
 import { useApolloClient, useMutation } from '@apollo/client';
 import { useCallback } from 'react';
 import type { Row } from '../../components/tables/types';
+import type { DocumentRegister, ResourceMeta } from '../../lib/resources/metaFields';
 import { evictPages, shownReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
-import type { DocActionDef } from './actions';
+import { useSession } from '../../lib/session';
+import { actionBody, actionParams, openedHref, type ActionMeta } from './actions';
 import { ResourceActionDocument } from './documents';
-import type { DocSpec } from './specs';
 
 /**
- * Runs one of a document's declared calls (invoice, convert, totalize...) with the company
- * filled in, and says where its answer leads (`next`: another document's screen, or null).
- * The call changes the document on the server, so the header register's cached pages are
- * evicted; when the screen stays, its header and lines are fetched again before the call
- * resolves, because their situation, totals and lines are what the server computed.
+ * Runs one of a document's buttons (ResourceMeta.actions) on the record on screen: its path
+ * parameters and body come from the metadata, the company and the signed-in user; `asked` is
+ * what its dialog asked. It says where the answer leads (`next`: the edit screen of the
+ * register the button opens, or null to stay).
+ * The call changes the document on the server, so the header register's cached pages (and
+ * those of the register it opens) are evicted; when the screen stays, its header and lines
+ * are fetched again before the call resolves, because their status, totals and lines are what
+ * the server computed.
  */
-export function useDocumentAction(spec: DocSpec) {
+export function useDocumentAction(meta: DocumentRegister, metas: ResourceMeta[]) {
   const client = useApolloClient();
   const emp = useCompanyId();
+  const userId = useSession()?.user.id ?? 0;
   const [run, { loading }] = useMutation(ResourceActionDocument);
   const call = useCallback(
-    async (def: DocActionDef, body?: Record<string, unknown>) => {
-      const nextOf = (answer: Row | undefined) => (answer && def.next?.(answer)) || null;
+    async (action: ActionMeta, record: Row, asked?: Record<string, unknown>) => {
+      const ctx = { record, emp, userId };
+      const body = actionBody(action, ctx, asked);
+      const nextOf = (answer: Row | undefined) => (answer ? openedHref(action, metas, answer) : null);
+      const evicted = [meta.name, ...(action.opens && action.opens !== meta.name ? [action.opens] : [])];
       const { data } = await run({
         variables: {
-          name: def.resource,
-          action: def.action,
-          params: { emp, ...def.params },
+          name: meta.name,
+          action: action.name,
+          params: actionParams(action, ctx),
           ...(body ? { body } : {}),
         },
-        update: (cache) => evictPages(cache, [{ name: spec.resource, emp }]),
+        update: (cache) =>
+          evictPages(
+            cache,
+            evicted.map((name) => ({ name, emp })),
+          ),
         refetchQueries: ({ data: result }) =>
           nextOf(result?.resourceAction)
             ? []
-            : shownReads(client, [spec.resource, ...spec.lines.map((l) => l.resource)]),
+            : shownReads(client, [meta.name, ...meta.document.lines.map((l) => l.resource)]),
         awaitRefetchQueries: true,
       });
       const answer = (data?.resourceAction ?? {}) as Row;
       return { answer, next: nextOf(answer) };
     },
-    [run, client, emp, spec],
+    [run, client, emp, userId, meta, metas],
   );
   return { call, loading };
 }

@@ -4,7 +4,8 @@ import type { PickerPage } from '../../components/picker/ItemPicker';
 import type { Row } from '../../components/tables/types';
 import { ResourceListDocument } from '../../lib/resources/documents';
 import { useCompanyId } from '../../lib/resources/useResourceData';
-import { lineWhere, num, type DocSpec, type ItemKind, type LineSpec } from './specs';
+import type { DocumentRegister } from '../../lib/resources/metaFields';
+import { lineWhere, num, type DocumentLine } from './documentMeta';
 
 /** Lines of one document shown at once (the gateway allows up to 6000 per call). */
 export const LINE_LIMIT = 500;
@@ -12,9 +13,9 @@ export const LINE_LIMIT = 500;
 export const PICKER_PAGE = 20;
 
 /** One document's lines of one register; skipped until the header exists. */
-export function useLines(spec: DocSpec, line: LineSpec, header: Row | null) {
+export function useLines(meta: DocumentRegister, line: DocumentLine, header: Row | null) {
   const emp = useCompanyId();
-  const where = header ? lineWhere(line, spec, header) : null;
+  const where = header ? lineWhere(line, meta, header) : null;
   const { data, loading, error } = useQuery(ResourceListDocument, {
     skip: !where,
     variables: { name: line.resource, emp, input: { page: 1, limit: LINE_LIMIT, where } },
@@ -25,8 +26,11 @@ export function useLines(spec: DocSpec, line: LineSpec, header: Row | null) {
   return { rows, loading: loading && !data, error };
 }
 
-/** The picker's source: products with price and stock (estoqueprodutos) or services (servico). */
-export function usePickerLoad(kind: ItemKind): (page: number, filter: string) => Promise<PickerPage> {
+/**
+ * The picker's source, by the line's kind (DocumentLine.kind): `product` lists products with
+ * price and stock (estoqueprodutos), `service` the services (servico).
+ */
+export function usePickerLoad(kind: string): (page: number, filter: string) => Promise<PickerPage> {
   const client = useApolloClient();
   const emp = useCompanyId();
   return useCallback(

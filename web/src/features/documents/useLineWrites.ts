@@ -10,14 +10,20 @@ import { shownReads } from '../../lib/resources/recordCache';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
-import { lineId, lineWhere, num, type DocSpec, type LineSpec } from './specs';
+import type { DocumentRegister } from '../../lib/resources/metaFields';
+import { editableColumn, lineId, lineWhere, num, type DocumentLine } from './documentMeta';
 
 /** The data a new line is created with: the parent's key, the item, the quantity and its price. */
-export function newLineData(spec: DocSpec, line: LineSpec, header: Row, item: SelectedItem): Record<string, unknown> {
+export function newLineData(
+  meta: DocumentRegister,
+  line: DocumentLine,
+  header: Row,
+  item: SelectedItem,
+): Record<string, unknown> {
   return {
-    ...lineWhere(line, spec, header),
-    [line.item]: item.id,
-    [line.qty]: item.quantity,
+    ...lineWhere(line, meta, header),
+    ...(line.item ? { [line.item]: item.id } : {}),
+    ...(line.qty ? { [line.qty]: item.quantity } : {}),
     ...(line.price ? { [line.price]: item.monetary } : {}),
   };
 }
@@ -28,7 +34,7 @@ export function newLineData(spec: DocSpec, line: LineSpec, header: Row, item: Se
  * becomes a new line. The writes go one by one; then the shown lines and header are fetched
  * again once, whether all of them went through or one was refused.
  */
-export function useAddLines(spec: DocSpec, line: LineSpec) {
+export function useAddLines(meta: DocumentRegister, line: DocumentLine) {
   const client = useApolloClient();
   const emp = useCompanyId();
   const [create] = useMutation(ResourceCreateDocument);
@@ -36,29 +42,31 @@ export function useAddLines(spec: DocSpec, line: LineSpec) {
   return useCallback(
     async (header: Row, lines: Row[], items: SelectedItem[]) => {
       try {
+        const qty = editableColumn(line, 'qty');
         for (const item of items) {
-          const same = item.group ? lines.find((r) => String(r[line.item]) === String(item.id)) : undefined;
-          if (same && line.editable.includes('qty')) {
-            const data = { [line.qty]: num(same[line.qty]) + item.quantity };
+          const same =
+            item.group && line.item ? lines.find((r) => String(r[line.item as string]) === String(item.id)) : undefined;
+          if (same && qty) {
+            const data = { [qty]: num(same[qty]) + item.quantity };
             await update({ variables: { name: line.resource, emp, id: lineId(line, same), data } });
           } else {
-            await create({ variables: { name: line.resource, emp, data: newLineData(spec, line, header, item) } });
+            await create({ variables: { name: line.resource, emp, data: newLineData(meta, line, header, item) } });
           }
         }
       } finally {
-        const reads = shownReads(client, [line.resource, spec.resource]);
+        const reads = shownReads(client, [line.resource, meta.name]);
         await Promise.all(reads.map((read) => client.query({ ...read, fetchPolicy: 'network-only' }))).catch(
           () => undefined,
         );
       }
     },
-    [client, emp, create, update, spec, line],
+    [client, emp, create, update, meta, line],
   );
 }
 
-/** Changes one cell (quantity, discount) of a line; the answered line replaces it in the cache. */
-export function useEditLine(spec: DocSpec, line: LineSpec) {
-  const recomputes = useMemo(() => [spec.resource], [spec.resource]);
+/** Changes one cell (quantity, discount, price) of a line; the answered line replaces it in the cache. */
+export function useEditLine(meta: DocumentRegister, line: DocumentLine) {
+  const recomputes = useMemo(() => [meta.name], [meta.name]);
   const { update } = useUpdateRecord(line.resource, line.key, { recomputes });
   return useCallback(
     (row: Row, column: string, value: number) => update(lineId(line, row), { [column]: value }),
@@ -67,8 +75,8 @@ export function useEditLine(spec: DocSpec, line: LineSpec) {
 }
 
 /** Deletes a line; it leaves the cached lines at once. */
-export function useDeleteLine(spec: DocSpec, line: LineSpec) {
-  const recomputes = useMemo(() => [spec.resource], [spec.resource]);
+export function useDeleteLine(meta: DocumentRegister, line: DocumentLine) {
+  const recomputes = useMemo(() => [meta.name], [meta.name]);
   const { remove } = useDeleteRecord(line.resource, line.key, { recomputes });
   return useCallback((row: Row) => remove(lineId(line, row)), [remove, line]);
 }

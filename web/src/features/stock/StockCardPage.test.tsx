@@ -66,6 +66,8 @@ const meta: ResourceMeta & { __typename: 'ResourceMeta' } = {
   defaultOrder: 'PROD_DESCRICAO',
   fields: [{ ...field({ name: 'PROD_ID', kind: 'NUMBER' }), __typename: 'ResourceField' } as never],
   groups: [],
+  document: null,
+  actions: [],
 };
 
 describe('StockCardPage', () => {

@@ -37,6 +37,71 @@ export const ResourceMetaFieldsFragment = graphql(`
       width
       fields
     }
+    document {
+      key
+      dateField
+      breadcrumbs
+      blockStock
+      status {
+        field
+        open
+        labels {
+          value
+          text
+        }
+      }
+      totals {
+        name
+        label
+      }
+      lines {
+        resource
+        kind
+        title
+        itemName
+        key
+        parent
+        seq
+        item
+        desc
+        unitName
+        qty
+        price
+        discount
+        total
+        cost
+        editable
+      }
+    }
+    actions {
+      name
+      method
+      path
+      label
+      confirm {
+        title
+        text
+        ok
+      }
+      openWhen
+      unless
+      params {
+        name
+        source {
+          from
+          value
+        }
+      }
+      body {
+        name
+        source {
+          from
+          value
+        }
+      }
+      dialog
+      opens
+    }
   }
 `);
 

@@ -9,6 +9,10 @@ import { CEP_MASK, applyMask, maskCpfCnpj, maskPhone, onlyDigits } from '../mask
 export type ResourceMeta = ResourceMetaFieldsFragment;
 type FieldMeta = ResourceMeta['fields'][number];
 
+/** A document's header register: the meta with its lines, totals, status and layout. */
+export type DocumentRegister = ResourceMeta & { document: NonNullable<ResourceMeta['document']> };
+export const isDocument = (meta: ResourceMeta): meta is DocumentRegister => meta.document != null;
+
 export function toDescriptor(f: FieldMeta): FieldDescriptor {
   return {
     name: f.name,
@@ -49,7 +53,8 @@ export function metaGroups(meta: ResourceMeta): GroupDescriptor[] {
   return groups.filter((g) => g.fields.length > 0);
 }
 
-const isTrue = (v: unknown) => v === true || v === 1 || v === '1' || v === 'S' || v === 'true';
+/** A boolean as rows carry it: true, 1, '1', 'S' or 'true'. */
+export const isTrue = (v: unknown) => v === true || v === 1 || v === '1' || v === 'S' || v === 'true';
 const toList = (v: unknown): string[] =>
   Array.isArray(v)
     ? v.map(String)
@@ -269,6 +274,10 @@ export function decodeId(text: string | null): unknown {
 
 const trimSlashes = (p: string) => p.replace(/^\/+|\/+$/g, '').toLowerCase();
 export const resourceHref = (meta: ResourceMeta) => `/${trimSlashes(meta.path || meta.name)}`;
+
+/** A record's edit screen: /{path}/alterar?id=<JSON id>. */
+export const editHref = (meta: ResourceMeta, id: unknown) =>
+  `${resourceHref(meta)}/alterar?id=${encodeURIComponent(encodeId(id))}`;
 
 export type RegisterAction = 'list' | 'inserir' | 'alterar';
 

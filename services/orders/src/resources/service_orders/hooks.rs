@@ -56,24 +56,6 @@ pub(super) async fn written_off(
     .unwrap_or(false))
 }
 
-/// Product lines: no change once the parts left stock.
-pub(super) struct PartsLock;
-
-#[async_trait]
-impl Hooks for PartsLock {
-    async fn after_write(&self, tx: &mut Tx, _op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let emp = params::int(row, "ORDP_ORDS_EMP_ID")?;
-        let (id, serie) = (
-            params::text(row, "ORDP_ORDS_ID"),
-            params::text(row, "ORDP_SERIE"),
-        );
-        if written_off(tx, caller.client_id, emp, &id, &serie).await? {
-            return Err(Error::Conflict(PARTS_LOCKED.into()));
-        }
-        Ok(())
-    }
-}
-
 /// A child row's own check (readings: leaving never below arriving).
 pub(super) struct RowCheck(pub(super) fn(&Value) -> Result<()>);
 

@@ -84,6 +84,7 @@ pub const ISSUED: &str = "Ordem de serviço finalizada ou cancelada não pode se
 pub fn all() -> std::result::Result<Vec<Resource>, String> {
     Document::new(ordemservico())
         .status("ORDS_SITUACAO", &["A"], ISSUED)
+        .tones(&[("A", "open"), ("F", "done"), ("C", "cancelled")])
         .missing(NOT_FOUND)
         .date("ORDS_DTA_ENTRADA")
         .breadcrumbs(&["Início", "Ordem de Serviço"])
@@ -96,7 +97,8 @@ pub fn all() -> std::result::Result<Vec<Resource>, String> {
         .line(
             ordemservicoproduto(),
             Lines::products(&["ORDP_ORDS_ID", "ORDP_SERIE"])
-                .editable(&[Role::Quantity, Role::Discount]),
+                .editable(&[Role::Quantity, Role::Discount])
+                .locked_by("ORDS_ESTOQUE_BAIXADO", PARTS_LOCKED),
         )
         .child(ordemservicoservicosetor(), &["NROS", "SERIE"])
         .child(ordemservicoservicoleituras(), &["NROS", "SERIE"])
@@ -139,7 +141,7 @@ fn ordemservico() -> Resource {
         .action("POST", "/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}", "totalizacao", ActionPerm::Update, "Recalcular e mostrar os totais da ordem de serviço", Arc::new(Totalize))
         .button(Button::new("Totalizar"))
         .action("POST", "/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}", "acrescimo", ActionPerm::Update, "Acréscimo da ordem de serviço (corpo: VALOR ou PERCENTUAL dos itens)", Arc::new(Surcharge))
-        .button(Button::new("Acréscimo").open_when(&["A"]).dialog("surcharge")
+        .button(Button::new("Acréscimo").open_when(&["A"]).dialog("surcharge", "Acréscimo da ordem de serviço")
             .param("NROS", Source::Field("ORDS_ID".into()))
             .param("SERIE", Source::Field("ORDS_SERIE".into())))
         .action("POST", "/ordemservicobaixarestoque", "baixarestoque", ActionPerm::Update, "Baixar o estoque das peças da ordem de serviço, uma vez (corpo: ORDS_ID, ORDS_EMP_ID, ORDS_SERIE)", Arc::new(WriteOff))
@@ -150,7 +152,7 @@ fn ordemservico() -> Resource {
             .body("ORDS_SERIE", Source::Field("ORDS_SERIE".into())))
         .action("GET", "/ordemservico/consultakm/{vehicle}/{emp}/{odometer}", "consultakm", ActionPerm::View, "Maior quilometragem anterior do veículo contra a informada", Arc::new(Odometer))
         .action("PUT", "/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "finalizar", ActionPerm::Update, "Finalizar a ordem de serviço", Arc::new(Transition::Finish))
-        .button(Button::new("Finalizar").open_when(&["A"])
+        .button(Button::new("Finalizar").primary().open_when(&["A"])
             .confirm("Finalizar ordem de serviço", "Deseja finalizar a ordem de serviço {ORDS_ID}? Depois de finalizada ela não poderá ser alterada.", "Finalizar"))
         .action("PUT", "/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "cancelar", ActionPerm::Update, "Cancelar a ordem de serviço", Arc::new(Transition::Cancel))
         .button(Button::new("Cancelar OS").open_when(&["A"]).unless("ORDS_ESTOQUE_BAIXADO")
@@ -263,7 +265,6 @@ fn ordemservicoproduto() -> Resource {
         .label("ORDP_DESCRICAO")
         .order("ORDP_SEQ")
         .list_path("/ordemservicoproduto/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}")
-        .hooks(Arc::new(PartsLock))
         .sample(json!({"ORDP_ORDS_ID": 1, "ORDP_PROD_ID": 1, "ORDP_QTDE": "2", "ORDP_VLR_UNIT": "35.90"}))
         .action("PUT", "/ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto da ordem de serviço", Arc::new(Group))
         .fields(vec![

@@ -55,6 +55,9 @@ pub struct Lines {
     pub parent: Vec<String>,
     /// What the user edits in place on a line.
     pub editable: Vec<Role>,
+    /// A boolean header field that, once true, locks these lines, and what a write
+    /// is answered then (a service order's parts after they left stock).
+    pub locked_by: Option<(String, String)>,
 }
 
 impl Lines {
@@ -65,6 +68,7 @@ impl Lines {
             item_name: item_name.into(),
             parent: parent.iter().map(|s| s.to_string()).collect(),
             editable: Vec::new(),
+            locked_by: None,
         }
     }
     pub fn products(parent: &[&str]) -> Lines {
@@ -80,6 +84,12 @@ impl Lines {
     }
     pub fn editable(mut self, roles: &[Role]) -> Self {
         self.editable = roles.to_vec();
+        self
+    }
+    /// Once the header's boolean `field` is true, these lines refuse every write
+    /// with `msg`.
+    pub fn locked_by(mut self, field: &str, msg: &str) -> Self {
+        self.locked_by = Some((field.into(), msg.into()));
         self
     }
 }
@@ -113,6 +123,7 @@ pub struct Document {
     lines: Vec<(Resource, Lines)>,
     children: Vec<(Resource, Vec<String>)>,
     status: Option<(String, Vec<String>, String)>,
+    tones: Vec<(String, String)>,
     missing: String,
     date_field: Option<String>,
     breadcrumbs: Vec<String>,
@@ -153,6 +164,8 @@ pub struct StatusDef {
     /// 'Pedido já faturado não pode ser alterado.'
     pub issued: String,
     pub labels: Vec<(String, String)>,
+    /// Badge tone by status value.
+    pub tones: Vec<(String, String)>,
 }
 
 #[derive(Clone)]
@@ -166,6 +179,8 @@ pub struct LineDef {
     pub key: Vec<Col>,
     pub seq: Option<String>,
     pub roles: Vec<(Role, Col)>,
+    /// The header's boolean column that locks these lines, and the message.
+    pub locked_by: Option<(Col, String)>,
     /// The line register without its document part: what duplication writes
     /// through before the engine recomputes the copy.
     pub plain: Arc<Resource>,
@@ -231,6 +246,7 @@ impl Document {
             lines: Vec::new(),
             children: Vec::new(),
             status: None,
+            tones: Vec::new(),
             missing,
             date_field: None,
             breadcrumbs: Vec::new(),
@@ -253,6 +269,16 @@ impl Document {
             open.iter().map(|s| s.to_string()).collect(),
             issued.into(),
         ));
+        self
+    }
+
+    /// How the screen tints a status badge: (status value, tone), the tone one of
+    /// `open`, `done`, `cancelled` (a status without one is neutral).
+    pub fn tones(mut self, tones: &[(&str, &str)]) -> Self {
+        self.tones = tones
+            .iter()
+            .map(|(v, t)| (v.to_string(), t.to_string()))
+            .collect();
         self
     }
 
@@ -318,10 +344,24 @@ impl Document {
                     open: open.clone(),
                     issued: issued.clone(),
                     labels,
+                    tones: self.tones.clone(),
                 })
             }
-            None => None,
+            None => {
+                if !self.tones.is_empty() {
+                    return Err(format!("{who}: tones without a status"));
+                }
+                None
+            }
         };
+        const TONES: [&str; 3] = ["open", "done", "cancelled"];
+        if let Some((v, t)) = self
+            .tones
+            .iter()
+            .find(|(_, t)| !TONES.contains(&t.as_str()))
+        {
+            return Err(format!("{who}: status {v} has an unknown tone {t}"));
+        }
         let totals: Vec<(Total, Col)> = h
             .fields
             .iter()
@@ -382,6 +422,16 @@ impl Document {
                     .collect::<std::result::Result<Vec<_>, _>>()?,
                 seq: res.seq_key.clone(),
                 roles,
+                locked_by: match &decl.locked_by {
+                    Some((f, msg)) => {
+                        let col = field(h, f)?;
+                        if col.db != DbType::Bool {
+                            return Err(format!("{who}: {f} locks lines but is not a boolean"));
+                        }
+                        Some((col, msg.clone()))
+                    }
+                    None => None,
+                },
                 plain: Arc::new(res.clone()),
             });
         }
@@ -497,9 +547,21 @@ impl DocumentDef {
             "status": self.status.as_ref().map(|s| json!({
                 "field": s.col.name,
                 "open": s.open,
-                "labels": s.labels.iter().map(|(v, t)| json!({"value": v, "text": t})).collect::<Vec<_>>(),
+                "labels": s.labels.iter().map(|(v, t)| json!({
+                    "value": v,
+                    "text": t,
+                    "tone": s.tones.iter().find(|(x, _)| x == v).map(|(_, tone)| tone.clone()),
+                })).collect::<Vec<_>>(),
             })),
-            "totals": self.totals.iter().map(|(_, c)| json!({"name": c.name, "label": label(&c.name)})).collect::<Vec<_>>(),
+            // The header's amounts the engine keeps (totals) or a call sets (a
+            // document-level surcharge), in the header's field order.
+            "totals": header.fields.iter()
+                .filter(|f| {
+                    self.totals.iter().any(|(_, c)| c.name == f.name)
+                        || self.extras.iter().any(|(_, c)| c.name == f.name)
+                })
+                .map(|f| json!({"name": f.name, "label": label(&f.name)}))
+                .collect::<Vec<_>>(),
             "lines": self.lines.iter().map(|l| json!({
                 "resource": l.resource,
                 "kind": l.lines.kind,
@@ -517,6 +579,7 @@ impl DocumentDef {
                 "total": role(l, Role::LineTotal),
                 "cost": role(l, Role::UnitCost),
                 "editable": editable(l),
+                "lockedBy": l.locked_by.as_ref().map(|(c, _)| c.name.clone()),
             })).collect::<Vec<_>>(),
         })
     }

@@ -102,6 +102,28 @@ pub async fn ensure_open(
     }
 }
 
+/// A boolean column of the (locked) header.
+async fn header_flag(
+    tx: &mut Tx,
+    def: &DocumentDef,
+    col: &Col,
+    client: i64,
+    emp: Option<i64>,
+    key: &[String],
+) -> Result<bool> {
+    let emp = company_of(def.company.as_ref(), emp)?;
+    let (cond, _) = scope(def.company.as_ref(), &def.key, 2);
+    let sql = format!(
+        "SELECT coalesce({}, false) FROM {}.{} WHERE {cond}",
+        col.column, def.schema, def.table
+    );
+    let q = sqlx::query_as::<_, (bool,)>(&sql);
+    Ok(bind_scope(q, client, emp, key)
+        .fetch_optional(&mut **tx)
+        .await?
+        .is_some_and(|r| r.0))
+}
+
 fn issued(def: &DocumentDef) -> String {
     def.status
         .as_ref()
@@ -421,6 +443,11 @@ pub async fn after_line(
     let emp = row_company(l.company.as_ref(), row, emp)?;
     let key = parent_key(l, row);
     ensure_open(tx, def, caller.client_id, emp, &key).await?;
+    if let Some((col, msg)) = &l.locked_by {
+        if header_flag(tx, def, col, caller.client_id, emp, &key).await? {
+            return Err(Error::Conflict(msg.clone()));
+        }
+    }
     if op != Op::Delete {
         if let Some(line) = line_of(l, row)? {
             line.check()?;

@@ -1,0 +1,84 @@
+//! How the legacy API answers: errors as `{code, msg}` with the HTTP status in
+//! `code`, an empty list as 204 with no body, counts as `[{"TOT_REGISTROS": n}]`,
+//! rows as the service serialized them.
+
+use axum::body::{to_bytes, Body};
+use axum::extract::Request;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bytes::Bytes;
+use erp_platform::{Error, Result};
+use serde_json::json;
+
+use crate::ops::Rows;
+
+pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
+
+/// An error as the legacy API answers it.
+pub struct ApiError(pub Error);
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        ApiError(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.0.http_status();
+        if status >= 500 {
+            tracing::error!(error = %self.0, "request failed");
+        }
+        let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (
+            code,
+            Json(json!({"code": status, "msg": self.0.public_message()})),
+        )
+            .into_response()
+    }
+}
+
+pub type ApiResult = std::result::Result<Response, ApiError>;
+
+/// A request's body, at most `MAX_JSON_BODY` bytes.
+pub async fn body_bytes(req: Request) -> Result<Bytes> {
+    to_bytes(req.into_body(), MAX_JSON_BODY)
+        .await
+        .map_err(|_| Error::validation("Corpo da requisição muito grande ou inválido."))
+}
+
+pub fn ok_json(v: impl serde::Serialize) -> ApiResult {
+    Ok(Json(v).into_response())
+}
+
+/// JSON a service already serialized, answered as it is.
+pub fn json_bytes(bytes: Bytes) -> ApiResult {
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from(bytes),
+    )
+        .into_response())
+}
+
+/// A list as the legacy API answers it: 204 with no body when empty.
+pub fn list_response(rows: Rows) -> ApiResult {
+    if rows.is_empty() {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        json_bytes(rows.json)
+    }
+}
+
+/// Rows a declared call answered (a JSON array): 204 when empty.
+pub fn rows_response(rows: Vec<serde_json::Value>) -> ApiResult {
+    if rows.is_empty() {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        ok_json(rows)
+    }
+}
+
+pub fn count_response(total: i64) -> ApiResult {
+    ok_json(json!([{ "TOT_REGISTROS": total }]))
+}

@@ -1,0 +1,39 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { LoadingScreen } from '../components/dialogs/LoadingScreen';
+import { isDocument, matchResource } from '../lib/resources/metaFields';
+import { useResourceMetas } from '../lib/resources/useResourceData';
+
+// Each screen is its own chunk: a register's form and a document's screen load on demand.
+const RegisterListPage = lazy(() => import('../components/registers/RegisterListPage'));
+const RegisterFormPage = lazy(() => import('../features/registers/RegisterFormPage'));
+const DocumentFormPage = lazy(() => import('../features/documents/DocumentFormPage'));
+
+/**
+ * /{path}, /{path}/inserir and /{path}/alterar for every register the gateway describes. A
+ * register whose metadata carries `document` is a document header: its inserir/alterar
+ * screens are the document screen (header, lines, totals, buttons), its list the generic one.
+ */
+export default function ResourceRoute() {
+  const { pathname, search } = useLocation();
+  const { metas, loading, error } = useResourceMetas();
+  if (loading) return <LoadingScreen />;
+  if (error && metas.length === 0) {
+    return <p className="p-6 text-center text-sm text-slate-600">Não foi possível carregar as telas de cadastro.</p>;
+  }
+  const match = matchResource(metas, pathname);
+  if (!match) return <Navigate to="/404" replace />;
+  const { meta, action } = match;
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      {action === 'list' ? (
+        <RegisterListPage key={meta.name} meta={meta} metas={metas} />
+      ) : isDocument(meta) ? (
+        // A conversion or a copy opens another document on the same route: the id remounts it.
+        <DocumentFormPage key={`${meta.name}-${action}-${search}`} meta={meta} metas={metas} action={action} />
+      ) : (
+        <RegisterFormPage key={`${meta.name}-${action}`} meta={meta} metas={metas} action={action} />
+      )}
+    </Suspense>
+  );
+}

@@ -1,0 +1,66 @@
+// How a document screen reads its register metadata (ResourceMeta.document): the header's key,
+// the lines of each line register, the status that makes a document read-only, and the header
+// fields shown apart from the form.
+import type { Row } from '../../components/tables/types';
+import { isTrue, type DocumentRegister } from '../../lib/resources/metaFields';
+import { idOf } from '../../lib/resources/recordCache';
+
+export type DocumentMeta = DocumentRegister['document'];
+export type DocumentLine = DocumentMeta['lines'][number];
+/** What a line lets the user edit in place (DocumentLine.editable). */
+export type LineRole = 'qty' | 'discount' | 'price';
+
+/** The header's id as the gateway takes it: the key value, or an object of the key columns. */
+export const headerId = (meta: DocumentRegister, row: Row): unknown => idOf(meta.document.key, row);
+
+/** The conditions that list one document's lines: the line's parent columns, in header key order. */
+export function lineWhere(line: DocumentLine, meta: DocumentRegister, header: Row): Record<string, unknown> {
+  return Object.fromEntries(line.parent.map((col, i) => [col, header[meta.document.key[i]]]));
+}
+
+/** A line's id: its key column, or an object of its key columns. */
+export const lineId = (line: DocumentLine, row: Row): unknown => idOf(line.key, row);
+
+/** The column shown as 'Item': the line's sequence, else the last key column. */
+export const seqOf = (line: DocumentLine): string => line.seq ?? line.key[line.key.length - 1];
+
+/** The line's column of a role the user may edit, when the line has it and declares it editable. */
+export function editableColumn(line: DocumentLine, role: LineRole): string | null {
+  const column = line[role];
+  return column && line.editable.includes(role) ? column : null;
+}
+
+export const num = (v: unknown): number => {
+  if (v == null || v === '') return 0;
+  const n = typeof v === 'number' ? v : Number(String(v));
+  return Number.isNaN(n) ? 0 : n;
+};
+
+/** The status code of a document ('' when the document has no status or no record yet). */
+export const statusOf = (meta: DocumentRegister, row: Row | null): string =>
+  meta.document.status && row ? String(row[meta.document.status.field] ?? '') : '';
+
+/** The status code's text ('Aberto', 'Faturado'...), the code itself when the metadata has none. */
+export const statusText = (meta: DocumentRegister, code: string): string =>
+  meta.document.status?.labels.find((l) => l.value === code)?.text ?? code;
+
+/** A saved document whose status is not among those that accept changes is read-only. */
+export const isReadOnly = (meta: DocumentRegister, row: Row | null): boolean =>
+  !!meta.document.status && !!row && !meta.document.status.open.includes(statusOf(meta, row));
+
+/** Header fields the form leaves out: the totals and the status are shown apart. */
+export const hiddenFields = (meta: DocumentRegister): Set<string> =>
+  new Set([...meta.document.totals.map((t) => t.name), ...(meta.document.status ? [meta.document.status.field] : [])]);
+
+/**
+ * Line registers a boolean header field locks once true: a service order whose stock was
+ * written off keeps its products as they are (the server refuses the change). The metadata
+ * does not declare it yet, so it is kept here by line register until it does.
+ */
+const LINE_LOCKS: Record<string, string> = { ordemservicoproduto: 'ORDS_ESTOQUE_BAIXADO' };
+
+/** The header field that locks this line register, when the header has it and it is true. */
+export function lineLock(meta: DocumentRegister, line: DocumentLine, header: Row): string | null {
+  const field = LINE_LOCKS[line.resource];
+  return field && meta.fields.some((f) => f.name === field) && isTrue(header[field]) ? field : null;
+}
