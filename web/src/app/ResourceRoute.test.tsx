@@ -106,7 +106,7 @@ describe('register and document routes', () => {
     expect(screen.getAllByRole('button', { name: 'Adicionar' })).toHaveLength(1);
   });
 
-  it("cuts a billing order's customer to 20 characters in the list", async () => {
+  it("cuts a billing order's customer to its labelLength (20) in the list", async () => {
     renderRoute('/pedidos', [
       listMock('pedido', 'PEDF_ID DESC', [
         { PEDF_ID: 9, PEDF_SERIE: '1', PEDF_CLI_DESC: 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA', PEDF_SITUACAO: 'A' },
@@ -114,6 +114,15 @@ describe('register and document routes', () => {
     ]);
     expect(await screen.findByText('JOÃO DA SILVA COMÉRC', {}, LAZY)).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).not.toBeInTheDocument();
+  });
+
+  it('shows the whole customer in the list of a register without a labelLength', async () => {
+    renderRoute('/ordensdeservico', [
+      listMock('ordemservico', 'ORDS_ID DESC', [
+        { ORDS_ID: 4, ORDS_SERIE: 'OS', ORDS_CLI_DESC: 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA', ORDS_SITUACAO: 'A' },
+      ]),
+    ]);
+    expect(await screen.findByText('JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA', {}, LAZY)).toBeInTheDocument();
   });
 
   it('sends an unknown sub-path of a document to /404', async () => {

@@ -28,6 +28,7 @@ export const clientesMeta: ResourceMeta = {
   key: ['CLI_ID'],
   companyColumn: 'CLI_EMP_ID',
   labelField: 'CLI_DESCRICAO',
+  labelLength: null,
   defaultOrder: 'CLI_DESCRICAO ASC',
   fields: [
     field({ name: 'CLI_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),
@@ -62,8 +63,17 @@ type DocumentLine = DocumentRegister['document']['lines'][number];
 type Action = ResourceMeta['actions'][number];
 
 const money = (name: string, label: string) => field({ name, kind: 'MONEY', label, editable: false });
-const situation = (name: string, labels: { value: string; text: string }[]) =>
-  field({ name, kind: 'COMBOBOX', label: 'Situação', editable: false, options: labels, inList: true });
+type StatusLabel = NonNullable<DocumentRegister['document']['status']>['labels'][number];
+/** The status field: a read-only combobox of the status labels (their tones are the document's). */
+const situation = (name: string, labels: StatusLabel[]) =>
+  field({
+    name,
+    kind: 'COMBOBOX',
+    label: 'Situação',
+    editable: false,
+    options: labels.map(({ value, text }) => ({ value, text })),
+    inList: true,
+  });
 
 /** A line register's roles; the columns a line lacks are null. */
 export const documentLine = (
@@ -81,10 +91,14 @@ export const documentLine = (
   total: null,
   cost: null,
   editable: [],
+  lockedBy: null,
   ...over,
 });
 
-/** A button: no confirmation, enabled in any status, path parameters by name, no body. */
+/**
+ * A button: no confirmation, enabled in any status, path parameters by name, no body, not the
+ * screen's primary one, needing the update permission.
+ */
 export const action = (over: Pick<Action, 'name' | 'path' | 'label'> & Partial<Action>): Action => ({
   method: 'POST',
   confirm: null,
@@ -93,12 +107,29 @@ export const action = (over: Pick<Action, 'name' | 'path' | 'label'> & Partial<A
   params: [],
   body: [],
   dialog: null,
+  dialogTitle: null,
   opens: null,
+  primary: false,
+  permission: 'update',
   ...over,
 });
 
 const fromField = (value: string) => ({ from: 'field', value });
 const constant = (value: string) => ({ from: 'const', value });
+
+const quoteStatus: StatusLabel[] = [
+  { value: 'A', text: 'Aberto', tone: 'open' },
+  { value: 'C', text: 'Convertido', tone: 'done' },
+];
+const orderStatus: StatusLabel[] = [
+  { value: 'A', text: 'Aberto', tone: 'open' },
+  { value: 'F', text: 'Faturado', tone: 'done' },
+];
+const serviceOrderStatus: StatusLabel[] = [
+  { value: 'A', text: 'Aberta', tone: 'open' },
+  { value: 'F', text: 'Finalizada', tone: 'done' },
+  { value: 'C', text: 'Cancelada', tone: 'cancelled' },
+];
 
 export const quoteMeta: DocumentRegister = {
   name: 'orcamento',
@@ -108,6 +139,7 @@ export const quoteMeta: DocumentRegister = {
   key: ['ORCA_ID'],
   companyColumn: 'ORCA_EMP_ID',
   labelField: 'ORCA_CLI_DESC',
+  labelLength: null,
   defaultOrder: 'ORCA_ID DESC',
   fields: [
     field({ name: 'ORCA_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
@@ -119,10 +151,7 @@ export const quoteMeta: DocumentRegister = {
     money('ORCA_VLR_ACRE', 'Acréscimos'),
     money('ORCA_VLR_DESC', 'Descontos'),
     money('ORCA_VLR_TOT', 'Total'),
-    situation('ORCA_SITUACAO', [
-      { value: 'A', text: 'Aberto' },
-      { value: 'C', text: 'Convertido' },
-    ]),
+    situation('ORCA_SITUACAO', quoteStatus),
     field({ name: 'ORCA_REQU_OK', kind: 'BOOLEAN', label: 'Requisição gerada', editable: false }),
   ],
   groups: [],
@@ -134,10 +163,7 @@ export const quoteMeta: DocumentRegister = {
     status: {
       field: 'ORCA_SITUACAO',
       open: ['A'],
-      labels: [
-        { value: 'A', text: 'Aberto' },
-        { value: 'C', text: 'Convertido' },
-      ],
+      labels: quoteStatus,
     },
     totals: [
       { name: 'ORCA_VLR_OS', label: 'Total Serviços' },
@@ -183,6 +209,7 @@ export const quoteMeta: DocumentRegister = {
       name: 'gerapedidofat',
       path: '/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}',
       label: 'Gerar Pedido',
+      primary: true,
       openWhen: ['A'],
       params: [
         { name: 'serie', source: constant('1') },
@@ -210,6 +237,7 @@ export const quoteMeta: DocumentRegister = {
       path: '/orcamento/duplicar/{ORCA_ID}/{emp}/{user}',
       label: 'Duplicar',
       opens: 'orcamento',
+      permission: 'create',
     }),
   ],
 };
@@ -222,6 +250,7 @@ export const orderMeta: DocumentRegister = {
   key: ['PEDF_ID', 'PEDF_SERIE'],
   companyColumn: 'PEDF_EMP_ID',
   labelField: 'PEDF_CLI_DESC',
+  labelLength: 20,
   defaultOrder: 'PEDF_ID DESC',
   fields: [
     field({ name: 'PEDF_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
@@ -234,10 +263,7 @@ export const orderMeta: DocumentRegister = {
     money('PEDF_VLR_FRETE', 'Frete'),
     money('PEDF_VLR_DESC', 'Descontos'),
     money('PEDF_VLR_TOTAL', 'Total'),
-    situation('PEDF_SITUACAO', [
-      { value: 'A', text: 'Aberto' },
-      { value: 'F', text: 'Faturado' },
-    ]),
+    situation('PEDF_SITUACAO', orderStatus),
   ],
   groups: [],
   document: {
@@ -248,10 +274,7 @@ export const orderMeta: DocumentRegister = {
     status: {
       field: 'PEDF_SITUACAO',
       open: ['A'],
-      labels: [
-        { value: 'A', text: 'Aberto' },
-        { value: 'F', text: 'Faturado' },
-      ],
+      labels: orderStatus,
     },
     totals: [
       { name: 'PEDF_TOT_PROD', label: 'Total Produtos' },
@@ -298,6 +321,7 @@ export const orderMeta: DocumentRegister = {
       method: 'PUT',
       path: '/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}',
       label: 'Faturar',
+      primary: true,
       confirm: {
         title: 'Faturar pedido',
         text: 'Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.',
@@ -310,6 +334,7 @@ export const orderMeta: DocumentRegister = {
       path: '/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}',
       label: 'Duplicar',
       opens: 'pedido',
+      permission: 'create',
     }),
   ],
 };
@@ -322,6 +347,7 @@ export const serviceOrderMeta: DocumentRegister = {
   key: ['ORDS_ID', 'ORDS_SERIE'],
   companyColumn: 'ORDS_EMP_ID',
   labelField: 'ORDS_CLI_DESC',
+  labelLength: null,
   defaultOrder: 'ORDS_ID DESC',
   fields: [
     field({ name: 'ORDS_ID', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
@@ -334,11 +360,7 @@ export const serviceOrderMeta: DocumentRegister = {
     money('ORDS_VLR_ACRE', 'Acréscimos'),
     money('ORDS_VLR_DESC', 'Descontos'),
     money('ORDS_VLR_TOTAL', 'Total'),
-    situation('ORDS_SITUACAO', [
-      { value: 'A', text: 'Aberta' },
-      { value: 'F', text: 'Finalizada' },
-      { value: 'C', text: 'Cancelada' },
-    ]),
+    situation('ORDS_SITUACAO', serviceOrderStatus),
     field({ name: 'ORDS_ESTOQUE_BAIXADO', kind: 'BOOLEAN', label: 'Estoque baixado', editable: false }),
   ],
   groups: [],
@@ -350,15 +372,12 @@ export const serviceOrderMeta: DocumentRegister = {
     status: {
       field: 'ORDS_SITUACAO',
       open: ['A'],
-      labels: [
-        { value: 'A', text: 'Aberta' },
-        { value: 'F', text: 'Finalizada' },
-        { value: 'C', text: 'Cancelada' },
-      ],
+      labels: serviceOrderStatus,
     },
     totals: [
       { name: 'ORDS_VLR_SERV', label: 'Total Serviços' },
       { name: 'ORDS_VLR_PECAS', label: 'Total Peças' },
+      { name: 'ORDS_ACRESCIMO', label: 'Acréscimo da Ordem' },
       { name: 'ORDS_VLR_ACRE', label: 'Acréscimos' },
       { name: 'ORDS_VLR_DESC', label: 'Descontos' },
       { name: 'ORDS_VLR_TOTAL', label: 'Total' },
@@ -392,6 +411,7 @@ export const serviceOrderMeta: DocumentRegister = {
         discount: 'ORDP_VLR_DESC',
         total: 'ORDP_VLR_TOTAL',
         editable: ['qty', 'discount'],
+        lockedBy: 'ORDS_ESTOQUE_BAIXADO',
       }),
     ],
   },
@@ -407,6 +427,7 @@ export const serviceOrderMeta: DocumentRegister = {
         { name: 'SERIE', source: fromField('ORDS_SERIE') },
       ],
       dialog: 'surcharge',
+      dialogTitle: 'Acréscimo da ordem de serviço',
     }),
     action({
       name: 'baixarestoque',
@@ -430,6 +451,7 @@ export const serviceOrderMeta: DocumentRegister = {
       method: 'PUT',
       path: '/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}',
       label: 'Finalizar',
+      primary: true,
       confirm: {
         title: 'Finalizar ordem de serviço',
         text: 'Deseja finalizar a ordem de serviço {ORDS_ID}? Depois de finalizada ela não poderá ser alterada.',
@@ -461,6 +483,7 @@ export const transferMeta: DocumentRegister = {
   key: ['TRLO_ID'],
   companyColumn: 'TRLO_EMP_ID',
   labelField: 'TRLO_OBS',
+  labelLength: null,
   defaultOrder: 'TRLO_ID DESC',
   fields: [
     field({ name: 'TRLO_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),
@@ -497,6 +520,7 @@ export const requisitionMeta: DocumentRegister = {
   key: ['REQU_ID'],
   companyColumn: 'REQU_EMP_ID',
   labelField: 'REQU_DESCRICAO',
+  labelLength: null,
   defaultOrder: 'REQU_ID DESC',
   fields: [
     field({ name: 'REQU_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),

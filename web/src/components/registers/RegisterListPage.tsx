@@ -27,7 +27,7 @@ import {
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
-import { labelLength, labelText } from '../../lib/resources/recordLabel';
+import { labelText } from '../../lib/resources/recordLabel';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
 import { useCompanyId, useReferenceTexts } from '../../lib/resources/useResourceData';
 
@@ -81,7 +81,7 @@ export default function RegisterListPage({ meta, metas }: ListProps) {
   const columns = useMemo(
     () =>
       listColumns(meta, texts).map((c) =>
-        c.key === meta.labelField && labelLength(meta) != null
+        c.key === meta.labelField && meta.labelLength != null
           ? { ...c, format: (v: unknown) => labelText(meta, v) }
           : c,
       ),

@@ -27,11 +27,11 @@ import {
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
-import { labelText } from '../../lib/resources/recordLabel';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { ACTION_DIALOGS, actionEnabled, fillText, type ActionMeta } from './actions';
+import { DocumentHeading } from './DocumentHeading';
 import { DocumentLines } from './DocumentLines';
 import { headerId, hiddenFields, isReadOnly, lineLock, statusOf, statusText } from './documentMeta';
 import { useDocumentAction } from './useDocumentAction';
@@ -46,9 +46,6 @@ export const todayScreen = () => {
   const n = new Date();
   return `${String(n.getDate()).padStart(2, '0')}/${String(n.getMonth() + 1).padStart(2, '0')}/${n.getFullYear()}`;
 };
-
-/** The badge of a status: the statuses that accept changes in green, the others in grey. */
-const badgeClass = (open: boolean) => (open ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700');
 
 /**
  * A document's screen, built from its register metadata (ResourceMeta.document and .actions):
@@ -165,7 +162,7 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
     const dialog = button.dialog ? ACTION_DIALOGS[button.dialog] : undefined;
     if (dialog) {
       dialogs.confirm({
-        title: dialog.title,
+        title: button.dialogTitle ?? button.label,
         groups: dialog.groups,
         okText: dialog.okText,
         onOk: (values) => run(button, shown, dialog.body(values)),
@@ -183,40 +180,12 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
   };
 
   const buttons = editing && record ? meta.actions : [];
-  const number = record ? doc.key.map((k) => String(record[k] ?? '')).join('/') : '';
-  // The record's label (the customer), unless the label is the document's number itself.
-  const label = record && !doc.key.includes(meta.labelField) ? labelText(meta, record[meta.labelField]) : '';
-  const locks = record ? doc.lines.map((line) => lineLock(meta, line, record)) : [];
-  const lockLabels = [...new Set(locks.filter((f): f is string => !!f))].map(
-    (f) => meta.fields.find((x) => x.name === f)?.label ?? f,
-  );
+  const locks = record ? doc.lines.map((line) => lineLock(line, record)) : [];
 
   return (
     <div className="space-y-4">
       {editing && record && (
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-lg font-semibold text-slate-800">
-            {meta.title} nº {number}
-            {label && <span className="font-normal text-slate-600"> - {label}</span>}
-          </h2>
-          {status && doc.status && (
-            <span
-              data-testid="status-badge"
-              className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeClass(!readOnly)}`}
-            >
-              {statusText(meta, status)}
-            </span>
-          )}
-          {lockLabels.map((text) => (
-            <span
-              key={text}
-              data-testid="lock-badge"
-              className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800"
-            >
-              {text}
-            </span>
-          ))}
-        </div>
+        <DocumentHeading meta={meta} record={record} locks={locks.filter((f): f is string => !!f)} />
       )}
       {readOnly && (
         <p role="note" className="rounded bg-amber-50 p-2 text-sm text-amber-900">
@@ -279,11 +248,11 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
 
       {record && buttons.length > 0 && (
         <div className="flex flex-wrap justify-end gap-2">
-          {buttons.map((b, i) => (
+          {buttons.map((b) => (
             <button
               key={b.name}
               type="button"
-              className={i === 0 ? primaryButton : secondaryButton}
+              className={b.primary ? primaryButton : secondaryButton}
               disabled={acting || !actionEnabled(b, meta, record, perms)}
               onClick={() => start(b, record)}
             >

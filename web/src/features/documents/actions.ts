@@ -5,7 +5,7 @@ import type { FormValues, GroupDescriptor } from '../../components/fields/types'
 import type { Row } from '../../components/tables/types';
 import { parseBRNumber } from '../../lib/format';
 import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
-import type { Permissions } from '../../lib/resources/permissions';
+import { allows, type Permissions } from '../../lib/resources/permissions';
 import { statusOf } from './documentMeta';
 
 export type ActionMeta = ResourceMeta['actions'][number];
@@ -67,9 +67,11 @@ export function actionBody(
 export const fillText = (text: string, record: Row): string =>
   text.replace(/\{(\w+)\}/g, (_, name: string) => (record[name] == null ? '' : String(record[name])));
 
-/** A dialog a button asks before its call, and how its values become the call's body. */
+/**
+ * A dialog a button asks before its call (its title is the button's `dialogTitle`), and how its
+ * values become the call's body.
+ */
 export interface ActionDialog {
-  title: string;
   okText: string;
   groups: GroupDescriptor[];
   body: (values: FormValues) => Record<string, unknown>;
@@ -84,7 +86,6 @@ export function surchargeBody(values: FormValues): Record<string, unknown> {
 /** The dialogs the client knows by `ActionMeta.dialog`. */
 export const ACTION_DIALOGS: Record<string, ActionDialog> = {
   surcharge: {
-    title: 'Acréscimo da ordem de serviço',
     okText: 'Aplicar',
     groups: [
       {
@@ -109,22 +110,15 @@ export const ACTION_DIALOGS: Record<string, ActionDialog> = {
 };
 
 /**
- * The program permission a call needs: a call whose answer opens a new record of the same
- * register (Duplicar) creates one; any other changes the record on screen.
- */
-export const actionPermission = (action: ActionMeta, meta: ResourceMeta): 'create' | 'update' =>
-  action.opens === meta.name ? 'create' : 'update';
-
-/**
  * A button is enabled when the document's status is one of its `openWhen` (any, when empty),
- * its `unless` field is not true, the user holds the permission its call needs, and the
- * client knows the dialog it asks.
+ * its `unless` field is not true, the user holds the program permission its call needs
+ * (ActionMeta.permission), and the client knows the dialog it asks.
  */
 export function actionEnabled(action: ActionMeta, meta: DocumentRegister, record: Row, perms: Permissions): boolean {
   if (action.openWhen.length > 0 && !action.openWhen.includes(statusOf(meta, record))) return false;
   if (action.unless && isTrue(record[action.unless])) return false;
   if (action.dialog && !ACTION_DIALOGS[action.dialog]) return false;
-  return actionPermission(action, meta) === 'create' ? perms.canCreate : perms.canUpdate;
+  return allows(perms, action.permission);
 }
 
 /** The edit screen the answer opens (the register `opens`, by the key fields of the answered row); null: stay. */

@@ -1,6 +1,6 @@
 // How a document screen reads its register metadata (ResourceMeta.document): the header's key,
-// the lines of each line register, the status that makes a document read-only, and the header
-// fields shown apart from the form.
+// the lines of each line register and the header field that locks them, the status (its badge,
+// and whether it makes a document read-only), and the header fields shown apart from the form.
 import type { Row } from '../../components/tables/types';
 import { isTrue, type DocumentRegister } from '../../lib/resources/metaFields';
 import { idOf } from '../../lib/resources/recordCache';
@@ -40,9 +40,17 @@ export const num = (v: unknown): number => {
 export const statusOf = (meta: DocumentRegister, row: Row | null): string =>
   meta.document.status && row ? String(row[meta.document.status.field] ?? '') : '';
 
-/** The status code's text ('Aberto', 'Faturado'...), the code itself when the metadata has none. */
-export const statusText = (meta: DocumentRegister, code: string): string =>
-  meta.document.status?.labels.find((l) => l.value === code)?.text ?? code;
+type StatusLabel = NonNullable<DocumentMeta['status']>['labels'][number];
+
+/**
+ * The status code's label: its text ('Aberto', 'Faturado'...) and its badge's tone; the code
+ * itself, neutral, when the metadata has none.
+ */
+export const statusLabel = (meta: DocumentRegister, code: string): StatusLabel =>
+  meta.document.status?.labels.find((l) => l.value === code) ?? { value: code, text: code, tone: null };
+
+/** The status code's text. */
+export const statusText = (meta: DocumentRegister, code: string): string => statusLabel(meta, code).text;
 
 /** A saved document whose status is not among those that accept changes is read-only. */
 export const isReadOnly = (meta: DocumentRegister, row: Row | null): boolean =>
@@ -52,15 +60,6 @@ export const isReadOnly = (meta: DocumentRegister, row: Row | null): boolean =>
 export const hiddenFields = (meta: DocumentRegister): Set<string> =>
   new Set([...meta.document.totals.map((t) => t.name), ...(meta.document.status ? [meta.document.status.field] : [])]);
 
-/**
- * Line registers a boolean header field locks once true: a service order whose stock was
- * written off keeps its products as they are (the server refuses the change). The metadata
- * does not declare it yet, so it is kept here by line register until it does.
- */
-const LINE_LOCKS: Record<string, string> = { ordemservicoproduto: 'ORDS_ESTOQUE_BAIXADO' };
-
-/** The header field that locks this line register, when the header has it and it is true. */
-export function lineLock(meta: DocumentRegister, line: DocumentLine, header: Row): string | null {
-  const field = LINE_LOCKS[line.resource];
-  return field && meta.fields.some((f) => f.name === field) && isTrue(header[field]) ? field : null;
-}
+/** The header field that locks this line register (DocumentLine.lockedBy), when it is true. */
+export const lineLock = (line: DocumentLine, header: Row): string | null =>
+  line.lockedBy && isTrue(header[line.lockedBy]) ? line.lockedBy : null;

@@ -16,25 +16,17 @@ import {
 } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
-import type { Permissions } from '../../lib/resources/permissions';
+import { allows, type Permissions } from '../../lib/resources/permissions';
+import { labelText } from '../../lib/resources/recordLabel';
 import {
   ResourceCreateDocument,
   ResourceGetDocument,
   ResourceListDocument,
   ResourceUpdateDocument,
 } from '../../lib/resources/documents';
-import {
-  actionBody,
-  actionEnabled,
-  actionParams,
-  actionPermission,
-  fillText,
-  openedHref,
-  pathParams,
-  surchargeBody,
-} from './actions';
+import { actionBody, actionEnabled, actionParams, fillText, openedHref, pathParams, surchargeBody } from './actions';
 import DocumentFormPage from './DocumentFormPage';
-import { hiddenFields, isReadOnly, lineWhere } from './documentMeta';
+import { hiddenFields, isReadOnly, lineLock, lineWhere, statusLabel } from './documentMeta';
 import { ResourceActionDocument } from './documents';
 import { newLineData } from './useLineWrites';
 
@@ -80,6 +72,7 @@ const serviceOrder = (over = {}) => ({
   ORDS_EMP_ID: 1,
   ORDS_CLI_DESC: 'MARIA',
   ORDS_DTA_ENTRADA: '2026-11-22',
+  ORDS_ACRESCIMO: '5.00',
   ORDS_VLR_TOTAL: '50.00',
   ORDS_SITUACAO: 'A',
   ORDS_ESTOQUE_BAIXADO: false,
@@ -87,6 +80,30 @@ const serviceOrder = (over = {}) => ({
 });
 const osId = { ORDS_ID: 4, ORDS_SERIE: 'OS' };
 const osRoute = `/ordensdeservico/alterar?id=${encodeURIComponent(JSON.stringify(osId))}`;
+
+// The status badge's colours by tone (StatusLabel.tone); none: neutral grey.
+const TONE = {
+  open: 'bg-emerald-100',
+  done: 'bg-blue-100',
+  cancelled: 'bg-red-100',
+  neutral: 'bg-slate-200',
+};
+const expectTone = (tone: keyof typeof TONE) => {
+  const badge = screen.getByTestId('status-badge');
+  for (const [t, cls] of Object.entries(TONE)) {
+    if (t === tone) expect(badge).toHaveClass(cls);
+    else expect(badge).not.toHaveClass(cls);
+  }
+};
+/** The buttons drawn in the primary style, by name. */
+const primaryButtons = () =>
+  screen
+    .getAllByRole('button')
+    .filter(
+      (b) =>
+        b.classList.contains('bg-primary') && b.textContent !== 'Salvar' && !/^Adicionar/.test(b.textContent ?? ''),
+    )
+    .map((b) => b.textContent);
 
 const page = (rows: object[]) => ({ data: { resourceList: { __typename: 'ResourcePage', rows, total: rows.length } } });
 const getMock = (name: string, id: unknown, row: object, maxUsageCount = 1) => ({
@@ -169,6 +186,7 @@ describe('a document screen from its metadata alone', () => {
     key: ['COMP_ID'],
     companyColumn: 'COMP_EMP_ID',
     labelField: 'COMP_FORN_DESC',
+    labelLength: null,
     defaultOrder: 'COMP_ID DESC',
     fields: [
       field({ name: 'COMP_ID', kind: 'NUMBER', label: 'Número', editable: false }),
@@ -187,8 +205,8 @@ describe('a document screen from its metadata alone', () => {
         field: 'COMP_SIT',
         open: ['D'],
         labels: [
-          { value: 'D', text: 'Digitação' },
-          { value: 'R', text: 'Recebida' },
+          { value: 'D', text: 'Digitação', tone: 'open' },
+          { value: 'R', text: 'Recebida', tone: null },
         ],
       },
       totals: [
@@ -261,6 +279,7 @@ describe('a document screen from its metadata alone', () => {
     expect(screen.queryByLabelText(/Situação/)).not.toBeInTheDocument();
     expect(screen.getByLabelText(/Fornecedor/)).toBeEnabled();
     expect(screen.getByTestId('status-badge')).toHaveTextContent('Digitação');
+    expectTone('open');
     expect(screen.getByRole('heading', { name: 'Compras nº 8 - DISTRIBUIDORA' })).toBeInTheDocument();
   });
 
@@ -269,6 +288,8 @@ describe('a document screen from its metadata alone', () => {
     const table = await screen.findByRole('region', { name: 'Itens comprados' });
     expect(await within(table).findByText('PARAFUSO')).toBeInTheDocument();
     expect(screen.getByTestId('status-badge')).toHaveTextContent('Recebida');
+    // A status without a tone is neutral, read-only or not.
+    expectTone('neutral');
     expect(screen.getByRole('note')).toHaveTextContent('Documento recebida: somente consulta.');
     expect(within(table).queryByLabelText('Valor unitário de PARAFUSO')).not.toBeInTheDocument();
     expect(within(table).getByText('R$ 10,00')).toBeInTheDocument();
@@ -285,6 +306,9 @@ describe('a document screen from its metadata alone', () => {
     // No record yet (a new document), or no status at all: editable.
     expect(isReadOnly(purchaseMeta, null)).toBe(false);
     expect(isReadOnly(transferMeta, { TRLO_ID: 1 })).toBe(false);
+    expect(statusLabel(purchaseMeta, 'D')).toEqual({ value: 'D', text: 'Digitação', tone: 'open' });
+    // A code the metadata does not name: itself, neutral.
+    expect(statusLabel(purchaseMeta, 'X')).toEqual({ value: 'X', text: 'X', tone: null });
     expect(lineWhere(orderMeta.document.lines[0], orderMeta, { PEDF_ID: 9, PEDF_SERIE: '1' })).toEqual({
       PEDI_PEDF_ID: 9,
       PEDI_PEDF_SERIE_ID: '1',
@@ -378,6 +402,8 @@ describe('quote screen', () => {
     await screen.findByText('PARAFUSO');
     const buttons = ['Gerar Pedido', 'Gerar OS', 'Gerar Requisição', 'Duplicar'];
     for (const name of buttons) expect(screen.getByRole('button', { name })).toBeEnabled();
+    expect(primaryButtons()).toEqual(['Gerar Pedido']);
+    expectTone('open');
   });
 
   it('disables a button whose `unless` field is true and those out of their `openWhen`', async () => {
@@ -501,6 +527,7 @@ describe('billing order screen', () => {
   it('is read-only once invoiced, with a badge', async () => {
     renderForm(orderMeta, route, [getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })), ...lines()]);
     expect(await screen.findByTestId('status-badge')).toHaveTextContent('Faturado');
+    expectTone('done');
     expect(await screen.findByText('PARAFUSO')).toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('Documento faturado: somente consulta.');
     expect(screen.queryByRole('button', { name: 'Salvar' })).not.toBeInTheDocument();
@@ -511,7 +538,7 @@ describe('billing order screen', () => {
     expect(screen.getByRole('button', { name: 'Faturar' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Duplicar' })).toBeEnabled();
     expect(screen.getByLabelText(/Emissão/)).toBeDisabled();
-    // The customer's name is cut to 20 characters in the order's label.
+    // The customer's name is cut to the order's labelLength (20) in its heading.
     expect(screen.getByText(/- JOÃO DA SILVA COMÉRC$/)).toBeInTheDocument();
     // The service lines have no discount: no such column.
     const services = screen.getByRole('region', { name: 'Serviços' });
@@ -561,6 +588,12 @@ describe('billing order screen', () => {
     expect(screen.getByTestId('status-badge')).toHaveTextContent('Aberto');
   });
 
+  it('shows the whole customer name when the metadata gives no label length', async () => {
+    renderForm({ ...orderMeta, labelLength: null }, route, [getMock('pedido', id, order()), ...lines()]);
+    expect(await screen.findByText(/- JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA$/)).toBeInTheDocument();
+    expect(primaryButtons()).toEqual(['Faturar']);
+  });
+
   it('needs the create permission to duplicate and the update one to invoice', async () => {
     grant({ canCreate: false });
     const { unmount } = renderForm(orderMeta, route, [getMock('pedido', id, order()), ...lines()]);
@@ -580,9 +613,21 @@ describe('service order screen', () => {
   it('shows the buttons the server declares, Finalizar and Cancelar OS included', async () => {
     renderForm(serviceOrderMeta, osRoute, [getMock('ordemservico', osId, serviceOrder()), ...osLines()]);
     expect(await screen.findByTestId('status-badge')).toHaveTextContent('Aberta');
+    expectTone('open');
     for (const name of ['Totalizar', 'Acréscimo', 'Baixar Estoque', 'Finalizar', 'Cancelar OS']) {
       expect(screen.getByRole('button', { name })).toBeEnabled();
     }
+    // The primary style goes to the button the metadata marks, not to the first one.
+    expect(primaryButtons()).toEqual(['Finalizar']);
+    // The surcharge a call sets is among the totals, in the header's field order, not in the form.
+    const totals = screen.getByRole('region', { name: 'Totais' });
+    expect(
+      within(totals)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['Total Serviços', 'Total Peças', 'Acréscimo da Ordem', 'Acréscimos', 'Descontos', 'Total']);
+    expect(screen.getByTestId('total-ORDS_ACRESCIMO')).toHaveTextContent('R$ 5,00');
+    expect(screen.queryByLabelText(/Acréscimo da Ordem/)).not.toBeInTheDocument();
     // Services come before products, as the metadata lists them.
     expect(screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual([
       'Serviços',
@@ -597,11 +642,37 @@ describe('service order screen', () => {
       ...osLines(),
     ]);
     expect(await screen.findByTestId('status-badge')).toHaveTextContent('Finalizada');
+    expectTone('done');
     expect(screen.getByRole('button', { name: 'Totalizar' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Baixar Estoque' })).toBeEnabled();
     for (const name of ['Acréscimo', 'Finalizar', 'Cancelar OS']) {
       expect(screen.getByRole('button', { name })).toBeDisabled();
     }
+  });
+
+  it('tints a cancelled order red', async () => {
+    renderForm(serviceOrderMeta, osRoute, [
+      getMock('ordemservico', osId, serviceOrder({ ORDS_SITUACAO: 'C' })),
+      ...osLines(),
+    ]);
+    expect(await screen.findByTestId('status-badge')).toHaveTextContent('Cancelada');
+    expectTone('cancelled');
+  });
+
+  it('locks no line the metadata does not name a lock for', async () => {
+    const unlocked: DocumentRegister = {
+      ...serviceOrderMeta,
+      document: {
+        ...serviceOrderMeta.document,
+        lines: serviceOrderMeta.document.lines.map((l) => ({ ...l, lockedBy: null })),
+      },
+    };
+    renderForm(unlocked, osRoute, [
+      getMock('ordemservico', osId, serviceOrder({ ORDS_ESTOQUE_BAIXADO: true })),
+      ...osLines(),
+    ]);
+    expect(await screen.findByRole('button', { name: 'Adicionar produto' })).toBeInTheDocument();
+    expect(screen.queryByTestId('lock-badge')).not.toBeInTheDocument();
   });
 
   it('locks the products and the stock buttons once the stock is written off', async () => {
@@ -657,11 +728,25 @@ describe('service order screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Aplicar' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('Operação realizada com sucesso!'));
   });
+
+  it('titles the dialog with the dialogTitle the metadata declares', async () => {
+    const user = userEvent.setup();
+    const renamed: DocumentRegister = {
+      ...serviceOrderMeta,
+      actions: serviceOrderMeta.actions.map((a) =>
+        a.name === 'acrescimo' ? { ...a, dialogTitle: 'Acréscimo sobre os itens' } : a,
+      ),
+    };
+    renderForm(renamed, osRoute, [getMock('ordemservico', osId, serviceOrder()), ...osLines()]);
+    await user.click(await screen.findByRole('button', { name: 'Acréscimo' }));
+    expect(await screen.findByRole('dialog', { name: 'Acréscimo sobre os itens' })).toBeInTheDocument();
+  });
 });
 
 describe('document buttons from the metadata', () => {
   const ctx = (record: object) => ({ record: record as Record<string, unknown>, emp: 1, userId: 3 });
   const all: Permissions = { canView: true, canCreate: true, canUpdate: true, canDelete: true };
+  const NONE: Permissions = { canView: false, canCreate: false, canUpdate: false, canDelete: false };
   const button = (metaName: DocumentRegister, name: string) => {
     const found = metaName.actions.find((a) => a.name === name);
     if (!found) throw new Error(`no button ${name}`);
@@ -734,10 +819,19 @@ describe('document buttons from the metadata', () => {
     expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder({ ORDS_ESTOQUE_BAIXADO: 'S' }), all)).toBe(false);
     expect(actionEnabled(writeOff, serviceOrderMeta, serviceOrder(), { ...all, canUpdate: false })).toBe(false);
     const copy = button(quoteMeta, 'duplicar');
-    expect(actionPermission(copy, quoteMeta)).toBe('create');
-    expect(actionPermission(button(quoteMeta, 'gerapedidofat'), quoteMeta)).toBe('update');
     expect(actionEnabled(copy, quoteMeta, quote({ ORCA_SITUACAO: 'C' }), { ...all, canUpdate: false })).toBe(true);
     expect(actionEnabled(copy, quoteMeta, quote(), { ...all, canCreate: false })).toBe(false);
+    // The permission is the one the button declares, whatever it opens.
+    const convert = button(quoteMeta, 'gerapedidofat');
+    expect(actionEnabled(convert, quoteMeta, quote(), { ...all, canCreate: false })).toBe(true);
+    expect(actionEnabled(convert, quoteMeta, quote(), { ...all, canUpdate: false })).toBe(false);
+    const asUpdate = { ...copy, permission: 'update' };
+    expect(actionEnabled(asUpdate, quoteMeta, quote(), { ...all, canCreate: false })).toBe(true);
+    const asDelete = { ...copy, permission: 'delete' };
+    expect(actionEnabled(asDelete, quoteMeta, quote(), { ...all, canDelete: false })).toBe(false);
+    expect(actionEnabled(asDelete, quoteMeta, quote(), { ...NONE, canDelete: true })).toBe(true);
+    expect(actionEnabled({ ...copy, permission: 'view' }, quoteMeta, quote(), { ...NONE, canView: true })).toBe(true);
+    expect(actionEnabled({ ...copy, permission: 'admin' }, quoteMeta, quote(), all)).toBe(false);
     const strange = { ...button(serviceOrderMeta, 'acrescimo'), dialog: 'signature' };
     expect(actionEnabled(strange, serviceOrderMeta, serviceOrder(), all)).toBe(false);
   });
@@ -751,6 +845,12 @@ describe('document buttons from the metadata', () => {
     expect(openedHref(button(quoteMeta, 'geraos'), [quoteMeta], serviceOrder())).toBeNull();
   });
 
+  it("maps a permission kind to the user's program permission", () => {
+    expect(allows({ ...NONE, canCreate: true }, 'create')).toBe(true);
+    expect(allows({ ...NONE, canCreate: true }, 'update')).toBe(false);
+    expect(allows(all, 'unknown')).toBe(false);
+  });
+
   it('sends the amount of an acréscimo as VALOR, a percentage as PERCENTUAL', () => {
     expect(surchargeBody({ TIPO: 'V', VALOR: '1.234,50' })).toEqual({ VALOR: '1234.5' });
     expect(surchargeBody({ TIPO: 'P', VALOR: '10,00' })).toEqual({ PERCENTUAL: '10' });
@@ -758,6 +858,20 @@ describe('document buttons from the metadata', () => {
 });
 
 describe('document lines', () => {
+  it('locks a line register by the header field it names, once true', () => {
+    const [services, products] = serviceOrderMeta.document.lines;
+    expect(lineLock(products, serviceOrder({ ORDS_ESTOQUE_BAIXADO: 'S' }))).toBe('ORDS_ESTOQUE_BAIXADO');
+    expect(lineLock(products, serviceOrder())).toBeNull();
+    expect(lineLock(services, serviceOrder({ ORDS_ESTOQUE_BAIXADO: true }))).toBeNull();
+  });
+
+  it("cuts a label to the register's label length, none: whole", () => {
+    expect(labelText(orderMeta, 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA')).toBe('JOÃO DA SILVA COMÉRC');
+    expect(labelText({ ...orderMeta, labelLength: 4 }, 'JOÃO DA SILVA')).toBe('JOÃO');
+    expect(labelText(quoteMeta, 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA')).toBe('JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA');
+    expect(labelText(orderMeta, null)).toBe('');
+  });
+
   it('creates a line with the parent key, the item, the quantity and its price', () => {
     const data = newLineData(
       orderMeta,

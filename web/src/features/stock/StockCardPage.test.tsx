@@ -63,6 +63,7 @@ const meta: ResourceMeta & { __typename: 'ResourceMeta' } = {
   key: ['PROD_ID'],
   companyColumn: 'PROD_EMP_ID',
   labelField: 'PROD_DESCRICAO',
+  labelLength: null,
   defaultOrder: 'PROD_DESCRICAO',
   fields: [{ ...field({ name: 'PROD_ID', kind: 'NUMBER' }), __typename: 'ResourceField' } as never],
   groups: [],

@@ -9,6 +9,7 @@ export const ResourceMetaFieldsFragment = graphql(`
     key
     companyColumn
     labelField
+    labelLength
     defaultOrder
     fields {
       name
@@ -48,6 +49,7 @@ export const ResourceMetaFieldsFragment = graphql(`
         labels {
           value
           text
+          tone
         }
       }
       totals {
@@ -71,6 +73,7 @@ export const ResourceMetaFieldsFragment = graphql(`
         total
         cost
         editable
+        lockedBy
       }
     }
     actions {
@@ -100,7 +103,10 @@ export const ResourceMetaFieldsFragment = graphql(`
         }
       }
       dialog
+      dialogTitle
       opens
+      primary
+      permission
     }
   }
 `);

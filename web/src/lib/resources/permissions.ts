@@ -30,3 +30,16 @@ export function permissionsFor(session: Session | null, meta: ResourceMeta): Per
   if (!p) return NONE;
   return { canView: p.canView, canCreate: p.canCreate, canUpdate: p.canUpdate, canDelete: p.canDelete };
 }
+
+const BY_KIND: Record<string, keyof Permissions> = {
+  view: 'canView',
+  create: 'canCreate',
+  update: 'canUpdate',
+  delete: 'canDelete',
+};
+
+/** Whether the permissions allow a kind of call (`view`, `create`, `update`, `delete`); an unknown kind: no. */
+export const allows = (perms: Permissions, kind: string): boolean => {
+  const key = BY_KIND[kind];
+  return key != null && perms[key];
+};

@@ -1,0 +1,49 @@
+import type { Row } from '../../components/tables/types';
+import type { DocumentRegister } from '../../lib/resources/metaFields';
+import { labelText } from '../../lib/resources/recordLabel';
+import { statusLabel, statusOf } from './documentMeta';
+
+/** A status badge's colours by the tone the metadata gives it (StatusLabel.tone); any other: neutral. */
+const TONES: Record<string, string> = {
+  open: 'bg-emerald-100 text-emerald-800',
+  done: 'bg-blue-100 text-blue-800',
+  cancelled: 'bg-red-100 text-red-800',
+};
+const NEUTRAL = 'bg-slate-200 text-slate-700';
+const badge = 'rounded-full px-2.5 py-0.5 text-xs font-semibold';
+
+interface Props {
+  meta: DocumentRegister;
+  record: Row;
+  /** The header fields that lock some of its lines, shown as badges by their labels. */
+  locks: string[];
+}
+
+/** A saved document's heading: '{title} nº {number} - {label}', its status badge and its line locks. */
+export function DocumentHeading({ meta, record, locks }: Props) {
+  const doc = meta.document;
+  const number = doc.key.map((k) => String(record[k] ?? '')).join('/');
+  // The record's label (the customer), unless the label is the document's number itself.
+  const label = doc.key.includes(meta.labelField) ? '' : labelText(meta, record[meta.labelField]);
+  const code = statusOf(meta, record);
+  const status = code ? statusLabel(meta, code) : null;
+  const lockTexts = [...new Set(locks)].map((f) => meta.fields.find((x) => x.name === f)?.label ?? f);
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <h2 className="text-lg font-semibold text-slate-800">
+        {meta.title} nº {number}
+        {label && <span className="font-normal text-slate-600"> - {label}</span>}
+      </h2>
+      {status && (
+        <span data-testid="status-badge" className={`${badge} ${(status.tone && TONES[status.tone]) || NEUTRAL}`}>
+          {status.text}
+        </span>
+      )}
+      {lockTexts.map((text) => (
+        <span key={text} data-testid="lock-badge" className={`${badge} bg-amber-100 text-amber-800`}>
+          {text}
+        </span>
+      ))}
+    </div>
+  );
+}
