@@ -8,8 +8,9 @@ export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/erp
 ERP_DEBUG := $(CARGO_TARGET_DIR)/debug/erp
 ERP_RELEASE := $(CARGO_TARGET_DIR)/release/erp
 E2E_PORT ?= 8091
+API_PORT ?= 8093
 
-.PHONY: run dev test test-rust test-web test-k8s e2e lint fmt schema web web-deps deps browser bench build release clean-data
+.PHONY: run dev test test-rust test-web test-k8s e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
 
 ## Run the product with demo data on http://localhost:8080.
 run: deps web release
@@ -23,8 +24,8 @@ dev: deps web build
 	@source deploy/dev-env.sh && exec $(ERP_DEBUG) run --demo
 
 ## Every test: Rust (unit + integration on real PostgreSQL, NATS, Redis), lint,
-## web unit tests and build, Kubernetes manifests, browser journey.
-test: deps lint test-rust test-web test-k8s e2e
+## web unit tests and build, Kubernetes manifests, browser journey, API contract.
+test: deps lint test-rust test-web test-k8s e2e test-api
 	@echo "make test: all suites passed"
 
 deps:
@@ -66,6 +67,10 @@ browser:
 ## The Playwright journey against a fresh server with demo data.
 e2e: browser build web
 	@deploy/e2e.sh $(E2E_PORT)
+
+## The API contract: schemathesis against a running server's openapi.json.
+test-api: build web
+	@deploy/api-contract.sh $(API_PORT)
 
 ## Regenerate web/schema.graphql from the gateway's GraphQL schema.
 schema: build

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # `make bench`: registers at a million rows. Seeds 1,000,000 customers in one
 # company, then measures list (20 rows, ordered, with and without FILTRO), count
-# and search through the gateway (wrk) and the same SQL directly on PostgreSQL
-# (pgbench, prepared statements, as the application role inside a tenant
-# transaction): p50/p99 at 1 client and requests/s at 16 clients, each as a
-# ratio to the raw figure. The server runs pinned to core 0, the load generator
-# to core 1. The table is written to target/bench/registers.md.
+# and search through the gateway (wrk), in both deployments:
+#   - `erp run`: gateway and services in one process (in-memory gRPC channel);
+#   - `erp gateway` + one `erp serve` per service (gRPC over loopback TCP, NATS);
+# the same SQL directly on PostgreSQL (pgbench, prepared statements, as the
+# application role inside a tenant transaction); and, for the list, what a Python
+# team would build instead (deploy/bench/fastapi_list.py: FastAPI + asyncpg under
+# uvicorn/uvloop, same statement, no authentication). p50/p99 at 1 client and
+# requests/s at 16 clients, as ratios to the raw figures. Every server runs
+# pinned to core 0, every load generator to core 1. The table is written to
+# target/bench/registers.md.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ERP=${ERP_BIN:-${CARGO_TARGET_DIR:-$HOME/.cache/erp-target}/release/erp}
@@ -41,14 +46,66 @@ if [ "$have" -lt "$ROWS" ]; then
 fi
 say "$(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHERE client_id = $CLIENT") customers"
 
-env -u NATS_URL -u REDIS_URL DATABASE_URL="$BENCH_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
-    ERP_WEB_DIR="$ROOT/web/dist" RUST_LOG=warn taskset -c 0 "$ERP" run >"$WORK/erp.log" 2>&1 &
-PID=$!
-cleanup() { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
+NATS=${NATS_URL:-nats://127.0.0.1:4222}
+REDIS=${REDIS_URL:-redis://127.0.0.1:6379}
+SERVICES=(identity catalog finance stock fiscal orders)
+PIDS=()
+stop_servers() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+    PIDS=()
+}
+cleanup() { stop_servers; rm -rf "$WORK"; }
 trap cleanup EXIT
-for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
-TOKEN=$(curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
-    -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])')
+ready() { # url
+    for _ in $(seq 1 240); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.25; done
+    say "not ready: $1"; cat "$WORK"/*.log >&2; exit 1
+}
+login() {
+    curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
+        -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])'
+}
+# Everything in one process (what `make run` starts).
+start_run() {
+    env -u NATS_URL -u REDIS_URL DATABASE_URL="$BENCH_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
+        ERP_WEB_DIR="$ROOT/web/dist" RUST_LOG=warn taskset -c 0 "$ERP" run >"$WORK/run.log" 2>&1 &
+    PIDS+=($!)
+    ready "http://127.0.0.1:$PORT/readyz"
+}
+# The microservice deployment: one process per service and the gateway, gRPC over TCP.
+start_split() {
+    local i=0 svc urls=()
+    for svc in "${SERVICES[@]}"; do
+        local grpc=$((PORT + 100 + i)) admin=$((PORT + 200 + i))
+        NATS_URL="$NATS" REDIS_URL="$REDIS" DATABASE_URL="$BENCH_URL" ERP_DATA_DIR="$WORK" RUST_LOG=warn \
+            ERP_GRPC_ADDR="127.0.0.1:$grpc" ERP_ADMIN_ADDR="127.0.0.1:$admin" \
+            taskset -c 0 "$ERP" serve "$svc" >"$WORK/$svc.log" 2>&1 &
+        PIDS+=($!)
+        urls+=("ERP_${svc^^}_URL=http://127.0.0.1:$grpc")
+        i=$((i + 1))
+    done
+    for j in $(seq 0 $((i - 1))); do ready "http://127.0.0.1:$((PORT + 200 + j))/readyz"; done
+    env "${urls[@]}" NATS_URL="$NATS" REDIS_URL="$REDIS" DATABASE_URL="$BENCH_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" \
+        ERP_DATA_DIR="$WORK" ERP_WEB_DIR="$ROOT/web/dist" RUST_LOG=warn taskset -c 0 "$ERP" gateway >"$WORK/gateway.log" 2>&1 &
+    PIDS+=($!)
+    ready "http://127.0.0.1:$PORT/readyz"
+}
+# FastAPI + asyncpg serving the list statement (a virtualenv under ~/.cache, from PyPI).
+start_fastapi() {
+    local venv="${XDG_CACHE_HOME:-$HOME/.cache}/erp-bench-venv"
+    if [ ! -x "$venv/bin/uvicorn" ]; then
+        say "installing FastAPI, asyncpg, uvicorn[standard], orjson into $venv"
+        command -v python3 >/dev/null && python3 -m venv "$venv" 2>/dev/null \
+            || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$venv"; }
+        "$venv/bin/pip" install -q fastapi asyncpg 'uvicorn[standard]' orjson
+    fi
+    "$ERP" bench-sql clientes list --client $CLIENT --emp $EMP --filter SILVA > "$WORK/list.json"
+    BENCH_SPEC="$WORK/list.json" BENCH_CLIENT=$CLIENT BENCH_DSN="$APP_URL" \
+        taskset -c 0 "$venv/bin/uvicorn" --app-dir "$ROOT/deploy/bench" fastapi_list:app --loop uvloop --http httptools \
+        --host 127.0.0.1 --port "$PORT" --workers 1 --log-level warning --no-access-log >"$WORK/fastapi.log" 2>&1 &
+    PIDS+=($!)
+    ready "http://127.0.0.1:$PORT/openapi.json"
+}
 
 # wrk: one scenario, one connection count; prints "p50_ms p99_ms rps".
 run_wrk() { # method path body conns
@@ -67,7 +124,6 @@ rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
 print(f"{lat['50']:.3f} {lat['99']:.3f} {rps:.1f}")
 PY
 }
-
 # pgbench: the engine's statement in a tenant transaction, as erp_app.
 run_pg() { # scenario conns
     local spec sql defs
@@ -101,18 +157,53 @@ declare -A HTTP=(
     [count]="POST /clientes/registros/$EMP {}"
     [search]="GET /clientes/pesquisar/SILVA/$EMP "
 )
-{
-    echo "# Registers at $(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHERE client_id = $CLIENT") customers ($(date -u +%F), ${SECS}s per run, server on core 0, load on core 1)"
-    echo
-    echo "| scenario | gateway p50 ms | raw p50 ms | ratio | gateway p99 ms | raw p99 ms | ratio | gateway req/s @16 | raw tps @16 | ratio |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
-    for s in list filtro count search; do
+SCENARIOS=(list filtro count search)
+declare -A R
+measure() { # mode: fills R[mode.scenario.{p50,p99,rps}]
+    local s m p b a b2 c
+    for s in "${SCENARIOS[@]}"; do
         read -r m p b <<< "${HTTP[$s]}"
-        read -r g50 g99 _ <<< "$(run_wrk "$m" "$p" "$b" 1)"
-        read -r _ _ grps <<< "$(run_wrk "$m" "$p" "$b" 16)"
-        read -r r50 r99 _ <<< "$(run_pg "$s" 1)"
-        read -r _ _ rtps <<< "$(run_pg "$s" 16)"
-        python3 -c "import sys; a=list(map(float,sys.argv[2:])); print(f'| {sys.argv[1]} | {a[0]:.2f} | {a[1]:.2f} | {a[0]/a[1]:.2f}x | {a[2]:.2f} | {a[3]:.2f} | {a[2]/a[3]:.2f}x | {a[4]:.0f} | {a[5]:.0f} | {a[4]/a[5]:.2f} |')" \
-            "$s" "$g50" "$r50" "$g99" "$r99" "$grps" "$rtps"
+        read -r a b2 _ <<< "$(run_wrk "$m" "$p" "$b" 1)"
+        read -r _ _ c <<< "$(run_wrk "$m" "$p" "$b" 16)"
+        R[$1.$s.p50]=$a; R[$1.$s.p99]=$b2; R[$1.$s.rps]=$c
     done
+}
+say "erp run (in process)"
+start_run; TOKEN=$(login); measure run; stop_servers
+say "erp gateway + erp serve (gRPC over TCP)"
+start_split; TOKEN=$(login); measure split; stop_servers
+say "raw SQL (pgbench)"
+for s in "${SCENARIOS[@]}"; do
+    read -r R[raw.$s.p50] R[raw.$s.p99] _ <<< "$(run_pg "$s" 1)"
+    read -r _ _ R[raw.$s.rps] <<< "$(run_pg "$s" 16)"
+done
+say "FastAPI + asyncpg (list)"
+start_fastapi; TOKEN=none
+read -r m p b <<< "${HTTP[list]}"
+read -r R[py.list.p50] R[py.list.p99] _ <<< "$(run_wrk "$m" "$p" "$b" 1)"
+read -r _ _ R[py.list.rps] <<< "$(run_wrk "$m" "$p" "$b" 16)"
+stop_servers
+
+f() { python3 -c "import sys; print(f'{float(sys.argv[1]):.2f}')" "$1"; }
+x() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "$1" "$2"; }
+n() { python3 -c "import sys; print(f'{float(sys.argv[1]):.0f}')" "$1"; }
+{
+    echo "# Registers at $(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHERE client_id = $CLIENT") customers ($(date -u +%F), ${SECS}s per run, servers on core 0, load on core 1)"
+    echo
+    echo "\`erp run\`: gateway and services in one process (in-memory gRPC). Split: \`erp gateway\` + one \`erp serve\` per service (gRPC over loopback TCP). Raw: the same statement in pgbench (prepared, tenant transaction, application role)."
+    echo
+    echo "| scenario | run p50 ms | split p50 ms | raw p50 ms | run/raw | run p99 ms | split p99 ms | raw p99 ms | run req/s @16 | split req/s @16 | raw tps @16 | run/raw |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for s in "${SCENARIOS[@]}"; do
+        echo "| $s | $(f "${R[run.$s.p50]}") | $(f "${R[split.$s.p50]}") | $(f "${R[raw.$s.p50]}") | $(x "${R[run.$s.p50]}" "${R[raw.$s.p50]}") | $(f "${R[run.$s.p99]}") | $(f "${R[split.$s.p99]}") | $(f "${R[raw.$s.p99]}") | $(n "${R[run.$s.rps]}") | $(n "${R[split.$s.rps]}") | $(n "${R[raw.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[raw.$s.rps]}") |"
+    done
+    echo
+    echo "List beside FastAPI + asyncpg (uvicorn, uvloop, httptools, orjson; one worker; same statement; no authentication):"
+    echo
+    echo "| list | p50 ms | p99 ms | req/s @16 |"
+    echo "|---|---|---|---|"
+    echo "| erp run | $(f "${R[run.list.p50]}") | $(f "${R[run.list.p99]}") | $(n "${R[run.list.rps]}") |"
+    echo "| erp gateway + serve | $(f "${R[split.list.p50]}") | $(f "${R[split.list.p99]}") | $(n "${R[split.list.rps]}") |"
+    echo "| FastAPI + asyncpg | $(f "${R[py.list.p50]}") | $(f "${R[py.list.p99]}") | $(n "${R[py.list.rps]}") |"
+    echo "| erp run / FastAPI | $(x "${R[run.list.p50]}" "${R[py.list.p50]}") | $(x "${R[run.list.p99]}" "${R[py.list.p99]}") | $(x "${R[run.list.rps]}" "${R[py.list.rps]}") |"
 } | tee "$OUT/registers.md"

@@ -28,7 +28,7 @@ pub fn router(st: AppState) -> Router {
     );
     crate::legacy::add_all(&mut routes, &st.registry);
     let (legacy, specs) = routes.into_router();
-    let openapi = Arc::new(crate::openapi::build(&specs));
+    let openapi = Arc::new(crate::openapi::build(&specs, &st.registry));
     let schema = crate::graphql::schema(st.cfg.graphql_introspection);
 
     let index = st.cfg.web_dir.join("index.html");

@@ -1,57 +1,264 @@
-//! openapi.json for the legacy REST paths, generated from the route table so it
-//! always lists exactly what the gateway serves.
+//! openapi.json for the legacy REST paths, generated from the route table (so it
+//! lists exactly what the gateway serves) and, for every register route, from the
+//! register's descriptor: the row a register answers, what a create or update
+//! takes (types, required fields, lengths, limits, enumerations), the list and
+//! count bodies, the `{code, msg}` error, the 204 of an empty list and the bearer
+//! scheme. An external system can generate its client from it.
 
+use erp_platform::resource::{DbType, Field, Registry, Resource};
 use serde_json::{json, Map, Value};
 
-use crate::routes::Spec;
+use crate::routes::{Serves, Spec};
 
-pub fn build(specs: &[Spec]) -> Value {
+const ERROR_STATUSES: [&str; 10] = [
+    "400", "401", "403", "404", "408", "409", "413", "429", "500", "503",
+];
+
+/// A value as a row carries it (any column may be null).
+fn row_schema_of(f: &Field) -> Value {
+    let mut s = match f.db {
+        DbType::Int => json!({"type": "integer", "format": "int64"}),
+        DbType::Decimal => json!({"type": "number"}),
+        DbType::Text => json!({"type": "string"}),
+        DbType::Date => json!({"type": "string", "format": "date"}),
+        DbType::Timestamp => json!({"type": "string", "format": "date-time"}),
+        DbType::Bool => json!({"type": "boolean"}),
+        DbType::Json => json!({}),
+    };
+    if f.db != DbType::Json {
+        s["nullable"] = json!(true);
+    }
+    s["description"] = json!(f.label);
+    s
+}
+
+/// A value as a create or update takes it: the declared limits, the options of
+/// an enumeration; decimals as numbers or decimal strings.
+fn input_schema_of(f: &Field) -> Value {
+    let mut s = match f.db {
+        DbType::Int => json!({"type": "integer", "format": "int64"}),
+        DbType::Decimal => {
+            let mut n = json!({"type": "number"});
+            if let Some(min) = f.min {
+                n["minimum"] = json!(min.to_string().parse::<f64>().unwrap_or(0.0));
+            }
+            if let Some(max) = f.max {
+                n["maximum"] = json!(max.to_string().parse::<f64>().unwrap_or(0.0));
+            }
+            n
+        }
+        DbType::Text => {
+            let mut t = json!({"type": "string"});
+            if let Some(n) = f.length {
+                t["maxLength"] = json!(n);
+            }
+            if let Some(n) = f.min_length {
+                t["minLength"] = json!(n);
+            }
+            if !f.options.is_empty() {
+                t["enum"] = json!(f.options.iter().map(|(v, _)| v).collect::<Vec<_>>());
+            }
+            t
+        }
+        DbType::Date => json!({"type": "string", "format": "date"}),
+        DbType::Timestamp => json!({"type": "string", "format": "date-time"}),
+        DbType::Bool => json!({"type": "boolean"}),
+        DbType::Json => json!({}),
+    };
+    if f.db == DbType::Int {
+        if let Some(min) = f.min.and_then(|m| m.to_string().parse::<i64>().ok()) {
+            s["minimum"] = json!(min);
+        }
+        if let Some(max) = f.max.and_then(|m| m.to_string().parse::<i64>().ok()) {
+            s["maximum"] = json!(max);
+        }
+    }
+    if f.db != DbType::Json && !f.required {
+        s["nullable"] = json!(true);
+    }
+    s["description"] = json!(f.label);
+    s
+}
+
+/// Fields a body may set: not read-only, not server-kept, not the generated key.
+fn writable(res: &Resource) -> impl Iterator<Item = &Field> {
+    res.fields.iter().filter(move |f| {
+        !f.read_only && !f.server && res.generated_column() != Some(f.name.as_str())
+    })
+}
+
+/// The component schemas of one register: its row, its create and update bodies.
+fn register_schemas(res: &Resource, out: &mut Map<String, Value>) {
+    let props: Map<String, Value> = res
+        .fields
+        .iter()
+        .filter(|f| !f.write_only)
+        .map(|f| (f.name.clone(), row_schema_of(f)))
+        .collect();
+    out.insert(
+        format!("{}.row", res.name),
+        json!({"type": "object", "title": res.title, "properties": props}),
+    );
+    let input: Map<String, Value> = writable(res)
+        .map(|f| (f.name.clone(), input_schema_of(f)))
+        .collect();
+    let required: Vec<&str> = writable(res)
+        .filter(|f| f.required && f.default.is_none() && !res.is_company(&f.name))
+        .map(|f| f.name.as_str())
+        .collect();
+    let mut create = json!({"type": "object", "title": format!("{}: incluir", res.title), "properties": input.clone()});
+    if !required.is_empty() {
+        create["required"] = json!(required);
+    }
+    out.insert(format!("{}.create", res.name), create);
+    out.insert(
+        format!("{}.update", res.name),
+        json!({"type": "object", "title": format!("{}: alterar", res.title), "properties": input}),
+    );
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+fn json_content(schema: Value) -> Value {
+    json!({"application/json": {"schema": schema}})
+}
+
+/// What a register route takes and answers, by its operation.
+fn register_op(res: &Resource, op: &str, method: &str) -> (Option<Value>, Value, bool) {
+    let row = schema_ref(&format!("{}.row", res.name));
+    match op {
+        "list" => (
+            Some(schema_ref("ListBody")),
+            json!({"type": "array", "items": row}),
+            true,
+        ),
+        "count" => (Some(schema_ref("ListBody")), schema_ref("Count"), false),
+        "create" => (
+            Some(schema_ref(&format!("{}.create", res.name))),
+            row,
+            false,
+        ),
+        "update" => (
+            Some(schema_ref(&format!("{}.update", res.name))),
+            row,
+            false,
+        ),
+        "get" if method == "POST" => (Some(json!({"type": "object"})), row, false),
+        "get" => (None, row, false),
+        "delete" => (None, schema_ref("Message"), false),
+        "search" => (None, json!({"type": "array", "items": row}), true),
+        _ => (
+            matches!(method, "POST" | "PUT" | "PATCH").then(|| json!({"type": "object"})),
+            json!({}),
+            false,
+        ),
+    }
+}
+
+/// A path parameter's schema: the company and integer keys are integers.
+fn param_schema(res: Option<&Resource>, name: &str) -> Value {
+    let int = name == "emp"
+        || res
+            .and_then(|r| r.field(name))
+            .is_some_and(|f| f.db == DbType::Int);
+    if int {
+        json!({"type": "integer", "format": "int64"})
+    } else {
+        json!({"type": "string"})
+    }
+}
+
+pub fn build(specs: &[Spec], registry: &Registry) -> Value {
     let mut paths = Map::new();
+    let mut schemas = Map::new();
+    for res in registry.all() {
+        register_schemas(res, &mut schemas);
+    }
     for s in specs {
+        let method = s.method.as_str();
+        let res = match &s.serves {
+            Serves::Register { register, .. } => registry.get(register).map(|r| &**r),
+            Serves::Other => None,
+        };
         let params: Vec<Value> = s
             .path
             .split('/')
             .filter_map(|seg| seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')))
-            .map(|name| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}))
+            .map(|name| json!({"name": name, "in": "path", "required": true, "schema": param_schema(res, name)}))
             .collect();
+        let upload = s.summary.contains("multipart");
+        let (body, ok, empty) = match (&s.serves, res) {
+            (Serves::Register { op, .. }, Some(r)) if !upload => register_op(r, op, method),
+            _ => (
+                matches!(method, "POST" | "PUT" | "PATCH").then(|| json!({"type": "object"})),
+                json!({}),
+                true,
+            ),
+        };
+        let mut responses = Map::new();
+        responses.insert(
+            "200".into(),
+            json!({"description": "OK", "content": json_content(ok)}),
+        );
+        if empty {
+            responses.insert("204".into(), json!({"description": "Lista vazia"}));
+        }
+        for code in ERROR_STATUSES {
+            responses.insert(code.into(), json!({"$ref": "#/components/responses/Erro"}));
+        }
         let mut op = json!({
             "summary": s.summary,
             "parameters": params,
-            "responses": {
-                "200": {"description": "OK", "content": {"application/json": {"schema": {}}}},
-                "204": {"description": "Lista vazia"},
-                "400": {"$ref": "#/components/responses/Erro"},
-                "401": {"$ref": "#/components/responses/Erro"},
-                "403": {"$ref": "#/components/responses/Erro"},
-                "404": {"$ref": "#/components/responses/Erro"},
-                "408": {"$ref": "#/components/responses/Erro"},
-                "409": {"$ref": "#/components/responses/Erro"},
-                "500": {"$ref": "#/components/responses/Erro"}
-            }
+            "responses": responses,
         });
-        if matches!(s.method.as_str(), "POST" | "PUT" | "PATCH") {
-            let content = if s.summary.contains("multipart") {
-                json!({"multipart/form-data": {"schema": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}}}})
-            } else {
-                json!({"application/json": {"schema": {"type": "object"}}})
-            };
-            op["requestBody"] = json!({"required": false, "content": content});
+        if upload {
+            op["requestBody"] = json!({"required": true, "content": {"multipart/form-data": {"schema": {
+                "type": "object", "required": ["file"],
+                "properties": {"file": {"type": "string", "format": "binary"}}}}}});
+        } else if let Some(schema) = body {
+            op["requestBody"] = json!({"required": false, "content": json_content(schema)});
         }
         if s.public {
             op["security"] = json!([]);
         }
         let entry = paths.entry(s.path.clone()).or_insert_with(|| json!({}));
-        entry[s.method.as_str().to_ascii_lowercase()] = op;
+        entry[method.to_ascii_lowercase()] = op;
     }
+    schemas.insert(
+        "Error".into(),
+        json!({"type": "object", "required": ["code", "msg"], "properties": {
+            "code": {"type": "integer", "description": "O status HTTP"},
+            "msg": {"type": "string", "description": "A mensagem ao usuário"}}}),
+    );
+    schemas.insert(
+        "Message".into(),
+        json!({"type": "object", "required": ["code", "msg"], "properties": {
+            "code": {"type": "integer"}, "msg": {"type": "string"}}}),
+    );
+    schemas.insert(
+        "Count".into(),
+        json!({"type": "array", "items": {"type": "object", "required": ["TOT_REGISTROS"],
+            "properties": {"TOT_REGISTROS": {"type": "integer", "minimum": 0}}}}),
+    );
+    schemas.insert(
+        "ListBody".into(),
+        json!({"type": "object", "description": "Filtros por campo (igualdade), mais:", "properties": {
+            "FILTRO": {"type": "string", "description": "Texto procurado nos campos pesquisáveis"},
+            "ORDENACAO": {"type": "string", "description": "Campo e direção: 'CLI_DESCRICAO DESC'"},
+            "LIMIT": {"type": "integer", "minimum": 1, "description": "Linhas por página"},
+            "PAGINATION": {"type": "integer", "minimum": 0, "description": "Página, a partir de 0"}}}),
+    );
     json!({
         "openapi": "3.0.3",
         "info": {"title": "ERP - API legada", "version": erp_platform::VERSION,
-                 "description": "Chamadas REST legadas. Erros: {code, msg}. Lista vazia: 204."},
+                 "description": "Chamadas REST legadas. Erros: {code, msg} com o status HTTP em code. Lista vazia: 204. Datas yyyy-MM-dd; valores decimais exatos."},
         "servers": [{"url": "/"}],
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
-            "responses": {"Erro": {"description": "Erro", "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"code": {"type": "integer"}, "msg": {"type": "string"}}}}}}}
+            "responses": {"Erro": {"description": "Erro", "content": json_content(schema_ref("Error"))}},
+            "schemas": schemas,
         },
         "security": [{"bearer": []}],
         "paths": paths,

@@ -68,6 +68,52 @@ async fn health_readiness_metrics_and_openapi() {
         api["paths"]["/usuarios/sessions"]["post"]["security"],
         json!([])
     );
+    // Registers are typed from their descriptors: what a create takes (required
+    // fields, lengths, enumerations), the row a list answers, the 204, the error.
+    let schemas = &api["components"]["schemas"];
+    let create = &schemas["area.create"];
+    assert_eq!(create["required"], json!(["AREA_DESCRICAO"]));
+    assert_eq!(
+        create["properties"]["AREA_DESCRICAO"]["maxLength"],
+        json!(100)
+    );
+    assert!(
+        create["properties"].get("AREA_ID").is_none(),
+        "generated key"
+    );
+    assert_eq!(
+        schemas["area.row"]["properties"]["AREA_ID"]["type"],
+        json!("integer")
+    );
+    let enums = &schemas["pedido.update"]["properties"];
+    assert!(enums.get("PEDF_SITUACAO").is_none(), "read-only status");
+    let list = &api["paths"]["/area/{emp}"]["post"];
+    assert_eq!(
+        list["requestBody"]["content"]["application/json"]["schema"],
+        json!({"$ref": "#/components/schemas/ListBody"})
+    );
+    assert_eq!(
+        list["responses"]["200"]["content"]["application/json"]["schema"],
+        json!({"type": "array", "items": {"$ref": "#/components/schemas/area.row"}})
+    );
+    assert!(list["responses"].get("204").is_some());
+    assert_eq!(
+        list["parameters"][0]["schema"]["type"],
+        json!("integer"),
+        "the company is an integer"
+    );
+    assert_eq!(
+        api["paths"]["/area"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        json!({"$ref": "#/components/schemas/area.create"})
+    );
+    assert_eq!(
+        api["components"]["responses"]["Erro"]["content"]["application/json"]["schema"],
+        json!({"$ref": "#/components/schemas/Error"})
+    );
+    assert_eq!(
+        api["components"]["securitySchemes"]["bearer"]["scheme"],
+        json!("bearer")
+    );
 }
 
 #[tokio::test]

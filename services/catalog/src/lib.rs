@@ -5,13 +5,13 @@
 //!
 //! Layout:
 //! - `resources`: register descriptors, one folder per group of registers:
-//!   - `parties/`: customers (`customers`, `customer_images`, `sub_registers`,
+//!   - `parties/`: customers (`customers`, `sub_registers`,
 //!     `customer_attachments`), `suppliers` and `collaborators`;
 //!   - `vehicles/`: `vehicle_models`, `vehicle`, `vehicle_documents`,
 //!     `equipment_models`, `equipment_types`, `equipment`, `equipment_images`,
 //!     `contract_equipment`;
 //!   - `products/`: `product`, `classification`, `sub_registers`, `barcodes`,
-//!     `raw_material`, `settings`, `duplicate`, `images`, `path_company`,
+//!     `raw_material`, `settings`, `duplicate`, `path_company`,
 //!     `field_rules`;
 //!   - `services`: services with their groups, types and sectors;
 //!   - `reference/`: `places`, `fiscal_codes`, `banks`, `client_tables`,

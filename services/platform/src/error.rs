@@ -111,7 +111,11 @@ fn db_status(e: &sqlx::Error) -> (u16, String) {
             Some("23514") => (400, "Valor não permitido para o campo.".into()),
             Some("22P02") | Some("22007") | Some("22008") => (400, "Valor inválido.".into()),
             Some("22003") => (400, "Valor fora do intervalo permitido.".into()),
-            Some("22001") => (400, "Texto maior que o permitido para o campo.".into()),
+            Some("22001") | Some("54000") => {
+                (400, "Texto maior que o permitido para o campo.".into())
+            }
+            // NUL or a byte sequence the database encoding cannot hold.
+            Some("22021") | Some("22P05") => (400, "Texto com caracteres inválidos.".into()),
             Some("57014") => (408, TIMEOUT_MSG.into()),
             Some("42501") => (403, "Acesso negado.".into()),
             _ => (500, INTERNAL_MSG.into()),

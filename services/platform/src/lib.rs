@@ -18,7 +18,8 @@
 //! - `resource`: the register engine (descriptors, SQL, gRPC service).
 //! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
 //! - `service`: what a service needs to run (`ServiceCtx`) and its admin HTTP.
-//! - `testing`: fresh databases and service URLs for integration tests.
+//! - `testing` (behind the `testing` feature, for tests only): fresh databases,
+//!   the per-binary test set-up `TestCtx` and service URLs for integration tests.
 //! - `transport`: TCP or in-memory connections between the gateway and services.
 
 pub mod bus;
@@ -30,6 +31,7 @@ pub mod grpc;
 pub mod resource;
 pub mod service;
 pub mod telemetry;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod transport;
 pub mod validators;

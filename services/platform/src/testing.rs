@@ -1,13 +1,194 @@
 //! Helpers for integration tests of every crate: a fresh database per test binary
-//! on the real PostgreSQL (`TEST_DATABASE_URL`, default the local server), and the
-//! URLs of the real NATS and Redis.
+//! on the real PostgreSQL (`TEST_DATABASE_URL`, default the local server), the
+//! per-binary set-up of a crate's tests (`TestCtx`), and the URLs of the real NATS
+//! and Redis. Compiled only with the `testing` feature, which crates enable in
+//! their `[dev-dependencies]`.
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::OnceLock;
 
+use futures::future::BoxFuture;
+use serde_json::{Map, Value};
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{ConnectOptions, Connection, Executor};
 
 use crate::config::Config;
+use crate::db::Db;
+use crate::grpc::Caller;
+use crate::resource::{query, Resource};
+
+/// The set-up a crate's integration-test binary shares: one migrated database for
+/// the whole binary, fresh client ids and callers, and the register operations
+/// each in a tenant transaction of its own, committed when they succeed.
+///
+/// Only the configuration is shared: every test opens its own pool (`db`), because
+/// a pool belongs to the runtime that created it and each test has its own runtime.
+///
+/// ```ignore
+/// use erp_platform::testing::TestCtx;
+///
+/// static CTX: TestCtx = TestCtx::new("orders", |cfg| {
+///     Box::pin(async move { erp_orders::migrate(&cfg).await })
+/// });
+///
+/// #[tokio::test]
+/// async fn a_quote_is_created() {
+///     let db = CTX.db().await;
+///     let me = CTX.caller(CTX.client(), 1);
+///     let reg = erp_orders::resources::registry().expect("registry");
+///     let body = serde_json::json!({"ORCA_CLI_ID": 1});
+///     let res = reg.get("orcamento").expect("declared");
+///     CTX.create(&db, res, &me, Some(1), body.as_object().expect("object"))
+///         .await
+///         .expect("created");
+/// }
+/// ```
+pub struct TestCtx {
+    prefix: &'static str,
+    migrate: fn(Config) -> BoxFuture<'static, crate::Result<()>>,
+    config: OnceLock<Config>,
+    next_client: AtomicI64,
+}
+
+impl TestCtx {
+    /// `prefix` names the test databases (`erp_it_<prefix>_…`); `migrate` runs the
+    /// crate's migrations on the fresh, bootstrapped database.
+    pub const fn new(
+        prefix: &'static str,
+        migrate: fn(Config) -> BoxFuture<'static, crate::Result<()>>,
+    ) -> TestCtx {
+        TestCtx {
+            prefix,
+            migrate,
+            config: OnceLock::new(),
+            next_client: AtomicI64::new(1000),
+        }
+    }
+
+    /// The configuration of this binary's database: on first use, drops stale
+    /// databases of the prefix, creates, bootstraps and migrates a fresh one, on a
+    /// thread and runtime of its own so no test's runtime owns it. `TEST_LOG` set
+    /// turns on logging (`<prefix>-it`).
+    pub fn config(&self) -> Config {
+        self.config
+            .get_or_init(|| {
+                let (prefix, migrate) = (self.prefix, self.migrate);
+                std::thread::spawn(move || {
+                    let rt = tokio::runtime::Runtime::new().expect("runtime");
+                    rt.block_on(async move {
+                        if std::env::var("TEST_LOG").is_ok() {
+                            crate::telemetry::init(&format!("{prefix}-it"), None);
+                        }
+                        drop_stale(prefix).await;
+                        let cfg = fresh_database(prefix).await;
+                        crate::db::bootstrap(&cfg).await.expect("bootstrap");
+                        migrate(cfg.clone()).await.expect("migrate");
+                        cfg
+                    })
+                })
+                .join()
+                .expect("setup thread")
+            })
+            .clone()
+    }
+
+    /// A pool of the app role on this binary's database, for the calling test.
+    pub async fn db(&self) -> Db {
+        Db::connect(&self.config()).await.expect("app pool")
+    }
+
+    /// A client id no other test of the binary uses (from 1000).
+    pub fn client(&self) -> i64 {
+        self.next_client.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// A non-privileged caller of `client_id` in company 1.
+    pub fn caller(&self, client_id: i64, user_id: i64) -> Caller {
+        Caller {
+            client_id,
+            user_id,
+            emp_id: 1,
+            privileged: false,
+        }
+    }
+
+    /// `query::create` in a transaction of the caller's client, committed.
+    pub async fn create(
+        &self,
+        db: &Db,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &Map<String, Value>,
+    ) -> crate::Result<Value> {
+        let mut tx = db.begin_tenant(caller.client_id).await?;
+        let row = query::create(&mut tx, res, caller, emp, body).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// `query::update` in a transaction of the caller's client, committed.
+    pub async fn update(
+        &self,
+        db: &Db,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        key: &[String],
+        body: &Map<String, Value>,
+    ) -> crate::Result<Value> {
+        let mut tx = db.begin_tenant(caller.client_id).await?;
+        let row = query::update(&mut tx, res, caller, emp, key, body).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// `query::get` in a transaction of the caller's client.
+    pub async fn get(
+        &self,
+        db: &Db,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        key: &[String],
+    ) -> crate::Result<Value> {
+        let mut tx = db.begin_tenant(caller.client_id).await?;
+        let row = query::get(&mut tx, res, caller, emp, key).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// `query::delete` in a transaction of the caller's client, committed.
+    pub async fn delete(
+        &self,
+        db: &Db,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        key: &[String],
+    ) -> crate::Result<Value> {
+        let mut tx = db.begin_tenant(caller.client_id).await?;
+        let row = query::delete(&mut tx, res, caller, emp, key).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// `query::list` in a transaction of the caller's client.
+    pub async fn list(
+        &self,
+        db: &Db,
+        res: &Resource,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &Map<String, Value>,
+    ) -> crate::Result<Vec<Value>> {
+        let mut tx = db.begin_tenant(caller.client_id).await?;
+        let rows = query::list(&mut tx, res, caller, emp, body).await?;
+        tx.commit().await?;
+        Ok(rows)
+    }
+}
 
 pub fn admin_url() -> String {
     std::env::var("TEST_DATABASE_URL")

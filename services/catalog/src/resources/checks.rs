@@ -1,24 +1,16 @@
 //! [`Checks`], a hook configured per register for the rules the field kinds cannot
-//! express alone (a document that must be a CPF, dates in order, the user who wrote
-//! a row, a model that must belong to the chosen brand), and the body
-//! normalisation the party and vehicle hooks share.
+//! express alone (a document that must be a CPF, dates in order, a model that
+//! must belong to the chosen brand), and the body normalisation the party and
+//! vehicle hooks share.
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::int;
-use erp_platform::resource::{Field, Hooks, Op};
+use erp_platform::resource::{Hooks, Op};
 use erp_platform::validators::Cpf;
 use erp_platform::{Error, Result};
 use serde_json::{Map, Value};
-
-/// A field the server fills (the user who wrote the row): shown, never typed.
-pub(crate) fn stamped(f: Field) -> Field {
-    Field {
-        editable: false,
-        ..f
-    }
-}
 
 /// A non-blank text value of a body or row.
 pub(crate) fn text_of<'a>(m: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
@@ -114,8 +106,6 @@ pub(crate) struct Checks {
     /// (start, end, message): when both dates are set the end may not come first.
     /// Checked on the written row, so an edit that sends only one date is covered.
     pub date_order: &'static [(&'static str, &'static str, &'static str)],
-    /// Field stamped with the user who created the row; a body never sets it.
-    pub created_by: Option<&'static str>,
     pub model_of_brand: Option<ModelOfBrand>,
 }
 
@@ -123,8 +113,8 @@ pub(crate) struct Checks {
 impl Hooks for Checks {
     async fn before_write(
         &self,
-        op: Op,
-        caller: &Caller,
+        _op: Op,
+        _caller: &Caller,
         body: &mut Map<String, Value>,
     ) -> Result<()> {
         for f in self.cpf {
@@ -132,12 +122,6 @@ impl Hooks for Checks {
         }
         for f in self.times {
             normalise(body, f, time_of_day)?;
-        }
-        if let Some(f) = self.created_by {
-            body.remove(f);
-            if op == Op::Create && caller.user_id > 0 {
-                body.insert(f.into(), Value::from(caller.user_id));
-            }
         }
         Ok(())
     }

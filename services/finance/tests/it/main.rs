@@ -4,44 +4,25 @@
 mod registers;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{query, Registry, Resource};
+use erp_platform::resource::{Registry, Resource};
+use erp_platform::testing::TestCtx;
 use serde_json::{Map, Value};
 
-/// One migrated database for the whole binary, created on a thread of its own so
-/// no test's runtime owns it.
-pub fn config() -> Config {
-    static CFG: OnceLock<Config> = OnceLock::new();
-    CFG.get_or_init(|| {
-        std::thread::spawn(|| {
-            let rt = tokio::runtime::Runtime::new().expect("runtime");
-            rt.block_on(async {
-                erp_platform::testing::drop_stale("finance").await;
-                let cfg = erp_platform::testing::fresh_database("finance").await;
-                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-                erp_finance::migrate(&cfg).await.expect("migrate");
-                cfg
-            })
-        })
-        .join()
-        .expect("setup thread")
-    })
-    .clone()
-}
+/// One migrated database for the whole binary.
+static CTX: TestCtx = TestCtx::new("finance", |cfg| {
+    Box::pin(async move { erp_finance::migrate(&cfg).await })
+});
 
 pub async fn db() -> Db {
-    Db::connect(&config()).await.expect("app pool")
+    CTX.db().await
 }
 
 /// A client id no other test uses.
 pub fn client() -> i64 {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static NEXT: AtomicI64 = AtomicI64::new(1000);
-    NEXT.fetch_add(1, Ordering::SeqCst)
+    CTX.client()
 }
 
 pub fn registry() -> Registry {
@@ -53,12 +34,7 @@ pub fn resource(name: &str) -> Resource {
 }
 
 pub fn caller(client_id: i64) -> Caller {
-    Caller {
-        client_id,
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    }
+    CTX.caller(client_id, 1)
 }
 
 pub fn body(v: Value) -> Map<String, Value> {
@@ -68,11 +44,9 @@ pub fn body(v: Value) -> Map<String, Value> {
 /// Creates a row of `name` in company 1 and returns it.
 pub async fn create(db: &Db, client_id: i64, name: &str, v: Value) -> erp_platform::Result<Value> {
     let res = resource(name);
-    let mut tx = db.begin_tenant(client_id).await?;
     let emp = res.company.as_ref().map(|_| 1);
-    let row = query::create(&mut tx, &res, &caller(client_id), emp, &body(v)).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.create(db, &res, &caller(client_id), emp, &body(v))
+        .await
 }
 
 /// Runs a declared call of `name` as the gateway would.

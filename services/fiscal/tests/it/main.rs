@@ -1,40 +1,19 @@
 //! Integration tests of fiscal's registers against the real PostgreSQL.
 
-use std::sync::OnceLock;
-
-use erp_platform::config::Config;
 use erp_platform::db::Db;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::query;
+use erp_platform::testing::TestCtx;
 use serde_json::{json, Value};
 
-fn config() -> Config {
-    static CFG: OnceLock<Config> = OnceLock::new();
-    CFG.get_or_init(|| {
-        std::thread::spawn(|| {
-            let rt = tokio::runtime::Runtime::new().expect("runtime");
-            rt.block_on(async {
-                erp_platform::testing::drop_stale("fiscal").await;
-                let cfg = erp_platform::testing::fresh_database("fiscal").await;
-                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-                erp_fiscal::migrate(&cfg).await.expect("migrate");
-                cfg
-            })
-        })
-        .join()
-        .expect("setup thread")
-    })
-    .clone()
-}
+static CTX: TestCtx = TestCtx::new("fiscal", |cfg| {
+    Box::pin(async move { erp_fiscal::migrate(&cfg).await })
+});
 
 async fn db() -> Db {
-    Db::connect(&config()).await.expect("app pool")
+    CTX.db().await
 }
 
 fn client() -> i64 {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static NEXT: AtomicI64 = AtomicI64::new(1000);
-    NEXT.fetch_add(1, Ordering::SeqCst)
+    CTX.client()
 }
 
 async fn write(
@@ -46,20 +25,15 @@ async fn write(
 ) -> erp_platform::Result<Value> {
     let reg = erp_fiscal::resources::registry().expect("registry");
     let res = reg.get(name).expect("resource");
-    let caller = Caller {
-        client_id: c,
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    };
+    let caller = CTX.caller(c, 1);
     let body = v.as_object().cloned().unwrap_or_default();
-    let mut tx = db.begin_tenant(c).await?;
-    let row = match key {
-        None => query::create(&mut tx, res, &caller, Some(1), &body).await?,
-        Some(k) => query::update(&mut tx, res, &caller, Some(1), &[k.to_string()], &body).await?,
-    };
-    tx.commit().await?;
-    Ok(row)
+    match key {
+        None => CTX.create(db, res, &caller, Some(1), &body).await,
+        Some(k) => {
+            CTX.update(db, res, &caller, Some(1), &[k.to_string()], &body)
+                .await
+        }
+    }
 }
 
 async fn create(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Result<Value> {

@@ -1,11 +1,15 @@
-//! Identity's registers through the table-driven register test, on a fresh database.
+//! Identity's registers through the table-driven register test, on one migrated
+//! database for the whole binary (each test under client ids of its own).
+
+use erp_platform::testing::TestCtx;
+
+static CTX: TestCtx = TestCtx::new("identity", |cfg| {
+    Box::pin(async move { erp_identity::migrate(&cfg).await })
+});
 
 #[tokio::test]
 async fn every_identity_register_round_trips() {
-    let cfg = erp_platform::testing::fresh_database("identity").await;
-    erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-    erp_identity::migrate(&cfg).await.expect("migrate");
-    let db = erp_platform::db::Db::connect(&cfg).await.expect("db");
+    let db = CTX.db().await;
     let registry = erp_identity::resources::registry().expect("registry");
     let n = erp_platform::testing::exercise_registry(&db, &registry, 77)
         .await
@@ -15,17 +19,9 @@ async fn every_identity_register_round_trips() {
 
 #[tokio::test]
 async fn a_users_password_is_hashed_and_never_read_back() {
-    let cfg = erp_platform::testing::fresh_database("identity").await;
-    erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-    erp_identity::migrate(&cfg).await.expect("migrate");
-    let db = erp_platform::db::Db::connect(&cfg).await.expect("db");
+    let db = CTX.db().await;
     let registry = erp_identity::resources::registry().expect("registry");
-    let caller = erp_platform::grpc::Caller {
-        client_id: 5,
-        user_id: 0,
-        emp_id: 1,
-        privileged: false,
-    };
+    let caller = CTX.caller(5, 0);
     let (empresas, usuarios) = (
         registry.get("empresas").expect("empresas"),
         registry.get("usuarios").expect("usuarios"),
@@ -126,10 +122,7 @@ async fn create(
 /// Each unique key a user can hit answers its register's message with status 409.
 #[tokio::test]
 async fn duplicates_answer_their_message() {
-    let cfg = erp_platform::testing::fresh_database("identity").await;
-    erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-    erp_identity::migrate(&cfg).await.expect("migrate");
-    let db = erp_platform::db::Db::connect(&cfg).await.expect("db");
+    let db = CTX.db().await;
     let registry = erp_identity::resources::registry().expect("registry");
     let mut tx = db.begin_tenant(6).await.expect("tx");
     create(

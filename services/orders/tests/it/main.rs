@@ -4,51 +4,27 @@ mod billing;
 mod conditional;
 mod service_orders;
 
-use std::sync::OnceLock;
-
-use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{query, Registry};
+use erp_platform::resource::Registry;
+use erp_platform::testing::TestCtx;
 use serde_json::{json, Map, Value};
 
-fn config() -> Config {
-    static CFG: OnceLock<Config> = OnceLock::new();
-    CFG.get_or_init(|| {
-        std::thread::spawn(|| {
-            let rt = tokio::runtime::Runtime::new().expect("runtime");
-            rt.block_on(async {
-                erp_platform::testing::drop_stale("orders").await;
-                let cfg = erp_platform::testing::fresh_database("orders").await;
-                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-                erp_orders::migrate(&cfg).await.expect("migrate");
-                cfg
-            })
-        })
-        .join()
-        .expect("setup thread")
-    })
-    .clone()
-}
+static CTX: TestCtx = TestCtx::new("orders", |cfg| {
+    Box::pin(async move { erp_orders::migrate(&cfg).await })
+});
 
 pub async fn db() -> Db {
-    Db::connect(&config()).await.expect("app pool")
+    CTX.db().await
 }
 
 /// A fresh tenant per test.
 pub fn client() -> i64 {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static NEXT: AtomicI64 = AtomicI64::new(1000);
-    NEXT.fetch_add(1, Ordering::SeqCst)
+    CTX.client()
 }
 
 pub fn caller(client_id: i64) -> Caller {
-    Caller {
-        client_id,
-        user_id: 7,
-        emp_id: 1,
-        privileged: false,
-    }
+    CTX.caller(client_id, 7)
 }
 
 pub fn registry() -> Registry {
@@ -79,46 +55,36 @@ pub async fn seed_copies(db: &Db, client: i64) {
 pub async fn create(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Result<Value> {
     let reg = registry();
     let res = reg.get(name).expect("resource");
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::create(&mut tx, res, &caller(c), Some(1), &body(v)).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.create(db, res, &caller(c), Some(1), &body(v)).await
+}
+
+fn key(key: &[&str]) -> Vec<String> {
+    key.iter().map(|s| s.to_string()).collect()
 }
 
 pub async fn update(
     db: &Db,
     c: i64,
     name: &str,
-    key: &[&str],
+    k: &[&str],
     v: Value,
 ) -> erp_platform::Result<Value> {
     let reg = registry();
     let res = reg.get(name).expect("resource");
-    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::update(&mut tx, res, &caller(c), Some(1), &key, &body(v)).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.update(db, res, &caller(c), Some(1), &key(k), &body(v))
+        .await
 }
 
-pub async fn delete(db: &Db, c: i64, name: &str, key: &[&str]) -> erp_platform::Result<Value> {
+pub async fn delete(db: &Db, c: i64, name: &str, k: &[&str]) -> erp_platform::Result<Value> {
     let reg = registry();
     let res = reg.get(name).expect("resource");
-    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::delete(&mut tx, res, &caller(c), Some(1), &key).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.delete(db, res, &caller(c), Some(1), &key(k)).await
 }
 
-pub async fn get(db: &Db, c: i64, name: &str, key: &[&str]) -> erp_platform::Result<Value> {
+pub async fn get(db: &Db, c: i64, name: &str, k: &[&str]) -> erp_platform::Result<Value> {
     let reg = registry();
     let res = reg.get(name).expect("resource");
-    let key: Vec<String> = key.iter().map(|s| s.to_string()).collect();
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::get(&mut tx, res, &caller(c), Some(1), &key).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.get(db, res, &caller(c), Some(1), &key(k)).await
 }
 
 /// Runs a declared call as the gateway would.

@@ -1,14 +1,14 @@
 //! A register's image column replaced or removed by a declared upload call. The
 //! gateway stores the uploaded file and hands the call its stored name; the call
 //! writes it to the row and answers the row with the file it replaced
-//! (`anterior`), which the gateway then deletes. Removal answers the removed file
-//! as `arquivo`, and only when the row still holds the file named in the path (a
-//! stale screen must not remove a newer image).
+//! (`anterior`), which the gateway then deletes. Removal answers the row naming the
+//! removed file as `arquivo`, and only when the row still holds the file named in
+//! the path (a stale screen must not remove a newer image).
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::model::{ActionHandler, Resource};
 use super::{params, query};
@@ -99,6 +99,8 @@ async fn swap(
 pub struct ReplaceImage {
     pub field: &'static str,
     pub key_params: &'static [&'static str],
+    /// What a call naming no row is answered ('Cliente não encontrado.').
+    pub missing: &'static str,
 }
 
 #[async_trait]
@@ -122,7 +124,7 @@ impl ActionHandler for ReplaceImage {
         };
         let previous = swap(tx, row, self.field, Some(name), None)
             .await?
-            .ok_or_else(Error::not_found)?;
+            .ok_or_else(|| Error::NotFound(self.missing.into()))?;
         let mut row = query::get(tx, res, caller, emp, &key).await?;
         if let Value::Object(m) = &mut row {
             m.insert(
@@ -136,7 +138,9 @@ impl ActionHandler for ReplaceImage {
     }
 }
 
-/// The removal call (`.../{name}`): the image goes when it is still the row's.
+/// The removal call (`.../{name}`): the image goes when it is still the row's
+/// (else 404 'Imagem não encontrada.'); answers the row naming the removed file
+/// (`arquivo`).
 pub struct RemoveImage {
     pub field: &'static str,
     pub key_params: &'static [&'static str],
@@ -164,14 +168,13 @@ impl ActionHandler for RemoveImage {
             emp,
             key: &key,
         };
-        let removed = swap(tx, row, self.field, None, Some(file)).await?;
-        let mut out = Map::new();
-        out.insert("code".into(), Value::from(200));
-        out.insert("msg".into(), Value::from("Imagem removida."));
-        out.insert(
-            "arquivo".into(),
-            removed.flatten().map(Value::from).unwrap_or(Value::Null),
-        );
-        Ok(Value::Object(out))
+        if swap(tx, row, self.field, None, Some(file)).await?.is_none() {
+            return Err(Error::NotFound("Imagem não encontrada.".into()));
+        }
+        let mut row = query::get(tx, res, caller, emp, &key).await?;
+        if let Value::Object(m) = &mut row {
+            m.insert("arquivo".into(), Value::from(file));
+        }
+        Ok(row)
     }
 }

@@ -738,9 +738,11 @@ pub async fn create(
         }
     }
     let mut cols: Vec<(&Field, SqlValue)> = Vec::new();
-    // The creating user, stamped by the engine.
+    // The creating user, stamped by the engine (none for a system caller).
     if let Some(f) = res.fields.iter().find(|f| f.role == Some(Role::CreatedBy)) {
-        cols.push((f, SqlValue::Int(caller.user_id)));
+        if caller.user_id > 0 {
+            cols.push((f, SqlValue::Int(caller.user_id)));
+        }
     }
     for f in writable(res) {
         let raw = body

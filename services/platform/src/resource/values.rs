@@ -70,6 +70,8 @@ pub fn parse_value(f: &Field, value: &Value) -> Result<SqlValue> {
         },
         DbType::Decimal => SqlValue::Dec(parse_decimal(value).ok_or_else(bad)?),
         DbType::Text => match value {
+            // PostgreSQL text cannot hold NUL.
+            Value::String(s) if s.contains('\0') => return Err(bad()),
             Value::String(s) => SqlValue::Text(s.trim().to_string()),
             Value::Number(n) => SqlValue::Text(n.to_string()),
             Value::Bool(b) => SqlValue::Text(if *b { "S".into() } else { "N".into() }),

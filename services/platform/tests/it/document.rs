@@ -628,6 +628,7 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     let replace = ReplaceImage {
         field: "DOC_IMAGEM",
         key_params: &["id"],
+        missing: MISSING,
     };
     let upload = |name: &str| json!({"arquivo": {"nome": name, "original": "logo.png", "url": format!("/uploads/1/{name}")}});
     let first = replace
@@ -657,21 +658,23 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     };
     let mut p = params.clone();
     p.insert("name".into(), "a.png".into());
-    let stale = remove
+    // A stale name removes nothing (the query found no row; the transaction goes on).
+    match remove
         .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
         .await
-        .expect("stale");
-    assert_eq!(
-        stale["arquivo"],
-        Value::Null,
-        "a stale name removes nothing"
-    );
+    {
+        Err(erp_platform::Error::NotFound(m)) => assert_eq!(m, "Imagem não encontrada."),
+        other => panic!("a stale name must not remove the image: {other:?}"),
+    }
     p.insert("name".into(), "b.png".into());
     let gone = remove
         .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
         .await
         .expect("remove");
-    assert_eq!(gone["arquivo"], json!("b.png"));
+    assert_eq!(
+        (gone["arquivo"].clone(), gone["DOC_IMAGEM"].clone()),
+        (json!("b.png"), Value::Null)
+    );
     let h = query::get(&mut tx, &x.header, &me, Some(1), &[id])
         .await
         .expect("get");

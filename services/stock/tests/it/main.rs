@@ -7,50 +7,31 @@ mod kegs;
 mod ledger;
 mod tenancy;
 
-use std::sync::OnceLock;
-
 use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{query, Resource};
+use erp_platform::testing::TestCtx;
 use serde_json::{json, Map, Value};
 
+static CTX: TestCtx = TestCtx::new("stock", |cfg| {
+    Box::pin(async move { erp_stock::migrate(&cfg).await })
+});
+
 fn config() -> Config {
-    static CFG: OnceLock<Config> = OnceLock::new();
-    CFG.get_or_init(|| {
-        std::thread::spawn(|| {
-            let rt = tokio::runtime::Runtime::new().expect("runtime");
-            rt.block_on(async {
-                erp_platform::testing::drop_stale("stock").await;
-                let cfg = erp_platform::testing::fresh_database("stock").await;
-                erp_platform::db::bootstrap(&cfg).await.expect("bootstrap");
-                erp_stock::migrate(&cfg).await.expect("migrate");
-                cfg
-            })
-        })
-        .join()
-        .expect("setup thread")
-    })
-    .clone()
+    CTX.config()
 }
 
 async fn db() -> Db {
-    Db::connect(&config()).await.expect("app pool")
+    CTX.db().await
 }
 
 fn client() -> i64 {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static NEXT: AtomicI64 = AtomicI64::new(1000);
-    NEXT.fetch_add(1, Ordering::SeqCst)
+    CTX.client()
 }
 
 fn caller(client_id: i64) -> Caller {
-    Caller {
-        client_id,
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    }
+    CTX.caller(client_id, 1)
 }
 
 fn locations() -> Resource {
@@ -58,24 +39,14 @@ fn locations() -> Resource {
 }
 
 async fn create(db: &Db, c: i64, v: Value) -> erp_platform::Result<Value> {
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::create(
-        &mut tx,
-        &locations(),
-        &caller(c),
-        None,
-        v.as_object().expect("object"),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(row)
+    let body = v.as_object().expect("object");
+    CTX.create(db, &locations(), &caller(c), None, body).await
 }
 
 async fn defaults(db: &Db, c: i64) -> Vec<String> {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
     let mut filter = Map::new();
     filter.insert("LOCA_PADRAO".into(), Value::from(true));
-    query::list(&mut tx, &locations(), &caller(c), None, &filter)
+    CTX.list(db, &locations(), &caller(c), None, &filter)
         .await
         .expect("list")
         .iter()
@@ -168,22 +139,17 @@ pub fn d(s: &str) -> rust_decimal::Decimal {
 
 /// Creates a row of register `name` in company 1, in its own transaction.
 pub async fn post(db: &Db, c: i64, name: &str, v: Value) -> erp_platform::Result<Value> {
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::create(&mut tx, &res(name), &caller(c), Some(1), &body(v)).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.create(db, &res(name), &caller(c), Some(1), &body(v))
+        .await
 }
 
 pub async fn remove(db: &Db, c: i64, name: &str, id: &Value) -> erp_platform::Result<Value> {
-    let mut tx = db.begin_tenant(c).await?;
-    let row = query::delete(&mut tx, &res(name), &caller(c), Some(1), &[id.to_string()]).await?;
-    tx.commit().await?;
-    Ok(row)
+    CTX.delete(db, &res(name), &caller(c), Some(1), &[id.to_string()])
+        .await
 }
 
 pub async fn rows(db: &Db, c: i64, name: &str, filter: Value) -> Vec<Value> {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
-    query::list(&mut tx, &res(name), &caller(c), Some(1), &body(filter))
+    CTX.list(db, &res(name), &caller(c), Some(1), &body(filter))
         .await
         .expect("list")
 }

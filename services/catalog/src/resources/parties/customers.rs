@@ -1,6 +1,6 @@
 //! Customers (`clientes`): the register, the document rules by person type, and the
 //! calls of the customer screen (search by person type, credit limit, the customer
-//! with contacts and references). The picture upload is in `customer_images`.
+//! with contacts and references). The picture upload is the platform's `ReplaceImage`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,7 +16,10 @@ use erp_platform::validators::{self, Cnpj};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::customer_images::{CustomerImage, IMAGE_TYPES};
+use erp_platform::resource::images::ReplaceImage;
+
+/// File types of the customer's picture.
+pub(crate) const IMAGE_TYPES: [&str; 3] = ["png", "jpeg", "bmp"];
 use super::sub_registers;
 use crate::resources::checks::{cpf, normalise};
 use crate::resources::rows::{children_filter, get_row};
@@ -202,7 +205,12 @@ pub(crate) fn clientes() -> Resource {
             "imagem",
             &IMAGE_TYPES,
             "Clientes: enviar a imagem do cliente",
-            Arc::new(CustomerImage),
+            // Answers the customer with the file it replaced (`anterior`).
+            Arc::new(ReplaceImage {
+                field: "CLI_IMAGEM",
+                key_params: &["id"],
+                missing: "Cliente não encontrado.",
+            }),
         )
 }
 

@@ -19,7 +19,6 @@
 //! Layout:
 //! - `customers`: the customer register, its hooks and its search, credit-limit and
 //!   view calls.
-//! - `customer_images`: the customer's picture upload.
 //! - `sub_registers`: the customer's sub-registers.
 //! - `customer_attachments`: the upload and removal of a customer's attachments.
 //! - `suppliers`: suppliers, their codes for our products and their calls.
@@ -29,7 +28,6 @@ use erp_platform::resource::Resource;
 
 mod collaborators;
 mod customer_attachments;
-mod customer_images;
 mod customers;
 mod sub_registers;
 mod suppliers;

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Resource};
+use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Resource, Role};
 use serde_json::json;
 
 use super::customer_attachments::{AttachmentDelete, AttachmentUpload, ATTACHMENT_TYPES};
-use crate::resources::checks::{stamped, Checks};
+use crate::resources::checks::Checks;
 use crate::SCHEMA;
 
 fn customer(name: &str) -> Field {
@@ -102,7 +102,6 @@ pub(crate) fn anexos() -> Resource {
     .label("CLIA_DESCRICAO")
     .order("CLIA_DTA_CAD DESC")
     .hooks(Arc::new(Checks {
-        created_by: Some("CLIA_USR_ID"),
         ..Checks::default()
     }))
     .fields(vec![
@@ -115,7 +114,7 @@ pub(crate) fn anexos() -> Resource {
             .searchable()
             .list(),
         Field::upload("CLIA_ANEXO", "Arquivo", &ATTACHMENT_TYPES).list(),
-        stamped(Field::int("CLIA_USR_ID", "Usuário")),
+        Field::int("CLIA_USR_ID", "Usuário").role(Role::CreatedBy),
         Field::timestamp("CLIA_DTA_CAD", "Data").list(),
     ])
     .upload_action(
@@ -196,7 +195,6 @@ pub(crate) fn historico() -> Resource {
         .order("CLIH_DATA_EMIS DESC, CLIH_HORA_EMIS DESC")
         .hooks(Arc::new(Checks {
             times: &["CLIH_HORA_EMIS"],
-            created_by: Some("CLIH_USR_ID"),
             ..Checks::default()
         }))
         .fields(vec![
@@ -211,7 +209,7 @@ pub(crate) fn historico() -> Resource {
                 .len(4000)
                 .searchable()
                 .list(),
-            stamped(Field::int("CLIH_USR_ID", "Usuário")),
+            Field::int("CLIH_USR_ID", "Usuário").role(Role::CreatedBy),
         ])
 }
 

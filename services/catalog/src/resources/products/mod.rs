@@ -13,7 +13,6 @@
 //! - `raw_material`: the bill of materials and the list of one product's.
 //! - `settings`: decimal places, default unit and the company's product settings.
 //! - `duplicate`: duplicating a product.
-//! - `images`: the product image's upload and removal.
 //! - `path_company`: the company of a product call, read from its path.
 //! - `field_rules`: GTIN check digits, NCM/CEST codes, unit abbreviations.
 
@@ -23,7 +22,6 @@ pub mod barcodes;
 pub mod classification;
 pub mod duplicate;
 pub mod field_rules;
-pub mod images;
 mod path_company;
 pub mod product;
 pub mod raw_material;

@@ -7,7 +7,10 @@ use serde_json::json;
 
 use super::duplicate::Duplicate;
 use super::field_rules::ProductRules;
-use super::images::{ImageDelete, ImageUpload, IMAGE_TYPES};
+use erp_platform::resource::images::{RemoveImage, ReplaceImage};
+
+/// Types a product image may have (the insert-images upload type, spec §5).
+pub const IMAGE_TYPES: &[&str] = &["png", "jpeg", "bmp"];
 use super::settings::{ProductSettings, QTY_SCALE};
 use crate::SCHEMA;
 
@@ -250,7 +253,12 @@ pub fn produtos() -> Resource {
             "imagem",
             IMAGE_TYPES,
             "Produtos: enviar imagem",
-            Arc::new(ImageUpload),
+            // Answers the product with the file it replaced (`anterior`).
+            Arc::new(ReplaceImage {
+                field: "PROD_IMAGEM",
+                key_params: &["id"],
+                missing: "Produto não encontrado.",
+            }),
         )
         .action(
             "DELETE",
@@ -258,6 +266,12 @@ pub fn produtos() -> Resource {
             "imagem_excluir",
             ActionPerm::Update,
             "Produtos: excluir imagem",
-            Arc::new(ImageDelete),
+            // Only while the product still holds the named file; answers it as
+            // `arquivo` so the gateway deletes it.
+            Arc::new(RemoveImage {
+                field: "PROD_IMAGEM",
+                key_params: &["id"],
+                name_param: "name",
+            }),
         )
 }

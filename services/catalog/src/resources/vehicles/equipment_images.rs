@@ -9,12 +9,12 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param, int, param};
 use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, ActionPerm, Field, Kind, Resource,
+    query, uploaded_file, ActionHandler, ActionPerm, Field, Kind, Resource, Role,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use crate::resources::checks::{stamped, text_of, Checks};
+use crate::resources::checks::{text_of, Checks};
 use crate::resources::rows::get_row;
 use crate::resources::uploads::file_url;
 use crate::SCHEMA;
@@ -39,7 +39,6 @@ pub(crate) fn equipamentosimg() -> Resource {
     .label("EQIM_DESCRICAO")
     .order("EQIM_ID")
     .hooks(Arc::new(Checks {
-        created_by: Some("EQIM_USR_ID"),
         ..Checks::default()
     }))
     .fields(vec![
@@ -50,7 +49,7 @@ pub(crate) fn equipamentosimg() -> Resource {
             .list(),
         Field::text("EQIM_DESCRICAO", "Descrição").required().len(150).searchable().list(),
         Field::upload("EQIM_IMAGEM", "Imagem", &IMAGES).list(),
-        stamped(Field::int("EQIM_USR_ID", "Usuário")),
+        Field::int("EQIM_USR_ID", "Usuário").role(Role::CreatedBy),
         Field::timestamp("EQIM_DTA_CAD", "Data"),
     ])
     .upload_action(

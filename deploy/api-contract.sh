@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The API contract, checked by schemathesis (PyPI) against a running server: every
+# operation of /openapi.json is called with generated data (examples, boundary
+# values, fuzzing; a bounded number of examples each), and every answer must not
+# be a server error (not_a_server_error) and must match the schema documented for
+# its status (response_schema_conformance).
+#
+# The server runs on a fresh database with the demo data, as the demo admin.
+# Operations that would end the session or take the caller's own access away
+# while the run goes on (logout; writes to users, their groups and program
+# grants) are left out; the run ends by checking that the token still works.
+# Usage: deploy/api-contract.sh [port]
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PORT=${1:-8093}
+ERP=${ERP_BIN:-${CARGO_TARGET_DIR:-$HOME/.cache/erp-target}/debug/erp}
+BASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/erp}
+DB=erp_api
+ADMIN_URL="${BASE_URL%/*}/postgres"
+API_URL="${BASE_URL%/*}/$DB"
+VENV="${XDG_CACHE_HOME:-$HOME/.cache}/erp-st-venv"
+EXAMPLES=${API_EXAMPLES:-3}
+WORK=$(mktemp -d)
+
+if [ ! -x "$VENV/bin/st" ]; then
+    python3 -m venv "$VENV" 2>/dev/null \
+        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
+    "$VENV/bin/pip" install -q 'schemathesis>=4.3,<5'
+fi
+
+psql -q -X "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
+env -u NATS_URL -u REDIS_URL DATABASE_URL="$API_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
+    ERP_WEB_DIR="$ROOT/web/dist" ERP_LOGIN_MAX_FAILURES=1000000 RUST_LOG=warn "$ERP" run --demo >"$WORK/erp.log" 2>&1 &
+PID=$!
+cleanup() { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; then break; fi
+    if ! kill -0 "$PID" 2>/dev/null; then cat "$WORK/erp.log"; echo "api: server did not start"; exit 1; fi
+    sleep 0.5
+done
+TOKEN=$(curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
+    -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])')
+ops=$(curl -fsS "http://127.0.0.1:$PORT/openapi.json" | python3 -c 'import json,sys; p=json.load(sys.stdin)["paths"]; print(sum(len(v) for v in p.values()))')
+echo "api: $ops operations in openapi.json, $EXAMPLES examples each"
+
+status=0
+"$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
+    --checks not_a_server_error,response_schema_conformance \
+    --max-examples "$EXAMPLES" --seed 20261124 --workers 2 \
+    --phases examples,coverage,fuzzing \
+    --header "Authorization: Bearer $TOKEN" \
+    --exclude-path-regex '^/usuarios/logout$' \
+    --exclude-path-regex '^/(usuarios|programasusuario|subgrupousuario|grupousuario)(/|$)' \
+    --request-timeout 20 --no-color --output-truncate true \
+    --report junit --report-dir "$ROOT/target/api-contract" || status=$?
+
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/programasusuario/montamenu/1")
+if [ "$code" != 200 ]; then echo "api: the run's token no longer works (HTTP $code): the run was not meaningful"; status=1; fi
+if grep -q "panicked" "$WORK/erp.log"; then grep -B2 -A8 "panicked" "$WORK/erp.log" | head -40; status=1; fi
+[ "$status" -eq 0 ] || { grep -E "ERROR" "$WORK/erp.log" | tail -n 20; exit "$status"; }
+echo "api: contract holds"
