@@ -7,7 +7,7 @@
 //! a change.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use erp_platform::grpc::Caller;
 use erp_platform::{Error, Result};
@@ -91,9 +91,6 @@ pub async fn authenticate(st: &AppState, headers: &HeaderMap, cookie: bool) -> R
 
 pub async fn authenticate_token(st: &AppState, token: &str, headers: &HeaderMap) -> Result<Auth> {
     let claims = st.jwt.verify(token)?;
-    if st.cache.get(&deny_key(&claims.jti)).await?.is_some() {
-        return Err(Error::Unauthenticated("Sessão encerrada.".into()));
-    }
     let header_i64 = |name: &str| {
         headers
             .get(name)
@@ -114,7 +111,8 @@ pub async fn authenticate_token(st: &AppState, token: &str, headers: &HeaderMap)
             ));
         }
     }
-    let principal = principal(st, claims.cid, claims.uid, claims.emp).await?;
+    let deny = deny_key(&claims.jti);
+    let principal = principal(st, claims.cid, claims.uid, claims.emp, Some(&deny)).await?;
     if !principal.active {
         return Err(Error::Unauthenticated("Usuário desativado.".into()));
     }
@@ -128,42 +126,49 @@ pub async fn authenticate_token(st: &AppState, token: &str, headers: &HeaderMap)
         .get(SCREEN_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(|s| s.chars().take(200).collect());
-    Ok(Auth {
-        claims,
-        principal,
-        caller,
-        screen,
-    })
+    Ok(Auth { claims, principal, caller, screen })
 }
 
 /// The principal, cached per (client, user, company, version). Identity's events
-/// bump the version, so a change is seen on the next request.
-pub async fn principal(st: &AppState, cid: i64, uid: i64, emp: i64) -> Result<Arc<Principal>> {
-    let version = st
-        .cache
-        .get(&version_key(cid, uid))
-        .await?
+/// bump the version, so a change is seen on the next request. `revoked`: the
+/// token's denylist key, read in the same round trip as the version.
+pub async fn principal(
+    st: &AppState,
+    cid: i64,
+    uid: i64,
+    emp: i64,
+    revoked: Option<&str>,
+) -> Result<Arc<Principal>> {
+    let vkey = version_key(cid, uid);
+    let mut keys = vec![vkey.as_str()];
+    keys.extend(revoked);
+    let got = st.cache.get_many(&keys).await?;
+    if got.get(1).is_some_and(Option::is_some) {
+        return Err(Error::Unauthenticated("Sessão encerrada.".into()));
+    }
+    let version = got
+        .into_iter()
+        .next()
+        .flatten()
         .and_then(|v| String::from_utf8(v).ok())
         .unwrap_or_else(|| "0".into());
     let key = format!("principal:{cid}:{uid}:{emp}:{version}");
-    if let Some(bytes) = st.cache.get(&key).await? {
-        if let Ok(p) = Principal::decode(bytes.as_slice()) {
-            return Ok(Arc::new(p));
+    if let Some((p, at)) = st.principals.0.get(&key) {
+        if at.elapsed() < PRINCIPAL_TTL {
+            return Ok(p);
         }
     }
-    let system = Caller {
-        client_id: cid,
-        user_id: uid,
-        emp_id: emp,
-        privileged: false,
-    };
+    if let Some(bytes) = st.cache.get(&key).await? {
+        if let Ok(p) = Principal::decode(bytes.as_slice()) {
+            let p = Arc::new(p);
+            st.principals.0.insert(key, (p.clone(), Instant::now()));
+            return Ok(p);
+        }
+    }
+    let system = Caller { client_id: cid, user_id: uid, emp_id: emp, privileged: false };
     let req = crate::upstream::request(
         &system,
-        PrincipalRequest {
-            client_id: cid,
-            user_id: uid,
-            company_id: emp,
-        },
+        PrincipalRequest { client_id: cid, user_id: uid, company_id: emp },
     );
     let mut client = st.up.identity.clone();
     let p = crate::upstream::call(client.get_principal(req))
@@ -177,7 +182,9 @@ pub async fn principal(st: &AppState, cid: i64, uid: i64, emp: i64) -> Result<Ar
     st.cache
         .set(&key, &p.encode_to_vec(), PRINCIPAL_TTL)
         .await?;
-    Ok(Arc::new(p))
+    let p = Arc::new(p);
+    st.principals.0.insert(key, (p.clone(), Instant::now()));
+    Ok(p)
 }
 
 /// Forgets a user's cached principal (identity published a change).

@@ -241,12 +241,7 @@ pub fn scenario_sql(
     let res = registry
         .get(resource)
         .ok_or_else(|| Error::validation(format!("cadastro desconhecido: {resource}")))?;
-    let caller = Caller {
-        client_id: client,
-        user_id: 1,
-        emp_id: emp,
-        privileged: false,
-    };
+    let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
     let emp = res.company.as_ref().map(|_| emp);
     let mut body = Map::new();
     body.insert("LIMIT".into(), Value::from(20));

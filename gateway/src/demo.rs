@@ -62,12 +62,7 @@ const WITHOUT_SCREEN: [&str; 2] = ["tefadquirinte", "condicaopagamento"];
 pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
     let registry = crate::composition::registry()?;
     let db = Db::connect(cfg).await?;
-    let caller = Caller {
-        client_id: client,
-        user_id: 1,
-        emp_id: emp,
-        privileged: false,
-    };
+    let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
     let mut failed = Vec::new();
     for res in registry.all() {
         // Documents need orders' copies of customers and products, which arrive as
@@ -119,12 +114,7 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
 pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
     let registry = crate::composition::registry()?;
     let db = Db::connect(cfg).await?;
-    let caller = Caller {
-        client_id: client,
-        user_id: 1,
-        emp_id: emp,
-        privileged: false,
-    };
+    let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
     let started = std::time::Instant::now();
     loop {
         let mut tx = db.begin_tenant(client).await?;

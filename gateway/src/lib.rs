@@ -12,6 +12,7 @@
 //! - `token`: JWT minting and verification.
 //! - `auth`, `session`: the authenticated caller (an extractor), principals, login
 //!   and logout.
+//! - `state`: what every handler shares (`AppState`) and the decoded principals.
 //! - `access`: the tenant guard and the permission check.
 //! - `ops`: register operations shared by REST and GraphQL.
 //! - `transitions`: declared transitions served by a service's typed API.

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::access::{authorize, Perm};
 use crate::auth::Auth;
+use crate::reply::Rows;
 use crate::state::AppState;
 use crate::upstream::{call, request};
 
@@ -43,10 +44,7 @@ impl Body {
     }
 
     pub fn empty() -> Body {
-        Body {
-            map: Map::new(),
-            raw: Bytes::from_static(b"{}"),
-        }
+        Body { map: Map::new(), raw: Bytes::from_static(b"{}") }
     }
 
     pub fn from_map(map: Map<String, Value>) -> Result<Body> {
@@ -62,22 +60,6 @@ impl Body {
     pub fn with(mut self, extra: impl IntoIterator<Item = (String, Value)>) -> Result<Body> {
         self.map.extend(extra);
         Body::from_map(self.map)
-    }
-}
-
-/// Rows as the service serialized them (a JSON array), with the total when asked.
-pub struct Rows {
-    pub json: Bytes,
-    pub total: Option<i64>,
-}
-
-impl Rows {
-    pub fn is_empty(&self) -> bool {
-        self.json.as_ref() == b"[]"
-    }
-
-    pub fn parse(&self) -> Result<Vec<Value>> {
-        Ok(serde_json::from_slice(&self.json)?)
     }
 }
 
@@ -192,10 +174,7 @@ pub async fn list(
             .list(request(&auth.caller, msg)),
     )
     .await?;
-    Ok(Rows {
-        json: Bytes::from(reply.rows_json),
-        total: reply.total,
-    })
+    Ok(Rows { json: Bytes::from(reply.rows_json), total: reply.total })
 }
 
 pub async fn count(
@@ -237,11 +216,7 @@ pub async fn get(
     key: Vec<String>,
 ) -> Result<Bytes> {
     let r = resolve(st, auth, name, path_emp, None, read_perm, &key)?;
-    let msg = KeyRequest {
-        resource: r.res.name.clone(),
-        emp: r.emp,
-        key,
-    };
+    let msg = KeyRequest { resource: r.res.name.clone(), emp: r.emp, key };
     let reply = call(
         st.up
             .resources(&r.res.schema)?
@@ -258,30 +233,8 @@ pub async fn create(
     path_emp: Option<i64>,
     body: Body,
 ) -> Result<Bytes> {
-    let r = resolve(
-        st,
-        auth,
-        name,
-        path_emp,
-        Some(&as_value(&body)),
-        |_| Perm::Create,
-        &[],
-    )?;
     // A generated key in the body means nothing: the service never writes it.
-    let msg = WriteRequest {
-        resource: r.res.name.clone(),
-        emp: r.emp,
-        key: vec![],
-        body_json: body.raw.to_vec(),
-    };
-    let reply = call(
-        st.up
-            .resources(&r.res.schema)?
-            .create(request(&auth.caller, msg)),
-    )
-    .await?;
-    forget_principal(st, auth, &r.res).await?;
-    Ok(Bytes::from(reply.row_json))
+    write(st, auth, name, path_emp, Vec::new(), body, Perm::Create).await
 }
 
 pub async fn update(
@@ -292,13 +245,26 @@ pub async fn update(
     key: Vec<String>,
     body: Body,
 ) -> Result<Bytes> {
+    write(st, auth, name, path_emp, key, body, Perm::Update).await
+}
+
+/// A create (`Perm::Create`, no key) or an update of the row at `key`.
+async fn write(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    path_emp: Option<i64>,
+    key: Vec<String>,
+    body: Body,
+    perm: Perm,
+) -> Result<Bytes> {
     let r = resolve(
         st,
         auth,
         name,
         path_emp,
         Some(&as_value(&body)),
-        |_| Perm::Update,
+        |_| perm,
         &key,
     )?;
     let msg = WriteRequest {
@@ -307,12 +273,12 @@ pub async fn update(
         key,
         body_json: body.raw.to_vec(),
     };
-    let reply = call(
-        st.up
-            .resources(&r.res.schema)?
-            .update(request(&auth.caller, msg)),
-    )
-    .await?;
+    let mut client = st.up.resources(&r.res.schema)?;
+    let req = request(&auth.caller, msg);
+    let reply = match perm {
+        Perm::Create => call(client.create(req)).await?,
+        _ => call(client.update(req)).await?,
+    };
     forget_principal(st, auth, &r.res).await?;
     Ok(Bytes::from(reply.row_json))
 }
@@ -325,11 +291,7 @@ pub async fn delete(
     key: Vec<String>,
 ) -> Result<()> {
     let r = resolve(st, auth, name, path_emp, None, |_| Perm::Delete, &key)?;
-    let msg = KeyRequest {
-        resource: r.res.name.clone(),
-        emp: r.emp,
-        key,
-    };
+    let msg = KeyRequest { resource: r.res.name.clone(), emp: r.emp, key };
     call(
         st.up
             .resources(&r.res.schema)?
@@ -357,12 +319,7 @@ pub async fn search(
     limit: i32,
 ) -> Result<Bytes> {
     let r = resolve(st, auth, name, path_emp, None, read_perm, &[])?;
-    let msg = SearchRequest {
-        resource: r.res.name.clone(),
-        emp: r.emp,
-        filter,
-        limit,
-    };
+    let msg = SearchRequest { resource: r.res.name.clone(), emp: r.emp, filter, limit };
     let reply = call(
         st.up
             .resources(&r.res.schema)?

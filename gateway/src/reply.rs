@@ -9,9 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
 use erp_platform::{Error, Result};
-use serde_json::json;
-
-use crate::ops::Rows;
+use serde_json::{json, Value};
 
 pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
 
@@ -81,4 +79,20 @@ pub fn rows_response(rows: Vec<serde_json::Value>) -> ApiResult {
 
 pub fn count_response(total: i64) -> ApiResult {
     ok_json(json!([{ "TOT_REGISTROS": total }]))
+}
+
+/// Rows as the service serialized them (a JSON array), with the total when asked.
+pub struct Rows {
+    pub json: Bytes,
+    pub total: Option<i64>,
+}
+
+impl Rows {
+    pub fn is_empty(&self) -> bool {
+        self.json.as_ref() == b"[]"
+    }
+
+    pub fn parse(&self) -> Result<Vec<Value>> {
+        Ok(serde_json::from_slice(&self.json)?)
+    }
 }

@@ -122,12 +122,7 @@ async fn service_ctx(
     cache: Arc<dyn cache::Cache>,
 ) -> Result<ServiceCtx> {
     let db = Db::connect(&cfg).await?;
-    Ok(ServiceCtx {
-        cfg,
-        db,
-        bus,
-        cache,
-    })
+    Ok(ServiceCtx { cfg, db, bus, cache })
 }
 
 /// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
@@ -200,11 +195,7 @@ pub async fn state(
     cache: Arc<dyn cache::Cache>,
 ) -> Result<AppState> {
     let secret = cfg.resolve_jwt_secret().map_err(Error::internal)?;
-    let db = Db::connect(&Config {
-        db_max_connections: 2,
-        ..(*cfg).clone()
-    })
-    .await?;
+    let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
     let (notices, _) = broadcast::channel(1024);
     Ok(AppState {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
@@ -216,6 +207,7 @@ pub async fn state(
         bus,
         db,
         notices,
+        principals: Default::default(),
     })
 }
 

@@ -91,11 +91,7 @@ pub struct Routes {
 
 impl Default for Routes {
     fn default() -> Self {
-        Routes {
-            router: Router::new(),
-            seen: HashSet::new(),
-            specs: Vec::new(),
-        }
+        Routes { router: Router::new(), seen: HashSet::new(), specs: Vec::new() }
     }
 }
 

@@ -60,12 +60,7 @@ pub async fn login(
         metrics::counter!("erp_login_total", "result" => "blocked").increment(1);
         return Err(Error::TooManyRequests(TOO_MANY.into()));
     }
-    let anonymous = Caller {
-        client_id: 0,
-        user_id: 0,
-        emp_id: 0,
-        privileged: false,
-    };
+    let anonymous = Caller { client_id: 0, user_id: 0, emp_id: 0, privileged: false };
     let req = request(
         &anonymous,
         LoginRequest {
@@ -90,11 +85,7 @@ pub async fn login(
                 .unwrap_or(user.company_id);
             let (token, claims) = st.jwt.mint(principal.client_id, user.id, emp)?;
             metrics::counter!("erp_login_total", "result" => "ok").increment(1);
-            Ok(Session {
-                token,
-                claims,
-                principal,
-            })
+            Ok(Session { token, claims, principal })
         }
         Err(Error::Unauthenticated(msg)) => {
             st.cache

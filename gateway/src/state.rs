@@ -2,12 +2,14 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use erp_platform::bus::Bus;
 use erp_platform::cache::Cache;
 use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::resource::Registry;
+use erp_proto::identity::v1::Principal;
 use tokio::sync::broadcast;
 
 use crate::token::Jwt;
@@ -34,4 +36,18 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     pub uploads: PathBuf,
     pub notices: broadcast::Sender<Notice>,
+    /// Decoded principals by their versioned cache key (see `auth::principal`).
+    pub principals: Arc<Principals>,
+}
+
+/// Principals already decoded in this process, by versioned key, with when they
+/// were fetched: the shared cache still says which version is current (and
+/// whether the token was revoked) on every request, but a known version is not
+/// decoded again.
+pub struct Principals(pub(crate) quick_cache::sync::Cache<String, (Arc<Principal>, Instant)>);
+
+impl Default for Principals {
+    fn default() -> Self {
+        Principals(quick_cache::sync::Cache::new(10_000))
+    }
 }

@@ -74,12 +74,7 @@ pub async fn run(
             } else {
                 (DocumentKind::Quote, int(params, "ORCA_ID")?, String::new())
             };
-            let req = DuplicateRequest {
-                kind: kind as i32,
-                emp,
-                id,
-                serie,
-            };
+            let req = DuplicateRequest { kind: kind as i32, emp, id, serie };
             row(call(orders.duplicate(request(&auth.caller, req))).await?)
         }
         ("orcamento", "geraos") => {

@@ -144,12 +144,7 @@ pub async fn receive(
         stored = Some((name, original, bytes.len()));
     }
     match stored {
-        Some((name, original, size)) => Ok(Stored {
-            name,
-            original,
-            size,
-            fields,
-        }),
+        Some((name, original, size)) => Ok(Stored { name, original, size, fields }),
         None => Err(Error::validation("Arquivo é obrigatório!")),
     }
 }

@@ -38,12 +38,7 @@ pub struct Gql {
 
 impl Gql {
     pub fn new(st: AppState, headers: HeaderMap) -> Self {
-        Gql {
-            st,
-            headers,
-            auth: OnceCell::new(),
-            budget: limits::Budget::default(),
-        }
+        Gql { st, headers, auth: OnceCell::new(), budget: limits::Budget::default() }
     }
 }
 
@@ -250,10 +245,7 @@ impl Mutation {
         .await
         .map_err(gql_error)?;
         ctx.append_http_header("set-cookie", session::cookie(&s));
-        Ok(LoginResult {
-            token: s.token.clone(),
-            session: types::session(&s.principal),
-        })
+        Ok(LoginResult { token: s.token.clone(), session: types::session(&s.principal) })
     }
 
     async fn logout(&self, ctx: &Context<'_>) -> R<bool> {
@@ -268,10 +260,7 @@ impl Mutation {
         let st = upstream(ctx)?;
         let req = crate::upstream::request(
             &a.caller,
-            erp_proto::identity::v1::FavoriteRequest {
-                user_id: a.caller.user_id,
-                program_id,
-            },
+            erp_proto::identity::v1::FavoriteRequest { user_id: a.caller.user_id, program_id },
         );
         let reply = crate::upstream::call(st.up.identity.clone().toggle_favorite(req))
             .await

@@ -140,16 +140,10 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
     let mut id = st.up.identity.clone();
     if GRANT_FLAGS.iter().any(|f| body.contains_key(*f)) {
         authorize(&auth, "usuarios", "Usuários", Perm::Update, &[], None)?;
-        let key = Some(GrantKey {
-            user_id: user,
-            program_id: prog,
-        });
+        let key = Some(GrantKey { user_id: user, program_id: prog });
         let r = call(id.grant_program(request(
             &auth.caller,
-            GrantRequest {
-                key,
-                body_json: serde_json::to_vec(&body).map_err(Error::from)?,
-            },
+            GrantRequest { key, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
         )))
         .await?;
         return ok_json(json_of(&r.json)?);
@@ -159,10 +153,7 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
     }
     let r = call(id.toggle_favorite(request(
         &auth.caller,
-        FavoriteRequest {
-            user_id: user,
-            program_id: prog,
-        },
+        FavoriteRequest { user_id: user, program_id: prog },
     )))
     .await?;
     ok_json(json_of(&r.json)?)
@@ -174,10 +165,7 @@ async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
     let body = json_body(req).await?;
     let r = call(st.up.identity.clone().grant_program(request(
         &auth.caller,
-        GrantRequest {
-            key: None,
-            body_json: serde_json::to_vec(&body).map_err(Error::from)?,
-        },
+        GrantRequest { key: None, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
     )))
     .await?;
     ok_json(json_of(&r.json)?)
@@ -186,10 +174,7 @@ async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
 async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     authorize(&auth, "usuarios", "Usuários", Perm::Delete, &[], None)?;
-    let key = GrantKey {
-        user_id: p.i64("user")?,
-        program_id: p.i64("PROG_ID")?,
-    };
+    let key = GrantKey { user_id: p.i64("user")?, program_id: p.i64("PROG_ID")? };
     let r = call(
         st.up
             .identity
@@ -251,10 +236,7 @@ async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
     )?;
     let r = call(st.up.identity.clone().validate_user(request(
         &auth.caller,
-        ValidateUserRequest {
-            emp,
-            body_json: serde_json::to_vec(&body).map_err(Error::from)?,
-        },
+        ValidateUserRequest { emp, body_json: serde_json::to_vec(&body).map_err(Error::from)? },
     )))
     .await?;
     ok_json(json_of(&r.json)?)
@@ -283,11 +265,7 @@ async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
     let stored = uploads::receive(&st, &auth, emp, req, uploads::IMAGES).await?;
     let r = call(st.up.identity.clone().set_company_logo(request(
         &auth.caller,
-        CompanyLogo {
-            emp,
-            kind,
-            file_name: stored.name.clone(),
-        },
+        CompanyLogo { emp, kind, file_name: stored.name.clone() },
     )))
     .await;
     let r = match r {
@@ -323,11 +301,7 @@ async fn logo_delete(st: AppState, p: Params, req: Request) -> ApiResult {
     let kind = p.get("ID_IMAGE")?.to_string();
     let r = call(st.up.identity.clone().delete_company_logo(request(
         &auth.caller,
-        CompanyLogoKey {
-            emp,
-            kind,
-            file_name: name.clone(),
-        },
+        CompanyLogoKey { emp, kind, file_name: name.clone() },
     )))
     .await?;
     uploads::remove(&st, &auth, emp, &name).await;

@@ -111,11 +111,9 @@ async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
             let filter = p.get("filter")?.to_string();
             json_bytes(ops::search(&st, &auth, name, emp, filter, 0).await?)
         }
-        Op::Action {
-            name: action,
-            upload,
-            delete,
-        } => declared_call(&st, &auth, name, action, upload.as_deref(), *delete, p, req).await,
+        Op::Action { name: action, upload, delete } => {
+            declared_call(&st, &auth, name, action, upload.as_deref(), *delete, p, req).await
+        }
     }
 }
 
@@ -197,10 +195,7 @@ fn names(path: &str) -> Vec<String> {
 }
 
 fn add(routes: &mut Routes, method: Method, path: &str, summary: &str, call: Call, op: &str) {
-    let serves = Serves::Register {
-        register: call.register.to_string(),
-        op: op.to_string(),
-    };
+    let serves = Serves::Register { register: call.register.to_string(), op: op.to_string() };
     routes.add_serving(method, path, summary, false, serves, move |st, p, req| {
         serve(st, p, req, call.clone())
     });

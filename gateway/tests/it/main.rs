@@ -61,11 +61,8 @@ pub fn app() -> &'static App {
                 let running = erp_gateway::roles::start_all(cfg.clone(), listener)
                     .await
                     .expect("start");
-                tx.send(App {
-                    base: format!("http://{}", running.addr),
-                    cfg: (*cfg).clone(),
-                })
-                .expect("send");
+                tx.send(App { base: format!("http://{}", running.addr), cfg: (*cfg).clone() })
+                    .expect("send");
                 futures::future::pending::<()>().await;
                 drop(nats);
             });

@@ -218,13 +218,7 @@ pub fn parse_cnae(bytes: &[u8]) -> Result<Vec<CnaeRow>> {
         if descricao.is_empty() {
             continue;
         }
-        by_code.insert(
-            code.clone(),
-            CnaeRow {
-                codigo: code,
-                descricao,
-            },
-        );
+        by_code.insert(code.clone(), CnaeRow { codigo: code, descricao });
     }
     if by_code.is_empty() {
         return Err(Error::validation(
@@ -337,10 +331,7 @@ mod tests {
         let rows = parse_cnae(&bytes).expect("parse");
         assert_eq!(
             rows,
-            vec![CnaeRow {
-                codigo: "0111301".into(),
-                descricao: "Cultivo de arroz".into()
-            }]
+            vec![CnaeRow { codigo: "0111301".into(), descricao: "Cultivo de arroz".into() }]
         );
     }
 

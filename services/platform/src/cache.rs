@@ -13,6 +13,14 @@ use crate::Result;
 #[async_trait]
 pub trait Cache: Send + Sync {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
+    /// Several keys in one round trip, in order.
+    async fn get_many(&self, keys: &[&str]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            out.push(self.get(k).await?);
+        }
+        Ok(out)
+    }
     async fn set(&self, key: &str, value: &[u8], ttl: Duration) -> Result<()>;
     async fn del(&self, key: &str) -> Result<()>;
     /// Increments a counter; the first increment starts its time to live.
@@ -97,10 +105,7 @@ impl RedisCache {
     pub async fn connect(url: &str, prefix: &str) -> Result<RedisCache> {
         let client = redis::Client::open(url)?;
         let conn = redis::aio::ConnectionManager::new(client).await?;
-        Ok(RedisCache {
-            conn,
-            prefix: prefix.to_string(),
-        })
+        Ok(RedisCache { conn, prefix: prefix.to_string() })
     }
 
     fn key(&self, k: &str) -> String {
@@ -116,6 +121,15 @@ impl Cache for RedisCache {
             .arg(self.key(key))
             .query_async(&mut c)
             .await?)
+    }
+
+    async fn get_many(&self, keys: &[&str]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut c = self.conn.clone();
+        let mut cmd = redis::cmd("MGET");
+        for k in keys {
+            cmd.arg(self.key(k));
+        }
+        Ok(cmd.query_async(&mut c).await?)
     }
 
     async fn set(&self, key: &str, value: &[u8], ttl: Duration) -> Result<()> {

@@ -3,6 +3,10 @@
 
 use std::path::PathBuf;
 
+/// Events a consumer takes at once when its configuration does not say
+/// (`ERP_EVENT_BATCH`).
+pub const DEFAULT_BATCH: usize = 256;
+
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Owner connection: migrations and bootstrap run with it.
@@ -66,8 +70,8 @@ impl Config {
             admin_addr: get("ERP_ADMIN_ADDR").unwrap_or_else(|| "0.0.0.0:9090".into()),
             login_max_failures: parse_i64("ERP_LOGIN_MAX_FAILURES", 100).max(1),
             login_window_secs: parse_i64("ERP_LOGIN_WINDOW_SECS", 900).max(1) as u64,
-            event_batch: parse_i64("ERP_EVENT_BATCH", crate::bus::DEFAULT_BATCH as i64)
-                .clamp(1, 10_000) as usize,
+            event_batch: parse_i64("ERP_EVENT_BATCH", DEFAULT_BATCH as i64).clamp(1, 10_000)
+                as usize,
             graphql_introspection: get("ERP_GRAPHQL_INTROSPECTION")
                 .is_some_and(|v| matches!(v.as_str(), "1" | "true" | "on")),
         }

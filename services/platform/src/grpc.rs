@@ -123,12 +123,7 @@ mod tests {
 
     #[test]
     fn caller_round_trips_through_metadata() {
-        let c = Caller {
-            client_id: 42,
-            user_id: 7,
-            emp_id: 2,
-            privileged: true,
-        };
+        let c = Caller { client_id: 42, user_id: 7, emp_id: 2, privileged: true };
         let mut req = tonic::Request::new(());
         c.attach(&mut req);
         assert_eq!(Caller::of(&req).expect("caller"), c);

@@ -105,12 +105,7 @@ impl TestCtx {
 
     /// A non-privileged caller of `client_id` in company 1.
     pub fn caller(&self, client_id: i64, user_id: i64) -> Caller {
-        Caller {
-            client_id,
-            user_id,
-            emp_id: 1,
-            privileged: false,
-        }
+        Caller { client_id, user_id, emp_id: 1, privileged: false }
     }
 
     /// `query::create` in a transaction of the caller's client, committed.
@@ -266,11 +261,7 @@ impl NatsServer {
             .expect("free port")
             .port();
         let dir = std::env::temp_dir().join(format!("erp-nats-{}", uuid::Uuid::new_v4().simple()));
-        let mut n = NatsServer {
-            port,
-            dir,
-            child: None,
-        };
+        let mut n = NatsServer { port, dir, child: None };
         n.up();
         n
     }
@@ -338,12 +329,7 @@ pub async fn exercise_registry(
 ) -> Result<usize, String> {
     use crate::resource::query;
     use serde_json::{Map, Value};
-    let caller = crate::grpc::Caller {
-        client_id,
-        user_id: 1,
-        emp_id: 1,
-        privileged: true,
-    };
+    let caller = crate::grpc::Caller { client_id, user_id: 1, emp_id: 1, privileged: true };
     let text = |v: &Value| match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),

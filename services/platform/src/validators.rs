@@ -51,34 +51,23 @@ pub enum ValidationError {
 
 /// '{label} é obrigatório!'
 pub fn required(label: &str) -> ValidationError {
-    ValidationError::Required {
-        label: label.to_owned(),
-    }
+    ValidationError::Required { label: label.to_owned() }
 }
 
 /// 'Valor Máximo permitido para o campo: {max}{prefix}'. Despite its legacy name,
 /// `prefix` is written after the number (a unit such as '%').
 pub fn max(max: impl fmt::Display, prefix: &str) -> ValidationError {
-    ValidationError::Max {
-        max: max.to_string(),
-        prefix: prefix.to_owned(),
-    }
+    ValidationError::Max { max: max.to_string(), prefix: prefix.to_owned() }
 }
 
 /// 'O campo {label} deve ser maior ou igual a {min} ', trailing space included.
 pub fn min(label: &str, min: impl fmt::Display) -> ValidationError {
-    ValidationError::Min {
-        label: label.to_owned(),
-        min: min.to_string(),
-    }
+    ValidationError::Min { label: label.to_owned(), min: min.to_string() }
 }
 
 /// 'O campo {label} deve ter no minimo {min} caracteres.'
 pub fn min_length(label: &str, min: usize) -> ValidationError {
-    ValidationError::MinLength {
-        label: label.to_owned(),
-        min,
-    }
+    ValidationError::MinLength { label: label.to_owned(), min }
 }
 
 /// Keeps the ASCII digits. Not for CNPJ: the alphanumeric format's letters would be lost.

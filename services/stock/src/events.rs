@@ -207,12 +207,8 @@ impl Effect for QuoteRequisition {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
         let ev: RequisicaoSolicitada = decode(msg)?;
         same_tenant(client_id, ev.client_id)?;
-        let caller = Caller {
-            client_id,
-            user_id: ev.user_id,
-            emp_id: ev.emp_id,
-            privileged: false,
-        };
+        let caller =
+            Caller { client_id, user_id: ev.user_id, emp_id: ev.emp_id, privileged: false };
         let emp = Some(ev.emp_id);
         let today: String =
             sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")

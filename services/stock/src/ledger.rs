@@ -112,23 +112,14 @@ pub fn apply_with(
             } else {
                 cost((b.qty * b.avg_cost + qty * unit_cost) / new_qty)
             };
-            Ok((
-                Balance {
-                    qty: new_qty,
-                    avg_cost: avg,
-                },
-                unit_cost,
-            ))
+            Ok((Balance { qty: new_qty, avg_cost: avg }, unit_cost))
         }
         Kind::Exit => {
             if qty > b.qty && !allow_negative {
                 return Err(Error::Conflict(INSUFFICIENT.into()));
             }
             Ok((
-                Balance {
-                    qty: b.qty - qty,
-                    avg_cost: b.avg_cost,
-                },
+                Balance { qty: b.qty - qty, avg_cost: b.avg_cost },
                 b.avg_cost,
             ))
         }
@@ -163,10 +154,7 @@ pub fn reverse_with(
             } else {
                 cost(((b.qty * b.avg_cost - qty * unit_cost) / new_qty).max(Decimal::ZERO))
             };
-            Ok(Balance {
-                qty: new_qty,
-                avg_cost: avg,
-            })
+            Ok(Balance { qty: new_qty, avg_cost: avg })
         }
     }
 }
@@ -580,12 +568,7 @@ pub async fn recalculate(
     let moves = rows
         .into_iter()
         .map(|(kind, qty, unit_cost, reversal)| {
-            Ok(Replayed {
-                kind: Kind::parse(&kind)?,
-                qty,
-                unit_cost,
-                reversal,
-            })
+            Ok(Replayed { kind: Kind::parse(&kind)?, qty, unit_cost, reversal })
         })
         .collect::<Result<Vec<_>>>()?;
     let after = replay(&moves);
@@ -661,31 +644,13 @@ mod tests {
 
     #[test]
     fn reversals_restore_the_balance() {
-        let b = Balance {
-            qty: d("15"),
-            avg_cost: d("6"),
-        };
+        let b = Balance { qty: d("15"), avg_cost: d("6") };
         let undone = reverse(b, Kind::Entry, d("5"), d("8")).expect("undo entry");
-        assert_eq!(
-            undone,
-            Balance {
-                qty: d("10"),
-                avg_cost: d("5")
-            }
-        );
+        assert_eq!(undone, Balance { qty: d("10"), avg_cost: d("5") });
         let back = reverse(undone, Kind::Exit, d("3"), d("5")).expect("undo exit");
-        assert_eq!(
-            back,
-            Balance {
-                qty: d("13"),
-                avg_cost: d("5")
-            }
-        );
+        assert_eq!(back, Balance { qty: d("13"), avg_cost: d("5") });
         assert!(reverse(
-            Balance {
-                qty: d("2"),
-                avg_cost: d("5")
-            },
+            Balance { qty: d("2"), avg_cost: d("5") },
             Kind::Entry,
             d("5"),
             d("5")
@@ -711,13 +676,7 @@ mod tests {
             m(Kind::Exit, "9", "4.5714", false),
             m(Kind::Entry, "4", "3", false),
         ]);
-        assert_eq!(
-            b,
-            Balance {
-                qty: d("2"),
-                avg_cost: d("3")
-            }
-        );
+        assert_eq!(b, Balance { qty: d("2"), avg_cost: d("3") });
         assert!(apply(Balance::default(), Kind::Exit, d("1"), d("0")).is_err());
         let (neg, _) =
             apply_with(Balance::default(), Kind::Exit, d("1"), d("0"), true).expect("allowed");

@@ -28,12 +28,7 @@ use serde_json::{json, Map, Value};
 const CLIENT: i64 = 2;
 
 fn caller() -> Caller {
-    Caller {
-        client_id: CLIENT,
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    }
+    Caller { client_id: CLIENT, user_id: 1, emp_id: 1, privileged: false }
 }
 
 fn body(v: Value) -> Map<String, Value> {

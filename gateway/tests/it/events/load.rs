@@ -199,12 +199,7 @@ pub async fn invoice_all(stack: &Stack, done: Arc<AtomicUsize>) -> Vec<Call> {
                     .await
                     .map(|r| r.status().as_u16())
                     .unwrap_or(0);
-                calls.push(Call {
-                    id,
-                    status,
-                    took: started.elapsed(),
-                    ended: Instant::now(),
-                });
+                calls.push(Call { id, status, took: started.elapsed(), ended: Instant::now() });
                 done.fetch_add(1, Ordering::SeqCst);
             }
         }));

@@ -42,11 +42,7 @@ impl Cluster {
             .expect("free port")
             .port();
         let name = format!("erpit{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-        let cluster = Cluster {
-            version,
-            name,
-            port,
-        };
+        let cluster = Cluster { version, name, port };
         // Dropped (by Drop) even when creating or starting it fails half-way.
         run(Command::new("pg_createcluster")
             .args([

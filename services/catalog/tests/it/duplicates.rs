@@ -16,12 +16,7 @@ fn client() -> i64 {
 }
 
 fn caller(client_id: i64, privileged: bool) -> Caller {
-    Caller {
-        client_id,
-        user_id: 1,
-        emp_id: 1,
-        privileged,
-    }
+    Caller { client_id, user_id: 1, emp_id: 1, privileged }
 }
 
 /// One case: the rows created first, then the write that repeats a key.
@@ -38,12 +33,7 @@ fn case(
     again: Value,
     message: &'static str,
 ) -> Case {
-    Case {
-        rows,
-        register,
-        again,
-        message,
-    }
+    Case { rows, register, again, message }
 }
 
 /// A create of `name` as the gateway sends it (company 1 for per-company registers).

@@ -31,12 +31,7 @@ fn res(name: &str) -> Resource {
 }
 
 fn caller(client_id: i64, privileged: bool) -> Caller {
-    Caller {
-        client_id,
-        user_id: 1,
-        emp_id: 1,
-        privileged,
-    }
+    Caller { client_id, user_id: 1, emp_id: 1, privileged }
 }
 
 async fn create(db: &Db, me: &Caller, name: &str, v: Value) -> erp_platform::Result<Value> {
@@ -324,9 +319,6 @@ async fn ncm_import_upserts_the_eight_digit_codes() {
     let params = std::collections::HashMap::from([("filter".to_string(), "0101.21".to_string())]);
     let mut tx = db.begin_tenant(client()).await.expect("tx");
     let found = search
-        .handler
-        .as_ref()
-        .expect("run by catalog")
         .run(&mut tx, &r, &caller(1, false), None, &params, json!({}))
         .await
         .expect("search");

@@ -24,12 +24,7 @@ async fn db() -> Db {
 }
 
 fn caller(client_id: i64) -> Caller {
-    Caller {
-        client_id,
-        user_id: 3,
-        emp_id: 1,
-        privileged: false,
-    }
+    Caller { client_id, user_id: 3, emp_id: 1, privileged: false }
 }
 
 fn upload(name: &str) -> Value {

@@ -4,7 +4,6 @@
 //! uploaded by `PUT /banco/uploads/{id}/{emp}` (multipart `file` plus a form field
 //! `tipo` = CERTIFICATE or KEY naming which of the two it is).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -12,7 +11,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param};
 use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, DbType, Field, Hooks, Kind, Op, Resource,
+    query, uploaded_file, ActionHandler, Call, DbType, Field, Hooks, Kind, Op, Resource,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -211,15 +210,8 @@ pub struct UploadFile;
 
 #[async_trait]
 impl ActionHandler for UploadFile {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let id = id_param(params, "id")?;
         // The path's {emp} stands in when the engine passes no company.
         let emp = company(emp.or_else(|| id_param(params, "emp").ok()))?;

@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::param;
-use erp_platform::resource::{query, ActionHandler, ActionPerm, DbType, Field, Kind, Resource};
+use erp_platform::resource::{
+    query, ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource,
+};
 use erp_platform::Result;
 use serde_json::{json, Map, Value};
 
@@ -153,15 +154,8 @@ struct Structure;
 
 #[async_trait]
 impl ActionHandler for Structure {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        _params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, .. } = call;
         let groups_res = grupohistoricopadrao();
         let groups = query::list(tx, &groups_res, caller, emp, &all_rows()).await?;
         let centres = query::list(tx, res, caller, emp, &all_rows()).await?;
@@ -200,15 +194,8 @@ struct SearchGroup;
 
 #[async_trait]
 impl ActionHandler for SearchGroup {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let raw = param(params, "GRHP_ID")?;
         let rows = match raw.parse::<i64>() {
             Ok(id) => {

@@ -10,7 +10,6 @@
 //! Payment methods, acquirers carry no company in the legacy field list: they are
 //! per client (`/formapagamento/{emp}` still checks the company of the path).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -18,7 +17,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{body_map, id_param};
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -375,15 +374,8 @@ struct ListDays;
 
 #[async_trait]
 impl ActionHandler for ListDays {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let id = id_param(params, "id")?;
         let mut filter = body_map(body);
         filter.insert("CNDV_ID".into(), Value::from(id));

@@ -110,12 +110,7 @@ async fn create(
     let res = registry.get(name).expect("declared");
     let emp = res.company.as_ref().map(|_| 1);
     let body = v.as_object().cloned().unwrap_or_default();
-    let caller = erp_platform::grpc::Caller {
-        client_id: 6,
-        user_id: 0,
-        emp_id: 1,
-        privileged,
-    };
+    let caller = erp_platform::grpc::Caller { client_id: 6, user_id: 0, emp_id: 1, privileged };
     erp_platform::resource::query::create(tx, res, &caller, emp, &body).await
 }
 

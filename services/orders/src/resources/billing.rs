@@ -13,7 +13,6 @@
 //!   customer's invoiced orders and their lines.
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -21,8 +20,8 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::document::{ItemSource, LineKind};
 use erp_platform::resource::{
-    params, ActionHandler, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource,
-    Role, Total,
+    params, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
+    Resource, Role, Total,
 };
 use erp_platform::{Error, Result};
 use prost::Message as _;
@@ -342,15 +341,8 @@ struct CustomerSales(Sales);
 
 #[async_trait]
 impl ActionHandler for CustomerSales {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let cli = params::id_param(p, "cliId")?;
         let sql = match self.0 {
@@ -398,15 +390,8 @@ struct PromotionValue;
 
 #[async_trait]
 impl ActionHandler for PromotionValue {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params: p, .. } = call;
         let emp = emp.unwrap_or(caller.emp_id);
         let prod = params::id_param(p, "prodId")?;
         let qty = params::dec(&Value::String(params::param(p, "qty")?.replace(',', ".")))?;

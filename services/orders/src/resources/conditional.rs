@@ -16,7 +16,6 @@
 //!   COND_DTA_SAIDA_FIM). The PDF of this report comes with the reports service
 //!   later; this call answers the rows it will print.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -24,8 +23,8 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::document::ops;
 use erp_platform::resource::{
-    params, query, ActionHandler, ActionPerm, DbType, Document, Field, Hooks, Kind, Lines, Op,
-    Resource, Role, Total,
+    params, query, ActionHandler, ActionPerm, Call, DbType, Document, Field, Hooks, Kind, Lines,
+    Op, Resource, Role, Total,
 };
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
@@ -222,15 +221,8 @@ struct Return;
 
 #[async_trait]
 impl ActionHandler for Return {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, body } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "COND_ID")?;
         let client = caller.client_id;
@@ -339,15 +331,8 @@ struct Report;
 
 #[async_trait]
 impl ActionHandler for Report {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        _params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, body, .. } = call;
         let emp = params::company(emp)?;
         let cli = body.get("COND_CLI_ID").and_then(num);
         let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {

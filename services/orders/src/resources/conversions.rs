@@ -103,11 +103,7 @@ pub async fn convert(
             .fetch_one(&mut **tx)
             .await?;
     match target {
-        Target::Order {
-            serie,
-            model,
-            operation,
-        } => {
+        Target::Order { serie, model, operation } => {
             let head = query::create(tx, register(reg, "pedido")?, caller, Some(emp), &body(json!({
                 "PEDF_SERIE": serie, "PEDF_CLI_ID": cli, "PEDF_MODELO": model, "PEDF_TIPO": operation,
                 "PEDF_COLA_ID": src["ORCA_COLA_ID"], "PEDF_CNDP_ID": src["ORCA_CNDP_ID"], "PEDF_OBS": src["ORCA_OBS"],

@@ -17,16 +17,14 @@
 //!
 //! A converted quote (situation C) refuses changes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::document::ops;
 use erp_platform::resource::{
-    params, ActionHandler, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource,
-    Role, Source, Total,
+    params, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
+    Resource, Role, Source, Total,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
@@ -238,15 +236,7 @@ struct Unavailable(&'static str);
 
 #[async_trait]
 impl ActionHandler for Unavailable {
-    async fn run(
-        &self,
-        _tx: &mut Tx,
-        _res: &Resource,
-        _caller: &Caller,
-        _emp: Option<i64>,
-        _p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, _tx: &mut Tx, _call: Call<'_>) -> Result<Value> {
         Err(Error::validation(self.0))
     }
 }
@@ -257,15 +247,8 @@ struct Group;
 
 #[async_trait]
 impl ActionHandler for Group {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let id = params::id_param(p, "ORCP_ORCA_ID")?;
         let prod = params::id_param(p, "ORCP_PROD_ID")?;
         let doc = res

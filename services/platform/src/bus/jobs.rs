@@ -102,16 +102,8 @@ impl Job for PruneInbox {
 /// The jobs every service runs on its own schema.
 pub fn platform_jobs() -> Vec<JobDef> {
     vec![
-        JobDef {
-            name: "outbox-prune",
-            cron: "0 10 3 * * *",
-            job: Arc::new(PruneOutbox),
-        },
-        JobDef {
-            name: "inbox-prune",
-            cron: "0 20 3 * * *",
-            job: Arc::new(PruneInbox),
-        },
+        JobDef { name: "outbox-prune", cron: "0 10 3 * * *", job: Arc::new(PruneOutbox) },
+        JobDef { name: "inbox-prune", cron: "0 20 3 * * *", job: Arc::new(PruneInbox) },
     ]
 }
 
@@ -363,10 +355,7 @@ pub async fn start_consumers(
             bus.subscribe_batch(
                 &durable,
                 &subject(service, def.name),
-                ConsumerOpts {
-                    max_batch: 1,
-                    ack_wait: Duration::from_secs(15 * 60),
-                },
+                ConsumerOpts { max_batch: 1, ack_wait: Duration::from_secs(15 * 60) },
                 Arc::new(move |msgs: Vec<Message>| {
                     let (db, bus, def, durable) =
                         (db2.clone(), bus2.clone(), def2.clone(), durable2.clone());

@@ -48,9 +48,7 @@ pub use outbox::{
 pub const STREAM: &str = "ERP";
 /// The tenant an event belongs to (from the outbox row), for consumers' transactions.
 pub const CLIENT_HEADER: &str = "Erp-Client-Id";
-/// Events a consumer takes at once when its configuration does not say
-/// (`ERP_EVENT_BATCH`).
-pub const DEFAULT_BATCH: usize = 256;
+pub use crate::config::DEFAULT_BATCH;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Message {
@@ -65,12 +63,7 @@ pub struct Message {
 
 impl Message {
     pub fn new(id: impl Into<String>, subject: impl Into<String>, payload: Bytes) -> Message {
-        Message {
-            id: id.into(),
-            subject: subject.into(),
-            payload,
-            ..Default::default()
-        }
+        Message { id: id.into(), subject: subject.into(), payload, ..Default::default() }
     }
 
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -109,19 +102,13 @@ pub struct ConsumerOpts {
 
 impl Default for ConsumerOpts {
     fn default() -> Self {
-        ConsumerOpts {
-            max_batch: DEFAULT_BATCH,
-            ack_wait: Duration::from_secs(30),
-        }
+        ConsumerOpts { max_batch: DEFAULT_BATCH, ack_wait: Duration::from_secs(30) }
     }
 }
 
 impl ConsumerOpts {
     pub fn batch(max_batch: usize) -> ConsumerOpts {
-        ConsumerOpts {
-            max_batch: max_batch.max(1),
-            ..Default::default()
-        }
+        ConsumerOpts { max_batch: max_batch.max(1), ..Default::default() }
     }
 }
 

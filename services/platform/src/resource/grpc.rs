@@ -10,7 +10,7 @@ use erp_proto::erp::v1::{
 use serde_json::{Map, Value};
 use tonic::{Request, Response, Status};
 
-use super::model::{Registry, Resource};
+use super::model::{Call, Registry, Resource};
 use super::query;
 use crate::db::Db;
 use crate::grpc::Caller;
@@ -77,17 +77,14 @@ impl ResourceService for ResourceGrpc {
         let body = object(&r.filter_json)?;
         let emp = company(&res, r.emp, &caller);
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows = query::list(&mut tx, &res, &caller, emp, &body).await?;
+        let rows_json = query::list_json(&mut tx, &res, &caller, emp, &body).await?;
         let total = if r.with_total {
             Some(query::count(&mut tx, &res, &caller, emp, &body).await?)
         } else {
             None
         };
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowsReply {
-            rows_json: encode(&rows)?,
-            total,
-        }))
+        Ok(Response::new(RowsReply { rows_json, total }))
     }
 
     async fn count(
@@ -123,9 +120,7 @@ impl ResourceService for ResourceGrpc {
         .await?;
         tx.commit().await.map_err(Error::from)?;
         query::decorate(&res, std::slice::from_mut(&mut row));
-        Ok(Response::new(RowReply {
-            row_json: encode(&row)?,
-        }))
+        Ok(Response::new(RowReply { row_json: encode(&row)? }))
     }
 
     async fn create(
@@ -140,9 +135,7 @@ impl ResourceService for ResourceGrpc {
         let row =
             query::create(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply {
-            row_json: encode(&row)?,
-        }))
+        Ok(Response::new(RowReply { row_json: encode(&row)? }))
     }
 
     async fn update(
@@ -164,9 +157,7 @@ impl ResourceService for ResourceGrpc {
         )
         .await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply {
-            row_json: encode(&row)?,
-        }))
+        Ok(Response::new(RowReply { row_json: encode(&row)? }))
     }
 
     async fn delete(
@@ -235,12 +226,9 @@ impl ResourceService for ResourceGrpc {
         let handler = action.handler.as_ref().ok_or_else(|| {
             Error::NotFound(format!("Ação '{}' atendida por outra chamada.", r.action))
         })?;
-        let out = handler
-            .run(&mut tx, &res, &caller, r.emp, &r.params, body)
-            .await?;
+        let call = Call { res: &res, caller: &caller, emp: r.emp, params: &r.params, body };
+        let out = handler.run(&mut tx, call).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply {
-            row_json: encode(&out)?,
-        }))
+        Ok(Response::new(RowReply { row_json: encode(&out)? }))
     }
 }

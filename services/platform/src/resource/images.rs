@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::model::{ActionHandler, Resource};
+use super::model::{ActionHandler, Call, Resource};
 use super::{params, query};
 use crate::db::Tx;
 use crate::grpc::Caller;
@@ -45,12 +45,7 @@ async fn swap(
     new: Option<&str>,
     only_if: Option<&str>,
 ) -> Result<Option<Option<String>>> {
-    let Row {
-        res,
-        caller,
-        emp,
-        key,
-    } = row;
+    let Row { res, caller, emp, key } = row;
     let f = res
         .field(column)
         .ok_or_else(|| Error::internal(format!("{}: no field {column}", res.name)))?;
@@ -105,23 +100,11 @@ pub struct ReplaceImage {
 
 #[async_trait]
 impl ActionHandler for ReplaceImage {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, body } = call;
         let key = key_of(res, self.key_params, p)?;
         let (name, _) = super::model::uploaded_file(&body)?;
-        let row = Row {
-            res,
-            caller,
-            emp,
-            key: &key,
-        };
+        let row = Row { res, caller, emp, key: &key };
         let previous = swap(tx, row, self.field, Some(name), None)
             .await?
             .ok_or_else(|| Error::NotFound(self.missing.into()))?;
@@ -150,24 +133,12 @@ pub struct RemoveImage {
 
 #[async_trait]
 impl ActionHandler for RemoveImage {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let key = key_of(res, self.key_params, p)?;
         let name = params::param(p, self.name_param)?;
         let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
-        let row = Row {
-            res,
-            caller,
-            emp,
-            key: &key,
-        };
+        let row = Row { res, caller, emp, key: &key };
         if swap(tx, row, self.field, None, Some(file)).await?.is_none() {
             return Err(Error::NotFound("Imagem não encontrada.".into()));
         }

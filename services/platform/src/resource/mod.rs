@@ -7,7 +7,9 @@
 //! Only declared columns ever reach SQL; every value is a bound parameter.
 //!
 //! Layout:
-//! - `model`: `Resource`, `Field`, kinds, roles and builders.
+//! - `model`: `Resource`, `Field`, kinds, roles and builders, and the resolved
+//!   document definitions a `Resource` holds.
+//! - `meta`: the metadata of a register and of a document header.
 //! - `document`: documents (a header and its lines) declared on registers: totals,
 //!   status, stamps, duplication.
 //! - `values`: JSON <-> typed SQL values, field validation with the pt-BR messages.
@@ -20,6 +22,7 @@
 pub mod document;
 pub mod grpc;
 pub mod images;
+mod meta;
 pub mod model;
 pub mod params;
 pub mod query;
@@ -27,8 +30,8 @@ pub mod values;
 
 pub use document::{Document, LineKind, Lines};
 pub use model::{
-    uploaded_file, Action, ActionHandler, ActionPerm, Button, DbType, Field, Group, Hooks, Kind,
-    Op, Registry, Resource, Role, Source, Total,
+    uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, DbType, Field, Group, Hooks,
+    Kind, Op, Registry, Resource, Role, Source, Total,
 };
 
 /// Creates, for every register, the b-tree index its default list order walks:

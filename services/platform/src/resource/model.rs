@@ -414,17 +414,19 @@ pub enum ActionPerm {
 /// A register's own call: runs in a tenant transaction of the owning service.
 #[async_trait]
 pub trait ActionHandler: Send + Sync {
-    /// `params`: the path parameters by name; `body`: the JSON body (for uploads,
-    /// `{"arquivo": {"nome", "original", "tamanho"}}` plus the form's other fields).
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value>;
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value>;
+}
+
+/// One call of a declared action: the register it is declared on, who calls, the
+/// company of the request, the path parameters by name and the JSON body (for
+/// uploads, `{"arquivo": {"nome", "original", "tamanho"}}` plus the form's other
+/// fields).
+pub struct Call<'a> {
+    pub res: &'a Resource,
+    pub caller: &'a Caller,
+    pub emp: Option<i64>,
+    pub params: &'a HashMap<String, String>,
+    pub body: Value,
 }
 
 /// The stored and original names of the file an upload call received (the gateway
@@ -485,10 +487,7 @@ pub struct Button {
 
 impl Button {
     pub fn new(label: &str) -> Button {
-        Button {
-            label: label.into(),
-            ..Default::default()
-        }
+        Button { label: label.into(), ..Default::default() }
     }
     pub fn confirm(mut self, title: &str, text: &str, ok: &str) -> Self {
         self.confirm = Some((title.into(), text.into(), ok.into()));
@@ -557,7 +556,10 @@ impl Action {
         body: Value,
     ) -> Result<Value> {
         match &self.handler {
-            Some(h) => h.run(tx, res, caller, emp, params, body).await,
+            Some(h) => {
+                let call = Call { res, caller, emp, params, body };
+                h.run(tx, call).await
+            }
             None => Err(crate::Error::NotFound(format!(
                 "Ação '{}' atendida por outra chamada.",
                 self.name
@@ -624,7 +626,7 @@ pub struct Resource {
     /// answers ('CPF já cadastrado.'), instead of the generic one.
     pub constraints: Vec<(String, String)>,
     /// The document this register is the header or a line of.
-    pub document: Option<super::document::DocPart>,
+    pub document: Option<DocPart>,
 }
 
 impl Resource {
@@ -944,86 +946,8 @@ impl Resource {
                 }
             }
         }
-        crate::resource::query::parse_order(self, &self.default_order)
-            .map_err(|e| format!("{}: {e}", self.name))?;
+        parse_order(self, &self.default_order).map_err(|e| format!("{}: {e}", self.name))?;
         Ok(())
-    }
-
-    pub fn meta(&self) -> Value {
-        let fields: Vec<Value> = self
-            .fields
-            .iter()
-            .filter(|f| !self.is_company(&f.name))
-            .map(|f| {
-                serde_json::json!({
-                    "name": f.name,
-                    "label": f.label,
-                    "kind": f.kind,
-                    "required": f.required,
-                    "editable": f.editable,
-                    "length": f.length,
-                    "min": f.min.map(|d| d.to_string()),
-                    "max": f.max.map(|d| d.to_string()),
-                    "mask": f.mask,
-                    "searchable": f.searchable,
-                    "reference": f.reference,
-                    "options": if f.options.is_empty() { Value::Null } else {
-                        f.options.iter().map(|(v, t)| serde_json::json!({"value": v, "text": t})).collect()
-                    },
-                    "uploadTypes": if f.upload_types.is_empty() { Value::Null } else { serde_json::json!(f.upload_types) },
-                    "width": f.width,
-                    "inList": f.in_list,
-                    "defaultValue": f.default,
-                })
-            })
-            .collect();
-        let groups: Vec<Value> = if self.groups.is_empty() {
-            vec![serde_json::json!({
-                "title": Value::Null, "framed": false, "width": 12,
-                "fields": self.fields.iter().filter(|f| !self.is_company(&f.name) && !f.write_only || f.kind == Kind::Password)
-                    .map(|f| f.name.clone()).collect::<Vec<_>>(),
-            })]
-        } else {
-            self.groups.iter().map(|g| serde_json::json!(g)).collect()
-        };
-        serde_json::json!({
-            "name": self.name,
-            "path": self.screen.clone().unwrap_or_default(),
-            "title": self.title,
-            "program": self.program,
-            "key": self.key,
-            "companyColumn": self.company,
-            "companyInPath": self.company.is_some() || self.company_path,
-            "labelField": self.label,
-            "labelLength": self.label_len,
-            "defaultOrder": self.default_order,
-            "fields": fields,
-            "groups": groups,
-            "document": self.document.as_ref()
-                .filter(|d| d.part == super::document::Part::Header)
-                .map(|d| d.def.meta(self)),
-            "actions": self.actions.iter().filter_map(|a| a.button.as_ref().map(|b| serde_json::json!({
-                "name": a.name,
-                "method": a.method,
-                "path": a.path,
-                "label": b.label,
-                "confirm": b.confirm.as_ref().map(|(t, x, o)| serde_json::json!({"title": t, "text": x, "ok": o})),
-                "openWhen": b.open_when,
-                "unless": b.unless,
-                "params": b.params.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
-                "body": b.body.iter().map(|(n, s)| serde_json::json!({"name": n, "source": s})).collect::<Vec<_>>(),
-                "dialog": b.dialog,
-                "dialogTitle": b.dialog_title,
-                "opens": b.opens,
-                "primary": b.primary,
-                "permission": match a.perm {
-                    ActionPerm::View => "view",
-                    ActionPerm::Create => "create",
-                    ActionPerm::Update => "update",
-                    ActionPerm::Delete => "delete",
-                },
-            }))).collect::<Vec<_>>(),
-        })
     }
 }
 
@@ -1069,4 +993,228 @@ impl Registry {
     pub fn all(&self) -> &[Arc<Resource>] {
         &self.list
     }
+}
+
+// ---- Documents as the engine resolved them (see `document`): they live beside
+// `Resource` because each holds the other.
+
+/// Which copy of the catalog a line's item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LineKind {
+    Product,
+    Service,
+}
+
+/// How one kind of line belongs to its document.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    pub kind: LineKind,
+    /// 'Produtos', 'Serviços'.
+    pub title: String,
+    /// 'produto' ('Adicionar produto').
+    pub item_name: String,
+    /// The line's fields naming the header, in the header key's order.
+    pub parent: Vec<String>,
+    /// What the user edits in place on a line.
+    pub editable: Vec<Role>,
+    /// A boolean header field that, once true, locks these lines, and what a write
+    /// is answered then (a service order's parts after they left stock).
+    pub locked_by: Option<(String, String)>,
+}
+
+impl Lines {
+    pub fn new(kind: LineKind, title: &str, item_name: &str, parent: &[&str]) -> Lines {
+        Lines {
+            kind,
+            title: title.into(),
+            item_name: item_name.into(),
+            parent: parent.iter().map(|s| s.to_string()).collect(),
+            editable: Vec::new(),
+            locked_by: None,
+        }
+    }
+    pub fn products(parent: &[&str]) -> Lines {
+        Lines::new(LineKind::Product, "Produtos", "produto", parent)
+    }
+    pub fn services(parent: &[&str]) -> Lines {
+        Lines::new(LineKind::Service, "Serviços", "serviço", parent)
+    }
+    pub fn title(mut self, title: &str, item_name: &str) -> Self {
+        self.title = title.into();
+        self.item_name = item_name.into();
+        self
+    }
+    pub fn editable(mut self, roles: &[Role]) -> Self {
+        self.editable = roles.to_vec();
+        self
+    }
+    /// Once the header's boolean `field` is true, these lines refuse every write
+    /// with `msg`.
+    pub fn locked_by(mut self, field: &str, msg: &str) -> Self {
+        self.locked_by = Some((field.into(), msg.into()));
+        self
+    }
+}
+
+/// What a line's item is, for the fields a line leaves out.
+#[derive(Clone, Debug, Default)]
+pub struct ItemInfo {
+    pub description: String,
+    pub unit_name: Option<String>,
+    pub price: Option<rust_decimal::Decimal>,
+}
+
+/// Where a document's lines find their items (the service's copy of the
+/// catalog): a line created without description, unit or price takes them from
+/// here.
+#[async_trait::async_trait]
+pub trait ItemSource: Send + Sync {
+    async fn item(
+        &self,
+        tx: &mut crate::db::Tx,
+        kind: LineKind,
+        client: i64,
+        emp: i64,
+        id: i64,
+    ) -> crate::Result<Option<ItemInfo>>;
+}
+
+/// A column of a table as the engine's SQL needs it.
+#[derive(Clone, Debug)]
+pub struct Col {
+    pub name: String,
+    pub column: String,
+    pub db: DbType,
+}
+
+impl Col {
+    pub(crate) fn of(f: &Field) -> Col {
+        Col { name: f.name.clone(), column: f.column.clone(), db: f.db }
+    }
+
+    /// The bind cast of a key value travelling as text.
+    pub fn cast(&self) -> &'static str {
+        match self.db {
+            DbType::Int => "bigint",
+            _ => "text",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct StatusDef {
+    pub col: Col,
+    pub open: Vec<String>,
+    /// 'Pedido já faturado não pode ser alterado.'
+    pub issued: String,
+    pub labels: Vec<(String, String)>,
+    /// Badge tone by status value.
+    pub tones: Vec<(String, String)>,
+}
+
+#[derive(Clone)]
+pub struct LineDef {
+    pub resource: String,
+    pub lines: Lines,
+    pub table: String,
+    pub company: Option<Col>,
+    /// The line's columns naming the header, in the header key's order.
+    pub parent: Vec<Col>,
+    pub key: Vec<Col>,
+    pub seq: Option<String>,
+    pub roles: Vec<(Role, Col)>,
+    /// The header's boolean column that locks these lines, and the message.
+    pub locked_by: Option<(Col, String)>,
+    /// The line register without its document part: what duplication writes
+    /// through before the engine recomputes the copy.
+    pub plain: Arc<Resource>,
+}
+
+impl LineDef {
+    pub fn col(&self, role: Role) -> Option<&Col> {
+        self.roles.iter().find(|(r, _)| *r == role).map(|(_, c)| c)
+    }
+}
+
+/// A document resolved from its declaration: the columns the engine's SQL uses,
+/// all taken from the registers' fields.
+pub struct DocumentDef {
+    pub header: String,
+    pub schema: String,
+    pub table: String,
+    pub company: Option<Col>,
+    pub key: Vec<Col>,
+    pub status: Option<StatusDef>,
+    /// 'Pedido não encontrado.'
+    pub missing: String,
+    pub totals: Vec<(Total, Col)>,
+    pub extras: Vec<(Role, Col)>,
+    pub lines: Vec<LineDef>,
+    pub children: Vec<ChildDef>,
+    pub date_field: Option<String>,
+    pub breadcrumbs: Vec<String>,
+    pub block_stock: bool,
+    /// Header fields copied by duplication (what a user typed: not keys, status,
+    /// totals, stamps or other server-kept columns).
+    pub copied: Vec<String>,
+    pub items: Option<Arc<dyn ItemSource>>,
+}
+
+/// Which part of its document a register is.
+#[derive(Clone)]
+pub struct DocPart {
+    pub def: Arc<DocumentDef>,
+    pub part: Part,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Header,
+    Line(usize),
+    Child(usize),
+}
+
+/// A row of the document that is not a line.
+#[derive(Clone, Debug)]
+pub struct ChildDef {
+    pub resource: String,
+    pub company: Option<Col>,
+    pub parent: Vec<Col>,
+}
+
+impl DocumentDef {
+    pub fn is_open(&self, status: &str) -> bool {
+        self.status
+            .as_ref()
+            .is_none_or(|s| s.open.iter().any(|o| o == status))
+    }
+}
+
+/// ORDENACAO: `FIELD [ASC|DESC], ...`; only declared fields.
+pub fn parse_order(res: &Resource, s: &str) -> std::result::Result<Vec<(usize, bool)>, String> {
+    let mut out = Vec::new();
+    if s.len() > 300 {
+        return Err("Ordenação inválida.".into());
+    }
+    for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let mut parts = item.split_whitespace();
+        let name = parts.next().unwrap_or_default();
+        let desc = match parts.next().map(|d| d.to_ascii_uppercase()) {
+            None => false,
+            Some(d) if d == "ASC" => false,
+            Some(d) if d == "DESC" => true,
+            Some(_) => return Err(format!("Ordenação inválida: '{item}'.")),
+        };
+        if parts.next().is_some() {
+            return Err(format!("Ordenação inválida: '{item}'."));
+        }
+        let idx = res
+            .fields
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case(name) && !f.write_only)
+            .ok_or_else(|| format!("Ordenação inválida: '{item}'."))?;
+        out.push((idx, desc));
+    }
+    Ok(out)
 }

@@ -43,33 +43,7 @@ pub struct ListParams {
     conds: Vec<Cond>,
 }
 
-/// ORDENACAO: `FIELD [ASC|DESC], ...`; only declared fields.
-pub fn parse_order(res: &Resource, s: &str) -> std::result::Result<Vec<(usize, bool)>, String> {
-    let mut out = Vec::new();
-    if s.len() > 300 {
-        return Err("Ordenação inválida.".into());
-    }
-    for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-        let mut parts = item.split_whitespace();
-        let name = parts.next().unwrap_or_default();
-        let desc = match parts.next().map(|d| d.to_ascii_uppercase()) {
-            None => false,
-            Some(d) if d == "ASC" => false,
-            Some(d) if d == "DESC" => true,
-            Some(_) => return Err(format!("Ordenação inválida: '{item}'.")),
-        };
-        if parts.next().is_some() {
-            return Err(format!("Ordenação inválida: '{item}'."));
-        }
-        let idx = res
-            .fields
-            .iter()
-            .position(|f| f.name.eq_ignore_ascii_case(name) && !f.write_only)
-            .ok_or_else(|| format!("Ordenação inválida: '{item}'."))?;
-        out.push((idx, desc));
-    }
-    Ok(out)
-}
+pub use super::model::parse_order;
 
 fn int_param(body: &Map<String, Value>, key: &str) -> Result<Option<i64>> {
     match body.get(key) {
@@ -168,13 +142,7 @@ pub fn parse_list(res: &Resource, body: &Map<String, Value>) -> Result<ListParam
             },
         }
     }
-    Ok(ListParams {
-        order,
-        filtro,
-        limit,
-        offset,
-        conds,
-    })
+    Ok(ListParams { order, filtro, limit, offset, conds })
 }
 
 fn selectable(res: &Resource) -> Vec<&Field> {
@@ -372,6 +340,27 @@ pub async fn list(
     let mut rows = fetch_rows(tx, res, qb).await?;
     decorate(res, &mut rows);
     Ok(rows)
+}
+
+/// [`list`] answered as JSON bytes, written straight from the fetched rows (the
+/// list call's answer: no `Value` per row).
+pub async fn list_json(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<Vec<u8>> {
+    let mut qb = list_query(res, caller, emp, body)?;
+    let rows = qb.build().fetch_all(&mut **tx).await?;
+    let fields = selectable(res);
+    let id = res
+        .key
+        .first()
+        .and_then(|k| res.field(k))
+        .filter(|f| !f.write_only);
+    let text = res.field(&res.label).filter(|f| !f.write_only);
+    super::values::rows_to_json_bytes(&fields, &rows, id, text)
 }
 
 pub fn count_query<'a>(
@@ -720,13 +709,7 @@ pub async fn create(
     emp: Option<i64>,
     body: &Map<String, Value>,
 ) -> Result<Value> {
-    check_write(res, caller)?;
-    let mut body = client_body(res, body);
-    if let Some(h) = &res.hooks {
-        h.before_write(Op::Create, caller, &mut body).await?;
-        h.prepare(tx, Op::Create, caller, emp, &mut body).await?;
-    }
-    fill_from_item(tx, res, Op::Create, caller, emp, &mut body).await?;
+    let body = prepare_body(tx, res, Op::Create, caller, emp, body).await?;
     if let Some(d) = &res.document {
         let parent = match d.part {
             Part::Line(i) => d.def.lines.get(i).map(|l| &l.parent),
@@ -812,12 +795,7 @@ pub async fn create(
         .fetch_one(&mut **tx)
         .await
         .map_err(|e| res.constraint_error(e))?;
-    let row = row_to_json(&selectable(res), &row)?;
-    // The document and the hooks may complete the row (line values, derived
-    // columns): answer what is stored.
-    let row = after_write(tx, res, Op::Create, caller, emp, row).await?;
-    publish(tx, res, caller, emp, Op::Create, &row).await?;
-    Ok(row)
+    written(tx, res, Op::Create, caller, emp, &row).await
 }
 
 pub async fn update(
@@ -828,13 +806,7 @@ pub async fn update(
     key: &[String],
     body: &Map<String, Value>,
 ) -> Result<Value> {
-    check_write(res, caller)?;
-    let mut body = client_body(res, body);
-    if let Some(h) = &res.hooks {
-        h.before_write(Op::Update, caller, &mut body).await?;
-        h.prepare(tx, Op::Update, caller, emp, &mut body).await?;
-    }
-    fill_from_item(tx, res, Op::Update, caller, emp, &mut body).await?;
+    let body = prepare_body(tx, res, Op::Update, caller, emp, body).await?;
     let mut sets: Vec<(&Field, SqlValue)> = Vec::new();
     for f in writable(res).filter(|f| !res.is_key(&f.name)) {
         if let Some(raw) = body.get(&f.name) {
@@ -867,9 +839,44 @@ pub async fn update(
         .await
         .map_err(|e| res.constraint_error(e))?
         .ok_or_else(Error::not_found)?;
-    let row = row_to_json(&selectable(res), &row)?;
-    let row = after_write(tx, res, Op::Update, caller, emp, row).await?;
-    publish(tx, res, caller, emp, Op::Update, &row).await?;
+    written(tx, res, Op::Update, caller, emp, &row).await
+}
+
+/// What a write path runs before its SQL: the caller may write, the body holds
+/// only this client's declared fields, the hooks have seen it and a line has its
+/// item's description, unit and price.
+async fn prepare_body(
+    tx: &mut Tx,
+    res: &Resource,
+    op: Op,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+) -> Result<Map<String, Value>> {
+    check_write(res, caller)?;
+    let mut body = client_body(res, body);
+    if let Some(h) = &res.hooks {
+        h.before_write(op, caller, &mut body).await?;
+        h.prepare(tx, op, caller, emp, &mut body).await?;
+    }
+    fill_from_item(tx, res, op, caller, emp, &mut body).await?;
+    Ok(body)
+}
+
+/// The row a create or update wrote, completed by the document and the hooks
+/// (line values, derived columns): what is answered and published is what is
+/// stored.
+async fn written(
+    tx: &mut Tx,
+    res: &Resource,
+    op: Op,
+    caller: &Caller,
+    emp: Option<i64>,
+    row: &sqlx::postgres::PgRow,
+) -> Result<Value> {
+    let row = row_to_json(&selectable(res), row)?;
+    let row = after_write(tx, res, op, caller, emp, row).await?;
+    publish(tx, res, caller, emp, op, &row).await?;
     Ok(row)
 }
 

@@ -263,6 +263,131 @@ pub fn row_to_json(fields: &[&Field], row: &PgRow) -> Result<Value> {
     Ok(Value::Object(map))
 }
 
+/// Rows written straight to JSON bytes (a list's answer), as [`row_to_json`] and
+/// `query::decorate` would make them, without building a `Value` per row: text is
+/// borrowed from the row buffer, numbers are written as they are. Each row also
+/// carries `ORDEM` (0/1 by position), `id` (its first key) and `text` (its label).
+pub fn rows_to_json_bytes(
+    fields: &[&Field],
+    rows: &[PgRow],
+    id: Option<&Field>,
+    text: Option<&Field>,
+) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(64 + rows.len() * fields.len() * 24);
+    let list = RowsSer { fields, rows, id, text };
+    serde_json::to_writer(&mut out, &list).map_err(|e| Error::internal(format!("row: {e}")))?;
+    Ok(out)
+}
+
+struct RowsSer<'a> {
+    fields: &'a [&'a Field],
+    rows: &'a [PgRow],
+    id: Option<&'a Field>,
+    text: Option<&'a Field>,
+}
+
+struct RowSer<'a> {
+    list: &'a RowsSer<'a>,
+    row: &'a PgRow,
+    position: usize,
+}
+
+/// One column of a row, typed as its field is stored.
+struct Cell<'a> {
+    field: &'a Field,
+    row: &'a PgRow,
+}
+
+impl serde::Serialize for RowsSer<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.rows.len()))?;
+        for (position, row) in self.rows.iter().enumerate() {
+            seq.serialize_element(&RowSer { list: self, row, position })?;
+        }
+        seq.end()
+    }
+}
+
+impl serde::Serialize for RowSer<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        const DECORATION: [&str; 3] = ["ORDEM", "id", "text"];
+        let mut m = s.serialize_map(None)?;
+        for f in self.list.fields {
+            if !DECORATION.contains(&f.name.as_str()) {
+                m.serialize_entry(f.name.as_str(), &Cell { field: f, row: self.row })?;
+            }
+        }
+        m.serialize_entry("ORDEM", &((self.position % 2) as i64))?;
+        match self.list.id {
+            Some(f) => m.serialize_entry("id", &Cell { field: f, row: self.row })?,
+            None => m.serialize_entry("id", &())?,
+        }
+        match self.list.text {
+            Some(f) => m.serialize_entry("text", &Cell { field: f, row: self.row })?,
+            None => m.serialize_entry("text", &())?,
+        }
+        m.end()
+    }
+}
+
+impl serde::Serialize for Cell<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::Error as _;
+        let name = self.field.name.as_str();
+        let bad = |e: sqlx::Error| S::Error::custom(format!("{name}: {e}"));
+        match self.field.db {
+            DbType::Int => self
+                .row
+                .try_get::<Option<i64>, _>(name)
+                .map_err(bad)?
+                .serialize(s),
+            DbType::Text => self
+                .row
+                .try_get::<Option<&str>, _>(name)
+                .map_err(bad)?
+                .serialize(s),
+            DbType::Decimal => match self.row.try_get::<Option<Decimal>, _>(name).map_err(bad)? {
+                Some(d) => Number::from_str(&d.normalize().to_string())
+                    .map_err(S::Error::custom)?
+                    .serialize(s),
+                None => s.serialize_none(),
+            },
+            DbType::Date => match self
+                .row
+                .try_get::<Option<NaiveDate>, _>(name)
+                .map_err(bad)?
+            {
+                Some(d) => s.collect_str(&d.format("%Y-%m-%d")),
+                None => s.serialize_none(),
+            },
+            DbType::Timestamp => {
+                match self
+                    .row
+                    .try_get::<Option<DateTime<Utc>>, _>(name)
+                    .map_err(bad)?
+                {
+                    Some(d) => {
+                        s.serialize_str(&d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+                    }
+                    None => s.serialize_none(),
+                }
+            }
+            DbType::Bool => self
+                .row
+                .try_get::<Option<bool>, _>(name)
+                .map_err(bad)?
+                .serialize(s),
+            DbType::Json => self
+                .row
+                .try_get::<Option<Value>, _>(name)
+                .map_err(bad)?
+                .serialize(s),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

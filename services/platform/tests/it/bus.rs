@@ -490,10 +490,7 @@ async fn poison_between_good_events(bus: Arc<dyn Bus>, schema: &'static str) {
         schema,
         &consumer,
         &subject,
-        Arc::new(Items {
-            schema,
-            batches: batches.clone(),
-        }),
+        Arc::new(Items { schema, batches: batches.clone() }),
         256,
     )
     .await
@@ -526,10 +523,7 @@ async fn poison_between_good_events(bus: Arc<dyn Bus>, schema: &'static str) {
     let mut marker = good(a, "marcador");
     marker.subject = subject.clone();
     let again: Vec<Message> = events.iter().cloned().chain([marker]).collect();
-    let effect: Arc<dyn Effect> = Arc::new(Items {
-        schema,
-        batches: batches.clone(),
-    });
+    let effect: Arc<dyn Effect> = Arc::new(Items { schema, batches: batches.clone() });
     let outcomes = bus::consumer::apply_delivered(&db, schema, &consumer, &effect, &again).await;
     assert!(outcomes.iter().all(|o| *o == bus::Outcome::Ack));
     assert_eq!(
@@ -570,11 +564,7 @@ impl Job for Tick {
 }
 
 fn every_second(runs: &Arc<Mutex<Vec<String>>>) -> Vec<JobDef> {
-    vec![JobDef {
-        name: "tick",
-        cron: "* * * * * *",
-        job: Arc::new(Tick(runs.clone())),
-    }]
+    vec![JobDef { name: "tick", cron: "* * * * * *", job: Arc::new(Tick(runs.clone())) }]
 }
 
 fn ran(runs: &Arc<Mutex<Vec<String>>>) -> Vec<String> {

@@ -114,10 +114,7 @@ async fn pooled_connections_never_leak_a_tenant() {
         insert(&setup, a, 1, i, "A").await;
         insert(&setup, b, 1, i, "B").await;
     }
-    let small = Config {
-        db_max_connections: 2,
-        ..cfg
-    };
+    let small = Config { db_max_connections: 2, ..cfg };
     let db = Db::connect(&small).await.expect("pool of 2");
     let mut tasks = Vec::new();
     for i in 0..200 {

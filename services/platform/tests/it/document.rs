@@ -13,7 +13,7 @@ use erp_platform::grpc::Caller;
 use erp_platform::resource::document::{copy, ops, ItemInfo, ItemSource, LineKind};
 use erp_platform::resource::images::{RemoveImage, ReplaceImage};
 use erp_platform::resource::{
-    query, ActionHandler, Button, DbType, Document, Field, Kind, Lines, Resource, Role, Total,
+    query, ActionHandler, Button, Call, DbType, Document, Field, Kind, Lines, Resource, Role, Total,
 };
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
@@ -192,12 +192,7 @@ fn body(v: Value) -> Map<String, Value> {
 }
 
 fn caller(c: i64, user: i64) -> Caller {
-    Caller {
-        client_id: c,
-        user_id: user,
-        emp_id: 1,
-        privileged: false,
-    }
+    Caller { client_id: c, user_id: user, emp_id: 1, privileged: false }
 }
 
 fn dec(v: &Value) -> Decimal {
@@ -229,11 +224,7 @@ fn docs() -> Docs {
     else {
         panic!("header and two kinds of lines");
     };
-    Docs {
-        header,
-        products,
-        services,
-    }
+    Docs { header, products, services }
 }
 
 #[tokio::test]
@@ -625,14 +616,19 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     .expect("header");
     let id = h["DOC_ID"].as_i64().expect("id").to_string();
     let params: HashMap<String, String> = [("id".to_string(), id.clone())].into_iter().collect();
-    let replace = ReplaceImage {
-        field: "DOC_IMAGEM",
-        key_params: &["id"],
-        missing: MISSING,
-    };
+    let replace = ReplaceImage { field: "DOC_IMAGEM", key_params: &["id"], missing: MISSING };
     let upload = |name: &str| json!({"arquivo": {"nome": name, "original": "logo.png", "url": format!("/uploads/1/{name}")}});
     let first = replace
-        .run(&mut tx, &x.header, &me, Some(1), &params, upload("a.png"))
+        .run(
+            &mut tx,
+            Call {
+                res: &x.header,
+                caller: &me,
+                emp: Some(1),
+                params: &params,
+                body: upload("a.png"),
+            },
+        )
         .await
         .expect("first");
     assert_eq!(
@@ -640,7 +636,16 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
         (json!("a.png"), Value::Null)
     );
     let second = replace
-        .run(&mut tx, &x.header, &me, Some(1), &params, upload("b.png"))
+        .run(
+            &mut tx,
+            Call {
+                res: &x.header,
+                caller: &me,
+                emp: Some(1),
+                params: &params,
+                body: upload("b.png"),
+            },
+        )
         .await
         .expect("second");
     assert_eq!(
@@ -651,16 +656,15 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
         ),
         (json!("b.png"), json!("a.png"), json!("/uploads/1/b.png"))
     );
-    let remove = RemoveImage {
-        field: "DOC_IMAGEM",
-        key_params: &["id"],
-        name_param: "name",
-    };
+    let remove = RemoveImage { field: "DOC_IMAGEM", key_params: &["id"], name_param: "name" };
     let mut p = params.clone();
     p.insert("name".into(), "a.png".into());
     // A stale name removes nothing (the query found no row; the transaction goes on).
     match remove
-        .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
+        .run(
+            &mut tx,
+            Call { res: &x.header, caller: &me, emp: Some(1), params: &p, body: json!({}) },
+        )
         .await
     {
         Err(erp_platform::Error::NotFound(m)) => assert_eq!(m, "Imagem não encontrada."),
@@ -668,7 +672,10 @@ async fn an_image_column_is_replaced_and_removed_and_the_metadata_describes_the_
     }
     p.insert("name".into(), "b.png".into());
     let gone = remove
-        .run(&mut tx, &x.header, &me, Some(1), &p, json!({}))
+        .run(
+            &mut tx,
+            Call { res: &x.header, caller: &me, emp: Some(1), params: &p, body: json!({}) },
+        )
         .await
         .expect("remove");
     assert_eq!(

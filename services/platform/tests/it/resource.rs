@@ -35,12 +35,7 @@ fn body(v: Value) -> Map<String, Value> {
 }
 
 fn caller(c: i64) -> Caller {
-    Caller {
-        client_id: c,
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    }
+    Caller { client_id: c, user_id: 1, emp_id: 1, privileged: false }
 }
 
 #[tokio::test]
@@ -356,4 +351,36 @@ async fn concurrent_inserts_never_duplicate_an_id() {
     }
     ids.sort();
     assert_eq!(ids, (1..=25).collect::<Vec<_>>());
+}
+
+/// The list call's bytes, written straight from the rows, are the rows `list`
+/// answers as values: every type, nulls, escapes, the decoration.
+#[tokio::test]
+async fn a_list_written_as_bytes_is_the_list_as_values() {
+    let db = db().await;
+    let (res, me) = (itens(), caller(client()));
+    let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
+    for b in [
+        json!({"ITEM_DESCRICAO": "Aspas \"duplas\", barra \\ e tab\t", "ITEM_VALOR": "0.10", "ITEM_DATA": "2026-02-28", "ITEM_CODIGO": "ção ✓ 😀"}),
+        json!({"ITEM_DESCRICAO": "Sem valor"}),
+        json!({"ITEM_DESCRICAO": "Grande", "ITEM_VALOR": "99999.99", "ITEM_SENHA": "segredo"}),
+    ] {
+        query::create(&mut tx, &res, &me, Some(1), &body(b))
+            .await
+            .expect("create");
+    }
+    let q = body(json!({"ORDENACAO": "ITEM_DESCRICAO", "LIMIT": 20}));
+    let values = query::list(&mut tx, &res, &me, Some(1), &q)
+        .await
+        .expect("list");
+    let bytes = query::list_json(&mut tx, &res, &me, Some(1), &q)
+        .await
+        .expect("list_json");
+    let parsed: Value = serde_json::from_slice(&bytes).expect("valid JSON");
+    assert_eq!(parsed, Value::Array(values.clone()));
+    assert_eq!(values.len(), 3);
+    assert!(values.iter().all(|r| r.get("ITEM_SENHA").is_none()));
+    assert_eq!(parsed[0]["ITEM_VALOR"].to_string(), "0.1");
+    assert!(parsed[2]["ITEM_VALOR"].is_null());
+    tx.rollback().await.expect("rollback");
 }

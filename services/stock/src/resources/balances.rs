@@ -4,14 +4,15 @@
 //! posted row do not change (delete and post again). Plus `GET /produtoscustomedio/{id}/{emp}`:
 //! the product's balance and average cost.
 
-use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource};
+use erp_platform::resource::{
+    ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
+};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
@@ -146,15 +147,8 @@ struct AverageCost;
 
 #[async_trait]
 impl ActionHandler for AverageCost {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = emp.ok_or_else(|| Error::validation("emp_id não informado."))?;
         let product: i64 = params
             .get("SALD_PROD_ID")

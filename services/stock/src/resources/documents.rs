@@ -18,15 +18,14 @@
 //! movements. Origins in the ledger: `CORRECAO` (id), `TRANSFERENCIA` and
 //! `REQUISICAO` (`document/line`).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Document, Field, Hooks, Kind, Lines, Op, Resource,
-    Role,
+    query, ActionHandler, ActionPerm, Call, DbType, Document, Field, Hooks, Kind, Lines, Op,
+    Resource, Role,
 };
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
@@ -217,15 +216,8 @@ struct Allocated;
 
 #[async_trait]
 impl ActionHandler for Allocated {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let b = ledger::balance(tx, caller.client_id, emp, product).await?;
@@ -496,15 +488,8 @@ struct MergeLines;
 
 #[async_trait]
 impl ActionHandler for MergeLines {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let doc = id_param(params, "TRLP_TRLO_ID", "Transferência")?;
         transfer_locations(tx, caller.client_id, emp, doc).await?;

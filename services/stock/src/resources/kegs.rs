@@ -16,14 +16,13 @@
 //! Loadings do not move product stock: the beer leaves stock with the order that
 //! invoices it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, DbType, Field, Hooks, Kind, Op, Resource,
+    query, uploaded_file, ActionHandler, Call, DbType, Field, Hooks, Kind, Op, Resource,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -371,15 +370,8 @@ struct LoadingUpload;
 
 #[async_trait]
 impl ActionHandler for LoadingUpload {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let emp = company(emp)?;
         let id = id_param(params, "CARB_ID", "Carregamento")?;
         let (stored, original) = uploaded_file(&body)?;

@@ -23,13 +23,11 @@
 //!   (`FILTRO` searches the description; deleted products leave the copy, inactive
 //!   ones stay, `PROD_SITUACAO: 1` filters them out).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::{ActionHandler, ActionPerm, DbType, Field, Kind, Resource};
+use erp_platform::resource::{ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource};
 use erp_platform::Result;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
@@ -237,15 +235,8 @@ struct StockOf;
 
 #[async_trait]
 impl ActionHandler for StockOf {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let b = ledger::balance(tx, caller.client_id, emp, product).await?;
@@ -260,15 +251,8 @@ struct StockByLocation;
 
 #[async_trait]
 impl ActionHandler for StockByLocation {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let rows: Vec<(i64, Option<String>, Decimal)> = sqlx::query_as(
@@ -307,15 +291,8 @@ struct AllocatedQty;
 
 #[async_trait]
 impl ActionHandler for AllocatedQty {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let b = ledger::balance(tx, caller.client_id, emp, product).await?;
@@ -331,15 +308,8 @@ struct LastCost;
 
 #[async_trait]
 impl ActionHandler for LastCost {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let last: Option<(Decimal, String, String)> = sqlx::query_as(
@@ -381,15 +351,8 @@ struct Recalculate;
 
 #[async_trait]
 impl ActionHandler for Recalculate {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = company(emp)?;
         let product = id_param(params, "PROD_ID", "Produto")?;
         let (before, after) = ledger::recalculate(tx, caller.client_id, emp, product).await?;

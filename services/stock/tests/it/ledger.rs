@@ -57,12 +57,7 @@ async fn balance(db: &erp_platform::db::Db, c: &Caller, product: i64) -> (Decima
 #[tokio::test]
 async fn manual_entries_and_exits_keep_the_average_cost_of_the_hand_computed_table() {
     let db = crate::db().await;
-    let c = Caller {
-        client_id: crate::client(),
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    };
+    let c = Caller { client_id: crate::client(), user_id: 1, emp_id: 1, privileged: false };
     let d = |s: &str| Decimal::from_str(s).unwrap_or_default();
     post(&db, &c, 7, "E", "10", "5.00").await.expect("in");
     post(&db, &c, 7, "E", "5", "8.00").await.expect("in");
@@ -119,12 +114,7 @@ async fn manual_entries_and_exits_keep_the_average_cost_of_the_hand_computed_tab
 #[tokio::test]
 async fn fifty_concurrent_exits_leave_the_ledger_sum_equal_to_the_balance() {
     let db = crate::db().await;
-    let c = Caller {
-        client_id: crate::client(),
-        user_id: 1,
-        emp_id: 1,
-        privileged: false,
-    };
+    let c = Caller { client_id: crate::client(), user_id: 1, emp_id: 1, privileged: false };
     post(&db, &c, 9, "E", "30", "2.00").await.expect("in");
     let mut tasks = Vec::new();
     for _ in 0..50 {

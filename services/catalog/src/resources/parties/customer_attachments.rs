@@ -1,13 +1,10 @@
 //! The calls of a customer's attachments (`clientesanexo`): uploading a file to a
 //! customer and removing one by its file name.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param, param};
-use erp_platform::resource::{query, uploaded_file, ActionHandler, Resource};
+use erp_platform::resource::{query, uploaded_file, ActionHandler, Call};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
@@ -25,15 +22,8 @@ pub(crate) struct AttachmentUpload;
 
 #[async_trait]
 impl ActionHandler for AttachmentUpload {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let (emp, customer) = (company(emp)?, id_param(params, "id")?);
         let (name, original) = uploaded_file(&body)?;
         let description = body
@@ -88,15 +78,8 @@ pub(crate) struct AttachmentDelete;
 
 #[async_trait]
 impl ActionHandler for AttachmentDelete {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let (emp, id) = (company(emp)?, id_param(params, "id")?);
         let wanted = attachment_file(param(params, "anexo")?);
         let row = get_row(tx, res, caller, Some(emp), id).await?;

@@ -2,7 +2,6 @@
 //! calls of the customer screen (search by person type, credit limit, the customer
 //! with contacts and references). The picture upload is the platform's `ReplaceImage`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -10,7 +9,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param};
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
 };
 use erp_platform::validators::{self, Cnpj};
 use erp_platform::{Error, Result};
@@ -302,15 +301,8 @@ pub(crate) struct SearchByPersonType;
 
 #[async_trait]
 impl ActionHandler for SearchByPersonType {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let emp = company(emp)?;
         // A blank filter lists the first customers and a blank type means all, so
         // neither is a missing parameter.
@@ -335,15 +327,8 @@ pub(crate) struct CreditLimit;
 
 #[async_trait]
 impl ActionHandler for CreditLimit {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let id = id_param(params, "id")?;
         let row = get_row(tx, res, caller, Some(company(emp)?), id).await?;
         let limit = match row.get("CLI_LIMITE_CREDITO") {
@@ -374,15 +359,8 @@ pub(crate) struct View {
 
 #[async_trait]
 impl ActionHandler for View {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let (emp, id) = (company(emp)?, id_param(params, "id")?);
         let mut row = get_row(tx, res, caller, Some(emp), id).await?;
         let all = json!({"LIMIT": query::MAX_LIMIT});

@@ -101,9 +101,7 @@ pub(crate) fn anexos() -> Resource {
     .company("CLIA_FIL_ID")
     .label("CLIA_DESCRICAO")
     .order("CLIA_DTA_CAD DESC")
-    .hooks(Arc::new(Checks {
-        ..Checks::default()
-    }))
+    .hooks(Arc::new(Checks { ..Checks::default() }))
     .fields(vec![
         Field::id("CLIA_ID", "Código"),
         Field::int("CLIA_FIL_ID", "Empresa"),
@@ -151,10 +149,7 @@ pub(crate) fn familiares() -> Resource {
     .company("CLIF_EMP_ID")
     .label("CLIF_NOME")
     .order("CLIF_NOME")
-    .hooks(Arc::new(Checks {
-        cpf: &["CLIF_CPF"],
-        ..Checks::default()
-    }))
+    .hooks(Arc::new(Checks { cpf: &["CLIF_CPF"], ..Checks::default() }))
     .fields(vec![
         Field::id("CLIF_ID", "Código"),
         Field::int("CLIF_EMP_ID", "Empresa"),

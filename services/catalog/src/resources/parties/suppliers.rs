@@ -2,14 +2,12 @@
 //! codes for our products (`fornecedorprod`) and the supplier calls: the customer
 //! with the supplier's document, the search and the products of a supplier.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::id_param;
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Kind, Resource};
+use erp_platform::resource::{query, ActionHandler, ActionPerm, Call, Field, Kind, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
@@ -192,15 +190,8 @@ pub(crate) struct SupplierAsCustomer {
 
 #[async_trait]
 impl ActionHandler for SupplierAsCustomer {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        _emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, params, .. } = call;
         // Suppliers are not per company, so the engine passes no company: the path's
         // {emp} (checked by the gateway's guard) is the customers' company.
         let (id, emp) = (id_param(params, "id")?, id_param(params, "emp")?);
@@ -234,15 +225,8 @@ pub(crate) struct SupplierSearch;
 
 #[async_trait]
 impl ActionHandler for SupplierSearch {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        _emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, params, .. } = call;
         // Unlike a missing parameter, a blank filter is a search that finds nothing.
         let filter = search_text(params.get("filter").map_or("", String::as_str));
         if filter.is_empty() {
@@ -259,15 +243,8 @@ pub(crate) struct SupplierProducts;
 
 #[async_trait]
 impl ActionHandler for SupplierProducts {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        _emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, params, body, .. } = call;
         let filter = children_filter(&body, "FOPR_FORN_ID", id_param(params, "id")?);
         Ok(Value::Array(
             query::list(tx, res, caller, None, &filter).await?,

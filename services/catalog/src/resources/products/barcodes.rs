@@ -2,13 +2,11 @@
 //! supplier's code) and the sales screen's lookup of a scanned code, through the
 //! product's own barcode, an extra barcode or a grid variant.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Kind, Resource};
+use erp_platform::resource::{query, ActionHandler, ActionPerm, Call, Field, Kind, Resource};
 use erp_platform::Result;
 use serde_json::{json, Value};
 
@@ -73,15 +71,8 @@ pub struct BarcodeLookup;
 
 #[async_trait]
 impl ActionHandler for BarcodeLookup {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, body, .. } = call;
         let emp = path_company(params, emp)?;
         let code = text_of(body.get("FILTRO"))
             .or_else(|| text_of(body.get("PRCB_CODIGO")))

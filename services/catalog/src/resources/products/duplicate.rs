@@ -1,14 +1,11 @@
 //! Duplicating a product (`POST /produtoduplicar/{prodId}/{emp}/{user}`) with its
 //! information, suppliers and grid.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::id_param;
 use erp_platform::resource::query::{self, MAX_LIMIT};
-use erp_platform::resource::{ActionHandler, Resource};
+use erp_platform::resource::{ActionHandler, Call, Resource};
 use erp_platform::Result;
 use serde_json::{Map, Value};
 
@@ -49,15 +46,8 @@ pub struct Duplicate;
 
 #[async_trait]
 impl ActionHandler for Duplicate {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let emp = path_company(params, emp)?;
         let id = id_param(params, "prodId")?.to_string();
         let original = query::get(tx, res, caller, Some(emp), std::slice::from_ref(&id)).await?;

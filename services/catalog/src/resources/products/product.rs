@@ -268,10 +268,6 @@ pub fn produtos() -> Resource {
             "Produtos: excluir imagem",
             // Only while the product still holds the named file; answers it as
             // `arquivo` so the gateway deletes it.
-            Arc::new(RemoveImage {
-                field: "PROD_IMAGEM",
-                key_params: &["id"],
-                name_param: "name",
-            }),
+            Arc::new(RemoveImage { field: "PROD_IMAGEM", key_params: &["id"], name_param: "name" }),
         )
 }

@@ -1,14 +1,12 @@
 //! Raw material (`materiaprima`, the bill of materials of a product) and the list of
 //! one product's components.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{body_map, id_param};
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Kind, Resource};
+use erp_platform::resource::{query, ActionHandler, ActionPerm, Call, Field, Kind, Resource};
 use erp_platform::Result;
 use serde_json::{json, Value};
 
@@ -73,15 +71,8 @@ pub struct RawMaterialOf;
 
 #[async_trait]
 impl ActionHandler for RawMaterialOf {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let emp = path_company(params, emp)?;
         let prod = id_param(params, "prod")?;
         let mut filter = body_map(body);

@@ -1,12 +1,9 @@
 //! How a company works with products: the decimal places of quantities and prices,
 //! the default unit, and the optional parts it uses (`GET /produtos/config/{emp}`).
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::{ActionHandler, Resource};
+use erp_platform::resource::{ActionHandler, Call};
 use erp_platform::Result;
 use serde_json::{json, Value};
 
@@ -25,15 +22,8 @@ pub struct ProductSettings;
 
 #[async_trait]
 impl ActionHandler for ProductSettings {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params, .. } = call;
         let emp = path_company(params, emp)?;
         let row: (Option<i64>, bool, bool, bool, bool, bool, bool, bool, bool) = sqlx::query_as(
             "SELECT

@@ -1,13 +1,11 @@
 //! Fiscal code tables shared by every client: NCM (with the legacy NCM search),
 //! CNAE and cBenef.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Resource};
+use erp_platform::resource::{query, ActionHandler, ActionPerm, Call, Field, Resource};
 use erp_platform::Result;
 use serde_json::{json, Value};
 
@@ -144,15 +142,8 @@ pub struct NcmSearch;
 
 #[async_trait]
 impl ActionHandler for NcmSearch {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let raw = params.get("filter").map(|s| s.trim()).unwrap_or_default();
         let looks_like_code =
             !raw.is_empty() && raw.chars().all(|c| c.is_ascii_digit() || c == '.');

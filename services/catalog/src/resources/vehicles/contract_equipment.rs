@@ -2,14 +2,15 @@
 //! equipment registers because it points at equipment, which comes after the
 //! customer registers; the item's customer must be the contract's.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param, int};
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Hooks, Kind, Op, Resource};
+use erp_platform::resource::{
+    query, ActionHandler, ActionPerm, Call, Field, Hooks, Kind, Op, Resource,
+};
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
@@ -98,15 +99,8 @@ pub(crate) struct ContractEquipment;
 
 #[async_trait]
 impl ActionHandler for ContractEquipment {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let filter = children_filter(&body, "CONTE_CONT_ID", id_param(params, "contract")?);
         Ok(Value::Array(
             query::list(tx, res, caller, Some(company(emp)?), &filter).await?,

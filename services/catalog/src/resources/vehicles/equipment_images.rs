@@ -1,15 +1,13 @@
 //! Pictures of a piece of equipment (`equipamentosimg`), up to the gallery limit,
 //! with their upload and their removal by file name.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, id_param, int, param};
 use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, ActionPerm, Field, Kind, Resource, Role,
+    query, uploaded_file, ActionHandler, ActionPerm, Call, Field, Kind, Resource, Role,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -77,15 +75,8 @@ pub(crate) struct EquipmentImageUpload;
 
 #[async_trait]
 impl ActionHandler for EquipmentImageUpload {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, body } = call;
         let (emp, equipment) = (company(emp)?, id_param(params, "id")?);
         let (name, original) = uploaded_file(&body)?;
         let empty = Map::new();
@@ -149,15 +140,8 @@ pub(crate) struct EquipmentImageDelete;
 
 #[async_trait]
 impl ActionHandler for EquipmentImageDelete {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params, .. } = call;
         let (emp, equipment) = (company(emp)?, id_param(params, "id")?);
         let name = param(params, "nome")?;
         let id: i64 = sqlx::query_scalar(

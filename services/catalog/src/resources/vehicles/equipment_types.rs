@@ -2,14 +2,12 @@
 //! services done on equipment of a type (`tipoequipamentoserv`, the preventive
 //! maintenance plan), addressed by the pair of type and service.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
 use erp_platform::resource::params::id_param;
-use erp_platform::resource::{query, ActionHandler, ActionPerm, Field, Kind, Resource};
+use erp_platform::resource::{query, ActionHandler, ActionPerm, Call, Field, Kind, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
@@ -109,15 +107,8 @@ pub(crate) struct TypeService {
 
 #[async_trait]
 impl ActionHandler for TypeService {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        _emp: Option<i64>,
-        params: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, params, .. } = call;
         let (kind, service) = (id_param(params, "typeId")?, id_param(params, "servId")?);
         let id: i64 = sqlx::query_scalar(
             "SELECT teqs_id FROM catalog.tipoequipamentoserv WHERE client_id = $1 AND teqs_tpeq_id = $2 AND teqs_serv_id = $3",

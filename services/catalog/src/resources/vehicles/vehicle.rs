@@ -1,7 +1,6 @@
 //! Vehicles (`veiculo`): the register, the rules of its documents and years, and
 //! the call that finds or creates a vehicle by its plate.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -9,7 +8,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{company, int};
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, DbType, Field, Hooks, Kind, Op, Resource,
+    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
 };
 use erp_platform::{validators, Error, Result};
 use serde_json::{json, Map, Value};
@@ -236,15 +235,8 @@ pub(crate) struct AutomaticVehicle;
 
 #[async_trait]
 impl ActionHandler for AutomaticVehicle {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        _params: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, body, .. } = call;
         let emp = company(emp)?;
         let empty = Map::new();
         let form = body.as_object().unwrap_or(&empty);

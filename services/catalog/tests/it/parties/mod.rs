@@ -26,12 +26,7 @@ pub(crate) async fn db() -> Db {
 }
 
 pub(crate) fn caller(client_id: i64) -> Caller {
-    Caller {
-        client_id,
-        user_id: 7,
-        emp_id: 1,
-        privileged: false,
-    }
+    Caller { client_id, user_id: 7, emp_id: 1, privileged: false }
 }
 
 pub(crate) fn registry() -> Registry {
@@ -94,8 +89,7 @@ pub(crate) async fn action(
         Some(_) => params.get("emp").and_then(|e| e.parse().ok()),
         None => None,
     };
-    let handler = a.handler.as_ref().expect("run by catalog");
-    handler.run(tx, r, me, emp, &params, body).await
+    a.run(tx, r, me, emp, &params, body).await
 }
 
 fn upload(name: &str, original: &str) -> Value {

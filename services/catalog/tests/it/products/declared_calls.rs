@@ -30,8 +30,7 @@ async fn action(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let emp = params.get("emp").and_then(|e| e.parse().ok());
-    let handler = a.handler.as_ref().expect("run by catalog");
-    handler.run(tx, res, me, emp, &params, body).await
+    a.run(tx, res, me, emp, &params, body).await
 }
 
 /// A unit, a group with a subgroup, a size, a colour and one product.

@@ -69,15 +69,8 @@ pub(super) struct Totalize;
 
 #[async_trait]
 impl ActionHandler for Totalize {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "ORDS_ID")?;
         let serie = params::param(p, "ORDS_SERIE")?.to_string();
@@ -117,15 +110,8 @@ pub(super) struct Surcharge;
 
 #[async_trait]
 impl ActionHandler for Surcharge {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, body } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "NROS")?;
         let serie = params::param(p, "SERIE")?.to_string();
@@ -246,15 +232,8 @@ pub(super) struct WriteOff;
 
 #[async_trait]
 impl ActionHandler for WriteOff {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        _p: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, body, .. } = call;
         let num = |k: &str| -> Option<i64> {
             match body.get(k)? {
                 Value::String(s) => s.trim().parse().ok(),
@@ -281,15 +260,8 @@ pub(super) struct Odometer;
 
 #[async_trait]
 impl ActionHandler for Odometer {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        _res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let vehicle = params::id_param(p, "vehicle")?;
         let informed = p
@@ -323,15 +295,8 @@ pub(super) enum Transition {
 
 #[async_trait]
 impl ActionHandler for Transition {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "ORDS_ID")?;
         let serie = params::param(p, "ORDS_SERIE")?.to_string();
@@ -380,15 +345,8 @@ pub(super) struct Group;
 
 #[async_trait]
 impl ActionHandler for Group {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "ORDP_ORDS_ID")?;
         let serie = params::param(p, "ORDP_SERIE")?.to_string();

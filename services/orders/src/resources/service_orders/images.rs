@@ -6,15 +6,8 @@ pub(super) struct ImageUpload;
 
 #[async_trait]
 impl ActionHandler for ImageUpload {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, body } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "NROS")?;
         let serie = params::param(p, "SERIE")?.to_string();
@@ -81,15 +74,8 @@ pub(super) struct ImageDelete;
 
 #[async_trait]
 impl ActionHandler for ImageDelete {
-    async fn run(
-        &self,
-        tx: &mut Tx,
-        res: &Resource,
-        caller: &Caller,
-        emp: Option<i64>,
-        p: &HashMap<String, String>,
-        _body: Value,
-    ) -> Result<Value> {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
         let emp = params::company(emp)?;
         let id = params::id_param(p, "NROS")?;
         let serie = params::param(p, "SERIE")?.to_string();

@@ -36,7 +36,6 @@
 //!   as `anterior`); `DELETE` the same path plus `/{image}` removes it and answers
 //!   `{"arquivo": name}` so the gateway deletes the file.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -44,7 +43,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::document::{ops, DocumentDef};
 use erp_platform::resource::{
-    params, query, uploaded_file, ActionHandler, ActionPerm, Button, DbType, Document, Field,
+    params, query, uploaded_file, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field,
     Hooks, Kind, Lines, Op, Resource, Role, Source, Total,
 };
 use erp_platform::{Error, Result};

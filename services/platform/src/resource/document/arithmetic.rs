@@ -37,11 +37,7 @@ pub struct Line {
 
 impl Line {
     pub fn new(qty: Decimal, unit: Decimal) -> Line {
-        Line {
-            qty,
-            unit,
-            ..Line::default()
-        }
+        Line { qty, unit, ..Line::default() }
     }
 
     pub fn gross(&self) -> Decimal {
