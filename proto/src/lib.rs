@@ -41,6 +41,11 @@ pub mod subjects {
     pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
     /// `orders::v1::RequisicaoSolicitada`: a quote asked stock for a requisition.
     pub const ORCAMENTO_REQUISICAO: &str = "erp.orders.orcamento.requisicao";
+    /// `orders::v1::CompraFinalizada`: a purchase was finalized (stock entries at
+    /// landed cost, payables).
+    pub const COMPRA_FINALIZADA: &str = "erp.orders.compra.finalizada";
+    /// `orders::v1::CompraCancelada`: a finalized purchase was cancelled.
+    pub const COMPRA_CANCELADA: &str = "erp.orders.compra.cancelada";
     /// `stock::v1::MovimentoRegistrado`: one movement of the stock ledger.
     pub const MOVIMENTO_REGISTRADO: &str = "erp.stock.movimento.registrado";
     /// `erp::v1::RecordChanged` of catalog's customers, products and services.

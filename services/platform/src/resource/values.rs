@@ -274,7 +274,10 @@ pub fn rows_to_json_bytes(
     text: Option<&Field>,
 ) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(64 + rows.len() * fields.len() * 24);
-    let list = RowsSer { fields, rows, id, text };
+    // Columns are read by position (the statement selects `fields` in order): a
+    // lookup by name costs a hash and a string compare per cell.
+    let at = |f: Option<&Field>| f.and_then(|f| fields.iter().position(|x| x.name == f.name));
+    let list = RowsSer { fields, rows, id: at(id), text: at(text) };
     serde_json::to_writer(&mut out, &list).map_err(|e| Error::internal(format!("row: {e}")))?;
     Ok(out)
 }
@@ -282,8 +285,9 @@ pub fn rows_to_json_bytes(
 struct RowsSer<'a> {
     fields: &'a [&'a Field],
     rows: &'a [PgRow],
-    id: Option<&'a Field>,
-    text: Option<&'a Field>,
+    /// Positions of the first key and the label among `fields`.
+    id: Option<usize>,
+    text: Option<usize>,
 }
 
 struct RowSer<'a> {
@@ -295,6 +299,8 @@ struct RowSer<'a> {
 /// One column of a row, typed as its field is stored.
 struct Cell<'a> {
     field: &'a Field,
+    /// The column's position in the row.
+    idx: usize,
     row: &'a PgRow,
 }
 
@@ -314,18 +320,20 @@ impl serde::Serialize for RowSer<'_> {
         use serde::ser::SerializeMap;
         const DECORATION: [&str; 3] = ["ORDEM", "id", "text"];
         let mut m = s.serialize_map(None)?;
-        for f in self.list.fields {
+        let fields = self.list.fields;
+        let cell = |idx: usize| Cell { field: fields[idx], idx, row: self.row };
+        for (idx, f) in fields.iter().enumerate() {
             if !DECORATION.contains(&f.name.as_str()) {
-                m.serialize_entry(f.name.as_str(), &Cell { field: f, row: self.row })?;
+                m.serialize_entry(f.name.as_str(), &cell(idx))?;
             }
         }
         m.serialize_entry("ORDEM", &((self.position % 2) as i64))?;
         match self.list.id {
-            Some(f) => m.serialize_entry("id", &Cell { field: f, row: self.row })?,
+            Some(idx) => m.serialize_entry("id", &cell(idx))?,
             None => m.serialize_entry("id", &())?,
         }
         match self.list.text {
-            Some(f) => m.serialize_entry("text", &Cell { field: f, row: self.row })?,
+            Some(idx) => m.serialize_entry("text", &cell(idx))?,
             None => m.serialize_entry("text", &())?,
         }
         m.end()
@@ -340,15 +348,19 @@ impl serde::Serialize for Cell<'_> {
         match self.field.db {
             DbType::Int => self
                 .row
-                .try_get::<Option<i64>, _>(name)
+                .try_get::<Option<i64>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
             DbType::Text => self
                 .row
-                .try_get::<Option<&str>, _>(name)
+                .try_get::<Option<&str>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
-            DbType::Decimal => match self.row.try_get::<Option<Decimal>, _>(name).map_err(bad)? {
+            DbType::Decimal => match self
+                .row
+                .try_get::<Option<Decimal>, _>(self.idx)
+                .map_err(bad)?
+            {
                 Some(d) => Number::from_str(&d.normalize().to_string())
                     .map_err(S::Error::custom)?
                     .serialize(s),
@@ -356,7 +368,7 @@ impl serde::Serialize for Cell<'_> {
             },
             DbType::Date => match self
                 .row
-                .try_get::<Option<NaiveDate>, _>(name)
+                .try_get::<Option<NaiveDate>, _>(self.idx)
                 .map_err(bad)?
             {
                 Some(d) => s.collect_str(&d.format("%Y-%m-%d")),
@@ -365,7 +377,7 @@ impl serde::Serialize for Cell<'_> {
             DbType::Timestamp => {
                 match self
                     .row
-                    .try_get::<Option<DateTime<Utc>>, _>(name)
+                    .try_get::<Option<DateTime<Utc>>, _>(self.idx)
                     .map_err(bad)?
                 {
                     Some(d) => {
@@ -376,12 +388,12 @@ impl serde::Serialize for Cell<'_> {
             }
             DbType::Bool => self
                 .row
-                .try_get::<Option<bool>, _>(name)
+                .try_get::<Option<bool>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
             DbType::Json => self
                 .row
-                .try_get::<Option<Value>, _>(name)
+                .try_get::<Option<Value>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
         }
