@@ -9,6 +9,11 @@
 //! - `erp.orders.orcamento.requisicao` (`stock-orcamento-requisicao`,
 //!   [`QuoteRequisition`]): a `requisicao` document with its lines, whose exits go
 //!   through the register's own hooks (origin `REQUISICAO`).
+//! - `erp.orders.compra.finalizada` (`stock-compra-finalizada`,
+//!   [`purchases::FinalizedPurchase`]): one entry per purchase item at its landed
+//!   cost, origin `COMPRA`, origin id `compra/item`; `erp.orders.compra.cancelada`
+//!   (`stock-compra-cancelada`, [`purchases::CancelledPurchase`]) undoes them. See
+//!   `purchases` for the order of the two facts and their once-only rule.
 //! - `erp.catalog.produto.>` (`stock-produtos`, [`ProductCopy`]): stock's copy of the
 //!   products (description, unit, price, cost, image, situation); `excluido` removes
 //!   the copy (its movements and balances stay).
@@ -39,6 +44,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
 use crate::ledger::{self, Movement};
+use crate::purchases;
 use crate::resources::{documents, util};
 
 pub use erp_proto::subjects::{
@@ -68,23 +74,33 @@ pub fn consumers() -> Vec<ConsumerDef> {
             filter: ORCAMENTO_REQUISICAO,
             effect: std::sync::Arc::new(QuoteRequisition),
         },
+        ConsumerDef {
+            durable: "stock-compra-finalizada",
+            filter: purchases::COMPRA_FINALIZADA,
+            effect: std::sync::Arc::new(purchases::FinalizedPurchase),
+        },
+        ConsumerDef {
+            durable: "stock-compra-cancelada",
+            filter: purchases::COMPRA_CANCELADA,
+            effect: std::sync::Arc::new(purchases::CancelledPurchase),
+        },
     ]
 }
 
-fn decode<M: prost::Message + Default>(msg: &Message) -> Result<M> {
+pub(crate) fn decode<M: prost::Message + Default>(msg: &Message) -> Result<M> {
     M::decode(msg.payload.as_ref())
         .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))
 }
 
 /// The payload's tenant must be the one the event was recorded for.
-fn same_tenant(client_id: i64, payload_client: i64) -> Result<()> {
+pub(crate) fn same_tenant(client_id: i64, payload_client: i64) -> Result<()> {
     if payload_client != 0 && payload_client != client_id {
         return Err(Error::validation("Evento de outro cliente."));
     }
     Ok(())
 }
 
-fn quantity(s: &str) -> Result<Decimal> {
+pub(crate) fn quantity(s: &str) -> Result<Decimal> {
     Decimal::from_str(s.trim())
         .map_err(|_| Error::validation(format!("Quantidade inválida: '{s}'.")))
 }

@@ -1,6 +1,9 @@
 //! The stock ledger's arithmetic and its one write path. A movement changes the
 //! balance of a product in a company: an entry moves the average cost to the
-//! weighted mean of what was there and what came in; an exit leaves at the average
+//! weighted mean of what was there and what came in (what came in is quantity x
+//! unit cost, or the entry's exact whole value when its document gives one: a
+//! purchase item's landed total, kept on the movement for its undo and the
+//! recalculation); an exit leaves at the average
 //! cost and never takes more than there is, unless its document was already issued
 //! elsewhere (an invoiced order is a fact: the balance may go below zero and the
 //! next recalculation or count fixes it). `record_many` (and `record`, one
@@ -97,20 +100,34 @@ pub fn apply_with(
     unit_cost: Decimal,
     allow_negative: bool,
 ) -> Result<(Balance, Decimal)> {
+    apply_valued(b, kind, qty, unit_cost, None, allow_negative)
+}
+
+/// `apply_with`, where an entry's whole `value` (when its document gives it
+/// exactly: a purchase item's landed total) replaces quantity x unit cost in the
+/// average: (qty before x average before + value) / (qty before + qty).
+pub fn apply_valued(
+    b: Balance,
+    kind: Kind,
+    qty: Decimal,
+    unit_cost: Decimal,
+    value: Option<Decimal>,
+    allow_negative: bool,
+) -> Result<(Balance, Decimal)> {
     if qty <= Decimal::ZERO {
         return Err(Error::validation("A quantidade deve ser maior que zero."));
     }
     match kind {
         Kind::Entry => {
-            if unit_cost < Decimal::ZERO {
+            if unit_cost < Decimal::ZERO || value.is_some_and(|v| v < Decimal::ZERO) {
                 return Err(Error::validation("O custo unitário não pode ser negativo."));
             }
             let new_qty = b.qty + qty;
             // Into an empty (or negative) balance the incoming cost is the average.
-            let avg = if b.qty <= Decimal::ZERO {
-                cost(unit_cost)
-            } else {
-                cost((b.qty * b.avg_cost + qty * unit_cost) / new_qty)
+            let avg = match value {
+                _ if b.qty <= Decimal::ZERO => cost(value.map_or(unit_cost, |v| v / qty)),
+                Some(v) => cost((b.qty * b.avg_cost + v) / new_qty),
+                None => cost((b.qty * b.avg_cost + qty * unit_cost) / new_qty),
             };
             Ok((Balance { qty: new_qty, avg_cost: avg }, unit_cost))
         }
@@ -140,6 +157,19 @@ pub fn reverse_with(
     unit_cost: Decimal,
     allow_negative: bool,
 ) -> Result<Balance> {
+    reverse_valued(b, kind, qty, unit_cost, None, allow_negative)
+}
+
+/// `reverse_with`, where the undone entry's whole `value` (see `apply_valued`)
+/// is what leaves the average: (qty x average - value) / (qty - undone qty).
+pub fn reverse_valued(
+    b: Balance,
+    kind: Kind,
+    qty: Decimal,
+    unit_cost: Decimal,
+    value: Option<Decimal>,
+    allow_negative: bool,
+) -> Result<Balance> {
     match kind {
         Kind::Exit => apply_with(b, Kind::Entry, qty, unit_cost, allow_negative).map(|r| r.0),
         Kind::Entry => {
@@ -149,10 +179,11 @@ pub fn reverse_with(
                 ));
             }
             let new_qty = b.qty - qty;
+            let value = value.unwrap_or(qty * unit_cost);
             let avg = if new_qty <= Decimal::ZERO {
                 b.avg_cost
             } else {
-                cost(((b.qty * b.avg_cost - qty * unit_cost) / new_qty).max(Decimal::ZERO))
+                cost(((b.qty * b.avg_cost - value) / new_qty).max(Decimal::ZERO))
             };
             Ok(Balance { qty: new_qty, avg_cost: avg })
         }
@@ -168,6 +199,10 @@ pub struct Movement<'a> {
     pub unit_cost: Decimal,
     pub origin: &'a str,
     pub origin_id: String,
+    /// An entry's (or the undo of an entry's) whole value when its document gives
+    /// it exactly (a purchase item's landed total): the average cost uses it
+    /// instead of quantity x unit cost. `None` for everything else.
+    pub value: Option<Decimal>,
     /// An undo of an earlier movement of the same origin.
     pub reversal: bool,
     /// The document was already issued elsewhere (an invoiced order, a service
@@ -195,6 +230,7 @@ impl<'a> Movement<'a> {
             unit_cost: Decimal::ZERO,
             origin,
             origin_id,
+            value: None,
             reversal: false,
             allow_negative: false,
         }
@@ -381,17 +417,25 @@ pub async fn record_many(
             .unwrap_or_default();
         let (after, unit_cost) = if m.reversal {
             (
-                reverse_with(
+                reverse_valued(
                     before,
                     m.kind.opposite(),
                     m.qty,
                     m.unit_cost,
+                    m.value,
                     m.allow_negative,
                 )?,
                 m.unit_cost,
             )
         } else {
-            apply_with(before, m.kind, m.qty, m.unit_cost, m.allow_negative)?
+            apply_valued(
+                before,
+                m.kind,
+                m.qty,
+                m.unit_cost,
+                m.value,
+                m.allow_negative,
+            )?
         };
         balances.insert((m.emp, m.product), after);
         if let Some(l) = loc {
@@ -415,11 +459,12 @@ pub async fn record_many(
     // time, and what the invoice-to-balance benchmark measures).
     sqlx::query(
         "INSERT INTO stock.movimentos (client_id, movi_emp_id, movi_prod_id, movi_loca_id, movi_tipo, movi_qtde,
-             movi_custo_unit, movi_origem, movi_origem_id, movi_saldo_apos, movi_custo_medio_apos, movi_estorno, movi_data)
-         SELECT $1, e, p, l, t, q, c, o, oi, sa, ca, r, clock_timestamp()
+             movi_custo_unit, movi_origem, movi_origem_id, movi_saldo_apos, movi_custo_medio_apos, movi_estorno,
+             movi_custo_total, movi_data)
+         SELECT $1, e, p, l, t, q, c, o, oi, sa, ca, r, v, clock_timestamp()
          FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::numeric[], $7::numeric[],
-                     $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::bool[])
-              WITH ORDINALITY AS v(e, p, l, t, q, c, o, oi, sa, ca, r, n)
+                     $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::bool[], $13::numeric[])
+              WITH ORDINALITY AS v(e, p, l, t, q, c, o, oi, sa, ca, r, v, n)
          ORDER BY n",
     )
     .bind(client)
@@ -434,6 +479,7 @@ pub async fn record_many(
     .bind(out.iter().map(|o| o.0.qty).collect::<Vec<_>>())
     .bind(out.iter().map(|o| o.0.avg_cost).collect::<Vec<_>>())
     .bind(moves.iter().map(|m| m.reversal).collect::<Vec<_>>())
+    .bind(moves.iter().map(|m| m.value).collect::<Vec<_>>())
     .execute(&mut **tx)
     .await?;
 
@@ -528,6 +574,8 @@ pub struct Replayed {
     pub kind: Kind,
     pub qty: Decimal,
     pub unit_cost: Decimal,
+    /// The entry's exact whole value, when it was recorded with one.
+    pub value: Option<Decimal>,
     pub reversal: bool,
 }
 
@@ -536,9 +584,9 @@ pub struct Replayed {
 pub fn replay(moves: &[Replayed]) -> Balance {
     moves.iter().fold(Balance::default(), |b, m| {
         let next = if m.reversal {
-            reverse_with(b, m.kind.opposite(), m.qty, m.unit_cost, true)
+            reverse_valued(b, m.kind.opposite(), m.qty, m.unit_cost, m.value, true)
         } else {
-            apply_with(b, m.kind, m.qty, m.unit_cost, true).map(|r| r.0)
+            apply_valued(b, m.kind, m.qty, m.unit_cost, m.value, true).map(|r| r.0)
         };
         // A stored movement has a positive quantity and a cost >= 0 (table checks);
         // should one not, it is skipped rather than stopping the recalculation.
@@ -556,8 +604,8 @@ pub async fn recalculate(
     product: i64,
 ) -> Result<(Balance, Balance)> {
     let before = lock(tx, client, emp, product).await?;
-    let rows: Vec<(String, Decimal, Decimal, bool)> = sqlx::query_as(
-        "SELECT movi_tipo::text, movi_qtde, movi_custo_unit, movi_estorno FROM stock.movimentos
+    let rows: Vec<(String, Decimal, Decimal, bool, Option<Decimal>)> = sqlx::query_as(
+        "SELECT movi_tipo::text, movi_qtde, movi_custo_unit, movi_estorno, movi_custo_total FROM stock.movimentos
          WHERE client_id = $1 AND movi_emp_id = $2 AND movi_prod_id = $3 ORDER BY movi_id",
     )
     .bind(client)
@@ -567,8 +615,8 @@ pub async fn recalculate(
     .await?;
     let moves = rows
         .into_iter()
-        .map(|(kind, qty, unit_cost, reversal)| {
-            Ok(Replayed { kind: Kind::parse(&kind)?, qty, unit_cost, reversal })
+        .map(|(kind, qty, unit_cost, reversal, value)| {
+            Ok(Replayed { kind: Kind::parse(&kind)?, qty, unit_cost, value, reversal })
         })
         .collect::<Result<Vec<_>>>()?;
     let after = replay(&moves);
@@ -664,6 +712,7 @@ mod tests {
             kind,
             qty: d(qty),
             unit_cost: d(cost),
+            value: None,
             reversal,
         };
         // in 10 @ 5, in 5 @ 8 (avg 6), out 3 @ 6, undo of the 5 @ 8 entry

@@ -3,7 +3,8 @@
 //! and the documents that move them: manual entries and exits, counts
 //! (corrections), transfers between locations, requisitions, and the exits of
 //! documents issued in orders (invoiced orders, service-order parts, quotes'
-//! requisitions) taken from events. Also the stock card, the product stock reads
+//! requisitions, and the entries of finalized purchases at landed cost, undone when
+//! the purchase is cancelled) taken from events. Also the stock card, the product stock reads
 //! and picker, the copy of the catalog's products, and beer-keg tracking.
 //!
 //! Its registers are declared for the resource engine (the gRPC surface is the
@@ -15,6 +16,10 @@
 //!   (`saldos`), the per-location balance (`saldos_local`), the product copy's
 //!   balance and the `erp.stock.movimento.registrado` outbox event change in the
 //!   same transaction. Deleting a document writes reversing movements.
+//! - A purchase item enters at its landed unit cost and moves the average cost by
+//!   its landed total exactly (`movi_custo_total`, which the undo and the
+//!   recalculation reuse); `stock.compras` makes each purchase enter and leave once
+//!   whichever of its two facts is applied first (see `purchases`).
 //! - Manual documents never take the balance below zero ('Estoque insuficiente.');
 //!   exits of documents issued elsewhere (events) may, and the count
 //!   (`correcaoestoque`) or `GET /produtosrecalculaestoque` sets things right.
@@ -27,11 +32,14 @@
 //! - `ledger`: the average-cost arithmetic, `record` (the one write path),
 //!   balances and the recalculation.
 //! - `events`: the consumers' effects and the consumer list.
+//! - `purchases`: the purchase consumers (entries of a finalized purchase at
+//!   landed cost, their undo on cancellation, `stock.compras` ordering the two).
 //! - `resources`: register descriptors, one module per group (`locations`,
 //!   `balances`, `documents`, `kegs`, `queries`, and `util` helpers).
 
 pub mod events;
 pub mod ledger;
+pub mod purchases;
 pub mod resources;
 
 use std::sync::Arc;

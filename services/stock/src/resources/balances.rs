@@ -121,6 +121,7 @@ impl Hooks for Posting {
             unit_cost: unit,
             origin: "SALDOESTOQUE",
             origin_id: id.to_string(),
+            value: None,
             reversal: op == Op::Delete,
             allow_negative: false,
         };

@@ -11,7 +11,10 @@
 //!   `DATA`, `MOVI_TIPO` (E/S), `QTDE_ENTRADA`, `QTDE_SAIDA`, `MOVI_CUSTO_UNIT`,
 //!   `VALOR_MOVIMENTO`, the running balance `SALDO`, the average cost `CUSTO_MEDIO`
 //!   and the stock value `SALDO_FINANCEIRO` after it, and its origin
-//!   (`MOVI_ORIGEM`, `MOVI_ORIGEM_ID`, `MOVI_LOCA_ID`, `MOVI_ESTORNO` for undos).
+//!   (`MOVI_ORIGEM`, `MOVI_ORIGEM_ID`, `MOVI_LOCA_ID`, `MOVI_ESTORNO` for undos)
+//!   with `MOVI_DOCUMENTO`, the document as a person reads it ('Compra 123, item
+//!   2', 'Pedido 55 série 1', '... (cancelada)' / '(estorno)' for undos). A
+//!   purchase entry's `VALOR_MOVIMENTO` is its landed total.
 //!   `POST /fichaestoque/registros/{emp}` counts them. Dates are Brasília's days.
 //! - `consultaprodutos` (screen /consultaprodutos, stock history): the products of
 //!   the catalog copy with `SALDO_FISICO`, `CUSTO_MEDIO` and `SALDO_FINANCEIRO`; plus the
@@ -97,6 +100,7 @@ pub fn fichaestoque() -> Resource {
         Field::text("MOVI_ORIGEM_ID", "Documento")
             .searchable()
             .list(),
+        Field::text("MOVI_DOCUMENTO", "Descrição do Documento"),
         Field::reference(
             "MOVI_LOCA_ID",
             "Local de Estoque",

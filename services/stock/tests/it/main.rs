@@ -5,6 +5,7 @@ mod documents;
 mod events;
 mod kegs;
 mod ledger;
+mod purchases;
 mod tenancy;
 
 use erp_platform::config::Config;
