@@ -12,6 +12,8 @@ export default defineConfig({
     proxy: {
       '/graphql': { target: backend, changeOrigin: true, ws: true },
       '/uploads': { target: backend, changeOrigin: true },
+      // The purchases' NF-e XML import posts the file to this legacy REST call.
+      '/compra/uploads': { target: backend, changeOrigin: true },
     },
   },
   build: {

@@ -1,13 +1,22 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/dialogs/LoadingScreen';
-import { isDocument, matchResource } from '../lib/resources/metaFields';
+import { isDocument, matchResource, type ResourceMeta } from '../lib/resources/metaFields';
 import { useResourceMetas } from '../lib/resources/useResourceData';
 
 // Each screen is its own chunk: a register's form and a document's screen load on demand.
 const RegisterListPage = lazy(() => import('../components/registers/RegisterListPage'));
 const RegisterFormPage = lazy(() => import('../features/registers/RegisterFormPage'));
 const DocumentFormPage = lazy(() => import('../features/documents/DocumentFormPage'));
+const PurchaseImport = lazy(() => import('../features/purchases/PurchaseImport'));
+
+/**
+ * What a register's list shows beside its add button, by register name: calls the metadata
+ * cannot declare as buttons (an upload). The purchases import an NF-e XML.
+ */
+const LIST_TOOLS: Record<string, ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>> = {
+  compra: PurchaseImport,
+};
 
 /**
  * /{path}, /{path}/inserir and /{path}/alterar for every register the gateway describes. A
@@ -24,10 +33,16 @@ export default function ResourceRoute() {
   const match = matchResource(metas, pathname);
   if (!match) return <Navigate to="/404" replace />;
   const { meta, action } = match;
+  const Tools = LIST_TOOLS[meta.name];
   return (
     <Suspense fallback={<LoadingScreen />}>
       {action === 'list' ? (
-        <RegisterListPage key={meta.name} meta={meta} metas={metas} />
+        <RegisterListPage
+          key={meta.name}
+          meta={meta}
+          metas={metas}
+          tools={Tools ? <Tools meta={meta} metas={metas} /> : undefined}
+        />
       ) : isDocument(meta) ? (
         // A conversion or a copy opens another document on the same route: the id remounts it.
         <DocumentFormPage key={`${meta.name}-${action}-${search}`} meta={meta} metas={metas} action={action} />

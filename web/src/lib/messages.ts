@@ -24,6 +24,8 @@ export const MSG = {
   pickerLoadError: 'Erro ao carregar produtos',
   tableEmpty: 'Nenhum item encontrado.',
   menuEmpty: 'Nenhuma página encontrada',
+  // §8: the text of a failed upload (the server's own message is shown when it sends one).
+  uploadFailed: 'Erro no upload',
   loading: 'Carregando',
   // Not in the spec's table: the legacy screens never showed one; chosen here.
   cpfCnpjInvalid: 'CPF/CNPJ inválido.',

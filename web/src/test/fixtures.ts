@@ -551,3 +551,201 @@ export const requisitionMeta: DocumentRegister = {
 };
 
 export const documentMetas: ResourceMeta[] = [quoteMeta, orderMeta, serviceOrderMeta, transferMeta, requisitionMeta];
+
+// ------------------------------------------------------------------ purchases
+// The purchase as the orders service declares it (services/orders/src/resources/purchases):
+// header `compra`, item lines `compraproduto` keyed by purchase and item, 'Finalizar' with a
+// confirmation; the product and unit registers a new product from an imported item goes to.
+
+const purchaseStatus: StatusLabel[] = [
+  { value: 'A', text: 'Aberta', tone: 'open' },
+  { value: 'F', text: 'Finalizada', tone: 'done' },
+  { value: 'C', text: 'Cancelada', tone: 'cancelled' },
+];
+
+export const purchaseMeta: DocumentRegister = {
+  name: 'compra',
+  path: '/compras',
+  title: 'Compras',
+  program: 'compras',
+  key: ['COMP_ID'],
+  companyColumn: 'COMP_EMP_ID',
+  labelField: 'COMP_FORN_DESC',
+  labelLength: null,
+  defaultOrder: 'COMP_DTA_ENTRADA DESC, COMP_ID DESC',
+  fields: [
+    field({ name: 'COMP_ID', kind: 'NUMBER', label: 'Código', editable: false }),
+    field({ name: 'COMP_SERIE', kind: 'TEXT', label: 'Série', inList: true }),
+    field({ name: 'COMP_NUMERO', kind: 'NUMBER', label: 'Número', inList: true }),
+    // Not required (an NF-e names it; a paper invoice may not yet): the label makes it the party.
+    field({ name: 'COMP_FORN_ID', kind: 'AUTOCOMPLETE', label: 'Fornecedor', reference: 'fornecedor' }),
+    field({ name: 'COMP_FORN_DESC', kind: 'TEXT', label: 'Fornecedor', inList: true }),
+    field({ name: 'COMP_DTA_EMISSAO', kind: 'DATE', label: 'Emissão', required: true, inList: true }),
+    field({ name: 'COMP_DTA_ENTRADA', kind: 'DATE', label: 'Entrada', required: true, inList: true }),
+    field({ name: 'COMP_CNDP_ID', kind: 'COMBOBOX', label: 'Condição de Pagamento', reference: 'condicaopagamento' }),
+    money('COMP_VLR_PRODUTOS', 'Total Produtos'),
+    { ...money('COMP_VLR_TOTAL', 'Total da Nota'), inList: true },
+    situation('COMP_SITUACAO', purchaseStatus),
+  ],
+  groups: [],
+  document: {
+    key: ['COMP_ID'],
+    dateField: 'COMP_DTA_ENTRADA',
+    breadcrumbs: ['Início', 'Compras'],
+    blockStock: false,
+    status: { field: 'COMP_SITUACAO', open: ['A'], labels: purchaseStatus },
+    totals: [
+      { name: 'COMP_VLR_PRODUTOS', label: 'Total Produtos' },
+      { name: 'COMP_VLR_TOTAL', label: 'Total da Nota' },
+    ],
+    lines: [
+      documentLine({
+        resource: 'compraproduto',
+        kind: 'product',
+        title: 'Itens',
+        itemName: 'item',
+        key: ['CMPP_COMP_ID', 'CMPP_ID'],
+        parent: ['CMPP_COMP_ID'],
+        seq: 'CMPP_ID',
+        item: 'CMPP_PROD_ID',
+        desc: 'CMPP_DESCRICAO',
+        unitName: 'CMPP_UNIDADE',
+        qty: 'CMPP_QTDE',
+        price: 'CMPP_VLR_UNIT',
+        discount: 'CMPP_VLR_DESC',
+        total: 'CMPP_VLR_TOTAL',
+        cost: 'CMPP_CUSTO_UNIT',
+        editable: ['qty', 'price', 'discount'],
+      }),
+    ],
+  },
+  actions: [
+    action({
+      name: 'finalizar',
+      path: '/compra/finalizar/{COMP_ID}/{emp}',
+      label: 'Finalizar',
+      primary: true,
+      openWhen: ['A'],
+      confirm: {
+        title: 'Finalizar compra',
+        text: 'Deseja finalizar a compra {COMP_ID}? Os itens entram no estoque pelo custo de entrada e a compra não poderá mais ser alterada.',
+        ok: 'Finalizar',
+      },
+    }),
+    action({
+      name: 'cancelar',
+      path: '/compra/cancelar/{COMP_ID}/{emp}',
+      label: 'Cancelar',
+      openWhen: ['A', 'F'],
+      confirm: {
+        title: 'Cancelar compra',
+        text: 'Deseja cancelar a compra {COMP_ID}? As entradas de estoque serão estornadas.',
+        ok: 'Cancelar compra',
+      },
+    }),
+  ],
+};
+
+/** The purchase's line register as resourceMeta answers it (no screen, no document part). */
+export const purchaseLineMeta: ResourceMeta = {
+  name: 'compraproduto',
+  path: '',
+  title: 'Itens da Compra',
+  program: 'compras',
+  key: ['CMPP_COMP_ID', 'CMPP_ID'],
+  companyColumn: 'CMPP_EMP_ID',
+  labelField: 'CMPP_DESCRICAO',
+  labelLength: null,
+  defaultOrder: 'CMPP_ID',
+  fields: [
+    field({ name: 'CMPP_COMP_ID', kind: 'NUMBER', label: 'Compra', required: true }),
+    field({ name: 'CMPP_ID', kind: 'NUMBER', label: 'Item', editable: false, inList: true }),
+    field({ name: 'CMPP_N_ITEM', kind: 'NUMBER', label: 'Item na NF-e', editable: false }),
+    field({ name: 'CMPP_PROD_ID', kind: 'AUTOCOMPLETE', label: 'Produto', reference: 'produtos', inList: true }),
+    field({ name: 'CMPP_COD_FORNECEDOR', kind: 'TEXT', label: 'Código no Fornecedor', inList: true }),
+    field({ name: 'CMPP_DESCRICAO', kind: 'TEXT', label: 'Descrição', required: true, inList: true }),
+    field({ name: 'CMPP_NCM', kind: 'TEXT', label: 'NCM' }),
+    field({ name: 'CMPP_CFOP', kind: 'TEXT', label: 'CFOP' }),
+    field({ name: 'CMPP_GTIN', kind: 'TEXT', label: 'GTIN' }),
+    field({ name: 'CMPP_UNIDADE', kind: 'TEXT', label: 'Un. de Compra', inList: true }),
+    field({ name: 'CMPP_FATOR', kind: 'NUMBER', label: 'Fator de Conversão' }),
+    field({ name: 'CMPP_QTDE', kind: 'NUMBER', label: 'Quantidade', required: true, inList: true }),
+    field({ name: 'CMPP_VLR_UNIT', kind: 'MONEY', label: 'Valor Unitário', inList: true }),
+    field({ name: 'CMPP_VLR_DESC', kind: 'MONEY', label: 'Desconto' }),
+    field({ name: 'CMPP_VLR_TOTAL', kind: 'MONEY', label: 'Total', inList: true }),
+    field({
+      name: 'CMPP_CUSTO_UNIT',
+      kind: 'NUMBER',
+      label: 'Custo Unitário de Entrada',
+      editable: false,
+      inList: true,
+    }),
+    field({
+      name: 'CMPP_VINCULO',
+      kind: 'COMBOBOX',
+      label: 'Vínculo',
+      editable: false,
+      options: [
+        { value: 'fornecedor', text: 'Código do fornecedor' },
+        { value: 'gtin', text: 'GTIN' },
+        { value: 'manual', text: 'Manual' },
+        { value: 'novo', text: 'Novo' },
+      ],
+    }),
+  ],
+  groups: [],
+  document: null,
+  actions: [],
+};
+
+export const productMeta: ResourceMeta = {
+  name: 'produtos',
+  path: '/produtos',
+  title: 'Produtos',
+  program: 'produtos',
+  key: ['PROD_ID'],
+  companyColumn: 'PROD_EMP_ID',
+  labelField: 'PROD_DESCRICAO',
+  labelLength: null,
+  defaultOrder: 'PROD_DESCRICAO',
+  fields: [
+    field({ name: 'PROD_ID', kind: 'NUMBER', label: 'Código', editable: false, inList: true }),
+    field({ name: 'PROD_DESCRICAO', kind: 'TEXT', label: 'Descrição', required: true, length: 120, inList: true }),
+    field({ name: 'PROD_CBAR', kind: 'BARCODE', label: 'Código de Barras (EAN)', length: 14 }),
+    field({
+      name: 'PROD_TIPO',
+      kind: 'COMBOBOX',
+      label: 'Tipo do Item',
+      required: true,
+      // JSON scalars come typed as objects; the server sends the plain value.
+      defaultValue: '00' as unknown as Record<string, unknown>,
+      options: [{ value: '00', text: '00 - Mercadoria para Revenda' }],
+    }),
+    field({ name: 'PROD_UNID_ID', kind: 'COMBOBOX', label: 'Unidade', required: true, reference: 'unidade' }),
+    field({ name: 'PROD_NCM', kind: 'AUTOCOMPLETE', label: 'NCM', reference: 'ncm', mask: '####.##.##', length: 8 }),
+    field({ name: 'PROD_CUSTO', kind: 'MONEY', label: 'Preço de Custo' }),
+  ],
+  groups: [],
+  document: null,
+  actions: [],
+};
+
+export const unitMeta: ResourceMeta = {
+  name: 'unidade',
+  path: '/unidades',
+  title: 'Unidades de Medida',
+  program: 'unidades',
+  key: ['UNID_ID'],
+  companyColumn: 'UNID_EMP_ID',
+  labelField: 'UNID_DESCRICAO',
+  labelLength: null,
+  defaultOrder: 'UNID_DESCRICAO',
+  fields: [
+    field({ name: 'UNID_ID', kind: 'NUMBER', label: 'Código', editable: false }),
+    field({ name: 'UNID_DESCRICAO', kind: 'TEXT', label: 'Descrição', required: true, inList: true }),
+    field({ name: 'UNID_ABREVIADA', kind: 'TEXT', label: 'Sigla', required: true, inList: true }),
+  ],
+  groups: [],
+  document: null,
+  actions: [],
+};

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
-import { clientesMeta } from '../../test/fixtures';
+import { clientesMeta, purchaseMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import { ResourceDeleteDocument, ResourceListDocument } from '../../lib/resources/documents';
 import RegisterListPage from './RegisterListPage';
@@ -117,5 +117,59 @@ describe('RegisterListPage', () => {
     signIn({ programs: [program({ id: 9, name: 'IndexProdutos', webPath: '/produtos' })] });
     renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, []);
     expect(screen.getByText('Você não tem permissão para acessar esta tela.')).toBeInTheDocument();
+  });
+
+  it('filters a document list by its period, its parties and its status, from the metadata', async () => {
+    signIn({ programs: [program({ id: 4, name: 'IndexCompra', webPath: '/compras' })] });
+    const user = userEvent.setup();
+    const purchase = (id: number, sit: string) => ({
+      COMP_ID: id,
+      COMP_FORN_DESC: `FORNECEDOR ${id}`,
+      COMP_NUMERO: 100 + id,
+      COMP_SERIE: '1',
+      COMP_DTA_EMISSAO: '2026-11-10',
+      COMP_DTA_ENTRADA: '2026-11-11',
+      COMP_VLR_TOTAL: '10.00',
+      COMP_SITUACAO: sit,
+    });
+    const input = { filter: null, order: 'COMP_DTA_ENTRADA DESC, COMP_ID DESC', page: 1, limit: 20 };
+    const mock = (where: object | null, result: object[]) => ({
+      request: {
+        query: ResourceListDocument,
+        variables: { name: 'compra', emp: 1, input: where ? { ...input, where } : input },
+      },
+      result: { data: { resourceList: { __typename: 'ResourcePage', rows: result, total: result.length } } },
+    });
+    renderPage(
+      <RegisterListPage meta={purchaseMeta} metas={[purchaseMeta]} />,
+      [
+        mock(null, [purchase(1, 'A'), purchase(2, 'F')]),
+        mock({ COMP_SITUACAO: 'F' }, [purchase(2, 'F')]),
+        mock({ COMP_SITUACAO: 'F', COMP_DTA_ENTRADA_INI: '2026-11-01' }, [purchase(2, 'F')]),
+        mock({ COMP_SITUACAO: 'F', COMP_DTA_ENTRADA_INI: '2026-11-01', COMP_DTA_ENTRADA_FIM: '2026-11-05' }, []),
+        mock(null, [purchase(1, 'A'), purchase(2, 'F')]),
+      ],
+      '/compras',
+    );
+    expect(await screen.findByText('FORNECEDOR 1')).toBeInTheDocument();
+    const filters = screen.getByRole('form', { name: 'Filtros' });
+    // The supplier is the reference labelled like the purchase's label; the period is its date field's.
+    expect(within(filters).getByRole('combobox', { name: 'Fornecedor' })).toBeInTheDocument();
+    expect(within(filters).queryByLabelText('Condição de Pagamento')).not.toBeInTheDocument();
+    await user.selectOptions(within(filters).getByLabelText('Situação'), 'F');
+    await waitFor(() => expect(screen.queryByText('FORNECEDOR 1')).not.toBeInTheDocument());
+    expect(screen.getByText('FORNECEDOR 2')).toBeInTheDocument();
+    await user.type(within(filters).getByLabelText('Entrada de'), '01112026');
+    await user.type(within(filters).getByLabelText('Entrada até'), '05112026');
+    expect(await screen.findByText('Nenhum item encontrado.')).toBeInTheDocument();
+    await user.click(within(filters).getByRole('button', { name: 'Limpar filtros' }));
+    expect(await screen.findByText('FORNECEDOR 1')).toBeInTheDocument();
+  });
+
+  it('offers no filters on a register that is not a document', async () => {
+    grant();
+    renderPage(<RegisterListPage meta={clientesMeta} metas={[clientesMeta]} />, [listMock(null, rows)]);
+    await screen.findByText('Ana');
+    expect(screen.queryByRole('form', { name: 'Filtros' })).not.toBeInTheDocument();
   });
 });

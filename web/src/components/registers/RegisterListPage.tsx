@@ -1,9 +1,11 @@
 import { useQuery } from '@apollo/client';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useDialogs } from '../dialogs/DialogHost';
 import { LoadingScreen } from '../dialogs/LoadingScreen';
-import { inputClass, primaryButton } from '../fields/styles';
+import { inputClass, primaryButton, secondaryButton } from '../fields/styles';
+import { FormView } from '../form/FormView';
+import { useFormState } from '../form/useFormState';
 import { Icon } from '../Icon';
 import { CardList } from '../tables/CardList';
 import { DataGrid } from '../tables/DataGrid';
@@ -16,6 +18,7 @@ import { notify } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useIsMobile } from '../../lib/useIsMobile';
 import { ResourceListDocument } from '../../lib/resources/documents';
+import { filterWhere, listFilterFields } from '../../lib/resources/listFilters';
 import {
   editHref,
   encodeId,
@@ -29,7 +32,7 @@ import {
 import { permissionsFor } from '../../lib/resources/permissions';
 import { labelText } from '../../lib/resources/recordLabel';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
-import { useCompanyId, useReferenceTexts } from '../../lib/resources/useResourceData';
+import { useCompanyId, useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
 
 /** Spec §9: page size 20, search debounce 500 ms. */
 export const PAGE_SIZE = 20;
@@ -38,14 +41,17 @@ export const SEARCH_DEBOUNCE_MS = 500;
 interface ListProps {
   meta: ResourceMeta;
   metas: ResourceMeta[];
+  /** What a register adds beside the add button (the purchases' 'Importar XML'). */
+  tools?: ReactNode;
 }
 
 /**
  * The list of a register (documents included). A document whose metadata declares breadcrumbs
  * gets a header with them ('Início' links home) and the add button; the label column is cut
- * to the register's label length.
+ * to the register's label length. A document's list is filtered by its period, the parties it
+ * names and its status (src/lib/resources/listFilters.ts).
  */
-export default function RegisterListPage({ meta, metas }: ListProps) {
+export default function RegisterListPage({ meta, metas, tools }: ListProps) {
   const breadcrumbs = meta.document?.breadcrumbs;
   usePageMeta(meta.title, routeName(meta, 'list'));
   const session = useSession();
@@ -61,6 +67,18 @@ export default function RegisterListPage({ meta, metas }: ListProps) {
   const [chosen, setChosen] = useState<SortState | null>(null);
   const sort = chosen ?? parseOrder(meta.defaultOrder);
   const href = resourceHref(meta);
+  const filterFields = useMemo(() => listFilterFields(meta), [meta]);
+  const filters = useFormState(filterFields, {});
+  const optionSearch = useOptionSearch(metas);
+  const optionLookup = useOptionLookup(metas);
+  const where = useMemo(() => filterWhere(filterFields, filters.values), [filterFields, filters.values]);
+  // A changed filter starts again from the first page (adjusted while rendering, no effect).
+  const whereKey = JSON.stringify(where);
+  const [shownWhere, setShownWhere] = useState(whereKey);
+  if (whereKey !== shownWhere) {
+    setShownWhere(whereKey);
+    setPage(1);
+  }
 
   const { data, loading, error } = useQuery(ResourceListDocument, {
     skip: !perms.canView,
@@ -72,6 +90,7 @@ export default function RegisterListPage({ meta, metas }: ListProps) {
         order: chosen ? `${chosen.key} ${chosen.dir}` : meta.defaultOrder || null,
         page,
         limit: PAGE_SIZE,
+        ...(where ? { where } : {}),
       },
     },
   });
@@ -188,8 +207,26 @@ export default function RegisterListPage({ meta, metas }: ListProps) {
             setPage(1);
           }}
         />
+        {tools}
         {!breadcrumbs?.length && addButton}
       </div>
+      {filterFields.length > 0 && (
+        <form
+          aria-label="Filtros"
+          noValidate
+          className="flex flex-wrap items-end gap-3 rounded bg-white p-3 shadow-sm"
+          onSubmit={(e) => e.preventDefault()}
+        >
+          <div className="min-w-64 flex-1">
+            <FormView form={filters} groups={[{ fields: filterFields }]} search={optionSearch} lookup={optionLookup} />
+          </div>
+          {where && (
+            <button type="button" className={secondaryButton} onClick={() => filters.reset({})}>
+              Limpar filtros
+            </button>
+          )}
+        </form>
+      )}
       {error && !data ? (
         <p role="alert" className="rounded bg-white p-4 text-sm text-error">
           {errorMessage(error)}

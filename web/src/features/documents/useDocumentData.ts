@@ -1,16 +1,16 @@
 import { useApolloClient, useQuery } from '@apollo/client';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { PickerPage } from '../../components/picker/ItemPicker';
+import { useEffect, useMemo, useState } from 'react';
 import type { Row } from '../../components/tables/types';
 import { ResourceListDocument } from '../../lib/resources/documents';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
-import { lineWhere, num, type DocumentLine } from './documentMeta';
+import { lineWhere, type DocumentLine } from './documentMeta';
+
+// The picker's source is shared with the other screens that pick products (the purchases' XML import).
+export { PICKER_PAGE, usePickerLoad } from '../../lib/resources/pickerLoad';
 
 /** Lines of one document shown at once (the gateway allows up to 6000 per call). */
 export const LINE_LIMIT = 500;
-/** The picker's page size (spec §9: services LIMIT 20). */
-export const PICKER_PAGE = 20;
 
 /** One document's lines of one register; skipped until the header exists. */
 export function useLines(meta: DocumentRegister, line: DocumentLine, header: Row | null) {
@@ -24,61 +24,6 @@ export function useLines(meta: DocumentRegister, line: DocumentLine, header: Row
   });
   const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
   return { rows, loading: loading && !data, error };
-}
-
-/**
- * The picker's source, by the line's kind (DocumentLine.kind): `product` lists products with
- * price and stock (estoqueprodutos), `service` the services (servico).
- */
-export function usePickerLoad(kind: string): (page: number, filter: string) => Promise<PickerPage> {
-  const client = useApolloClient();
-  const emp = useCompanyId();
-  return useCallback(
-    async (page: number, filter: string) => {
-      const product = kind === 'product';
-      const { data } = await client.query({
-        query: ResourceListDocument,
-        variables: {
-          name: product ? 'estoqueprodutos' : 'servico',
-          emp,
-          input: {
-            filter: filter.trim() || null,
-            page: page + 1,
-            limit: PICKER_PAGE,
-            ...(product ? { where: { PROD_SITUACAO: 1 } } : {}),
-          },
-        },
-        fetchPolicy: 'network-only',
-      });
-      const rows = (data?.resourceList.rows ?? []) as Row[];
-      return {
-        total: data?.resourceList.total ?? 0,
-        items: rows.map((r) =>
-          product
-            ? {
-                id: r.PROD_ID as number,
-                text: String(r.PROD_DESCRICAO ?? ''),
-                monetary: num(r.PROD_VALOR),
-                stock: r.SALDO_FISICO == null ? null : num(r.SALDO_FISICO),
-                unit: (r.UNID_ABREVIADA as string | null) || undefined,
-                image: imageUrl(r.PROD_IMAGEM, emp),
-              }
-            : {
-                id: r.SERV_ID as number,
-                text: String(r.SERV_DESCRICAO ?? ''),
-                monetary: num(r.SERV_VLR_BASE),
-              },
-        ),
-      };
-    },
-    [client, emp, kind],
-  );
-}
-
-function imageUrl(v: unknown, emp: number): string | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  if (/^(https?:|data:|\/)/.test(v)) return v;
-  return `/uploads/${emp}/${encodeURIComponent(v)}`;
 }
 
 /** Product descriptions for lines that hold only the product id (transfers, requisitions). */

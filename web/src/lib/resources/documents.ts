@@ -119,6 +119,15 @@ export const ResourceMetasDocument = graphql(`
   }
 `);
 
+/** One register's metadata, whether or not it has a screen of its own (a document's line register). */
+export const ResourceMetaDocument = graphql(`
+  query ResourceMeta($name: String!) {
+    resourceMeta(name: $name) {
+      ...ResourceMetaFields
+    }
+  }
+`);
+
 export const ResourceListDocument = graphql(`
   query ResourceList($name: String!, $emp: Int!, $input: ListInput) {
     resourceList(name: $name, emp: $emp, input: $input) {
