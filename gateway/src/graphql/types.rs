@@ -226,6 +226,19 @@ pub struct DocumentMeta {
     pub status: Option<DocumentStatus>,
     pub totals: Vec<DocumentTotal>,
     pub lines: Vec<DocumentLine>,
+    /// Other rows of the document (instalments, freight...), each a register
+    /// shown as a table under the lines.
+    #[serde(default)]
+    pub children: Vec<DocumentChild>,
+}
+
+/// A register whose rows belong to the document without being lines.
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct DocumentChild {
+    pub resource: String,
+    pub title: String,
+    /// The child's fields naming the header, in the header key's order.
+    pub parent: Vec<String>,
 }
 
 #[derive(SimpleObject, Clone, Deserialize)]

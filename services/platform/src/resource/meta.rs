@@ -130,6 +130,13 @@ impl DocumentDef {
                 })
                 .map(|f| json!({"name": f.name, "label": label(&f.name)}))
                 .collect::<Vec<_>>(),
+            // Other rows of the document (instalments, freight, apportionment),
+            // each shown as a table of its register under the lines.
+            "children": self.children.iter().map(|c| json!({
+                "resource": c.resource,
+                "title": c.title,
+                "parent": c.parent.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "lines": self.lines.iter().map(|l| json!({
                 "resource": l.resource,
                 "kind": l.lines.kind,

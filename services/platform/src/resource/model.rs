@@ -1179,6 +1179,9 @@ pub enum Part {
 #[derive(Clone, Debug)]
 pub struct ChildDef {
     pub resource: String,
+    /// The child register's title ('Pagamentos', 'Fretes'): the heading of its
+    /// table on the document screen.
+    pub title: String,
     pub company: Option<Col>,
     pub parent: Vec<Col>,
 }

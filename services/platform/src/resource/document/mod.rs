@@ -258,6 +258,7 @@ impl Document {
             }
             children.push(ChildDef {
                 resource: res.name.clone(),
+                title: res.title.clone(),
                 company: res.company.as_deref().map(|c| field(res, c)).transpose()?,
                 parent: parent
                     .iter()
