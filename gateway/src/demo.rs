@@ -110,7 +110,8 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
 
 /// Demo documents, once orders knows the demo customers and products (their events
 /// flow when the services run): an open quote and an open billing order with two
-/// products and a service each. Idempotent like `seed`.
+/// products and a service each, and an open purchase of two products. Idempotent
+/// like `seed`.
 pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
     let registry = crate::composition::registry()?;
     let db = Db::connect(cfg).await?;
@@ -206,6 +207,16 @@ pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
     for (prod, qty) in [(1, "8"), (2, "2")] {
         query::create(&mut tx, &*res("pedidoproduto")?, &caller, Some(emp), &body(json!({
             "PEDI_PEDF_ID": order["PEDF_ID"], "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": prod, "PEDI_QTDE": qty
+        }))).await?;
+    }
+    // An open purchase of two products (the XML import makes the others).
+    let purchase = query::create(&mut tx, &*res("compra")?, &caller, Some(emp), &body(json!({
+        "COMP_FORN_DESC": "FORNECEDOR TESTE LTDA", "COMP_MODELO": "01", "COMP_SERIE": "1", "COMP_NUMERO": 1520,
+        "COMP_DTA_EMISSAO": today, "COMP_DTA_ENTRADA": today, "COMP_NATUREZA": "Compra para comercialização"
+    }))).await?;
+    for (prod, qty, unit) in [(2, "24", "18.50"), (3, "12", "28.00")] {
+        query::create(&mut tx, &*res("compraproduto")?, &caller, Some(emp), &body(json!({
+            "CMPP_COMP_ID": purchase["COMP_ID"], "CMPP_PROD_ID": prod, "CMPP_QTDE": qty, "CMPP_VLR_UNIT": unit
         }))).await?;
     }
     tx.commit().await?;

@@ -70,7 +70,26 @@ fn certificate_type(file_name: &str, bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
+/// An XML file (an NF-e): the `.xml` extension and text that starts with `<`
+/// (after a BOM and blanks). Its content is the owning service's to check.
+fn xml_type(file_name: &str, bytes: &[u8]) -> Option<Result<&'static str>> {
+    let ext = file_name.rsplit_once('.')?.1.to_ascii_lowercase();
+    if ext != "xml" {
+        return None;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    Some(match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'<') => Ok("xml"),
+        _ => Err(Error::validation(XML_MSG)),
+    })
+}
+
+pub const XML_MSG: &str = "O arquivo não é um XML.";
+
 pub fn check_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Result<&'static str> {
+    if allowed.contains(&"xml") {
+        return xml_type(file_name, bytes).unwrap_or_else(|| Err(Error::validation(XML_MSG)));
+    }
     if let Some(kind) = certificate_type(file_name, bytes) {
         return if allowed.contains(&kind) {
             Ok(kind)
@@ -224,6 +243,23 @@ mod tests {
         );
         assert!(check_type("a.pfx", b"-----BEGIN", &certs).is_err());
         assert!(check_type("a.pem", b"-----BEGIN CERTIFICATE-----", IMAGES).is_err());
+        assert_eq!(
+            check_type(
+                "nfe.XML",
+                b"\xEF\xBB\xBF  <?xml version=\"1.0\"?>",
+                &["xml"]
+            )
+            .ok(),
+            Some("xml")
+        );
+        let not_xml = |name: &str, bytes: &[u8]| {
+            check_type(name, bytes, &["xml"])
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert_eq!(not_xml("nfe.xml", &png), Some(XML_MSG.into()));
+        assert_eq!(not_xml("nfe.pdf", b"%PDF-1.7"), Some(XML_MSG.into()));
+        assert!(check_type("nfe.xml", b"<NFe/>", IMAGES).is_err());
     }
 
     #[test]

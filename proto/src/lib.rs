@@ -52,4 +52,8 @@ pub mod subjects {
     pub const CATALOG_CLIENTES: &str = "erp.catalog.cliente.>";
     pub const CATALOG_PRODUTOS: &str = "erp.catalog.produto.>";
     pub const CATALOG_SERVICOS: &str = "erp.catalog.servico.>";
+    /// `erp::v1::RecordChanged` of catalog's suppliers and identity's companies
+    /// (orders keeps copies for purchases).
+    pub const CATALOG_FORNECEDORES: &str = "erp.catalog.fornecedor.>";
+    pub const IDENTITY_EMPRESAS: &str = "erp.identity.empresa.>";
 }

@@ -7,6 +7,7 @@ mod events;
 mod menu;
 mod misc;
 mod notices;
+mod purchases;
 mod registers;
 
 use std::sync::{Arc, OnceLock};

@@ -1,9 +1,12 @@
-//! What orders keeps of catalog's rows, from catalog's `RecordChanged` events: a
-//! customer's name and city (documents copy them while open), a product's
-//! description, unit and price, a service's description and price. A deletion marks
-//! the copy; issued documents keep what they copied. The copies are also the
-//! documents' item source (`CatalogItems`) and where a document finds its
-//! customer's name (`customer`).
+//! What orders keeps of other services' rows, from their `RecordChanged` events: a
+//! customer's name, city and document (documents copy them while open), a product's
+//! description, unit, price, cost and GTIN, a service's description and price, a
+//! supplier's name and document (catalog); a company's document (identity). A
+//! deletion marks the copy; issued documents keep what they copied. The copies are
+//! also the documents' item source (`CatalogItems`), where a document finds its
+//! customer's name (`customer`), and where an imported NF-e finds its supplier, its
+//! products by GTIN and the company it was addressed to (`supplier_by_document`,
+//! `product_by_gtin`, `company_document`).
 
 use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
@@ -38,6 +41,25 @@ fn text(row: &Value, k: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// A CPF/CNPJ as digits (None when there are none).
+fn document(row: &Value, keys: &[&str]) -> Option<String> {
+    keys.iter()
+        .filter_map(|k| text(row, k))
+        .map(|s| digits(&s))
+        .find(|d| !d.is_empty())
+}
+
+pub fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// A GTIN worth matching on: 8, 12, 13 or 14 digits ("SEM GTIN" and blanks are not).
+pub fn gtin(s: &str) -> Option<String> {
+    let s = s.trim();
+    let ok = matches!(s.len(), 8 | 12 | 13 | 14) && s.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| s.to_string())
+}
+
 fn money(row: &Value, k: &str) -> Option<Decimal> {
     match &row[k] {
         Value::String(s) => s.parse().ok(),
@@ -53,10 +75,11 @@ impl Effect for Customers {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
         let (ev, row) = decode(msg)?;
         sqlx::query(
-            "INSERT INTO orders.clientes (client_id, emp_id, cli_id, descricao, cidade, uf, excluido)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+            "INSERT INTO orders.clientes (client_id, emp_id, cli_id, descricao, cidade, uf, excluido, documento)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (client_id, emp_id, cli_id) DO UPDATE
-             SET descricao = EXCLUDED.descricao, cidade = EXCLUDED.cidade, uf = EXCLUDED.uf, excluido = EXCLUDED.excluido",
+             SET descricao = EXCLUDED.descricao, cidade = EXCLUDED.cidade, uf = EXCLUDED.uf,
+                 excluido = EXCLUDED.excluido, documento = EXCLUDED.documento",
         )
         .bind(client_id)
         .bind(ev.emp_id)
@@ -65,6 +88,7 @@ impl Effect for Customers {
         .bind(text(&row, "CLI_CIDADE"))
         .bind(text(&row, "CLI_UF"))
         .bind(ev.op == "excluido")
+        .bind(document(&row, &["CLI_CGC", "CLI_CPF"]))
         .execute(&mut **tx)
         .await?;
         Ok(())
@@ -78,11 +102,11 @@ impl Effect for Products {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
         let (ev, row) = decode(msg)?;
         sqlx::query(
-            "INSERT INTO orders.produtos (client_id, emp_id, prod_id, descricao, unidade, valor, custo, excluido)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            "INSERT INTO orders.produtos (client_id, emp_id, prod_id, descricao, unidade, valor, custo, excluido, gtin)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
              ON CONFLICT (client_id, emp_id, prod_id) DO UPDATE
              SET descricao = EXCLUDED.descricao, unidade = EXCLUDED.unidade, valor = EXCLUDED.valor,
-                 custo = EXCLUDED.custo, excluido = EXCLUDED.excluido",
+                 custo = EXCLUDED.custo, excluido = EXCLUDED.excluido, gtin = EXCLUDED.gtin",
         )
         .bind(client_id)
         .bind(ev.emp_id)
@@ -92,6 +116,7 @@ impl Effect for Products {
         .bind(money(&row, "PROD_VALOR"))
         .bind(money(&row, "PROD_CUSTO"))
         .bind(ev.op == "excluido")
+        .bind(text(&row, "PROD_CBAR").and_then(|s| gtin(&s)))
         .execute(&mut **tx)
         .await?;
         Ok(())
@@ -120,6 +145,142 @@ impl Effect for Services {
         .await?;
         Ok(())
     }
+}
+
+/// Catalog's suppliers (shared by the client's companies): name and document.
+pub struct Suppliers;
+
+#[async_trait]
+impl Effect for Suppliers {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let (ev, row) = decode(msg)?;
+        sqlx::query(
+            "INSERT INTO orders.fornecedores (client_id, forn_id, descricao, documento, excluido)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (client_id, forn_id) DO UPDATE
+             SET descricao = EXCLUDED.descricao, documento = EXCLUDED.documento, excluido = EXCLUDED.excluido",
+        )
+        .bind(client_id)
+        .bind(id(&row, "FORN_ID")?)
+        .bind(text(&row, "FORN_DESCRICAO").unwrap_or_default())
+        .bind(document(&row, &["FORN_CGC"]))
+        .bind(ev.op == "excluido")
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+/// Identity's companies: the document an NF-e is addressed to.
+pub struct Companies;
+
+#[async_trait]
+impl Effect for Companies {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let (ev, row) = decode(msg)?;
+        let emp = id(&row, "EMP_ID")?;
+        if ev.op == "excluido" {
+            sqlx::query("DELETE FROM orders.empresas WHERE client_id = $1 AND emp_id = $2")
+                .bind(client_id)
+                .bind(emp)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO orders.empresas (client_id, emp_id, documento) VALUES ($1, $2, $3)
+             ON CONFLICT (client_id, emp_id) DO UPDATE SET documento = EXCLUDED.documento",
+        )
+        .bind(client_id)
+        .bind(emp)
+        .bind(document(&row, &["EMP_CGC"]))
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+/// A supplier of orders' copy: id, name and document (digits).
+pub type SupplierCopy = (i64, String, Option<String>);
+
+/// The supplier with this CPF/CNPJ (digits), if orders knows one.
+pub async fn supplier_by_document(
+    tx: &mut Tx,
+    client: i64,
+    document: &str,
+) -> Result<Option<SupplierCopy>> {
+    Ok(sqlx::query_as(
+        "SELECT forn_id, btrim(descricao), documento FROM orders.fornecedores
+         WHERE client_id = $1 AND documento = $2 AND NOT excluido ORDER BY forn_id LIMIT 1",
+    )
+    .bind(client)
+    .bind(document)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// A supplier by id, if orders knows it.
+pub async fn supplier(tx: &mut Tx, client: i64, id: i64) -> Result<Option<SupplierCopy>> {
+    Ok(sqlx::query_as(
+        "SELECT forn_id, btrim(descricao), documento FROM orders.fornecedores
+         WHERE client_id = $1 AND forn_id = $2 AND NOT excluido",
+    )
+    .bind(client)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// The company's CPF/CNPJ (digits), when orders knows it.
+pub async fn company_document(tx: &mut Tx, client: i64, emp: i64) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar::<_, Option<String>>(
+        "SELECT documento FROM orders.empresas WHERE client_id = $1 AND emp_id = $2",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_optional(&mut **tx)
+    .await?
+    .flatten())
+}
+
+/// The company's product with this GTIN, if exactly one has it.
+pub async fn product_by_gtin(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    gtin: &str,
+) -> Result<Option<i64>> {
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT prod_id FROM orders.produtos
+         WHERE client_id = $1 AND emp_id = $2 AND gtin = $3 AND NOT excluido ORDER BY prod_id LIMIT 2",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(gtin)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(match ids.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    })
+}
+
+/// A product of orders' copy as a purchase line takes it: description, unit, cost.
+pub async fn product_for_purchase(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+) -> Result<Option<(String, Option<String>, Option<Decimal>)>> {
+    Ok(sqlx::query_as(
+        "SELECT btrim(descricao), unidade, custo FROM orders.produtos
+         WHERE client_id = $1 AND emp_id = $2 AND prod_id = $3 AND NOT excluido",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
 }
 
 /// Orders' copy of the catalog as the documents' item source: a line left without
@@ -152,11 +313,7 @@ impl ItemSource for CatalogItems {
             .bind(id)
             .fetch_optional(&mut **tx)
             .await?;
-        Ok(row.map(|(description, unit_name, price)| ItemInfo {
-            description,
-            unit_name,
-            price,
-        }))
+        Ok(row.map(|(description, unit_name, price)| ItemInfo { description, unit_name, price }))
     }
 }
 

@@ -6,9 +6,13 @@
 //!   order's parts left stock.
 //! - `erp.orders.orcamento.requisicao` (`RequisicaoSolicitada`): a quote asked for a
 //!   stock requisition.
+//! - `erp.orders.compra.finalizada` (`CompraFinalizada`): a purchase was finalized:
+//!   its items at landed cost in the stock unit, and its instalments.
+//! - `erp.orders.compra.cancelada` (`CompraCancelada`): a finalized purchase was
+//!   cancelled (the same items, for stock to reverse).
 //!
-//! Consumes catalog's `RecordChanged` of customers, products and services and keeps
-//! the copies the documents need (`copies`).
+//! Consumes catalog's `RecordChanged` of customers, products, services and suppliers
+//! and identity's of companies, and keeps the copies the documents need (`copies`).
 
 use std::sync::Arc;
 
@@ -32,6 +36,16 @@ pub fn consumers() -> Vec<ConsumerDef> {
             durable: "orders-servicos",
             filter: subjects::CATALOG_SERVICOS,
             effect: Arc::new(crate::copies::Services),
+        },
+        ConsumerDef {
+            durable: "orders-fornecedores",
+            filter: subjects::CATALOG_FORNECEDORES,
+            effect: Arc::new(crate::copies::Suppliers),
+        },
+        ConsumerDef {
+            durable: "orders-empresas",
+            filter: subjects::IDENTITY_EMPRESAS,
+            effect: Arc::new(crate::copies::Companies),
         },
     ]
 }

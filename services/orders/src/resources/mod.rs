@@ -1,29 +1,44 @@
 //! Register descriptors of orders: each document (quote, billing order,
-//! conditional sale, service order) is declared once on the engine — header, lines,
-//! totals, status — with the domain hooks and calls beside it.
+//! conditional sale, service order, purchase) is declared once on the engine —
+//! header, lines, totals, status — with the domain hooks and calls beside it.
 //!
 //! Layout:
-//! - `quotes`, `billing`, `conditional`, `service_orders`: one document each.
+//! - `quotes`, `billing`, `conditional`, `service_orders`, `purchases`: one document
+//!   each.
 //! - `conversions`: what a quote becomes (billing order, service order, requisition).
 //! - `customer`: the customer's name and city copied onto a document.
 
+use std::path::Path;
+
+use erp_platform::config::Config;
 use erp_platform::resource::Registry;
 
 pub mod billing;
 pub mod conditional;
 pub mod conversions;
 pub mod customer;
+pub mod purchases;
 pub mod quotes;
 pub mod service_orders;
 
-/// Headers before their lines (the table-driven test deletes in reverse order).
+/// Every register of orders, with the data directory of the environment (where the
+/// purchase's XML import finds uploaded files): what the gateway builds its routes
+/// and metadata from.
 pub fn registry() -> Result<Registry, String> {
+    registry_in(&Config::from_env().data_dir)
+}
+
+/// Every register of orders; `data_dir` is where the gateway keeps uploaded files
+/// (`<data dir>/uploads/...`). Headers before their lines (the table-driven test
+/// deletes in reverse order).
+pub fn registry_in(data_dir: &Path) -> Result<Registry, String> {
     Registry::new(
         [
             quotes::all()?,
             billing::all()?,
             conditional::all()?,
             service_orders::all()?,
+            purchases::all(data_dir)?,
         ]
         .concat(),
     )

@@ -2,6 +2,7 @@
 
 mod billing;
 mod conditional;
+mod purchases;
 mod service_orders;
 
 use erp_platform::db::Db;
@@ -160,11 +161,7 @@ async fn transition(
     };
     match (name, action) {
         ("pedido", "faturar") => {
-            let key = OrderKey {
-                emp: 1,
-                id: id("PEDF_ID"),
-                serie: p("PEDF_SERIE"),
-            };
+            let key = OrderKey { emp: 1, id: id("PEDF_ID"), serie: p("PEDF_SERIE") };
             let r = grpc.invoice_order(req(c, key)).await?.into_inner();
             Ok(
                 json!({"code": 200, "msg": r.message, "PEDF_ID": r.id, "PEDF_EMP_ID": r.emp,

@@ -1,0 +1,12 @@
+//! The domain of purchases that needs no database: reading a supplier's NF-e XML and
+//! the landed cost of each item. The purchase document, its calls and the import
+//! that write them are in `resources::purchases`.
+//!
+//! Layout:
+//! - `nfe_xml`: the hardened NF-e parser (size limit, no DTD/entities, access key
+//!   check digit) into a typed `NfeDocument`.
+//! - `landed_cost`: each item's landed cost, per-item values first, the rest
+//!   apportioned by value with the remainder cent on the last item.
+
+pub mod landed_cost;
+pub mod nfe_xml;

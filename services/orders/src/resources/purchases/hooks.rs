@@ -1,0 +1,292 @@
+//! What the purchase's registers do around the engine's document work: the header
+//! keeps its supplier's name and document from orders' copy; an item takes its
+//! product's description, unit and cost, says how it was matched, keeps the
+//! header's addition totals current and records the supplier's code of a linked
+//! product (so the next NF-e of that supplier matches it); the grid, the
+//! apportionment and the instalments check themselves.
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{params, Hooks, Op};
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use crate::copies;
+
+/// An integer of a body value (number or numeric text).
+pub(super) fn int_of(v: Option<&Value>) -> Option<i64> {
+    match v? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn blank(v: Option<&Value>) -> bool {
+    v.is_none_or(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+}
+
+pub(super) struct PurchaseHooks;
+
+#[async_trait]
+impl Hooks for PurchaseHooks {
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        _emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        // The supplier's name and document as catalog has them; a supplier orders
+        // does not know yet keeps what the body (or the NF-e) says.
+        let Some(id) = int_of(body.get("COMP_FORN_ID")) else {
+            return Ok(());
+        };
+        if let Some((_, name, document)) = copies::supplier(tx, caller.client_id, id).await? {
+            body.insert("COMP_FORN_DESC".into(), Value::String(name));
+            if let Some(d) = document {
+                body.insert("COMP_FORN_CNPJ".into(), Value::String(d));
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(super) struct ItemHooks;
+
+#[async_trait]
+impl Hooks for ItemHooks {
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let link = match body.get("CMPP_PROD_ID").cloned() {
+            None if op == Op::Create => "novo",
+            None => return Ok(()),
+            Some(v) if blank(Some(&v)) => "novo",
+            Some(v) => {
+                let id = int_of(Some(&v)).ok_or_else(|| Error::validation("Produto inválido."))?;
+                let emp = params::company(emp)?;
+                let (description, unit, cost) =
+                    copies::product_for_purchase(tx, caller.client_id, emp, id)
+                        .await?
+                        .ok_or_else(|| Error::validation("Produto não encontrado."))?;
+                if op == Op::Create {
+                    if blank(body.get("CMPP_DESCRICAO")) {
+                        body.insert("CMPP_DESCRICAO".into(), Value::String(description));
+                    }
+                    if let (true, Some(u)) = (blank(body.get("CMPP_UNIDADE")), unit) {
+                        body.insert("CMPP_UNIDADE".into(), Value::String(u));
+                    }
+                    // A price left out (not a zero: a free item) is the product's cost.
+                    if let (false, Some(c)) = (body.contains_key("CMPP_VLR_UNIT"), cost) {
+                        body.insert("CMPP_VLR_UNIT".into(), Value::String(c.to_string()));
+                    }
+                }
+                "manual"
+            }
+        };
+        body.insert("CMPP_VINCULO".into(), Value::String(link.into()));
+        Ok(())
+    }
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        let emp = params::int(row, "CMPP_EMP_ID")?;
+        let purchase = params::int(row, "CMPP_COMP_ID")?;
+        header_components(tx, caller.client_id, emp, purchase).await?;
+        if op == Op::Delete {
+            return Ok(());
+        }
+        let code = params::text(row, "CMPP_COD_FORNECEDOR");
+        let Some(product) = row["CMPP_PROD_ID"].as_i64() else {
+            return Ok(());
+        };
+        if code.trim().is_empty() {
+            return Ok(());
+        }
+        let factor = params::opt_dec(row, "CMPP_FATOR")?.unwrap_or(Decimal::ONE);
+        sqlx::query(
+            "INSERT INTO orders.compra_vinculos (client_id, emp_id, forn_documento, cod_fornecedor, prod_id, unidade, fator)
+             SELECT c.client_id, c.comp_emp_id, regexp_replace(c.comp_forn_cnpj, '\\D', '', 'g'), $4, $5, $6, $7
+             FROM orders.compras c
+             WHERE c.client_id = $1 AND c.comp_emp_id = $2 AND c.comp_id = $3
+               AND regexp_replace(coalesce(c.comp_forn_cnpj, ''), '\\D', '', 'g') <> ''
+             ON CONFLICT (client_id, emp_id, forn_documento, cod_fornecedor) DO UPDATE
+             SET prod_id = EXCLUDED.prod_id, unidade = EXCLUDED.unidade, fator = EXCLUDED.fator, dta_alteracao = now()",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(purchase)
+        .bind(code.trim())
+        .bind(product)
+        .bind(row["CMPP_UNIDADE"].as_str())
+        .bind(factor)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+/// The header's totals of each addition (insurance, other expenses, IPI, ST) and of
+/// the ICMS base and value, summed from the items; and, when the totals were typed,
+/// how far the typed invoice total is from the items'. Runs after the engine
+/// recomputed its own totals.
+pub(super) async fn header_components(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    purchase: i64,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE orders.compras c SET comp_vlr_seguro = s.seguro, comp_vlr_outras = s.outras,
+                comp_vlr_ipi = s.ipi, comp_vlr_st = s.st, comp_vlr_bc_icms = s.bc, comp_vlr_icms = s.icms,
+                comp_vlr_diferenca = CASE WHEN c.comp_totalizador_manual
+                    THEN coalesce(c.comp_man_total, c.comp_vlr_total) - c.comp_vlr_total ELSE 0 END
+         FROM (SELECT coalesce(sum(cmpp_vlr_seguro), 0) AS seguro, coalesce(sum(cmpp_vlr_outras), 0) AS outras,
+                      coalesce(sum(cmpp_vlr_ipi), 0) AS ipi, coalesce(sum(cmpp_vlr_st), 0) AS st,
+                      coalesce(sum(cmpp_vlr_bc_icms), 0) AS bc, coalesce(sum(cmpp_vlr_icms), 0) AS icms
+               FROM orders.compra_produtos
+               WHERE client_id = $1 AND cmpp_emp_id = $2 AND cmpp_comp_id = $3) s
+         WHERE c.client_id = $1 AND c.comp_emp_id = $2 AND c.comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(purchase)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A grid row names an item of its purchase, and the item's grid does not add up
+/// to more than the item's quantity in the stock unit.
+pub(super) struct GridCheck;
+
+#[async_trait]
+impl Hooks for GridCheck {
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Delete {
+            return Ok(());
+        }
+        let (emp, purchase, item) = (
+            params::int(row, "CMPG_EMP_ID")?,
+            params::int(row, "CMPG_COMP_ID")?,
+            params::int(row, "CMPG_CMPP_ID")?,
+        );
+        let sums: Option<(Decimal, Decimal)> = sqlx::query_as(
+            "SELECT p.cmpp_qtde * p.cmpp_fator,
+                    (SELECT coalesce(sum(g.cmpg_qtde), 0) FROM orders.compra_produtos_grade g
+                     WHERE g.client_id = p.client_id AND g.cmpg_emp_id = p.cmpp_emp_id
+                       AND g.cmpg_comp_id = p.cmpp_comp_id AND g.cmpg_cmpp_id = p.cmpp_id)
+             FROM orders.compra_produtos p
+             WHERE p.client_id = $1 AND p.cmpp_emp_id = $2 AND p.cmpp_comp_id = $3 AND p.cmpp_id = $4",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(purchase)
+        .bind(item)
+        .fetch_optional(&mut **tx)
+        .await?;
+        let (quantity, grid) = sums.ok_or_else(|| Error::validation(ITEM_MISSING))?;
+        if grid > quantity {
+            return Err(Error::validation(format!(
+                "A grade do item {item} soma {}, mais que a quantidade do item na unidade de estoque ({}).",
+                grid.normalize(),
+                quantity.normalize()
+            )));
+        }
+        Ok(())
+    }
+}
+
+pub(super) const ITEM_MISSING: &str = "Item da compra não encontrado.";
+
+/// A row of the apportionment names a location or a cost centre and a percentage
+/// or a value (the other is derived from the purchase's total), and the rows never
+/// add up to more than 100% (finalizing requires exactly 100% when there are rows).
+pub(super) struct ApportionmentCheck;
+
+#[async_trait]
+impl Hooks for ApportionmentCheck {
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Delete {
+            return Ok(());
+        }
+        let client = caller.client_id;
+        let (emp, purchase, seq) = (
+            params::int(row, "CMPE_EMP_ID")?,
+            params::int(row, "CMPE_COMP_ID")?,
+            params::int(row, "CMPE_ID")?,
+        );
+        if row["CMPE_LOCA_ID"].is_null() && row["CMPE_HISP_ID"].is_null() {
+            return Err(Error::validation(
+                "Informe o local de estoque ou o centro de custo do rateio.",
+            ));
+        }
+        let total = super::transitions::invoice_total(tx, client, emp, purchase).await?;
+        let perc = params::opt_dec(row, "CMPE_PERC")?;
+        let value = params::opt_dec(row, "CMPE_VALOR")?;
+        let hundred = Decimal::ONE_HUNDRED;
+        let (perc, value) = match (perc, value) {
+            (Some(p), _) => (
+                p,
+                erp_platform::resource::document::arithmetic::money(total * p / hundred),
+            ),
+            (None, Some(v)) if total > Decimal::ZERO => ((v * hundred / total).round_dp(4), v),
+            (None, Some(_)) => {
+                return Err(Error::validation(
+                    "A compra ainda não tem total: informe o percentual do rateio.",
+                ))
+            }
+            (None, None) => {
+                return Err(Error::validation(
+                    "Informe o percentual ou o valor do rateio.",
+                ))
+            }
+        };
+        let sum: Decimal = sqlx::query_scalar(
+            "WITH upd AS (
+                UPDATE orders.compra_estatisticas SET cmpe_perc = $4, cmpe_valor = $5
+                WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 AND cmpe_id = $6
+                RETURNING cmpe_perc)
+             SELECT (SELECT cmpe_perc FROM upd) + coalesce((SELECT sum(cmpe_perc) FROM orders.compra_estatisticas
+                 WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 AND cmpe_id <> $6), 0)",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(purchase)
+        .bind(perc)
+        .bind(value)
+        .bind(seq)
+        .fetch_one(&mut **tx)
+        .await?;
+        if sum > hundred {
+            return Err(Error::validation(format!(
+                "O rateio da compra passa de 100% ({}%).",
+                sum.normalize()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A settled instalment (finance paid it) is neither changed nor deleted.
+pub(super) struct InstalmentCheck;
+
+#[async_trait]
+impl Hooks for InstalmentCheck {
+    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
+        if op != Op::Create && row["CMPD_BAIXADO"].as_bool() == Some(true) {
+            return Err(Error::Conflict(
+                "Parcela paga não pode ser alterada nem excluída.".into(),
+            ));
+        }
+        Ok(())
+    }
+}

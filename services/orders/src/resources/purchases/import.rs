@@ -1,0 +1,567 @@
+//! Importing a supplier's NF-e XML (`POST /compra/uploads/{emp}`) as an open
+//! purchase.
+//!
+//! The gateway stored the uploaded file (`<data dir>/uploads/<client>/<emp>/<name>`,
+//! the name its own) and passes its name as `arquivo`; the file is read from there
+//! (bounded by `nfe_xml::MAX_XML_BYTES` before reading) and parsed by `nfe_xml`, which
+//! refuses what is not an NF-e, malformed XML, DTD/entity declarations (XML bombs)
+//! and a wrong access-key check digit. Any refusal answers 400 in Portuguese, writes
+//! nothing and removes the stored file; an access key already imported in the
+//! company answers 409 naming the purchase.
+//!
+//! What is read: `ide` (model, series, number, issue date, nature of operation), the
+//! access key, `emit` (the supplier: matched by CPF/CNPJ in orders' copy of
+//! catalog's suppliers; when unknown, its name, document, IE and city are kept on the
+//! purchase and `avisos` says so), `det` (each item with its per-item values),
+//! `transp` (carrier and freight mode), `cobr/dup` (the instalments), `infAdic`
+//! (remarks). Items are matched to products by the supplier's code (the links
+//! written when a user linked an item before), then by GTIN (`cEAN`, then
+//! `cEANTrib`, when exactly one product has it), else left `novo` for the user to
+//! link or create. The conversion factor of a linked code is the one recorded; else
+//! `qTrib / qCom` when the NF-e counts the taxable unit apart (a box of 12: 12).
+//!
+//! The purchase's totals are the engine's sums of the items; when they differ from
+//! `ICMSTot` (an item outside the total, import duty, rounding) the NF-e's totals are
+//! kept as the typed totals (COMP_MAN_*) with the difference shown, and `avisos`
+//! says so. An NF-e addressed to another CPF/CNPJ than the company's, one from the
+//! homologation environment or without its authorisation protocol is imported with a
+//! warning.
+//!
+//! Answer: `{"compra": <header row>, "itens": [<item rows, each with "VINCULO":
+//! "fornecedor" | "gtin" | "novo">], "avisos": [<pt-BR texts>]}`.
+
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{params, query, uploaded_file, ActionHandler, Call, Resource};
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+use super::complete::lines;
+use super::hooks::header_components;
+use super::{instalments_of, items_of};
+use crate::copies::{self, gtin};
+use crate::purchases::nfe_xml::{self, ImportError, Item, NfeDocument};
+
+pub(super) struct XmlImport {
+    /// `<data dir>/uploads`, where the gateway stores uploaded files.
+    pub uploads: PathBuf,
+}
+
+/// A storage name the gateway generates: letters, digits, `.`, `_`, `-`, never a
+/// path.
+fn stored_name(name: &str) -> Result<&str> {
+    let ok = !name.is_empty()
+        && name.len() < 200
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-');
+    if ok {
+        Ok(name)
+    } else {
+        Err(Error::validation("Arquivo inválido."))
+    }
+}
+
+#[async_trait]
+impl ActionHandler for XmlImport {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = params::company(call.emp)?;
+        let (name, _) = uploaded_file(&call.body)?;
+        let name = stored_name(name)?;
+        let path = self
+            .uploads
+            .join(call.caller.client_id.to_string())
+            .join(emp.to_string())
+            .join(name);
+        let out = import(tx, call.res, call.caller, emp, &path, name).await;
+        if out.is_err() {
+            // Nothing was kept of a refused file: its rows roll back, the file goes.
+            if let Err(e) = tokio::fs::remove_file(&path).await {
+                tracing::debug!(error = %e, "refused NF-e file not removed");
+            }
+        }
+        out
+    }
+}
+
+async fn read(path: &Path) -> Result<Vec<u8>> {
+    let gone = |_| Error::validation("Arquivo enviado não encontrado.");
+    let meta = tokio::fs::metadata(path).await.map_err(gone)?;
+    if meta.len() > nfe_xml::MAX_XML_BYTES as u64 {
+        return Err(Error::validation(ImportError::TooLarge.to_string()));
+    }
+    tokio::fs::read(path).await.map_err(gone)
+}
+
+fn text(s: impl Into<String>) -> Value {
+    Value::String(s.into())
+}
+
+fn dec(d: Decimal) -> Value {
+    Value::String(d.normalize().to_string())
+}
+
+fn opt_dec(d: Option<Decimal>) -> Value {
+    d.map(dec).unwrap_or(Value::Null)
+}
+
+/// CNPJ 00.000.000/0000-00 or CPF 000.000.000-00, as a person reads them.
+fn formatted(doc: &str) -> String {
+    let d = doc.as_bytes();
+    let s = |a: usize, b: usize| doc.get(a..b).unwrap_or_default();
+    match d.len() {
+        14 => format!(
+            "{}.{}.{}/{}-{}",
+            s(0, 2),
+            s(2, 5),
+            s(5, 8),
+            s(8, 12),
+            s(12, 14)
+        ),
+        11 => format!("{}.{}.{}-{}", s(0, 3), s(3, 6), s(6, 9), s(9, 11)),
+        _ => doc.to_string(),
+    }
+}
+
+/// The entry CFOP a supplier's exit CFOP suggests (5xxx → 1xxx, 6xxx → 2xxx,
+/// 7xxx → 3xxx); the user corrects the special cases.
+fn entry_cfop(cfop: &str) -> Option<String> {
+    let mut chars = cfop.chars();
+    let first = match chars.next()? {
+        '5' => '1',
+        '6' => '2',
+        '7' => '3',
+        _ => return None,
+    };
+    Some(std::iter::once(first).chain(chars).collect())
+}
+
+/// How many stock units one purchase unit holds, as the NF-e tells it: `qTrib / qCom`
+/// when it counts the taxable unit apart (10 CX = 120 UN: 12), else 1.
+fn nfe_factor(item: &Item) -> Decimal {
+    let p = &item.prod;
+    if p.u_com.trim().eq_ignore_ascii_case(p.u_trib.trim()) || p.q_com <= Decimal::ZERO {
+        return Decimal::ONE;
+    }
+    let f = (p.q_trib / p.q_com).round_dp(4);
+    if f > Decimal::ZERO {
+        f
+    } else {
+        Decimal::ONE
+    }
+}
+
+/// The item's product: by the supplier's code (a link a user made), then by GTIN,
+/// else none. Answers the product, how it was found and the conversion factor.
+async fn match_item(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    supplier: &str,
+    item: &Item,
+) -> Result<(Option<i64>, &'static str, Decimal)> {
+    let linked: Option<(i64, Decimal)> = sqlx::query_as(
+        "SELECT v.prod_id, v.fator FROM orders.compra_vinculos v
+         JOIN orders.produtos p ON p.client_id = v.client_id AND p.emp_id = v.emp_id
+            AND p.prod_id = v.prod_id AND NOT p.excluido
+         WHERE v.client_id = $1 AND v.emp_id = $2 AND v.forn_documento = $3 AND v.cod_fornecedor = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(supplier)
+    .bind(item.prod.c_prod.trim())
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some((product, factor)) = linked {
+        return Ok((Some(product), "fornecedor", factor));
+    }
+    for code in [&item.prod.c_ean, &item.prod.c_ean_trib]
+        .into_iter()
+        .flatten()
+        .filter_map(|c| gtin(c.as_str()))
+    {
+        if let Some(product) = copies::product_by_gtin(tx, client, emp, &code).await? {
+            return Ok((Some(product), "gtin", nfe_factor(item)));
+        }
+    }
+    Ok((None, "novo", nfe_factor(item)))
+}
+
+fn item_body(
+    purchase: i64,
+    item: &Item,
+    product: Option<i64>,
+    factor: Decimal,
+) -> Map<String, Value> {
+    let p = &item.prod;
+    let icms = item.taxes.icms.as_ref();
+    let ipi = item.taxes.ipi.as_ref();
+    let st = icms.and_then(|i| match (i.v_icms_st, i.v_fcp_st) {
+        (None, None) => None,
+        (st, fcp) => Some(st.unwrap_or_default() + fcp.unwrap_or_default()),
+    });
+    let code = [&p.c_ean, &p.c_ean_trib]
+        .into_iter()
+        .flatten()
+        .find_map(|c| gtin(c.as_str()));
+    let mut m = Map::new();
+    m.insert("CMPP_COMP_ID".into(), Value::from(purchase));
+    m.insert(
+        "CMPP_PROD_ID".into(),
+        product.map(Value::from).unwrap_or(Value::Null),
+    );
+    m.insert("CMPP_COD_FORNECEDOR".into(), text(p.c_prod.trim()));
+    m.insert(
+        "CMPP_DESCRICAO".into(),
+        text(p.x_prod.chars().take(200).collect::<String>()),
+    );
+    m.insert("CMPP_NCM".into(), text(p.ncm.as_str()));
+    m.insert(
+        "CMPP_CEST".into(),
+        p.cest.clone().map(text).unwrap_or(Value::Null),
+    );
+    m.insert("CMPP_CFOP".into(), text(p.cfop.as_str()));
+    m.insert(
+        "CMPP_CST".into(),
+        icms.and_then(|i| i.cst.clone().or_else(|| i.csosn.clone()))
+            .map(text)
+            .unwrap_or(Value::Null),
+    );
+    m.insert("CMPP_GTIN".into(), code.map(text).unwrap_or(Value::Null));
+    m.insert("CMPP_UNIDADE".into(), text(p.u_com.as_str()));
+    m.insert("CMPP_FATOR".into(), dec(factor));
+    m.insert("CMPP_QTDE".into(), dec(p.q_com));
+    m.insert("CMPP_VLR_UNIT".into(), dec(p.v_un_com));
+    m.insert("CMPP_VLR_DESC".into(), opt_dec(p.v_desc));
+    m.insert("CMPP_VLR_FRETE".into(), opt_dec(p.v_frete));
+    m.insert("CMPP_VLR_SEGURO".into(), opt_dec(p.v_seg));
+    m.insert("CMPP_VLR_OUTRAS".into(), opt_dec(p.v_outro));
+    m.insert("CMPP_PERC_IPI".into(), opt_dec(ipi.and_then(|i| i.p_ipi)));
+    m.insert("CMPP_VLR_IPI".into(), opt_dec(ipi.and_then(|i| i.v_ipi)));
+    m.insert(
+        "CMPP_PERC_ICMS".into(),
+        opt_dec(icms.and_then(|i| i.p_icms)),
+    );
+    m.insert(
+        "CMPP_VLR_BC_ICMS".into(),
+        opt_dec(icms.and_then(|i| i.v_bc)),
+    );
+    m.insert("CMPP_VLR_ICMS".into(), opt_dec(icms.and_then(|i| i.v_icms)));
+    m.insert("CMPP_VLR_ST".into(), opt_dec(st));
+    m
+}
+
+fn header_body(
+    doc: &NfeDocument,
+    supplier: Option<&copies::SupplierCopy>,
+    today: &str,
+) -> Map<String, Value> {
+    let e = &doc.emit;
+    let carrier = doc.transp.transporta.as_ref();
+    let mut m = Map::new();
+    m.insert("COMP_MODELO".into(), text(format!("{:02}", doc.ide.model)));
+    m.insert("COMP_SERIE".into(), text(doc.ide.serie.to_string()));
+    m.insert("COMP_NUMERO".into(), Value::from(doc.ide.n_nf));
+    m.insert("COMP_CHAVE".into(), text(doc.key()));
+    m.insert(
+        "COMP_FORN_ID".into(),
+        supplier.map(|s| Value::from(s.0)).unwrap_or(Value::Null),
+    );
+    m.insert("COMP_FORN_DESC".into(), text(e.x_nome.as_str()));
+    m.insert("COMP_FORN_CNPJ".into(), text(doc.emitter_document()));
+    m.insert("COMP_FORN_IE".into(), text(e.ie.as_str()));
+    m.insert("COMP_FORN_CIDADE".into(), text(e.address.x_mun.as_str()));
+    m.insert("COMP_FORN_UF".into(), text(e.address.uf.as_str()));
+    m.insert("COMP_FORN_IBGE".into(), text(e.address.c_mun.as_str()));
+    m.insert(
+        "COMP_DTA_EMISSAO".into(),
+        text(doc.ide.dh_emi.date_naive().format("%Y-%m-%d").to_string()),
+    );
+    m.insert("COMP_DTA_ENTRADA".into(), text(today));
+    m.insert(
+        "COMP_NATUREZA".into(),
+        text(doc.ide.nat_op.chars().take(60).collect::<String>()),
+    );
+    m.insert(
+        "COMP_CFOP".into(),
+        doc.items
+            .first()
+            .and_then(|i| entry_cfop(&i.prod.cfop))
+            .map(text)
+            .unwrap_or(Value::Null),
+    );
+    m.insert(
+        "COMP_TRANSP_DESC".into(),
+        carrier
+            .and_then(|c| c.x_nome.clone())
+            .map(text)
+            .unwrap_or(Value::Null),
+    );
+    m.insert(
+        "COMP_TRANSP_CNPJ".into(),
+        carrier
+            .and_then(|c| c.document.as_ref())
+            .map(|d| text(d.number()))
+            .unwrap_or(Value::Null),
+    );
+    m.insert(
+        "COMP_MOD_FRETE".into(),
+        text(doc.transp.mod_frete.to_string()),
+    );
+    m.insert(
+        "COMP_OBS".into(),
+        doc.inf_adic
+            .as_ref()
+            .and_then(|a| a.inf_cpl.clone())
+            .map(text)
+            .unwrap_or(Value::Null),
+    );
+    m
+}
+
+async fn today(tx: &mut Tx) -> Result<String> {
+    Ok(
+        sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+            .fetch_one(&mut **tx)
+            .await?,
+    )
+}
+
+/// Keeps the NF-e's `ICMSTot` as the typed totals when the items' sums differ from
+/// it; answers the components that differed.
+async fn keep_nfe_totals(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    doc: &NfeDocument,
+) -> Result<Vec<&'static str>> {
+    type Sums = (
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+        Decimal,
+    );
+    let s: Sums = sqlx::query_as(
+        "SELECT comp_vlr_produtos, comp_vlr_desconto, comp_vlr_frete, comp_vlr_seguro, comp_vlr_outras,
+                comp_vlr_ipi, comp_vlr_st, comp_vlr_total
+         FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?;
+    let t = &doc.icms_tot;
+    let st = t.v_st + t.v_fcp_st;
+    let differ: Vec<&'static str> = [
+        ("produtos", s.0, t.v_prod),
+        ("desconto", s.1, t.v_desc),
+        ("frete", s.2, t.v_frete),
+        ("seguro", s.3, t.v_seg),
+        ("outras despesas", s.4, t.v_outro),
+        ("IPI", s.5, t.v_ipi),
+        ("ICMS ST", s.6, st),
+        ("total da nota", s.7, t.v_nf),
+    ]
+    .into_iter()
+    .filter(|(_, ours, theirs)| ours != theirs)
+    .map(|(name, _, _)| name)
+    .collect();
+    if !differ.is_empty() {
+        sqlx::query(
+            "UPDATE orders.compras SET comp_totalizador_manual = true, comp_man_desconto = $4, comp_man_frete = $5,
+                    comp_man_seguro = $6, comp_man_outras = $7, comp_man_ipi = $8, comp_man_st = $9,
+                    comp_man_total = $10, comp_vlr_diferenca = $10 - comp_vlr_total
+             WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(t.v_desc)
+        .bind(t.v_frete)
+        .bind(t.v_seg)
+        .bind(t.v_outro)
+        .bind(t.v_ipi)
+        .bind(st)
+        .bind(t.v_nf)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(differ)
+}
+
+async fn import(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: i64,
+    path: &Path,
+    stored: &str,
+) -> Result<Value> {
+    let client = caller.client_id;
+    let bytes = read(path).await?;
+    let doc = nfe_xml::parse(&bytes).map_err(|e| Error::validation(e.to_string()))?;
+    let existing: Option<i64> = sqlx::query_scalar(
+        "SELECT comp_id FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_chave = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(doc.key())
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some(id) = existing {
+        return Err(Error::Conflict(format!(
+            "NF-e já importada: a chave de acesso {} está na compra {id}.",
+            doc.key()
+        )));
+    }
+    let mut avisos: Vec<String> = Vec::new();
+    if doc.ide.tp_amb == 2 {
+        avisos.push("NF-e emitida em ambiente de homologação: não tem valor fiscal.".into());
+    }
+    if !doc.is_authorized() {
+        avisos.push(
+            "O XML não traz o protocolo de autorização da SEFAZ: confira a situação da NF-e antes de finalizar."
+                .into(),
+        );
+    }
+    match (copies::company_document(tx, client, emp).await?, doc.recipient_document()) {
+        (Some(ours), Some(theirs)) if ours != theirs => avisos.push(format!(
+            "NF-e destinada a outro CPF/CNPJ ({}), não ao da empresa ({}).",
+            formatted(theirs),
+            formatted(&ours)
+        )),
+        (Some(_), None) => avisos.push("A NF-e não identifica o destinatário.".into()),
+        (None, _) => avisos.push(
+            "O CNPJ da empresa ainda não chegou ao cadastro de compras: o destinatário da NF-e não foi conferido."
+                .into(),
+        ),
+        _ => {}
+    }
+    let emitter = doc.emitter_document().to_string();
+    let supplier = copies::supplier_by_document(tx, client, &emitter).await?;
+    if supplier.is_none() {
+        avisos.push(format!(
+            "Fornecedor {} (CPF/CNPJ {}) não cadastrado: cadastre-o em Fornecedores e informe-o na compra antes de finalizar.",
+            doc.emit.x_nome,
+            formatted(&emitter)
+        ));
+    }
+    let day = today(tx).await?;
+    let head = query::create(
+        tx,
+        res,
+        caller,
+        Some(emp),
+        &header_body(&doc, supplier.as_ref(), &day),
+    )
+    .await?;
+    let id = params::int(&head, "COMP_ID")?;
+    sqlx::query("UPDATE orders.compras SET comp_xml_arquivo = $4 WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3")
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(stored)
+        .execute(&mut **tx)
+        .await?;
+    let items_res = items_of(res)?;
+    for item in &doc.items {
+        let (product, link, factor) = match_item(tx, client, emp, &emitter, item).await?;
+        let row = query::create(
+            tx,
+            &items_res,
+            caller,
+            Some(emp),
+            &item_body(id, item, product, factor),
+        )
+        .await
+        .map_err(|e| match e {
+            Error::Validation(m) => Error::Validation(format!("Item {} da NF-e: {m}", item.n_item)),
+            other => other,
+        })?;
+        sqlx::query(
+            "UPDATE orders.compra_produtos SET cmpp_vinculo = $5, cmpp_n_item = $6
+             WHERE client_id = $1 AND cmpp_emp_id = $2 AND cmpp_comp_id = $3 AND cmpp_id = $4",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(params::int(&row, "CMPP_ID")?)
+        .bind(link)
+        .bind(i64::from(item.n_item))
+        .execute(&mut **tx)
+        .await?;
+    }
+    let instalments_res = instalments_of(res)?;
+    let dups = doc.cobr.iter().flat_map(|c| &c.dup);
+    for (n, dup) in dups.enumerate() {
+        if dup.v_dup <= Decimal::ZERO {
+            avisos.push(format!("Duplicata {} sem valor: não lançada.", n + 1));
+            continue;
+        }
+        let due = dup.d_venc.unwrap_or_else(|| doc.ide.dh_emi.date_naive());
+        let mut p = Map::new();
+        p.insert("CMPD_COMP_ID".into(), Value::from(id));
+        p.insert(
+            "CMPD_NUMERO".into(),
+            dup.n_dup
+                .clone()
+                .map(text)
+                .unwrap_or_else(|| text(format!("{:03}", n + 1))),
+        );
+        p.insert(
+            "CMPD_DTA_VCTO".into(),
+            text(due.format("%Y-%m-%d").to_string()),
+        );
+        p.insert("CMPD_VLR_TITULO".into(), dec(dup.v_dup));
+        query::create(tx, &instalments_res, caller, Some(emp), &p).await?;
+    }
+    header_components(tx, client, emp, id).await?;
+    let differ = keep_nfe_totals(tx, client, emp, id, &doc).await?;
+    if !differ.is_empty() {
+        avisos.push(format!(
+            "Os totais calculados dos itens diferem dos da NF-e ({}): os totais da nota foram mantidos como totais digitados.",
+            differ.join(", ")
+        ));
+    }
+    let compra = query::get(tx, res, caller, Some(emp), &[id.to_string()]).await?;
+    let itens: Vec<Value> = lines(tx, &items_res, caller, emp, id, "CMPP_COMP_ID")
+        .await?
+        .into_iter()
+        .map(|mut row| {
+            if let Value::Object(m) = &mut row {
+                let link = m.get("CMPP_VINCULO").cloned().unwrap_or(Value::Null);
+                m.insert("VINCULO".into(), link);
+            }
+            row
+        })
+        .collect();
+    Ok(json!({"compra": compra, "itens": itens, "avisos": avisos}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_cfop_and_documents_read_as_people_expect() {
+        assert_eq!(entry_cfop("5102").as_deref(), Some("1102"));
+        assert_eq!(entry_cfop("6403").as_deref(), Some("2403"));
+        assert_eq!(entry_cfop("1102"), None);
+        assert_eq!(formatted("11222333000181"), "11.222.333/0001-81");
+        assert_eq!(formatted("52998224725"), "529.982.247-25");
+        assert!(stored_name("0190a-b_c.xml").is_ok());
+        assert!(stored_name("../x.xml").is_err());
+        assert!(stored_name(".x").is_err());
+    }
+}

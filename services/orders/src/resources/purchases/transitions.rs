@@ -1,0 +1,639 @@
+//! The purchase's transitions: finalizing (landed cost, the fact for stock and
+//! finance), cancelling (the reversing fact) and the totals typed from the paper
+//! invoice that finalizing then uses.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use base64::Engine as _;
+use chrono::NaiveDate;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::document::arithmetic::money;
+use erp_platform::resource::document::{ops, DocumentDef};
+use erp_platform::resource::{params, query, ActionHandler, Call, Resource};
+use erp_platform::{Error, Result};
+use erp_proto::orders::v1::{CompraCancelada, CompraFinalizada, PurchaseInstalment, PurchaseItem};
+use prost::Message as _;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+use super::hooks::header_components;
+use super::{ISSUED, MISSING};
+use crate::purchases::landed_cost::{self, HeaderExtras, ItemCost, Landed};
+use crate::SCHEMA;
+
+/// A purchase id of a path: the number, or the number base64-encoded (spec §5: some
+/// legacy paths carry it so). A base64 text of digits never reads as digits itself
+/// (its first character is M, N or O), so the two forms cannot be confused.
+pub fn purchase_id(p: &HashMap<String, String>, name: &str) -> Result<i64> {
+    let raw = params::param(p, name)?;
+    if let Ok(n) = raw.parse::<i64>() {
+        return Ok(n);
+    }
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+    [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD]
+        .iter()
+        .filter_map(|e| e.decode(raw).ok())
+        .filter_map(|b| String::from_utf8(b).ok())
+        .find_map(|s| s.trim().parse::<i64>().ok())
+        .ok_or_else(|| Error::validation(format!("Parâmetro {name} inválido.")))
+}
+
+pub(super) fn def_of(res: &Resource) -> Result<std::sync::Arc<DocumentDef>> {
+    res.document
+        .as_ref()
+        .map(|d| d.def.clone())
+        .ok_or_else(|| Error::internal(format!("{} is not part of the purchase", res.name)))
+}
+
+/// Money as a Brazilian reads it in a message.
+pub(super) fn brl(d: Decimal) -> String {
+    money(d).to_string().replace('.', ",")
+}
+
+/// The header as the transitions need it.
+#[derive(sqlx::FromRow)]
+pub(super) struct Head {
+    pub comp_forn_id: Option<i64>,
+    pub comp_forn_desc: Option<String>,
+    pub comp_numero: Option<i64>,
+    pub comp_serie: Option<String>,
+    pub comp_modelo: String,
+    pub comp_chave: Option<String>,
+    pub comp_dta_emissao: NaiveDate,
+    pub comp_dta_entrada: NaiveDate,
+    pub comp_loca_id: Option<i64>,
+    pub comp_hisp_id: Option<i64>,
+    pub comp_vlr_produtos: Decimal,
+    pub comp_vlr_desconto: Decimal,
+    pub comp_vlr_frete: Decimal,
+    pub comp_vlr_seguro: Decimal,
+    pub comp_vlr_outras: Decimal,
+    pub comp_vlr_ipi: Decimal,
+    pub comp_vlr_st: Decimal,
+    pub comp_vlr_total: Decimal,
+    pub comp_totalizador_manual: bool,
+    pub comp_man_desconto: Option<Decimal>,
+    pub comp_man_frete: Option<Decimal>,
+    pub comp_man_seguro: Option<Decimal>,
+    pub comp_man_outras: Option<Decimal>,
+    pub comp_man_ipi: Option<Decimal>,
+    pub comp_man_st: Option<Decimal>,
+    pub comp_man_total: Option<Decimal>,
+}
+
+impl Head {
+    /// The invoice's total: the typed one when the totals were typed.
+    pub fn invoice_total(&self) -> Decimal {
+        match (self.comp_totalizador_manual, self.comp_man_total) {
+            (true, Some(t)) => t,
+            _ => self.comp_vlr_total,
+        }
+    }
+
+    /// The invoice-level amounts the apportionment starts from: the typed totals, or
+    /// none (only the items' own values count).
+    fn extras(&self) -> HeaderExtras {
+        if !self.comp_totalizador_manual {
+            return HeaderExtras::default();
+        }
+        HeaderExtras {
+            discount: self.comp_man_desconto,
+            freight: self.comp_man_frete,
+            insurance: self.comp_man_seguro,
+            other: self.comp_man_outras,
+            ipi: self.comp_man_ipi,
+            st: self.comp_man_st,
+        }
+    }
+}
+
+pub(super) async fn head(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Head> {
+    sqlx::query_as(
+        "SELECT comp_forn_id, comp_forn_desc, comp_numero, comp_serie, comp_modelo, comp_chave,
+                comp_dta_emissao, comp_dta_entrada, comp_loca_id, comp_hisp_id, comp_vlr_produtos,
+                comp_vlr_desconto, comp_vlr_frete, comp_vlr_seguro, comp_vlr_outras, comp_vlr_ipi,
+                comp_vlr_st, comp_vlr_total, comp_totalizador_manual, comp_man_desconto, comp_man_frete,
+                comp_man_seguro, comp_man_outras, comp_man_ipi, comp_man_st, comp_man_total
+         FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::NotFound(MISSING.into()))
+}
+
+/// The invoice total of a purchase (0 when it does not exist).
+pub(super) async fn invoice_total(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Decimal> {
+    Ok(sqlx::query_scalar(
+        "SELECT CASE WHEN comp_totalizador_manual THEN coalesce(comp_man_total, comp_vlr_total)
+                     ELSE comp_vlr_total END
+         FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .unwrap_or_default())
+}
+
+/// An item as the transitions need it.
+#[derive(sqlx::FromRow)]
+pub(super) struct ItemRow {
+    pub cmpp_id: i64,
+    pub cmpp_prod_id: Option<i64>,
+    pub cmpp_descricao: String,
+    pub cmpp_qtde: Decimal,
+    pub cmpp_vlr_unit: Decimal,
+    pub cmpp_fator: Decimal,
+    pub desconto: Decimal,
+    pub frete: Decimal,
+    pub seguro: Decimal,
+    pub outras: Decimal,
+    pub ipi: Decimal,
+    pub st: Decimal,
+    pub cmpp_loca_id: Option<i64>,
+    pub cmpp_custo_total: Option<Decimal>,
+    pub cmpp_custo_unit: Option<Decimal>,
+}
+
+impl ItemRow {
+    fn cost(&self) -> ItemCost {
+        ItemCost {
+            value: money(self.cmpp_qtde * self.cmpp_vlr_unit),
+            discount: Some(self.desconto),
+            freight: Some(self.frete),
+            insurance: Some(self.seguro),
+            other: Some(self.outras),
+            ipi: Some(self.ipi),
+            st: Some(self.st),
+            quantity: self.cmpp_qtde,
+            factor: self.cmpp_fator,
+        }
+    }
+}
+
+pub(super) async fn items(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Vec<ItemRow>> {
+    Ok(sqlx::query_as(
+        "SELECT cmpp_id, cmpp_prod_id, cmpp_descricao, cmpp_qtde, cmpp_vlr_unit, cmpp_fator,
+                coalesce(cmpp_vlr_desc, 0) AS desconto, coalesce(cmpp_vlr_frete, 0) AS frete,
+                coalesce(cmpp_vlr_seguro, 0) AS seguro, coalesce(cmpp_vlr_outras, 0) AS outras,
+                coalesce(cmpp_vlr_ipi, 0) AS ipi, coalesce(cmpp_vlr_st, 0) AS st,
+                cmpp_loca_id, cmpp_custo_total, cmpp_custo_unit
+         FROM orders.compra_produtos
+         WHERE client_id = $1 AND cmpp_emp_id = $2 AND cmpp_comp_id = $3 ORDER BY cmpp_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// Freight documents to apportion into the items' cost.
+async fn freight_documents(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Decimal> {
+    Ok(sqlx::query_scalar(
+        "SELECT coalesce(sum(cmpf_valor), 0) FROM orders.compra_fretes
+         WHERE client_id = $1 AND cmpf_emp_id = $2 AND cmpf_comp_id = $3 AND cmpf_ratear",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
+/// Each item's landed cost: its own values, plus its share of what the typed totals
+/// exceed the items by and of the freight documents to apportion.
+pub(super) fn landed(head: &Head, items: &[ItemRow], freight_docs: Decimal) -> Result<Vec<Landed>> {
+    let mut extras = head.extras();
+    if freight_docs > Decimal::ZERO {
+        let base = extras
+            .freight
+            .unwrap_or_else(|| items.iter().map(|i| i.frete).sum());
+        extras.freight = Some(base + freight_docs);
+    }
+    let costs: Vec<ItemCost> = items.iter().map(ItemRow::cost).collect();
+    landed_cost::apportion(&costs, &extras).map_err(|e| Error::validation(e.to_string()))
+}
+
+fn stock_location(head: &Head, item: &ItemRow) -> i64 {
+    item.cmpp_loca_id.or(head.comp_loca_id).unwrap_or(0)
+}
+
+/// Finalizes a purchase once: the header is locked and must be open; every item
+/// names a product and the purchase a supplier; the instalments add up to the
+/// invoice total and the apportionment to 100%; each item's landed cost is stored
+/// and `erp.orders.compra.finalizada` goes to the outbox in the same transaction.
+pub async fn finalize(
+    tx: &mut Tx,
+    res: &Resource,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+) -> Result<Value> {
+    let client = caller.client_id;
+    let def = def_of(res)?;
+    let key = [id.to_string()];
+    match ops::lock(tx, &def, client, Some(emp), &key).await?.as_str() {
+        "A" => {}
+        "F" => return Err(Error::Conflict(ISSUED.into())),
+        _ => {
+            return Err(Error::Conflict(
+                "Compra cancelada não pode ser finalizada.".into(),
+            ))
+        }
+    }
+    ops::recalc(tx, &def, client, Some(emp), &key).await?;
+    header_components(tx, client, emp, id).await?;
+    let head = head(tx, client, emp, id).await?;
+    let items = items(tx, client, emp, id).await?;
+    if items.is_empty() {
+        return Err(Error::validation(
+            "Compra sem itens não pode ser finalizada.",
+        ));
+    }
+    let unlinked: Vec<String> = items
+        .iter()
+        .filter(|i| i.cmpp_prod_id.is_none())
+        .map(|i| format!("{} - {}", i.cmpp_id, i.cmpp_descricao))
+        .collect();
+    if !unlinked.is_empty() {
+        return Err(Error::validation(format!(
+            "Vincule os itens a um produto antes de finalizar: {}.",
+            unlinked.join("; ")
+        )));
+    }
+    let supplier = head.comp_forn_id.ok_or_else(|| {
+        Error::validation("Informe o fornecedor cadastrado da compra antes de finalizar.")
+    })?;
+    let landed = landed(&head, &items, freight_documents(tx, client, emp, id).await?)?;
+    let total = head.invoice_total();
+    type Instalment = (
+        i64,
+        NaiveDate,
+        Decimal,
+        Decimal,
+        Option<i64>,
+        Option<String>,
+    );
+    let instalments: Vec<Instalment> = sqlx::query_as(
+        "SELECT cmpd_id, cmpd_dta_vcto, cmpd_vlr_titulo, cmpd_vlr_juros, cmpd_bco_id, cmpd_numero
+         FROM orders.compra_pagamentos
+         WHERE client_id = $1 AND cmpd_emp_id = $2 AND cmpd_comp_id = $3 ORDER BY cmpd_dta_vcto, cmpd_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let instalments_sum: Decimal = instalments.iter().map(|i| i.2).sum();
+    if !instalments.is_empty() && instalments_sum != total {
+        return Err(Error::validation(format!(
+            "A soma das parcelas (R$ {}) difere do total da nota (R$ {}).",
+            brl(instalments_sum),
+            brl(total)
+        )));
+    }
+    let (rows, percent): (i64, Decimal) = sqlx::query_as(
+        "SELECT count(*), coalesce(sum(cmpe_perc), 0) FROM orders.compra_estatisticas
+         WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if rows > 0 && percent != Decimal::ONE_HUNDRED {
+        return Err(Error::validation(format!(
+            "O rateio por local de estoque e centro de custo deve somar 100% (soma atual: {}%).",
+            percent.normalize()
+        )));
+    }
+    for (item, l) in items.iter().zip(&landed) {
+        sqlx::query(
+            "UPDATE orders.compra_produtos SET cmpp_custo_total = $5, cmpp_custo_unit = $6
+             WHERE client_id = $1 AND cmpp_emp_id = $2 AND cmpp_comp_id = $3 AND cmpp_id = $4",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(item.cmpp_id)
+        .bind(l.total)
+        .bind(l.unit_cost)
+        .execute(&mut **tx)
+        .await?;
+    }
+    sqlx::query(
+        "UPDATE orders.compras SET comp_situacao = 'F', comp_usr_finalizacao = $4, comp_dta_finalizacao = now()
+         WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(caller.user_id)
+    .execute(&mut **tx)
+    .await?;
+    let fact_items: Vec<PurchaseItem> = items
+        .iter()
+        .zip(&landed)
+        .map(|(item, l)| PurchaseItem {
+            product_id: item.cmpp_prod_id.unwrap_or_default(),
+            product_emp_id: emp,
+            quantity: l.stock_quantity.normalize().to_string(),
+            unit_cost: l.unit_cost.to_string(),
+            landed_total: l.total.to_string(),
+            item: item.cmpp_id,
+            location_id: stock_location(&head, item),
+        })
+        .collect();
+    let event = CompraFinalizada {
+        client_id: client,
+        emp_id: emp,
+        compra_id: id,
+        supplier_id: supplier,
+        supplier_name: head.comp_forn_desc.clone().unwrap_or_default(),
+        number: head.comp_numero.map(|n| n.to_string()).unwrap_or_default(),
+        serie: head.comp_serie.clone().unwrap_or_default(),
+        model: head.comp_modelo.clone(),
+        access_key: head.comp_chave.clone().unwrap_or_default(),
+        issued_on: head.comp_dta_emissao.format("%Y-%m-%d").to_string(),
+        entered_on: head.comp_dta_entrada.format("%Y-%m-%d").to_string(),
+        total: money(total).to_string(),
+        user_id: caller.user_id,
+        cost_centre_id: head.comp_hisp_id.unwrap_or(0),
+        items: fact_items,
+        instalments: instalments
+            .iter()
+            .map(
+                |(seq, due, amount, interest, bank, number)| PurchaseInstalment {
+                    seq: *seq,
+                    due_on: due.format("%Y-%m-%d").to_string(),
+                    amount: money(*amount).to_string(),
+                    interest: money(*interest).to_string(),
+                    bank_id: bank.unwrap_or(0),
+                    number: number.clone().unwrap_or_default(),
+                },
+            )
+            .collect(),
+    };
+    erp_platform::bus::outbox_insert(
+        tx,
+        SCHEMA,
+        erp_proto::subjects::COMPRA_FINALIZADA,
+        client,
+        &event.encode_to_vec(),
+    )
+    .await?;
+    let itens: Vec<Value> = items
+        .iter()
+        .zip(&landed)
+        .map(|(item, l)| {
+            json!({
+                "CMPP_ID": item.cmpp_id,
+                "CMPP_PROD_ID": item.cmpp_prod_id,
+                "QTDE_ESTOQUE": l.stock_quantity.normalize().to_string(),
+                "CMPP_CUSTO_UNIT": l.unit_cost.to_string(),
+                "CMPP_CUSTO_TOTAL": l.total.to_string(),
+            })
+        })
+        .collect();
+    let mut row = query::get(tx, res, caller, Some(emp), &key).await?;
+    if let Value::Object(m) = &mut row {
+        m.insert("code".into(), json!(200));
+        m.insert("msg".into(), json!("Compra finalizada com sucesso."));
+        m.insert("itens".into(), Value::Array(itens));
+    }
+    Ok(row)
+}
+
+pub(super) struct Finalize;
+
+#[async_trait]
+impl ActionHandler for Finalize {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = params::company(call.emp)?;
+        let id = purchase_id(call.params, "COMP_ID")?;
+        finalize(tx, call.res, call.caller, emp, id).await
+    }
+}
+
+/// Cancels a purchase: a finalized one gives its stock entries back through
+/// `erp.orders.compra.cancelada` (the items as they entered), an open one just
+/// closes. Refused once an instalment was paid or a return became a billing order.
+pub(super) struct Cancel;
+
+#[async_trait]
+impl ActionHandler for Cancel {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, .. } = call;
+        let emp = params::company(emp)?;
+        let id = purchase_id(p, "COMP_ID")?;
+        let client = caller.client_id;
+        let def = def_of(res)?;
+        let key = [id.to_string()];
+        let was = ops::lock(tx, &def, client, Some(emp), &key).await?;
+        if was == "C" {
+            return Err(Error::Conflict("Compra já cancelada.".into()));
+        }
+        let (settled, ordered): (bool, bool) = sqlx::query_as(
+            "SELECT EXISTS (SELECT 1 FROM orders.compra_pagamentos
+                            WHERE client_id = $1 AND cmpd_emp_id = $2 AND cmpd_comp_id = $3 AND cmpd_baixado),
+                    EXISTS (SELECT 1 FROM orders.compra_devolucoes
+                            WHERE client_id = $1 AND cmpr_emp_id = $2 AND cmpr_comp_id = $3 AND cmpr_pedf_id IS NOT NULL)",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+        if settled {
+            return Err(Error::Conflict(
+                "Compra com parcela paga não pode ser cancelada.".into(),
+            ));
+        }
+        if ordered {
+            return Err(Error::Conflict(
+                "Compra com devolução já em pedido não pode ser cancelada.".into(),
+            ));
+        }
+        sqlx::query(
+            "UPDATE orders.compras SET comp_situacao = 'C', comp_usr_cancelamento = $4, comp_dta_cancelamento = now()
+             WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(caller.user_id)
+        .execute(&mut **tx)
+        .await?;
+        if was == "F" {
+            let head = head(tx, client, emp, id).await?;
+            let items = items(tx, client, emp, id).await?;
+            let event = CompraCancelada {
+                client_id: client,
+                emp_id: emp,
+                compra_id: id,
+                user_id: caller.user_id,
+                items: items
+                    .iter()
+                    .map(|i| PurchaseItem {
+                        product_id: i.cmpp_prod_id.unwrap_or_default(),
+                        product_emp_id: emp,
+                        quantity: (i.cmpp_qtde * i.cmpp_fator).normalize().to_string(),
+                        unit_cost: i.cmpp_custo_unit.unwrap_or_default().to_string(),
+                        landed_total: i.cmpp_custo_total.unwrap_or_default().to_string(),
+                        item: i.cmpp_id,
+                        location_id: stock_location(&head, i),
+                    })
+                    .collect(),
+            };
+            erp_platform::bus::outbox_insert(
+                tx,
+                SCHEMA,
+                erp_proto::subjects::COMPRA_CANCELADA,
+                client,
+                &event.encode_to_vec(),
+            )
+            .await?;
+        }
+        let mut row = query::get(tx, res, caller, Some(emp), &key).await?;
+        if let Value::Object(m) = &mut row {
+            m.insert("code".into(), json!(200));
+            m.insert("msg".into(), json!("Compra cancelada."));
+        }
+        Ok(row)
+    }
+}
+
+/// The invoice's totals typed from paper (`COMP_MAN_DESCONTO`, `_FRETE`, `_SEGURO`,
+/// `_OUTRAS`, `_IPI`, `_ST`, `_TOTAL`; a component left out is the items' sum, the
+/// total left out is products − discount + the additions). They are checked against
+/// the items at once (a typed total below what the items carry is refused with the
+/// apportionment's message); `{"COMP_TOTALIZADOR_MANUAL": false}` turns them off.
+pub(super) struct ManualTotals;
+
+#[async_trait]
+impl ActionHandler for ManualTotals {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let Call { res, caller, emp, params: p, body } = call;
+        let emp = params::company(emp)?;
+        let id = purchase_id(p, "COMP_ID")?;
+        let client = caller.client_id;
+        let def = def_of(res)?;
+        let key = [id.to_string()];
+        ops::ensure_open(tx, &def, client, Some(emp), &key).await?;
+        ops::recalc(tx, &def, client, Some(emp), &key).await?;
+        header_components(tx, client, emp, id).await?;
+        let off = matches!(
+            body.get("COMP_TOTALIZADOR_MANUAL"),
+            Some(Value::Bool(false))
+        ) || body
+            .get("COMP_TOTALIZADOR_MANUAL")
+            .and_then(Value::as_str)
+            .is_some_and(|s| matches!(s.trim(), "0" | "N" | "n" | "false"));
+        if off {
+            sqlx::query(
+                "UPDATE orders.compras SET comp_totalizador_manual = false, comp_man_desconto = NULL,
+                        comp_man_frete = NULL, comp_man_seguro = NULL, comp_man_outras = NULL, comp_man_ipi = NULL,
+                        comp_man_st = NULL, comp_man_total = NULL, comp_vlr_diferenca = 0
+                 WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+            return query::get(tx, res, caller, Some(emp), &key).await;
+        }
+        let mut head = head(tx, client, emp, id).await?;
+        let typed = |k: &str, items: Decimal| -> Result<Decimal> {
+            let v = match body.get(k) {
+                None | Some(Value::Null) => return Ok(items),
+                Some(Value::String(s)) if s.trim().is_empty() => return Ok(items),
+                Some(v) => erp_platform::resource::values::parse_decimal(v)
+                    .ok_or_else(|| Error::validation(format!("Valor inválido em {k}.")))?,
+            };
+            if v < Decimal::ZERO || v.round_dp(2) != v {
+                return Err(Error::validation(format!(
+                    "{k}: informe um valor não negativo, em centavos."
+                )));
+            }
+            Ok(v)
+        };
+        let discount = typed("COMP_MAN_DESCONTO", head.comp_vlr_desconto)?;
+        let freight = typed("COMP_MAN_FRETE", head.comp_vlr_frete)?;
+        let insurance = typed("COMP_MAN_SEGURO", head.comp_vlr_seguro)?;
+        let other = typed("COMP_MAN_OUTRAS", head.comp_vlr_outras)?;
+        let ipi = typed("COMP_MAN_IPI", head.comp_vlr_ipi)?;
+        let st = typed("COMP_MAN_ST", head.comp_vlr_st)?;
+        let computed = head.comp_vlr_produtos - discount + freight + insurance + other + ipi + st;
+        let total = typed("COMP_MAN_TOTAL", computed)?;
+        head.comp_totalizador_manual = true;
+        head.comp_man_desconto = Some(discount);
+        head.comp_man_frete = Some(freight);
+        head.comp_man_seguro = Some(insurance);
+        head.comp_man_outras = Some(other);
+        head.comp_man_ipi = Some(ipi);
+        head.comp_man_st = Some(st);
+        head.comp_man_total = Some(total);
+        let items = items(tx, client, emp, id).await?;
+        if !items.is_empty() {
+            landed(&head, &items, Decimal::ZERO)?;
+        }
+        sqlx::query(
+            "UPDATE orders.compras SET comp_totalizador_manual = true, comp_man_desconto = $4,
+                    comp_man_frete = $5, comp_man_seguro = $6, comp_man_outras = $7, comp_man_ipi = $8,
+                    comp_man_st = $9, comp_man_total = $10, comp_vlr_diferenca = $10 - comp_vlr_total
+             WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(discount)
+        .bind(freight)
+        .bind(insurance)
+        .bind(other)
+        .bind(ipi)
+        .bind(st)
+        .bind(total)
+        .execute(&mut **tx)
+        .await?;
+        query::get(tx, res, caller, Some(emp), &key).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn purchase_ids_come_plain_or_base64() {
+        let p = |v: &str| -> HashMap<String, String> {
+            [("COMP_ID".to_string(), v.to_string())]
+                .into_iter()
+                .collect()
+        };
+        assert_eq!(purchase_id(&p("42"), "COMP_ID").ok(), Some(42));
+        // "42" and "1234" base64-encoded, with and without padding, URL-safe alike.
+        assert_eq!(purchase_id(&p("NDI="), "COMP_ID").ok(), Some(42));
+        assert_eq!(purchase_id(&p("NDI"), "COMP_ID").ok(), Some(42));
+        assert_eq!(purchase_id(&p("MTIzNA=="), "COMP_ID").ok(), Some(1234));
+        assert_eq!(
+            purchase_id(&p("abc!"), "COMP_ID")
+                .err()
+                .map(|e| e.to_string()),
+            Some("Parâmetro COMP_ID inválido.".into())
+        );
+        assert_eq!(
+            purchase_id(&p("YWJj"), "COMP_ID")
+                .err()
+                .map(|e| e.to_string()),
+            Some("Parâmetro COMP_ID inválido.".into())
+        );
+    }
+}
