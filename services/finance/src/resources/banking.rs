@@ -2,7 +2,8 @@
 //! slips and Pix need (COMPE code picked from catalog's `bancosbr`, agency, account,
 //! wallet, agreement, Pix key) and the certificate and key files of the bank's API,
 //! uploaded by `PUT /banco/uploads/{id}/{emp}` (multipart `file` plus a form field
-//! `tipo` = CERTIFICATE or KEY naming which of the two it is).
+//! `tipo` = CERTIFICATE or KEY naming which of the two it is). `BCO_SALDO` is the
+//! account's current balance: the initial balance plus its movements.
 
 use std::sync::Arc;
 
@@ -103,6 +104,14 @@ pub fn banco() -> Resource {
                 .default("0".into())
                 .width(3),
             Field::date("BCO_DTA_SALDO", "Data do Saldo Inicial"),
+            // The initial balance plus the account's movements (`bank`), kept by
+            // the database as they are written.
+            Field::decimal("BCO_SALDO", "Saldo Atual")
+                .kind(Kind::Money)
+                .scale(2)
+                .read_only()
+                .list()
+                .width(3),
             Field::money("BCO_LIMITE", "Limite").width(3),
             Field::decimal("BCO_PERC_MULTA", "Multa (%)")
                 .scale(4)
@@ -144,7 +153,7 @@ pub fn banco() -> Resource {
             Some("Saldo"),
             true,
             12,
-            &["BCO_SALDO_INICIAL", "BCO_DTA_SALDO", "BCO_LIMITE"],
+            &["BCO_SALDO_INICIAL", "BCO_DTA_SALDO", "BCO_LIMITE", "BCO_SALDO"],
         )
         .group(
             Some("Cobrança"),

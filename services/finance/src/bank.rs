@@ -1,0 +1,222 @@
+//! Bank movements (`movimentacaobancaria`): the one write path of an account's
+//! balance. An account's `bco_movimentos` is the signed sum of its movements
+//! (credits add, debits subtract), changed in the same transaction as the movement
+//! under the account's row lock, so `BCO_SALDO` (initial balance + movements) always
+//! equals the initial balance plus the sum of the movements.
+//!
+//! Lock order, the same in every writer so none waits on another in a circle:
+//! titles, then the id counters (settlements, movements), then the account. A
+//! settlement reserves its movements' ids before it writes anything that checks the
+//! account's key, and the engine numbers a manual movement before the register's
+//! hooks lock the accounts.
+
+use chrono::NaiveDate;
+use erp_platform::db::Tx;
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+
+/// Credit ('C', money in) or debit ('D', money out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Credit,
+    Debit,
+}
+
+impl Direction {
+    pub fn code(self) -> &'static str {
+        match self {
+            Direction::Credit => "C",
+            Direction::Debit => "D",
+        }
+    }
+
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::Credit => Direction::Debit,
+            Direction::Debit => Direction::Credit,
+        }
+    }
+
+    pub fn from_code(c: &str) -> Option<Direction> {
+        match c.trim() {
+            "C" => Some(Direction::Credit),
+            "D" => Some(Direction::Debit),
+            _ => None,
+        }
+    }
+
+    fn signed(self, v: Decimal) -> Decimal {
+        match self {
+            Direction::Credit => v,
+            Direction::Debit => -v,
+        }
+    }
+}
+
+/// A movement a settlement or its reversal writes.
+#[derive(Clone, Debug)]
+pub struct Movement {
+    pub emp: i64,
+    pub bank: i64,
+    pub date: NaiveDate,
+    pub direction: Direction,
+    pub value: Decimal,
+    pub history: String,
+    pub document: Option<String>,
+    pub cost_centre: Option<i64>,
+    pub method: Option<i64>,
+    /// `BAIXA` or `ESTORNO`.
+    pub origin: &'static str,
+    pub settlement: Option<i64>,
+    pub user: i64,
+}
+
+pub const UNKNOWN_ACCOUNT: &str = "Conta bancária não encontrada.";
+
+/// Locks the account's row (the balance's lock); refuses an account the company
+/// does not have.
+pub async fn lock_account(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<()> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT bco_id FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = $3 FOR UPDATE",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(bank)
+    .fetch_optional(&mut **tx)
+    .await?;
+    found
+        .map(|_| ())
+        .ok_or_else(|| Error::validation(UNKNOWN_ACCOUNT))
+}
+
+/// The next `n` ids of a finance table in a company, from the counters the
+/// resource engine numbers the same table's registers with; returns the first.
+pub async fn next_ids(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    table: &'static str,
+    id_col: &'static str,
+    emp_col: &'static str,
+    n: i64,
+) -> Result<i64> {
+    let sql = format!(
+        "INSERT INTO finance.id_counters (client_id, emp_id, resource, last_id)
+         VALUES ($1, $2, $3, (SELECT coalesce(max({id_col}), 0) + $4 FROM finance.{table}
+                              WHERE client_id = $1 AND {emp_col} = $2))
+         ON CONFLICT (client_id, emp_id, resource) DO UPDATE
+         SET last_id = greatest(finance.id_counters.last_id + $4, EXCLUDED.last_id)
+         RETURNING last_id"
+    );
+    let last: i64 = sqlx::query_scalar(&sql)
+        .bind(client)
+        .bind(emp)
+        .bind(table)
+        .bind(n)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(last - n + 1)
+}
+
+/// Reserves `n` movement ids of a company. A writer reserves its movements' ids
+/// before it touches an account (the engine numbers a manual movement before its
+/// hooks lock the accounts): counters first, accounts after, in every writer.
+pub async fn reserve(tx: &mut Tx, client: i64, emp: i64, n: i64) -> Result<i64> {
+    next_ids(
+        tx,
+        client,
+        emp,
+        "movimentacaobancaria",
+        "mbca_id",
+        "mbca_emp_id",
+        n,
+    )
+    .await
+}
+
+/// Writes movement `id` (reserved with [`reserve`]) and moves its account's
+/// balance under the account's lock.
+pub async fn record(tx: &mut Tx, client: i64, id: i64, m: &Movement) -> Result<()> {
+    if m.value <= Decimal::ZERO {
+        return Err(Error::internal("a bank movement moves a positive value"));
+    }
+    lock_account(tx, client, m.emp, m.bank).await?;
+    sqlx::query(
+        "INSERT INTO finance.movimentacaobancaria
+             (client_id, mbca_emp_id, mbca_id, mbca_bco_id, mbca_dta_mov, mbca_tipo, mbca_valor,
+              mbca_historico, mbca_documento, mbca_hisp_id, mbca_frmp_id, mbca_origem, mbca_baix_id, mbca_usr_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(client)
+    .bind(m.emp)
+    .bind(id)
+    .bind(m.bank)
+    .bind(m.date)
+    .bind(m.direction.code())
+    .bind(m.value)
+    .bind(&m.history)
+    .bind(&m.document)
+    .bind(m.cost_centre)
+    .bind(m.method)
+    .bind(m.origin)
+    .bind(m.settlement)
+    .bind((m.user > 0).then_some(m.user))
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE finance.banco SET bco_movimentos = bco_movimentos + $4
+         WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = $3",
+    )
+    .bind(client)
+    .bind(m.emp)
+    .bind(m.bank)
+    .bind(m.direction.signed(m.value))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Sets the company's account balances to the sum of their movements (after a
+/// manual movement was written, changed or removed by the register): each account
+/// locked first, in key order, then summed in a statement that sees every
+/// movement committed before the lock was taken.
+pub async fn refresh(tx: &mut Tx, client: i64, emp: i64) -> Result<()> {
+    sqlx::query(
+        "SELECT bco_id FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 ORDER BY bco_id FOR UPDATE",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_all(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE finance.banco b SET bco_movimentos = coalesce((
+             SELECT sum(CASE m.mbca_tipo WHEN 'C' THEN m.mbca_valor ELSE -m.mbca_valor END)
+             FROM finance.movimentacaobancaria m
+             WHERE m.client_id = b.client_id AND m.mbca_emp_id = b.bco_emp_id AND m.mbca_bco_id = b.bco_id), 0)
+         WHERE b.client_id = $1 AND b.bco_emp_id = $2",
+    )
+    .bind(client)
+    .bind(emp)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// An account's balance and the sum of its movements (what tests and the
+/// reconciliation compare): (initial + movements kept, initial + movements summed).
+pub async fn balance(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<(Decimal, Decimal)> {
+    let row: Option<(Decimal, Decimal)> = sqlx::query_as(
+        "SELECT b.bco_saldo,
+                b.bco_saldo_inicial + coalesce((SELECT sum(CASE mbca_tipo WHEN 'C' THEN mbca_valor ELSE -mbca_valor END)
+                                                FROM finance.movimentacaobancaria m
+                                                WHERE m.client_id = b.client_id AND m.mbca_emp_id = b.bco_emp_id
+                                                  AND m.mbca_bco_id = b.bco_id), 0)
+         FROM finance.banco b WHERE b.client_id = $1 AND b.bco_emp_id = $2 AND b.bco_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(bank)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.ok_or_else(|| Error::validation(UNKNOWN_ACCOUNT))
+}

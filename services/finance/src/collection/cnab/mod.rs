@@ -1,0 +1,223 @@
+//! CNAB remittance (remessa) and return (retorno) files for boleto collection.
+//!
+//! Record layouts are declared as data (field name, 1-based inclusive start and
+//! end as the manuals print them, kind, default) in [`tables240`] and
+//! [`tables400`]; code never slices lines by hand-counted offsets. The generator
+//! turns slips and the beneficiary's account into a remittance; the parsers read
+//! remittances back into slips and returns into per-title outcomes.
+//!
+//! Non-obvious choices:
+//! - The caller names the layout ([`CnabLayout`]) instead of having it guessed
+//!   from the file: the bank code in a header is not enough (Unicred files carry
+//!   Banco do Brasil's code 001).
+//! - Remittance parsing is strict (first problem → error). Return parsing keeps
+//!   going: a title whose lines cannot be read, a wrong trailer count or a
+//!   sequence gap becomes an entry of [`ReturnFile::issues`], so the readable
+//!   titles of a bank file can still be settled while the rest go to review.
+//!   Problems with the file header still abort.
+//! - The nosso número is handled as digits without its check digit and without
+//!   leading zeros (they are not significant); Santander's check digit is
+//!   computed on write and verified on read.
+//!
+//! Layout:
+//! - `layout`: the field-table engine (writer, typed reader, line splitting).
+//! - `tables240`: CNAB 240 tables (Santander, Caixa, Sicredi, Ailos; segments P, Q, R, T, U).
+//! - `tables400`: CNAB 400 tables (Banco do Brasil and Itaú remittances, Unicred return).
+//! - `remittance`: remittance generator and parser.
+//! - `returns`: return parser and occurrence/reason tables.
+
+pub mod layout;
+pub mod remittance;
+pub mod returns;
+pub mod tables240;
+pub mod tables400;
+#[cfg(test)]
+mod tests;
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use remittance::{generate_remittance, parse_remittance, Remittance};
+pub use returns::{parse_return, Occurrence, OccurrenceKind, Reason, ReturnFile, ReturnTitle};
+
+/// Errors of CNAB generation and parsing; every message names where it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+pub enum CnabError {
+    #[error("Arquivo CNAB vazio.")]
+    Empty,
+    #[error("Linha {line}: registro com {found} posições; o leiaute {layout} exige {expected}.")]
+    LineLength {
+        line: usize,
+        found: usize,
+        expected: usize,
+        layout: &'static str,
+    },
+    #[error("Linha {line}, campo {field} (posições {start}-{end}): {reason}.")]
+    Field {
+        line: usize,
+        field: &'static str,
+        start: usize,
+        end: usize,
+        reason: String,
+    },
+    #[error("Linha {line}: {reason}.")]
+    Structure { line: usize, reason: String },
+    #[error("Título {index} ({nosso_numero}), campo {field}: {reason}.")]
+    Slip {
+        index: usize,
+        nosso_numero: String,
+        field: &'static str,
+        reason: String,
+    },
+    #[error("Beneficiário, campo {field}: {reason}.")]
+    Beneficiary { field: &'static str, reason: String },
+    #[error("O leiaute {layout} não é suportado para {what}.")]
+    Unsupported {
+        layout: &'static str,
+        what: &'static str,
+    },
+}
+
+/// The bank layouts this module knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CnabLayout {
+    /// Santander (033), CNAB 240.
+    Santander240,
+    /// Caixa Econômica Federal (104), CNAB 240 SIGCB.
+    Caixa240,
+    /// Sicredi (748), CNAB 240.
+    Sicredi240,
+    /// Ailos (085), CNAB 240.
+    Ailos240,
+    /// Banco do Brasil (001), CNAB 400 with a 7-digit convênio (remittance only).
+    BancoDoBrasil400,
+    /// Itaú (341), CNAB 400 (remittance only).
+    Itau400,
+    /// Unicred (136), CNAB 400 in Banco do Brasil's CBR643 format (return only).
+    Unicred400,
+}
+
+impl CnabLayout {
+    /// Bank compensation code.
+    pub fn bank_code(self) -> &'static str {
+        match self {
+            CnabLayout::Santander240 => "033",
+            CnabLayout::Caixa240 => "104",
+            CnabLayout::Sicredi240 => "748",
+            CnabLayout::Ailos240 => "085",
+            CnabLayout::BancoDoBrasil400 => "001",
+            CnabLayout::Itau400 => "341",
+            CnabLayout::Unicred400 => "136",
+        }
+    }
+
+    /// Record length: 240 or 400.
+    pub fn record_len(self) -> usize {
+        match self {
+            CnabLayout::Santander240
+            | CnabLayout::Caixa240
+            | CnabLayout::Sicredi240
+            | CnabLayout::Ailos240 => 240,
+            CnabLayout::BancoDoBrasil400 | CnabLayout::Itau400 | CnabLayout::Unicred400 => 400,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CnabLayout::Santander240 => "Santander CNAB 240",
+            CnabLayout::Caixa240 => "Caixa CNAB 240 (SIGCB)",
+            CnabLayout::Sicredi240 => "Sicredi CNAB 240",
+            CnabLayout::Ailos240 => "Ailos CNAB 240",
+            CnabLayout::BancoDoBrasil400 => "Banco do Brasil CNAB 400",
+            CnabLayout::Itau400 => "Itaú CNAB 400",
+            CnabLayout::Unicred400 => "Unicred CNAB 400",
+        }
+    }
+}
+
+/// The payer (pagador) of a slip.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payer {
+    pub name: String,
+    /// CPF (11 digits) or CNPJ (14 digits), digits only.
+    pub document: String,
+    pub address: String,
+    pub district: String,
+    /// CEP, 8 digits.
+    pub cep: String,
+    pub city: String,
+    /// Two-letter state code.
+    pub uf: String,
+}
+
+/// A fixed discount granted when paid up to a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discount {
+    pub until: NaiveDate,
+    pub amount: Decimal,
+}
+
+/// One collection slip (título) of a remittance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slip {
+    /// Digits without check digit; leading zeros are not significant.
+    pub nosso_numero: String,
+    /// Company's document number (seu número), up to 10 characters in CNAB 400.
+    pub document_number: String,
+    pub issue_date: NaiveDate,
+    pub due_date: NaiveDate,
+    pub amount: Decimal,
+    pub payer: Payer,
+    /// Interest in reais per day late, charged from the day after the due date.
+    pub interest_per_day: Option<Decimal>,
+    /// Fine (multa) percentage from the day after the due date (CNAB 240 only).
+    pub fine_percent: Option<Decimal>,
+    pub discount: Option<Discount>,
+    /// Protest after this many calendar days; `None` = do not protest.
+    pub protest_days: Option<u8>,
+    /// Message to the payer (CNAB 240 segment R only).
+    pub message: Option<String>,
+}
+
+/// The beneficiary's (cedente's) account and identification.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Beneficiary {
+    pub company_name: String,
+    /// CNPJ (14 digits) or CPF (11 digits).
+    pub document: String,
+    pub agency: String,
+    pub agency_dv: String,
+    pub account: String,
+    pub account_dv: String,
+    /// Carteira (wallet) code as the bank defines it for the layout.
+    pub wallet: String,
+    /// Banco do Brasil's carteira variation (e.g. 019); ignored by other banks.
+    pub wallet_variation: Option<String>,
+    /// Convênio / código do beneficiário / código de transmissão.
+    pub agreement: String,
+    /// Sequential number of the remittance file (NSA).
+    pub file_sequence: u64,
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::PathBuf;
+
+    /// Shared fixtures, reachable both from the scratch crate and from
+    /// services/finance (`../../../shared` is /work/shared there).
+    pub fn fixture(name: &str) -> Vec<u8> {
+        let relative = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/fixtures/cnab/"
+        ))
+        .join(name);
+        let path = if relative.exists() {
+            relative
+        } else {
+            PathBuf::from("/work/shared/fixtures/cnab/").join(name)
+        };
+        std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+    }
+}

@@ -1,0 +1,546 @@
+//! Titles: receivables (`contasreceber`, screen /contasareceber, CRCB_*), payables
+//! (`contaspagar`, screen /contasapagar, CMPD_*) and the register of the payables
+//! settlement screen (`baixacontaspagar`, /baixacontaspagar: the payables under
+//! that screen's program, read-only, with the settlement calls).
+//!
+//! The two title tables have the same columns (`tit_*`); each register maps the
+//! legacy names onto them. What a title is worth (`*_VLR_CTA`/`*_VLR_TITULO` plus
+//! the surcharge), what settlements took (`*_VLR_PAGO`) and charged (`*_VLR_JUROS`,
+//! `*_VLR_MULTA`, `*_VLR_DESCONTO`), the balance (`SALDO`) and the status
+//! (`*_SITUACAO`: A aberto, P parcialmente pago, Q pago, C cancelado) are kept by the
+//! settlement calls; the balance and the status are derived by the database, so
+//! they never disagree with the values. Titles are written by hand only while open
+//! (no settlement): a settled or cancelled one refuses changes and deletion. A title
+//! made from another service's document (an invoiced order, a finalized purchase)
+//! cannot be deleted (its document is cancelled instead) and its value cannot be
+//! changed alone (the document's instalments must still add up to what was made).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::params::{int, text};
+use erp_platform::resource::values::parse_date;
+use erp_platform::resource::{ActionPerm, DbType, Field, Hooks, Kind, Op, Resource, Role};
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value};
+
+use super::settlement as calls;
+use crate::titles::{brl, Side};
+
+const SCHEMA: &str = crate::SCHEMA;
+
+pub const STATUS: [(&str, &str); 4] = [
+    ("A", "Aberto"),
+    ("P", "Parcialmente pago"),
+    ("Q", "Pago"),
+    ("C", "Cancelado"),
+];
+
+pub const ORIGINS: [(&str, &str); 4] = [
+    ("MANUAL", "Manual"),
+    ("PEDIDO", "Pedido"),
+    ("COMPRA", "Compra"),
+    ("ORDEMSERVICO", "Ordem de Serviço"),
+];
+
+/// The legacy names of one side's fields.
+pub struct Names {
+    /// `CRCB`, `CMPD`.
+    pub prefix: &'static str,
+    pub person: &'static str,
+    pub person_label: &'static str,
+    pub person_register: &'static str,
+    pub person_name: &'static str,
+    pub value: &'static str,
+    pub surcharge: &'static str,
+    pub paid_on: &'static str,
+    pub paid_on_label: &'static str,
+    pub origin_id: &'static str,
+    pub origin_label: &'static str,
+    pub origin_serie: &'static str,
+}
+
+pub const RECEIVABLE: Names = Names {
+    prefix: "CRCB",
+    person: "CRCB_CLI_ID",
+    person_label: "Cliente",
+    person_register: "clientes",
+    person_name: "CLI_DESCRICAO",
+    value: "CRCB_VLR_CTA",
+    surcharge: "CRCB_VLR_ACRESCIMO",
+    paid_on: "CRCB_DTA_PAG",
+    paid_on_label: "Data do Pagamento",
+    origin_id: "CRCB_PEDF_ID",
+    origin_label: "Pedido",
+    origin_serie: "CRCB_PEDF_SERIE",
+};
+
+pub const PAYABLE: Names = Names {
+    prefix: "CMPD",
+    person: "CMPD_COMP_FORN_ID",
+    person_label: "Fornecedor",
+    person_register: "fornecedor",
+    person_name: "FORN_DESCRICAO",
+    value: "CMPD_VLR_TITULO",
+    surcharge: "CMPD_VLR_ACRECIMO",
+    paid_on: "CMPD_DTA_MOV",
+    paid_on_label: "Data da Baixa",
+    origin_id: "CMPD_COMP_ID",
+    origin_label: "Compra",
+    origin_serie: "CMPD_COMP_SERIE",
+};
+
+pub fn names(side: Side) -> &'static Names {
+    match side {
+        Side::Receivable => &RECEIVABLE,
+        Side::Payable => &PAYABLE,
+    }
+}
+
+impl Names {
+    /// `CRCB_DTA_VCTO` from `DTA_VCTO`.
+    pub fn f(&self, suffix: &str) -> String {
+        format!("{}_{suffix}", self.prefix)
+    }
+}
+
+pub fn all() -> Vec<Resource> {
+    vec![contasreceber(), contaspagar(), baixacontaspagar()]
+}
+
+fn fields(side: Side) -> Vec<Field> {
+    let n = names(side);
+    let f = |s: &str| n.f(s);
+    vec![
+        Field::id(side.key(), "Código").column("tit_id"),
+        Field::int(&f("EMP_ID"), "Empresa").column("tit_emp_id"),
+        Field::reference(
+            n.person,
+            n.person_label,
+            n.person_register,
+            Kind::Autocomplete,
+        )
+        .required()
+        .list()
+        .width(6)
+        .column("tit_pessoa_id"),
+        Field::text(n.person_name, "Nome")
+            .len(150)
+            .searchable()
+            .list()
+            .width(6)
+            .column("tit_pessoa_nome"),
+        Field::text(&f("DOCUMENTO"), "Documento")
+            .len(60)
+            .searchable()
+            .list()
+            .width(3)
+            .column("tit_documento"),
+        Field::int(&f("PARCELA"), "Parcela")
+            .min("1")
+            .max("999")
+            .default(1.into())
+            .list()
+            .width(2)
+            .column("tit_parcela"),
+        Field::int(&f("QTD_PARCELAS"), "Qtde. de Parcelas")
+            .min("1")
+            .max("999")
+            .default(1.into())
+            .width(2)
+            .column("tit_parcelas"),
+        Field::date(&f("DTA_EMIS"), "Emissão")
+            .required()
+            .list()
+            .column("tit_dta_emis"),
+        Field::date(&f("DTA_VCTO"), "Vencimento")
+            .required()
+            .list()
+            .column("tit_dta_vcto"),
+        Field::money(n.value, "Valor")
+            .required()
+            .min("0.01")
+            .list()
+            .width(3)
+            .column("tit_valor"),
+        Field::money(n.surcharge, "Acréscimo")
+            .default("0".into())
+            .width(3)
+            .column("tit_acrescimo"),
+        Field::money(&f("VLR_JUROS"), "Juros")
+            .read_only()
+            .width(3)
+            .column("tit_juros"),
+        Field::money(&f("VLR_MULTA"), "Multa")
+            .read_only()
+            .width(3)
+            .column("tit_multa"),
+        Field::money(&f("VLR_DESCONTO"), "Desconto")
+            .read_only()
+            .width(3)
+            .column("tit_desconto"),
+        Field::money(&f("VLR_PAGO"), "Valor Pago")
+            .read_only()
+            .list()
+            .width(3)
+            .column("tit_pago"),
+        Field::money("SALDO", "Saldo")
+            .read_only()
+            .list()
+            .width(3)
+            .column("tit_saldo"),
+        Field::date(n.paid_on, n.paid_on_label)
+            .read_only()
+            .list()
+            .column("tit_dta_pag"),
+        Field::reference(
+            &f("FRMP_ID"),
+            "Forma de Pagamento",
+            "formapagamento",
+            Kind::Combobox,
+        )
+        .width(4)
+        .column("tit_frmp_id"),
+        Field::reference(&f("BCO_ID"), "Conta Bancária", "banco", Kind::Combobox)
+            .width(4)
+            .column("tit_bco_id"),
+        Field::reference(
+            &f("HISP_ID"),
+            "Centro de Custo",
+            "historicopadrao",
+            Kind::Combobox,
+        )
+        .width(4)
+        .column("tit_hisp_id"),
+        Field::options(&f("SITUACAO"), "Situação", DbType::Text, &STATUS)
+            .read_only()
+            .list()
+            .width(3)
+            .column("tit_situacao"),
+        Field::options(&f("ORIGEM"), "Origem", DbType::Text, &ORIGINS)
+            .read_only()
+            .width(3)
+            .column("tit_origem"),
+        Field::int(n.origin_id, n.origin_label)
+            .read_only()
+            .width(2)
+            .column("tit_origem_id"),
+        Field::text(n.origin_serie, "Série")
+            .read_only()
+            .width(2)
+            .column("tit_origem_serie"),
+        Field::textarea(&f("OBS"), "Observação")
+            .len(500)
+            .column("tit_obs"),
+        Field::int(&f("USR_ID"), "Usuário")
+            .role(Role::CreatedBy)
+            .column("tit_usr_id"),
+        Field::timestamp(&f("DTA_CAD"), "Data de Cadastro").column("tit_dta_cad"),
+    ]
+}
+
+fn register(side: Side, name: &str, title: &str, program: &str) -> Resource {
+    let n = names(side);
+    Resource::new(name, title, SCHEMA, side.table(), program)
+        .key(&[side.key()])
+        .company(&n.f("EMP_ID"))
+        .label(n.person_name)
+        .order(&n.f("DTA_VCTO"))
+        .constraint(
+            &format!("{}_banco_fkey", side.table()),
+            crate::bank::UNKNOWN_ACCOUNT,
+        )
+        .constraint(
+            &format!("{}_forma_fkey", side.table()),
+            "Forma de pagamento não encontrada.",
+        )
+        .constraint(
+            &format!("{}_centro_fkey", side.table()),
+            "Centro de custo não encontrado.",
+        )
+        .fields(fields(side))
+}
+
+/// The settlement calls every title register has.
+fn settlement_calls(res: Resource, side: Side) -> Resource {
+    let root = side.table();
+    let what = match side {
+        Side::Receivable => "Contas a Receber",
+        Side::Payable => "Contas a Pagar",
+    };
+    res.action(
+        "POST",
+        &format!("/{root}/baixa/{{emp}}"),
+        "baixa",
+        ActionPerm::Update,
+        &format!("{what}: baixar um ou mais títulos (valor, juros, multa, desconto, data, conta, forma de pagamento)"),
+        Arc::new(calls::Settle { side, quick: false }),
+    )
+    .action(
+        "PUT",
+        &format!("/{root}/estorno/{{id}}/{{emp}}"),
+        "estorno",
+        ActionPerm::Update,
+        &format!("{what}: estornar uma baixa (o título reabre e o movimento bancário é estornado)"),
+        Arc::new(calls::Reverse(side)),
+    )
+    .action(
+        "POST",
+        &format!("/{root}/baixas/{{id}}/{{emp}}"),
+        "baixas",
+        ActionPerm::View,
+        &format!("{what}: baixas de um título"),
+        Arc::new(calls::Settlements(side)),
+    )
+    .action(
+        "GET",
+        &format!("/{root}/verifica/{{id}}/{{emp}}"),
+        "verifica",
+        ActionPerm::View,
+        &format!("{what}: o título pode ser baixado? situação, saldo, juros e multa de hoje"),
+        Arc::new(calls::Check(side)),
+    )
+    .action(
+        "POST",
+        &format!("/{root}/calculo/{{emp}}"),
+        "calculo",
+        ActionPerm::View,
+        &format!("{what}: juros, multa e total da baixa de títulos numa data, antes de confirmar"),
+        Arc::new(calls::Preview(side)),
+    )
+}
+
+pub fn contasreceber() -> Resource {
+    let side = Side::Receivable;
+    let res = register(side, "contasreceber", "Contas a Receber", "contasareceber")
+        .screen("/contasareceber")
+        .hooks(Arc::new(TitleHooks(side)))
+        .sample(json!({
+            "CRCB_CLI_ID": 1, "CLI_DESCRICAO": "CLIENTE EXEMPLO LTDA", "CRCB_DOCUMENTO": "NF 1001",
+            "CRCB_DTA_EMIS": "2026-11-23", "CRCB_DTA_VCTO": "2026-12-23", "CRCB_VLR_CTA": "150.00",
+            "CRCB_OBS": "Título de exemplo"
+        }));
+    settlement_calls(res, side)
+        .action(
+            "GET",
+            "/contasreceber/cliente/{emp}/{cliId}/{type}",
+            "cliente",
+            ActionPerm::View,
+            "Contas a Receber: títulos de um cliente (type: abertos, pagos, vencidos ou todos)",
+            Arc::new(calls::CustomerTitles),
+        )
+        .action(
+            "POST",
+            "/contasreceberbaixadas/{emp}",
+            "baixadas",
+            ActionPerm::View,
+            "Contas a Receber: baixas do período (DATA_INI, DATA_FIM, CRCB_CLI_ID, BCO_ID, FRMP_ID, ESTORNADAS)",
+            Arc::new(calls::SettledReceivables),
+        )
+        .action(
+            "DELETE",
+            "/contasreceberparcelaspedidos/{id}/{emp}/{serie}",
+            "parcelaspedido",
+            ActionPerm::Delete,
+            "Contas a Receber: excluir as parcelas de um pedido (recusado se alguma foi paga)",
+            Arc::new(calls::RemoveOrderInstalments),
+        )
+        .action(
+            "POST",
+            "/contasreceber/simular/{emp}",
+            "simular",
+            ActionPerm::View,
+            "Contas a Receber: parcelas de um valor por uma condição de pagamento ou de vencimento",
+            Arc::new(calls::Simulate),
+        )
+}
+
+pub fn contaspagar() -> Resource {
+    let side = Side::Payable;
+    let res = register(side, "contaspagar", "Contas a Pagar", "contasapagar")
+        .screen("/contasapagar")
+        .hooks(Arc::new(TitleHooks(side)))
+        .sample(json!({
+            "CMPD_COMP_FORN_ID": 1, "FORN_DESCRICAO": "FORNECEDOR EXEMPLO LTDA", "CMPD_DOCUMENTO": "NF 5001",
+            "CMPD_DTA_EMIS": "2026-11-23", "CMPD_DTA_VCTO": "2026-12-23", "CMPD_VLR_TITULO": "320.00",
+            "CMPD_OBS": "Título de exemplo"
+        }));
+    settlement_calls(res, side)
+}
+
+/// What the payables settlement screen lists and calls, under its own program.
+pub const SETTLEMENT_SCREEN_READ_ONLY: &str =
+    "Baixa de Contas a Pagar: inclua, altere e exclua títulos em Contas a Pagar.";
+
+pub fn baixacontaspagar() -> Resource {
+    let side = Side::Payable;
+    register(side, "baixacontaspagar", "Baixa de Contas a Pagar", "baixacontaspagar")
+        .screen("/baixacontaspagar")
+        .hooks(Arc::new(ReadOnly))
+        .action(
+            "POST",
+            "/baixacontaspagar/filtros/{emp}",
+            "filtros",
+            ActionPerm::View,
+            "Baixa de Contas a Pagar: títulos a baixar ({dados, count}; fornecedor, vencimento, situação, conta; juros e multa em DATA_BAIXA)",
+            Arc::new(calls::PayablesToSettle),
+        )
+        .action(
+            "POST",
+            "/baixacontaspagar/rapida/{emp}",
+            "rapida",
+            ActionPerm::Update,
+            "Baixa de Contas a Pagar: baixar uma lista de títulos pelo saldo, tudo ou nada",
+            Arc::new(calls::Settle { side, quick: true }),
+        )
+        .action(
+            "GET",
+            "/baixacontaspagar/verifica/{id}/{emp}",
+            "verifica",
+            ActionPerm::View,
+            "Baixa de Contas a Pagar: o título pode ser baixado? situação, saldo, juros e multa de hoje",
+            Arc::new(calls::Check(side)),
+        )
+        .action(
+            "PUT",
+            "/baixacontaspagar/estorno/{id}/{emp}",
+            "estorno",
+            ActionPerm::Update,
+            "Baixa de Contas a Pagar: estornar uma baixa",
+            Arc::new(calls::Reverse(side)),
+        )
+}
+
+/// The settlement screen's register writes nothing itself.
+struct ReadOnly;
+
+#[async_trait]
+impl Hooks for ReadOnly {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        _body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        Err(Error::validation(SETTLEMENT_SCREEN_READ_ONLY))
+    }
+
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        _op: Op,
+        _caller: &Caller,
+        _row: &Value,
+    ) -> Result<()> {
+        Err(Error::validation(SETTLEMENT_SCREEN_READ_ONLY))
+    }
+}
+
+/// What the registers' writes of a title check (see the module's doc).
+struct TitleHooks(Side);
+
+pub const SETTLED: &str =
+    "Título com baixa não pode ser alterado nem excluído: estorne a baixa antes.";
+pub const CANCELLED: &str = "Título cancelado não pode ser alterado nem excluído.";
+
+#[async_trait]
+impl Hooks for TitleHooks {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let n = names(self.0);
+        let date = |k: String| -> Result<Option<chrono::NaiveDate>> {
+            match body.get(&k) {
+                Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s).map(Some),
+                _ => Ok(None),
+            }
+        };
+        if let (Some(issued), Some(due)) = (date(n.f("DTA_EMIS"))?, date(n.f("DTA_VCTO"))?) {
+            if due < issued {
+                return Err(Error::validation(
+                    "A data de vencimento não pode ser anterior à data de emissão.",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Create {
+            return Ok(());
+        }
+        let side = self.0;
+        let n = names(side);
+        match text(row, &n.f("SITUACAO")).as_str() {
+            "A" => {}
+            "C" => return Err(Error::Conflict(CANCELLED.into())),
+            _ => return Err(Error::Conflict(SETTLED.into())),
+        }
+        let client = caller.client_id;
+        let emp = int(row, &n.f("EMP_ID"))?;
+        let id = int(row, side.key())?;
+        let origin = text(row, &n.f("ORIGEM"));
+        if op == Op::Delete {
+            if origin != "MANUAL" {
+                let what = ORIGINS
+                    .iter()
+                    .find(|(c, _)| *c == origin)
+                    .map(|(_, t)| t.to_lowercase())
+                    .unwrap_or_else(|| "outro documento".into());
+                return Err(Error::Conflict(format!(
+                    "Parcela gerada por {what} não pode ser excluída: cancele o documento de origem."
+                )));
+            }
+            let settlements: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM finance.baixas WHERE client_id = $1 AND baix_emp_id = $2
+                   AND baix_tipo = $3 AND baix_tit_id = $4",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(side.code())
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
+            if settlements > 0 {
+                return Err(Error::Conflict(
+                    "Título com baixas estornadas não pode ser excluído.".into(),
+                ));
+            }
+            return Ok(());
+        }
+        if origin != "MANUAL" {
+            // The document's instalments still add up to what was made from it.
+            let sql = format!(
+                "SELECT d.doc_total, coalesce((SELECT sum(t.tit_valor) FROM finance.{} t
+                     WHERE t.client_id = d.client_id AND t.tit_emp_id = d.doc_emp_id AND t.tit_origem = d.doc_origem
+                       AND t.tit_origem_id = d.doc_id AND t.tit_origem_serie = d.doc_serie AND NOT t.tit_cancelado), 0)
+                 FROM finance.documentos d
+                 WHERE d.client_id = $1 AND d.doc_emp_id = $2 AND d.doc_origem = $3 AND d.doc_id = $4 AND d.doc_serie = $5",
+                side.table()
+            );
+            let sums: Option<(Decimal, Decimal)> = sqlx::query_as(&sql)
+                .bind(client)
+                .bind(emp)
+                .bind(&origin)
+                .bind(int(row, n.origin_id)?)
+                .bind(text(row, n.origin_serie))
+                .fetch_optional(&mut **tx)
+                .await?;
+            if let Some((made, now)) = sums {
+                if made != now {
+                    return Err(Error::validation(format!(
+                        "O valor de parcela gerada por documento não pode ser alterado: as parcelas devem somar {}.",
+                        brl(made)
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
