@@ -160,6 +160,7 @@ export const quoteMeta: DocumentRegister = {
     dateField: 'ORCA_DTA_EMIS',
     breadcrumbs: null,
     blockStock: false,
+    children: [],
     status: {
       field: 'ORCA_SITUACAO',
       open: ['A'],
@@ -271,6 +272,7 @@ export const orderMeta: DocumentRegister = {
     dateField: 'PEDF_DTA_EMISSAO',
     breadcrumbs: null,
     blockStock: false,
+    children: [],
     status: {
       field: 'PEDF_SITUACAO',
       open: ['A'],
@@ -369,6 +371,7 @@ export const serviceOrderMeta: DocumentRegister = {
     dateField: 'ORDS_DTA_ENTRADA',
     breadcrumbs: ['Início', 'Ordem de Serviço'],
     blockStock: false,
+    children: [],
     status: {
       field: 'ORDS_SITUACAO',
       open: ['A'],
@@ -496,6 +499,7 @@ export const transferMeta: DocumentRegister = {
     dateField: 'TRLO_DATA',
     breadcrumbs: null,
     blockStock: false,
+    children: [],
     status: null,
     totals: [],
     lines: [
@@ -533,6 +537,7 @@ export const requisitionMeta: DocumentRegister = {
     dateField: 'REQU_DATA',
     breadcrumbs: null,
     blockStock: true,
+    children: [],
     status: null,
     totals: [],
     lines: [
@@ -593,6 +598,7 @@ export const purchaseMeta: DocumentRegister = {
     dateField: 'COMP_DTA_ENTRADA',
     breadcrumbs: ['Início', 'Compras'],
     blockStock: false,
+    children: [],
     status: { field: 'COMP_SITUACAO', open: ['A'], labels: purchaseStatus },
     totals: [
       { name: 'COMP_VLR_PRODUTOS', label: 'Total Produtos' },
@@ -696,6 +702,44 @@ export const purchaseLineMeta: ResourceMeta = {
   groups: [],
   document: null,
   actions: [],
+};
+
+/**
+ * The purchase's instalments as resourceMeta answers them: a child register of the document
+ * (no screen, so resourceMetas leaves it out), its rows naming the purchase by CMPD_COMP_ID.
+ */
+export const purchaseInstalmentMeta: ResourceMeta = {
+  name: 'comprapagamentos',
+  path: '',
+  title: 'Parcelas da Compra',
+  program: 'compras',
+  key: ['CMPD_COMP_ID', 'CMPD_ID'],
+  companyColumn: 'CMPD_EMP_ID',
+  labelField: 'CMPD_NUMERO',
+  labelLength: null,
+  defaultOrder: 'CMPD_DTA_VCTO, CMPD_ID',
+  fields: [
+    field({ name: 'CMPD_COMP_ID', kind: 'NUMBER', label: 'Compra', required: true }),
+    field({ name: 'CMPD_ID', kind: 'NUMBER', label: 'Parcela', editable: false, inList: true, width: 1 }),
+    field({ name: 'CMPD_NUMERO', kind: 'TEXT', label: 'Número', length: 60, searchable: true, inList: true }),
+    field({ name: 'CMPD_DTA_VCTO', kind: 'DATE', label: 'Vencimento', required: true, inList: true }),
+    field({ name: 'CMPD_VLR_TITULO', kind: 'MONEY', label: 'Valor', required: true, min: '0.01', inList: true }),
+    field({ name: 'CMPD_VLR_JUROS', kind: 'MONEY', label: 'Juros' }),
+    field({ name: 'CMPD_BAIXADO', kind: 'BOOLEAN', label: 'Paga', editable: false, inList: true }),
+    field({ name: 'CMPD_OBS', kind: 'TEXT', label: 'Observação', length: 200 }),
+  ],
+  groups: [],
+  document: null,
+  actions: [],
+};
+
+/** The purchase with its instalments as a child of the document. */
+export const purchaseWithInstalmentsMeta: DocumentRegister = {
+  ...purchaseMeta,
+  document: {
+    ...purchaseMeta.document,
+    children: [{ resource: 'comprapagamentos', title: 'Parcelas da Compra', parent: ['CMPD_COMP_ID'] }],
+  },
 };
 
 export const productMeta: ResourceMeta = {

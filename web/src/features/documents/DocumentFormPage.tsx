@@ -31,6 +31,7 @@ import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { ACTION_DIALOGS, actionEnabled, fillText, type ActionMeta } from './actions';
+import { DocumentChildRows } from './DocumentChildRows';
 import { DocumentHeading } from './DocumentHeading';
 import { DocumentLines } from './DocumentLines';
 import { headerId, hiddenFields, isReadOnly, lineLock, statusOf, statusText } from './documentMeta';
@@ -49,7 +50,8 @@ export const todayScreen = () => {
 
 /**
  * A document's screen, built from its register metadata (ResourceMeta.document and .actions):
- * the header form, the tables of its line registers, the totals the server computes and the
+ * the header form, the tables of its line registers and of the other registers whose rows
+ * belong to it (children: instalments, freight...), the totals the server computes and the
  * buttons of its calls.
  */
 export default function DocumentFormPage({ meta, metas, action }: Props) {
@@ -228,6 +230,19 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
         record &&
         doc.lines.map((line, i) => (
           <DocumentLines key={line.resource} meta={meta} line={line} header={record} editable={editable && !locks[i]} />
+        ))}
+
+      {editing &&
+        record &&
+        doc.children.map((child) => (
+          <DocumentChildRows
+            key={child.resource}
+            meta={meta}
+            metas={metas}
+            child={child}
+            header={record}
+            editable={editable}
+          />
         ))}
 
       {editing && record && doc.totals.length > 0 && (

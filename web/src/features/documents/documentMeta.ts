@@ -1,21 +1,31 @@
 // How a document screen reads its register metadata (ResourceMeta.document): the header's key,
-// the lines of each line register and the header field that locks them, the status (its badge,
-// and whether it makes a document read-only), and the header fields shown apart from the form.
+// the lines of each line register and the header field that locks them, the other registers
+// whose rows belong to it (children), the status (its badge, and whether it makes a document
+// read-only), and the header fields shown apart from the form.
 import type { Row } from '../../components/tables/types';
 import { isTrue, type DocumentRegister } from '../../lib/resources/metaFields';
 import { idOf } from '../../lib/resources/recordCache';
 
 export type DocumentMeta = DocumentRegister['document'];
 export type DocumentLine = DocumentMeta['lines'][number];
+/** A register whose rows belong to the document without being lines (instalments, freight...). */
+export type DocumentChild = DocumentMeta['children'][number];
 /** What a line lets the user edit in place (DocumentLine.editable). */
 export type LineRole = 'qty' | 'discount' | 'price';
 
 /** The header's id as the gateway takes it: the key value, or an object of the key columns. */
 export const headerId = (meta: DocumentRegister, row: Row): unknown => idOf(meta.document.key, row);
 
-/** The conditions that list one document's lines: the line's parent columns, in header key order. */
-export function lineWhere(line: DocumentLine, meta: DocumentRegister, header: Row): Record<string, unknown> {
-  return Object.fromEntries(line.parent.map((col, i) => [col, header[meta.document.key[i]]]));
+/**
+ * The conditions that list one document's rows of a line or child register: the register's
+ * parent columns, in header key order, with the header's key values.
+ */
+export function lineWhere(
+  part: Pick<DocumentLine | DocumentChild, 'parent'>,
+  meta: DocumentRegister,
+  header: Row,
+): Record<string, unknown> {
+  return Object.fromEntries(part.parent.map((col, i) => [col, header[meta.document.key[i]]]));
 }
 
 /** A line's id: its key column, or an object of its key columns. */

@@ -201,6 +201,7 @@ describe('a document screen from its metadata alone', () => {
       dateField: null,
       breadcrumbs: null,
       blockStock: false,
+      children: [],
       status: {
         field: 'COMP_SIT',
         open: ['D'],

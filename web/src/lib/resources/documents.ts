@@ -75,6 +75,11 @@ export const ResourceMetaFieldsFragment = graphql(`
         editable
         lockedBy
       }
+      children {
+        resource
+        title
+        parent
+      }
     }
     actions {
       name

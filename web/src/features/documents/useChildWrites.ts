@@ -1,0 +1,51 @@
+// Writes on the rows of a document's child register (instalments, freight, apportionment).
+// Unlike a line, a child row leaves the header's totals alone, so each write only keeps its
+// own register's cached reads in step: a created row evicts the register's pages (the table
+// on screen is read again), a changed one replaces its fields, a deleted one leaves them.
+import { useCallback } from 'react';
+import type { FormValues } from '../../components/fields/types';
+import type { Row } from '../../components/tables/types';
+import { recordId, valuesToRow, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
+import { useCreateRecord } from '../../lib/resources/useCreateRecord';
+import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
+import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
+import { lineWhere, type DocumentChild } from './documentMeta';
+
+/**
+ * The body a child row is written with: the fields the user edits (as the API takes them)
+ * and the parent fields, which always name the shown document.
+ */
+export function childRowData(
+  childMeta: ResourceMeta,
+  child: DocumentChild,
+  meta: DocumentRegister,
+  header: Row,
+  values: FormValues,
+): Row {
+  const row = valuesToRow(childMeta, values);
+  const data: Row = {};
+  for (const f of childMeta.fields) {
+    if (f.editable && !child.parent.includes(f.name)) data[f.name] = row[f.name];
+  }
+  return { ...data, ...lineWhere(child, meta, header) };
+}
+
+/** Creates, changes and deletes the rows of one child register of a document. */
+export function useChildWrites(meta: DocumentRegister, child: DocumentChild, childMeta: ResourceMeta) {
+  const { create, loading: creating } = useCreateRecord(child.resource);
+  const { update, loading: updating } = useUpdateRecord(child.resource, childMeta.key);
+  const { remove, loading: removing } = useDeleteRecord(child.resource, childMeta.key);
+
+  const add = useCallback(
+    (header: Row, values: FormValues) => create(childRowData(childMeta, child, meta, header, values)),
+    [create, childMeta, child, meta],
+  );
+  const edit = useCallback(
+    (header: Row, row: Row, values: FormValues) =>
+      update(recordId(childMeta, row), childRowData(childMeta, child, meta, header, values)),
+    [update, childMeta, child, meta],
+  );
+  const drop = useCallback((row: Row) => remove(recordId(childMeta, row)), [remove, childMeta]);
+
+  return { add, edit, drop, busy: creating || updating || removing };
+}
