@@ -33,6 +33,9 @@
 //!   due-date condition (pure).
 //! - `charges`: late interest and fine of a settlement (pure).
 //! - `bank`: bank movements and account balances (the one write path).
+//! - `collection`: boleto barcodes and linha digitável, PIX BR Codes, CNAB 240/400
+//!   remittance and return files, OFX statements (pure; the banking issue serves
+//!   them).
 //! - `titles`: titles over the database: parameters, titles made from documents,
 //!   settlement, reversal, cancellation of a document's titles.
 //! - `events`: the consumers of orders' facts (invoiced orders, finalized and
@@ -50,6 +53,7 @@
 
 pub mod bank;
 pub mod charges;
+pub mod collection;
 pub mod events;
 pub mod instalments;
 pub mod resources;

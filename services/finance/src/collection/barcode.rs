@@ -232,10 +232,7 @@ fn only_digits(field: &'static str, value: &str) -> Result<String> {
         });
     }
     if value.is_empty() {
-        return Err(BarcodeError::Field {
-            field,
-            reason: "vazio".to_string(),
-        });
+        return Err(BarcodeError::Field { field, reason: "vazio".to_string() });
     }
     Ok(value.to_string())
 }
@@ -324,19 +321,10 @@ impl FreeFieldInput {
     /// The 25-digit free field.
     pub fn free_field(&self) -> Result<String> {
         match self {
-            FreeFieldInput::BancoDoBrasil {
-                convenio,
-                nosso_numero,
-                agencia,
-                conta,
-                carteira,
-            } => bb_free_field(convenio, nosso_numero, agencia, conta, carteira),
-            FreeFieldInput::Itau {
-                carteira,
-                nosso_numero,
-                agencia,
-                conta,
-            } => {
+            FreeFieldInput::BancoDoBrasil { convenio, nosso_numero, agencia, conta, carteira } => {
+                bb_free_field(convenio, nosso_numero, agencia, conta, carteira)
+            }
+            FreeFieldInput::Itau { carteira, nosso_numero, agencia, conta } => {
                 let dac_nn = itau_nosso_numero_dv(agencia, conta, carteira, nosso_numero)?;
                 let ag = pad("agência", agencia, 4)?;
                 let cc = pad("conta", conta, 5)?;
@@ -347,23 +335,14 @@ impl FreeFieldInput {
                     pad("nosso número", nosso_numero, 8)?
                 ))
             }
-            FreeFieldInput::Bradesco {
-                agencia,
-                carteira,
-                nosso_numero,
-                conta,
-            } => Ok(format!(
+            FreeFieldInput::Bradesco { agencia, carteira, nosso_numero, conta } => Ok(format!(
                 "{}{}{}{}0",
                 pad("agência", agencia, 4)?,
                 pad("carteira", carteira, 2)?,
                 pad("nosso número", nosso_numero, 11)?,
                 pad("conta", conta, 7)?
             )),
-            FreeFieldInput::Caixa {
-                beneficiario,
-                nosso_numero,
-                registrada,
-            } => {
+            FreeFieldInput::Caixa { beneficiario, nosso_numero, registrada } => {
                 let ben = pad("código do beneficiário", beneficiario, 6)?;
                 let nn = pad("nosso número", nosso_numero, 15)?;
                 let kind = if *registrada { '1' } else { '2' };
@@ -376,12 +355,7 @@ impl FreeFieldInput {
                 );
                 Ok(format!("{body}{}", caixa_dv(&body)?))
             }
-            FreeFieldInput::Santander {
-                beneficiario,
-                nosso_numero,
-                ios,
-                carteira,
-            } => {
+            FreeFieldInput::Santander { beneficiario, nosso_numero, ios, carteira } => {
                 let nn = pad("nosso número", nosso_numero, 12)?;
                 Ok(format!(
                     "9{}{nn}{}{}{}",

@@ -198,12 +198,8 @@ fn parse_tree(text: &str) -> Result<Element> {
         .or_else(|| text.find("<OFX "))
         .ok_or(OfxError::Empty)?;
     let mut line = 1 + text[..start].matches('\n').count();
-    let mut stack: Vec<Element> = vec![Element {
-        name: "#documento".into(),
-        line,
-        text: None,
-        children: Vec::new(),
-    }];
+    let mut stack: Vec<Element> =
+        vec![Element { name: "#documento".into(), line, text: None, children: Vec::new() }];
     // Closes the top element into its parent.
     fn close(stack: &mut Vec<Element>) {
         if stack.len() > 1 {
@@ -224,10 +220,7 @@ fn parse_tree(text: &str) -> Result<Element> {
             let end = text[pos..]
                 .find('>')
                 .map(|e| pos + e)
-                .ok_or_else(|| OfxError::Syntax {
-                    line,
-                    reason: "tag sem '>'".into(),
-                })?;
+                .ok_or_else(|| OfxError::Syntax { line, reason: "tag sem '>'".into() })?;
             let tag = &text[pos + 1..end];
             line += tag.matches('\n').count();
             pos = end + 1;
@@ -266,10 +259,7 @@ fn parse_tree(text: &str) -> Result<Element> {
                     .unwrap_or("")
                     .trim_end_matches('/');
                 if name.is_empty() {
-                    return Err(OfxError::Syntax {
-                        line,
-                        reason: "tag vazia".into(),
-                    });
+                    return Err(OfxError::Syntax { line, reason: "tag vazia".into() });
                 }
                 if is_open_leaf(&stack) {
                     close(&mut stack);
@@ -603,10 +593,7 @@ mod tests {
         let no_amount = b"<OFX><STMTRS><BANKACCTFROM><ACCTID>1</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261101</STMTTRN></BANKTRANLIST></STMTRS></OFX>";
         assert!(matches!(
             parse_ofx(no_amount),
-            Err(OfxError::Missing {
-                element: "TRNAMT",
-                ..
-            })
+            Err(OfxError::Missing { element: "TRNAMT", .. })
         ));
         assert_eq!(parse_ofx(b"not an ofx file"), Err(OfxError::Empty));
         let unclosed = b"<OFX><STMTRS><BANKACCTFROM><ACCTID>1</BANKACCTFROM>";

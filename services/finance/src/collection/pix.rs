@@ -125,11 +125,7 @@ pub struct StaticPix {
 fn tlv(id: &str, value: &str) -> Result<String> {
     let len = value.chars().count();
     if len > 99 {
-        return Err(PixError::TooLong {
-            field: "campo TLV",
-            len,
-            max: 99,
-        });
+        return Err(PixError::TooLong { field: "campo TLV", len, max: 99 });
     }
     Ok(format!("{id}{len:02}{value}"))
 }
@@ -251,10 +247,7 @@ pub fn decode_tlv(input: &str) -> Result<Vec<Tlv>> {
                 reason: format!("campo {id} declara {len} caracteres além do fim"),
             });
         }
-        fields.push(Tlv {
-            id,
-            value: chars[start..start + len].iter().collect(),
-        });
+        fields.push(Tlv { id, value: chars[start..start + len].iter().collect() });
         pos = start + len;
     }
     Ok(fields)
@@ -306,10 +299,7 @@ pub fn parse_brcode(payload: &str) -> Result<BrCode> {
     }
     let expected = format!("{:04X}", crc16_ccitt(body.as_bytes()));
     if !crc_text.eq_ignore_ascii_case(&expected) {
-        return Err(PixError::Crc {
-            expected,
-            found: crc_text.to_string(),
-        });
+        return Err(PixError::Crc { expected, found: crc_text.to_string() });
     }
     let fields = decode_tlv(payload)?;
     let account_field = fields
@@ -426,10 +416,7 @@ mod tests {
         assert_eq!(parsed.amount, Some(dec("10.00")));
         // STATIC_TEST_NO_VALUE_ELEMENT_EMV of the same file: no field 54 at all.
         let no_amount = "00020126510014br.gov.bcb.pix0115thalesog@me.com0210Pedido 1235204000053039865802BR5914Thales Ogliari6015SAO MIGUEL DO O62070503***63042C6B";
-        let pix = StaticPix {
-            amount: None,
-            ..pix
-        };
+        let pix = StaticPix { amount: None, ..pix };
         assert_eq!(pix.payload().unwrap(), no_amount);
         assert_eq!(parse_brcode(no_amount).unwrap().amount, None);
     }
@@ -532,30 +519,15 @@ mod tests {
             txid: None,
             upper_case: true,
         };
-        let bad_txid = StaticPix {
-            txid: Some("PEDIDO-42".into()),
-            ..base.clone()
-        };
+        let bad_txid = StaticPix { txid: Some("PEDIDO-42".into()), ..base.clone() };
         assert_eq!(bad_txid.payload(), Err(PixError::Txid("PEDIDO-42".into())));
-        let long_txid = StaticPix {
-            txid: Some("A".repeat(26)),
-            ..base.clone()
-        };
+        let long_txid = StaticPix { txid: Some("A".repeat(26)), ..base.clone() };
         assert!(matches!(long_txid.payload(), Err(PixError::Txid(_))));
-        let bad_amount = StaticPix {
-            amount: Some(dec("10.005")),
-            ..base.clone()
-        };
+        let bad_amount = StaticPix { amount: Some(dec("10.005")), ..base.clone() };
         assert!(matches!(bad_amount.payload(), Err(PixError::Amount(_))));
-        let no_key = StaticPix {
-            key: " ".into(),
-            ..base.clone()
-        };
+        let no_key = StaticPix { key: " ".into(), ..base.clone() };
         assert_eq!(no_key.payload(), Err(PixError::Missing("chave PIX")));
-        let emoji = StaticPix {
-            merchant_name: "Loja 😀".into(),
-            ..base
-        };
+        let emoji = StaticPix { merchant_name: "Loja 😀".into(), ..base };
         assert!(matches!(
             emoji.payload(),
             Err(PixError::Character { ch: '😀', .. })

@@ -1099,7 +1099,7 @@ fn parse_protocol(prot: &El) -> Result<Protocol> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::{Path, PathBuf};
+    use std::path::PathBuf;
     use std::time::{Duration, Instant};
 
     const OCA_1: &str = "oca_NFe35200159594315000157550010000000012062777161.xml";
@@ -1111,18 +1111,10 @@ mod tests {
     const SPED_400: &str = "sped-nfe_nfe_layout4_com_prot.xml";
     const SPED_NFCE: &str = "sped-nfe_nfce_com_qrcode.xml";
 
-    /// The shared public fixtures: `../../../shared` from services/orders, else the
-    /// workplace's copy.
+    /// The public fixtures copied into `tests/fixtures/nfe` (its README says
+    /// where each comes from).
     fn fixture_dir() -> PathBuf {
-        let relative = Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/fixtures/nfe/"
-        ));
-        if relative.is_dir() {
-            relative.to_path_buf()
-        } else {
-            PathBuf::from("/work/shared/fixtures/nfe/")
-        }
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/nfe/"))
     }
 
     fn fixture(name: &str) -> String {

@@ -188,7 +188,14 @@ pub async fn stock(
     c: i64,
     product: i64,
 ) -> (rust_decimal::Decimal, rust_decimal::Decimal) {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
+    // One snapshot for both reads: a consumer may commit between them.
+    let mut tx = db
+        .pool
+        .begin_with(format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT set_config('app.client_id', '{c}', true)"
+        ))
+        .await
+        .expect("tx");
     let b = erp_stock::ledger::balance(&mut tx, c, 1, product)
         .await
         .expect("balance");

@@ -57,68 +57,26 @@ impl Field {
 }
 
 pub const fn num(name: &'static str, start: usize, end: usize) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Num,
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Num, default: "" }
 }
 pub const fn alpha(name: &'static str, start: usize, end: usize) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Alpha,
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Alpha, default: "" }
 }
 pub const fn text(name: &'static str, start: usize, end: usize) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Text,
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Text, default: "" }
 }
 pub const fn date8(name: &'static str, start: usize, end: usize) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Date8,
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Date8, default: "" }
 }
 pub const fn date6(name: &'static str, start: usize, end: usize) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Date6,
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Date6, default: "" }
 }
 pub const fn money(name: &'static str, start: usize, end: usize, places: u32) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Money(places),
-        default: "",
-    }
+    Field { name, start, end, kind: Kind::Money(places), default: "" }
 }
 /// A constant or filler: written as `value` (left-aligned, space-padded), never read.
 pub const fn lit(name: &'static str, start: usize, end: usize, value: &'static str) -> Field {
-    Field {
-        name,
-        start,
-        end,
-        kind: Kind::Alpha,
-        default: value,
-    }
+    Field { name, start, end, kind: Kind::Alpha, default: value }
 }
 /// Blank filler ("brancos" / "uso exclusivo").
 pub const fn blank(start: usize, end: usize) -> Field {
@@ -162,13 +120,7 @@ pub enum Value {
 pub type Values = Vec<(&'static str, Value)>;
 
 fn field_error(line: usize, field: &Field, reason: String) -> CnabError {
-    CnabError::Field {
-        line,
-        field: field.name,
-        start: field.start,
-        end: field.end,
-        reason,
-    }
+    CnabError::Field { line, field: field.name, start: field.start, end: field.end, reason }
 }
 
 fn format_field(line: usize, field: &Field, value: &Value) -> Result<String, CnabError> {
@@ -488,10 +440,7 @@ mod tests {
     };
 
     fn line(text: &str) -> Line {
-        Line {
-            number: 7,
-            chars: text.chars().collect(),
-        }
+        Line { number: 7, chars: text.chars().collect() }
     }
 
     #[test]
@@ -548,12 +497,7 @@ mod tests {
         let long = line(&"0".repeat(41));
         assert_eq!(
             Record::new(&SAMPLE, &long).unwrap_err(),
-            CnabError::LineLength {
-                line: 7,
-                found: 41,
-                expected: 40,
-                layout: "amostra"
-            }
+            CnabError::LineLength { line: 7, found: 41, expected: 40, layout: "amostra" }
         );
         let bad = line("0004X");
         assert_eq!(

@@ -205,19 +205,11 @@ pub struct Beneficiary {
 pub(crate) mod test_support {
     use std::path::PathBuf;
 
-    /// Shared fixtures, reachable both from the scratch crate and from
-    /// services/finance (`../../../shared` is /work/shared there).
+    /// The public CNAB files of `tests/fixtures/cnab` (copied from the shared
+    /// fixtures; `tests/fixtures/README.md` says where each comes from).
     pub fn fixture(name: &str) -> Vec<u8> {
-        let relative = PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/fixtures/cnab/"
-        ))
-        .join(name);
-        let path = if relative.exists() {
-            relative
-        } else {
-            PathBuf::from("/work/shared/fixtures/cnab/").join(name)
-        };
+        let path =
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cnab/")).join(name);
         std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
     }
 }

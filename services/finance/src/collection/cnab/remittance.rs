@@ -129,10 +129,9 @@ fn profile(layout: CnabLayout) -> Result<Profile, CnabError> {
             detail_type: '1',
             protest_instruction: 9,
         })),
-        CnabLayout::Unicred400 => Err(CnabError::Unsupported {
-            layout: layout.name(),
-            what: "remessa",
-        }),
+        CnabLayout::Unicred400 => {
+            Err(CnabError::Unsupported { layout: layout.name(), what: "remessa" })
+        }
     }
 }
 
@@ -161,10 +160,7 @@ fn only_digits(s: &str) -> bool {
 }
 
 fn validate_beneficiary(b: &Beneficiary) -> Result<(), CnabError> {
-    let err = |field, reason: &str| CnabError::Beneficiary {
-        field,
-        reason: reason.to_string(),
-    };
+    let err = |field, reason: &str| CnabError::Beneficiary { field, reason: reason.to_string() };
     if b.company_name.trim().is_empty() {
         return Err(err("nome da empresa", "obrigatório"));
     }
@@ -382,10 +378,7 @@ pub fn generate_remittance(
     let profile = profile(layout)?;
     validate_beneficiary(beneficiary)?;
     if slips.is_empty() {
-        return Err(CnabError::Structure {
-            line: 0,
-            reason: "remessa sem títulos".into(),
-        });
+        return Err(CnabError::Structure { line: 0, reason: "remessa sem títulos".into() });
     }
     for (i, slip) in slips.iter().enumerate() {
         validate_slip(layout, i + 1, slip)?;
@@ -591,10 +584,7 @@ fn slip_from(rec: &Record, nosso_numero: String, payer: Payer) -> Result<Slip, C
         interest_per_day: (interest > Decimal::ZERO).then_some(interest),
         fine_percent: None,
         discount: if discount > Decimal::ZERO {
-            Some(Discount {
-                until: required_date(rec, "data_desconto")?,
-                amount: discount,
-            })
+            Some(Discount { until: required_date(rec, "data_desconto")?, amount: discount })
         } else {
             None
         },

@@ -328,10 +328,9 @@ pub fn parse_return(layout: CnabLayout, content: &[u8]) -> Result<ReturnFile, Cn
         | CnabLayout::Sicredi240
         | CnabLayout::Ailos240 => parse_240(layout, &lines, first),
         CnabLayout::Unicred400 => parse_400(layout, &t400::UNICRED_RETURN_DETAIL, &lines, first),
-        CnabLayout::BancoDoBrasil400 | CnabLayout::Itau400 => Err(CnabError::Unsupported {
-            layout: layout.name(),
-            what: "retorno",
-        }),
+        CnabLayout::BancoDoBrasil400 | CnabLayout::Itau400 => {
+            Err(CnabError::Unsupported { layout: layout.name(), what: "retorno" })
+        }
     }
 }
 

@@ -214,10 +214,7 @@ fn fixture_santander_240_remittance() {
     assert_eq!(r.slips[0].amount, dec("300.00"));
     assert_eq!(
         r.slips[0].discount,
-        Some(Discount {
-            until: date(2024, 2, 26),
-            amount: dec("3.00")
-        })
+        Some(Discount { until: date(2024, 2, 26), amount: dec("3.00") })
     );
     assert_eq!(r.slips[1].amount, dec("700.00"));
 }
@@ -266,12 +263,7 @@ fn fixture_itau_400_remittance_defect_is_reported_then_read_when_repaired() {
     let err = parse_remittance(CnabLayout::Itau400, &content).unwrap_err();
     assert_eq!(
         err,
-        CnabError::LineLength {
-            line: 2,
-            found: 402,
-            expected: 400,
-            layout: "Itaú 400 detalhe"
-        }
+        CnabError::LineLength { line: 2, found: 402, expected: 400, layout: "Itaú 400 detalhe" }
     );
     assert_eq!(
         err.to_string(),
@@ -324,10 +316,7 @@ fn fixture_ailos_240_return() {
     assert_eq!(t.credit_date, Some(date(2021, 12, 7)));
     assert_eq!(
         t.reasons,
-        vec![Reason {
-            code: "33".into(),
-            description: None
-        }]
+        vec![Reason { code: "33".into(), description: None }]
     );
     assert_eq!(r.settled().count(), 1);
     assert_eq!(
@@ -376,19 +365,11 @@ fn fixture_unicred_400_returns() {
         assert_eq!(r.issues.len(), 3, "{name}: {:?}", r.issues);
         assert!(matches!(
             r.issues[0],
-            CnabError::LineLength {
-                line: 2,
-                found: 401,
-                ..
-            }
+            CnabError::LineLength { line: 2, found: 401, .. }
         ));
         assert!(matches!(
             r.issues[1],
-            CnabError::LineLength {
-                line: 3,
-                found: 401,
-                ..
-            }
+            CnabError::LineLength { line: 3, found: 401, .. }
         ));
         assert_eq!(
             r.issues[2].to_string(),
@@ -473,10 +454,7 @@ fn slips(with_240_extras: bool) -> Vec<Slip> {
             },
             interest_per_day: Some(dec("0.50")),
             fine_percent: with_240_extras.then(|| dec("2.00")),
-            discount: Some(Discount {
-                until: date(2026, 12, 10),
-                amount: dec("15.00"),
-            }),
+            discount: Some(Discount { until: date(2026, 12, 10), amount: dec("15.00") }),
             protest_days: Some(5),
             message: with_240_extras.then(|| "NAO RECEBER APOS 30 DIAS".to_string()),
         },
@@ -607,14 +585,7 @@ fn generator_normalizes_text_and_refuses_what_it_cannot_write() {
     )
     .unwrap_err();
     assert!(
-        matches!(
-            err,
-            CnabError::Slip {
-                index: 1,
-                field: "multa",
-                ..
-            }
-        ),
+        matches!(err, CnabError::Slip { index: 1, field: "multa", .. }),
         "{err}"
     );
 
@@ -655,10 +626,7 @@ fn generator_normalizes_text_and_refuses_what_it_cannot_write() {
     );
     assert!(matches!(
         parse_return(CnabLayout::Itau400, b"0"),
-        Err(CnabError::Unsupported {
-            what: "retorno",
-            ..
-        })
+        Err(CnabError::Unsupported { what: "retorno", .. })
     ));
 }
 
@@ -708,14 +676,8 @@ fn return_reasons_are_described_for_rejections() {
     assert_eq!(
         title.reasons,
         vec![
-            Reason {
-                code: "08".into(),
-                description: Some("Nosso número inválido".into())
-            },
-            Reason {
-                code: "48".into(),
-                description: Some("CEP inválido".into())
-            },
+            Reason { code: "08".into(), description: Some("Nosso número inválido".into()) },
+            Reason { code: "48".into(), description: Some("CEP inválido".into()) },
         ]
     );
     assert_eq!(title.nosso_numero, "123");

@@ -50,17 +50,10 @@ pub fn own_fixture() -> Vec<u8> {
     .expect("own NF-e fixture")
 }
 
-/// The public NF-e examples shared by the workspace.
+/// The public NF-e examples (copied from the shared fixtures;
+/// `tests/fixtures/README.md` says where each comes from).
 pub fn shared_fixture_dir() -> PathBuf {
-    let relative = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/nfe"
-    ));
-    if relative.is_dir() {
-        relative
-    } else {
-        PathBuf::from("/work/shared/fixtures/nfe")
-    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/nfe"))
 }
 
 /// The own fixture under another access key (another invoice number, the check
