@@ -365,24 +365,7 @@ pub async fn known_account(
     emp: i64,
     bank: Option<i64>,
 ) -> Result<Option<i64>> {
-    let Some(id) = bank else { return Ok(None) };
-    let found: Option<i64> = sqlx::query_scalar(
-        "SELECT bco_id FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    if found.is_none() {
-        tracing::warn!(
-            client,
-            emp,
-            bank = id,
-            "unknown bank account left out of the title"
-        );
-    }
-    Ok(found)
+    known(tx, client, emp, bank, Known::Account).await
 }
 
 /// `centre` when the company has that cost centre, else none (logged).
@@ -392,22 +375,41 @@ pub async fn known_centre(
     emp: i64,
     centre: Option<i64>,
 ) -> Result<Option<i64>> {
-    let Some(id) = centre else { return Ok(None) };
-    let found: Option<i64> = sqlx::query_scalar(
-        "SELECT hisp_id FROM finance.historicopadrao WHERE client_id = $1 AND hisp_emp_id = $2 AND hisp_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
+    known(tx, client, emp, centre, Known::Centre).await
+}
+
+#[derive(Clone, Copy)]
+enum Known {
+    Account,
+    Centre,
+}
+
+async fn known(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: Option<i64>,
+    what: Known,
+) -> Result<Option<i64>> {
+    let Some(id) = id else { return Ok(None) };
+    let (sql, name) = match what {
+        Known::Account => (
+            "SELECT bco_id FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = $3",
+            "bank account",
+        ),
+        Known::Centre => (
+            "SELECT hisp_id FROM finance.historicopadrao WHERE client_id = $1 AND hisp_emp_id = $2 AND hisp_id = $3",
+            "cost centre",
+        ),
+    };
+    let found: Option<i64> = sqlx::query_scalar(sql)
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
     if found.is_none() {
-        tracing::warn!(
-            client,
-            emp,
-            centre = id,
-            "unknown cost centre left out of the title"
-        );
+        tracing::warn!(client, emp, id, "unknown {name} left out of the title");
     }
     Ok(found)
 }
