@@ -10,7 +10,7 @@ ERP_RELEASE := $(CARGO_TARGET_DIR)/release/erp
 E2E_PORT ?= 8091
 API_PORT ?= 8093
 
-.PHONY: run dev test test-rust test-web test-k8s e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
+.PHONY: pdf-tools run dev test test-rust test-web test-k8s e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
 
 ## Run the product with demo data on http://localhost:8080.
 run: deps web release
@@ -39,7 +39,7 @@ build:
 release:
 	cargo build --release -p erp-gateway --bin erp
 
-test-rust:
+test-rust: pdf-tools
 	cargo test --workspace
 
 lint:
@@ -60,6 +60,10 @@ test-web: web-deps
 
 test-k8s:
 	deploy/test-k8s.sh
+
+## poppler-utils: the print crate's tests turn the PDFs they make into images and text.
+pdf-tools:
+	@command -v pdftoppm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
 
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
