@@ -460,7 +460,16 @@ async function run(vp: Viewport) {
           if (body.errors?.length) throw new Error(`product refused: ${body.errors[0].message}`);
           newProduct = String(body.data?.resourceCreate?.PROD_ID ?? '');
           if (!newProduct) throw new Error('no PROD_ID in the created product');
-          await toast('Produto cadastrado e vinculado ao item.').waitFor();
+          // The success toast, or the first toast that says something else (the refusal).
+          const said = await Promise.race([
+            toast('Produto cadastrado e vinculado ao item.').waitFor().then(() => ''),
+            page
+              .locator('[data-sonner-toast][data-type="error"]')
+              .first()
+              .waitFor()
+              .then(() => page.locator('[data-sonner-toast][data-type="error"]').first().innerText()),
+          ]);
+          if (said) throw new Error(`linking refused: ${said}`);
           await row.getByText('vinculado nesta importação').waitFor();
           // Any other new item is linked the same way, so the purchase can be finalized.
           const others = dialog.locator('tbody tr', { hasText: 'Produto novo' });

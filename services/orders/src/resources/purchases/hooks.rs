@@ -74,11 +74,18 @@ impl Hooks for ItemHooks {
             Some(v) => {
                 let id = int_of(Some(&v)).ok_or_else(|| Error::validation("Produto inválido."))?;
                 let emp = params::company(emp)?;
-                let (description, unit, cost) =
-                    copies::product_for_purchase(tx, caller.client_id, emp, id)
-                        .await?
-                        .ok_or_else(|| Error::validation("Produto não encontrado."))?;
+                if id <= 0 {
+                    return Err(Error::validation("Produto inválido."));
+                }
+                // Linking an imported item to a product created a moment ago: the
+                // product may not have reached orders' copy of the catalog yet (it
+                // travels by event), so the link is kept and finalizing checks that
+                // every linked product is known by then. A new item must name a
+                // known product (it takes its description, unit and cost).
+                let known = copies::product_for_purchase(tx, caller.client_id, emp, id).await?;
                 if op == Op::Create {
+                    let (description, unit, cost) =
+                        known.ok_or_else(|| Error::validation("Produto não encontrado."))?;
                     if blank(body.get("CMPP_DESCRICAO")) {
                         body.insert("CMPP_DESCRICAO".into(), Value::String(description));
                     }

@@ -268,6 +268,28 @@ pub async fn finalize(
             unlinked.join("; ")
         )));
     }
+    // Linked products orders' copy of the catalog does not (yet) know: a product
+    // created a moment ago travels by event; an id that names nothing never arrives.
+    let unknown: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT i.cmpp_id, i.cmpp_descricao FROM orders.compra_produtos i
+         WHERE i.client_id = $1 AND i.cmpp_emp_id = $2 AND i.cmpp_comp_id = $3
+           AND NOT EXISTS (SELECT 1 FROM orders.produtos p WHERE p.client_id = i.client_id
+                           AND p.emp_id = i.cmpp_emp_id AND p.prod_id = i.cmpp_prod_id
+                           AND NOT p.excluido)
+         ORDER BY i.cmpp_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    if !unknown.is_empty() {
+        let names: Vec<String> = unknown.iter().map(|(i, d)| format!("{i} - {d}")).collect();
+        return Err(Error::validation(format!(
+            "Produto vinculado não encontrado no cadastro (se acabou de ser cadastrado, tente novamente em instantes): {}.",
+            names.join("; ")
+        )));
+    }
     let supplier = head.comp_forn_id.ok_or_else(|| {
         Error::validation("Informe o fornecedor cadastrado da compra antes de finalizar.")
     })?;

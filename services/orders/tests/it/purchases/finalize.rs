@@ -518,3 +518,59 @@ async fn finalizing_checks_instalments_apportionment_and_applies_freight_documen
     let f = &finalized_facts(&db, c).await[0];
     assert_eq!(f.total, "100.00");
 }
+
+/// 'Cadastrar produto' links an imported item to a product created a moment ago,
+/// which reaches orders' copy of the catalog by event, maybe after the link: the
+/// link is kept, finalizing names the item until the product has arrived, then
+/// finalizes.
+#[tokio::test]
+async fn an_item_linked_before_its_new_product_arrives_is_finalized_once_it_has() {
+    let db = db().await;
+    let c = client();
+    seed(&db, c).await;
+    let id = imported_and_linked(&db, c).await;
+    let ids = id.to_string();
+    let linked = update(
+        &db,
+        c,
+        "compraproduto",
+        &[&ids, "3"],
+        json!({"CMPP_PROD_ID": 50}),
+    )
+    .await
+    .expect("link to a product not yet copied");
+    assert_eq!(
+        (
+            linked["CMPP_PROD_ID"].as_i64(),
+            linked["CMPP_VINCULO"].as_str()
+        ),
+        (Some(50), Some("manual"))
+    );
+    let params = [("COMP_ID", ids.as_str())];
+    let finalize = || call(&db, c, "compra", "finalizar", &params, json!({}));
+    let (status, msg) = refusal(finalize().await);
+    assert_eq!(status, 400);
+    assert!(
+        msg.starts_with("Produto vinculado não encontrado no cadastro"),
+        "{msg}"
+    );
+    assert!(msg.contains("3 - CHAVE COMBINADA 17MM"), "{msg}");
+    assert!(finalized_facts(&db, c).await.is_empty());
+    // The catalog's event arrives: orders' copy knows product 50.
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    sqlx::query(
+        "INSERT INTO orders.produtos (client_id, emp_id, prod_id, descricao, unidade, valor, custo)
+         VALUES ($1, 1, 50, 'Chave combinada 17 mm (nova)', 'UN', 59.90, 0)",
+    )
+    .bind(c)
+    .execute(&mut *tx)
+    .await
+    .expect("copy");
+    tx.commit().await.expect("commit");
+    finalize()
+        .await
+        .expect("finalize once the product is known");
+    let facts = finalized_facts(&db, c).await;
+    assert_eq!(facts.len(), 1);
+    assert!(facts[0].items.iter().any(|i| i.product_id == 50));
+}
