@@ -385,7 +385,7 @@ async function run(vp: Viewport) {
         const exit = page
           .getByRole('region', { name: 'Movimentos' })
           .locator('tr', { hasText: 'Saída' })
-          .filter({ hasText: new RegExp(`PEDIDO \\d+/1/${orderId}\\b`) });
+          .filter({ hasText: new RegExp(`Pedido ${orderId} série 1\\b`) });
         const deadline = Date.now() + 30_000;
         for (;;) {
           if (await exit.first().isVisible()) break;

@@ -47,6 +47,13 @@ describe('stock card', () => {
     expect(entry.type).toBe('Entrada');
     expect(entry.quantity).toBe('10,5');
     expect(entry.origin).toBe('PEDIDO 9/1 (estorno)');
+    // The server's description of the document, when it gives one, as it gives it.
+    expect(
+      stockCardLine({ ...movement, MOVI_TIPO: 'E', MOVI_ORIGEM: 'COMPRA', MOVI_DOCUMENTO: 'Compra 2, item 1' }).origin,
+    ).toBe('Compra 2, item 1');
+    expect(
+      stockCardLine({ ...movement, MOVI_ESTORNO: true, MOVI_DOCUMENTO: 'Pedido 9 série 1 (estorno)' }).origin,
+    ).toBe('Pedido 9 série 1 (estorno)');
   });
 
   it('defaults to the last 30 days', () => {

@@ -26,7 +26,9 @@ const n = (v: unknown) => (v == null || v === '' ? 0 : Number(v));
 export function stockCardLine(r: Row) {
   const exit = r.MOVI_TIPO === 'S';
   const qty = exit ? n(r.QTDE_SAIDA) || n(r.MOVI_QTDE) : n(r.QTDE_ENTRADA) || n(r.MOVI_QTDE);
-  const origin = [r.MOVI_ORIGEM, r.MOVI_ORIGEM_ID].filter((x) => x != null && x !== '').join(' ');
+  // The document as a person reads it ('Compra 123, item 1', undo marked), else origin and id.
+  const described = typeof r.MOVI_DOCUMENTO === 'string' && r.MOVI_DOCUMENTO !== '' ? r.MOVI_DOCUMENTO : null;
+  const origin = described ?? [r.MOVI_ORIGEM, r.MOVI_ORIGEM_ID].filter((x) => x != null && x !== '').join(' ');
   return {
     date: formatDate(r.DATA == null ? '' : String(r.DATA)),
     type: exit ? 'Saída' : 'Entrada',
@@ -36,7 +38,7 @@ export function stockCardLine(r: Row) {
     balance: formatQuantity(n(r.SALDO)),
     averageCost: formatMoney(n(r.CUSTO_MEDIO)),
     stockValue: formatMoney(n(r.SALDO_FINANCEIRO)),
-    origin: r.MOVI_ESTORNO === true ? `${origin} (estorno)` : origin,
+    origin: r.MOVI_ESTORNO === true && !described ? `${origin} (estorno)` : origin,
   };
 }
 
