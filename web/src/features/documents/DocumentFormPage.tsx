@@ -191,7 +191,7 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
       )}
       {readOnly && (
         <p role="note" className="rounded bg-amber-50 p-2 text-sm text-amber-900">
-          Documento {statusText(meta, status).toLowerCase()}: somente consulta.
+          Situação {statusText(meta, status)}: somente consulta.
         </p>
       )}
       <form

@@ -283,7 +283,7 @@ describe('document children', () => {
     const user = userEvent.setup();
     renderPurchase([metaMock, instalments([first, second])], purchase({ COMP_SITUACAO: 'F' }));
     const region = await section();
-    expect(screen.getByRole('note')).toHaveTextContent('Documento finalizada: somente consulta.');
+    expect(screen.getByRole('note')).toHaveTextContent('Situação Finalizada: somente consulta.');
     expect(within(region).queryByRole('button', { name: 'Adicionar' })).not.toBeInTheDocument();
     expect(within(region).queryByRole('button', { name: /Excluir/ })).not.toBeInTheDocument();
 

@@ -291,7 +291,7 @@ describe('a document screen from its metadata alone', () => {
     expect(screen.getByTestId('status-badge')).toHaveTextContent('Recebida');
     // A status without a tone is neutral, read-only or not.
     expectTone('neutral');
-    expect(screen.getByRole('note')).toHaveTextContent('Documento recebida: somente consulta.');
+    expect(screen.getByRole('note')).toHaveTextContent('Situação Recebida: somente consulta.');
     expect(within(table).queryByLabelText('Valor unitário de PARAFUSO')).not.toBeInTheDocument();
     expect(within(table).getByText('R$ 10,00')).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: 'Adicionar item' })).not.toBeInTheDocument();
@@ -530,7 +530,7 @@ describe('billing order screen', () => {
     expect(await screen.findByTestId('status-badge')).toHaveTextContent('Faturado');
     expectTone('done');
     expect(await screen.findByText('PARAFUSO')).toBeInTheDocument();
-    expect(screen.getByRole('note')).toHaveTextContent('Documento faturado: somente consulta.');
+    expect(screen.getByRole('note')).toHaveTextContent('Situação Faturado: somente consulta.');
     expect(screen.queryByRole('button', { name: 'Salvar' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Adicionar produto' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Quantidade de PARAFUSO')).not.toBeInTheDocument();
