@@ -21,7 +21,11 @@ export function DialogFrame({ title, onClose, children, footer, width = 600, ful
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  const size = mobile ? (fullOnMobile ? { width: '100vmax', maxWidth: '100vw' } : { width: '80dvw' }) : { width };
+  const size = mobile
+    ? fullOnMobile
+      ? { width: '100vmax', maxWidth: '100vw' }
+      : { width: '80dvw' }
+    : { width, maxWidth: 'calc(100vw - 1rem)' };
   return (
     <div
       className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-2"

@@ -171,7 +171,7 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
   return (
     <>
       {/* Escape in the picker closes the picker only. */}
-      <DialogFrame title="Importar XML da NF-e" onClose={picking ? noop : onClose} width={960} footer={footer}>
+      <DialogFrame title="Importar XML da NF-e" onClose={picking ? noop : onClose} width={1240} footer={footer}>
         {!answer ? (
           <div className="space-y-2">
             <label htmlFor={inputId} className="block text-xs font-medium text-slate-600">
