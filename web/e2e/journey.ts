@@ -507,6 +507,8 @@ async function run(vp: Viewport) {
             .catch(() => null);
           const failure = await Promise.race([changed, refused.then((t) => t ?? changed)]);
           if (failure) throw new Error(`not finalized: ${failure}`);
+          // The confirmation (with its own 'Finalizar') is gone before the screen is read.
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
           if (await page.getByRole('button', { name: 'Salvar' }).isVisible())
             throw new Error('finalized purchase still editable');
           // Finalizing is offered once: the button is off in the finalized status.
