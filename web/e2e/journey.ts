@@ -462,7 +462,9 @@ async function run(vp: Viewport) {
           if (!newProduct) throw new Error('no PROD_ID in the created product');
           // The success toast, or the first toast that says something else (the refusal).
           const said = await Promise.race([
-            toast('Produto cadastrado e vinculado ao item.').waitFor().then(() => ''),
+            toast('Produto cadastrado e vinculado ao item.')
+              .waitFor()
+              .then(() => ''),
             page
               .locator('[data-sonner-toast][data-type="error"]')
               .first()
