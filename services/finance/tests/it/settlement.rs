@@ -416,7 +416,30 @@ async fn two_settlements_of_one_title_at_once_never_overpay() {
         let (db, body) = (db.clone(), body.clone());
         async move { settle(&db, c, body).await }
     });
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // The second settlement waits on the title's row lock (seen in pg_stat_activity),
+    // not on a clock.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&db.pool)
+        .await
+        .expect("activity");
+        if waiting > 0 {
+            break;
+        }
+        assert!(
+            !second.is_finished(),
+            "the second settlement did not wait for the title"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the second settlement never waited"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     assert!(!second.is_finished(), "the second waits for the title");
     first.commit().await.expect("commit");
     let e = second.await.expect("task");
