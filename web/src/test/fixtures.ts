@@ -674,6 +674,7 @@ export const purchaseLineMeta: ResourceMeta = {
     field({ name: 'CMPP_CFOP', kind: 'TEXT', label: 'CFOP' }),
     field({ name: 'CMPP_GTIN', kind: 'TEXT', label: 'GTIN' }),
     field({ name: 'CMPP_UNIDADE', kind: 'TEXT', label: 'Un. de Compra', inList: true }),
+    field({ name: 'CMPP_UNIDADE_ESTOQUE', kind: 'TEXT', label: 'Un. de Estoque' }),
     field({ name: 'CMPP_FATOR', kind: 'NUMBER', label: 'Fator de Conversão' }),
     field({ name: 'CMPP_QTDE', kind: 'NUMBER', label: 'Quantidade', required: true, inList: true }),
     field({ name: 'CMPP_VLR_UNIT', kind: 'MONEY', label: 'Valor Unitário', inList: true }),

@@ -75,6 +75,8 @@ function findField(meta: ResourceMeta | undefined, name: RegExp, label: RegExp):
 export interface ItemFields {
   description: string | null;
   unit: string | null;
+  /** The unit stock counts the item in (the NF-e's taxable unit when it differs). */
+  stockUnit: string | null;
   ncm: string | null;
   gtin: string | null;
   supplierCode: string | null;
@@ -84,6 +86,7 @@ export function itemFields(line: ItemLine, lineMeta: ResourceMeta | undefined): 
   return {
     description: line.desc,
     unit: line.unitName ?? findField(lineMeta, /_UNIDADE$/i, /^(un\.?|unidade)$/i),
+    stockUnit: findField(lineMeta, /_UNIDADE_ESTOQUE$/i, /^un\.? de estoque$/i),
     ncm: findField(lineMeta, /_NCM$/i, /^NCM$/i),
     gtin: findField(lineMeta, /(GTIN|EAN)/i, /(GTIN|EAN|barras)/i),
     supplierCode: findField(lineMeta, /COD(IGO)?_?FORN/i, /c[óo]digo (do |no )?fornecedor/i),
@@ -108,7 +111,8 @@ export function productDraft(fields: ItemFields, item: Row): ProductDraft {
   const text = (name: string | null) => (name && item[name] != null ? String(item[name]).trim() : '');
   return {
     description: text(fields.description),
-    unit: text(fields.unit).toUpperCase(),
+    // A product counts its stock in the unit its entries come in (10 CX of 12 enter as 120 UN).
+    unit: (text(fields.stockUnit) || text(fields.unit)).toUpperCase(),
     ncm: onlyDigits(text(fields.ncm)),
     gtin: validGtin(fields.gtin ? item[fields.gtin] : ''),
   };

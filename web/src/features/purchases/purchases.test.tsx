@@ -333,6 +333,7 @@ describe('import answer', () => {
     expect(fields).toEqual({
       description: 'CMPP_DESCRICAO',
       unit: 'CMPP_UNIDADE',
+      stockUnit: 'CMPP_UNIDADE_ESTOQUE',
       ncm: 'CMPP_NCM',
       gtin: 'CMPP_GTIN',
       supplierCode: 'CMPP_COD_FORNECEDOR',
@@ -345,6 +346,9 @@ describe('import answer', () => {
     });
     // 'SEM GTIN' is no GTIN.
     expect(productDraft(fields, answer.itens[0]).gtin).toBe('');
+    // 10 CX of 12 enter stock as 120 UN: the product counts in UN.
+    expect(productDraft(fields, { ...newItem, CMPP_UNIDADE: 'CX', CMPP_UNIDADE_ESTOQUE: 'UN' }).unit).toBe('UN');
+    expect(productDraft(fields, { ...newItem, CMPP_UNIDADE: 'CX', CMPP_UNIDADE_ESTOQUE: null }).unit).toBe('CX');
   });
 
   it("shows the line register's list columns and the supplier's code, NCM and GTIN, quantities in pt-BR", () => {

@@ -234,6 +234,13 @@ fn item_body(
     );
     m.insert("CMPP_GTIN".into(), code.map(text).unwrap_or(Value::Null));
     m.insert("CMPP_UNIDADE".into(), text(p.u_com.as_str()));
+    // What one factor counts: the taxable unit when it counts apart, else the same.
+    let stock_unit = if factor == Decimal::ONE {
+        &p.u_com
+    } else {
+        &p.u_trib
+    };
+    m.insert("CMPP_UNIDADE_ESTOQUE".into(), text(stock_unit.as_str()));
     m.insert("CMPP_FATOR".into(), dec(factor));
     m.insert("CMPP_QTDE".into(), dec(p.q_com));
     m.insert("CMPP_VLR_UNIT".into(), dec(p.v_un_com));

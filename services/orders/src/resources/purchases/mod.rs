@@ -264,6 +264,7 @@ fn compraproduto() -> Resource {
             Field::text("CMPP_CST", "CST/CSOSN").len(4).width(1),
             Field::text("CMPP_GTIN", "GTIN").len(14).width(3),
             Field::text("CMPP_UNIDADE", "Un. de Compra").len(6).list().width(1).role(Role::UnitName),
+            Field::text("CMPP_UNIDADE_ESTOQUE", "Un. de Estoque").len(6).width(1),
             Field::decimal("CMPP_FATOR", "Fator de Conversão").scale(4).min("0.0001").default(json!("1")).width(2),
             Field::decimal("CMPP_QTDE", "Quantidade").scale(4).required().min("0.0001").list().width(2).role(Role::Quantity),
             Field::money("CMPP_VLR_UNIT", "Valor Unitário").scale(10).list().width(2).role(Role::UnitPrice),

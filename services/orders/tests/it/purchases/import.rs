@@ -62,9 +62,21 @@ async fn the_own_nfe_becomes_a_purchase_with_its_totals_and_instalments() {
             ("novo".into(), Value::Null)
         ]
     );
+    // 10 CX that the NF-e taxes as 120 UN: 12 UN per CX, counted in stock as UN.
     assert_eq!(
-        (d(&itens[0]["CMPP_FATOR"]), s(&itens[0]["CMPP_UNIDADE"])),
-        (n("12"), "CX".into())
+        (
+            d(&itens[0]["CMPP_FATOR"]),
+            s(&itens[0]["CMPP_UNIDADE"]),
+            s(&itens[0]["CMPP_UNIDADE_ESTOQUE"])
+        ),
+        (n("12"), "CX".into(), "UN".into())
+    );
+    assert_eq!(
+        (
+            s(&itens[1]["CMPP_UNIDADE"]),
+            s(&itens[1]["CMPP_UNIDADE_ESTOQUE"])
+        ),
+        ("UN".into(), "UN".into())
     );
     assert_eq!(d(&itens[0]["CMPP_VLR_ST"]), n("59.14"));
     assert_eq!(s(&itens[0]["CMPP_COD_FORNECEDOR"]), "PAR-M8-CX12");
