@@ -417,3 +417,14 @@ pub async fn exercise_registry(
     }
     Ok(total)
 }
+
+/// A tenant transaction that reads one snapshot (REPEATABLE READ): for checks that
+/// compare two reads (a balance and its ledger) while consumers commit beside them.
+pub async fn begin_snapshot(db: &Db, client_id: i64) -> crate::Result<crate::db::Tx> {
+    Ok(db
+        .pool
+        .begin_with(format!(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT set_config('app.client_id', '{client_id}', true)"
+        ))
+        .await?)
+}

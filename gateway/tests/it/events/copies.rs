@@ -46,7 +46,10 @@ async fn create(db: &Db, reg: &Registry, name: &str, v: Value) -> Value {
 }
 
 async fn balance(db: &Db, product: i64) -> (Decimal, i64) {
-    let mut tx = db.begin_tenant(CLIENT).await.expect("tx");
+    // One snapshot for the three reads: stock's consumer may commit between them.
+    let mut tx = erp_platform::testing::begin_snapshot(db, CLIENT)
+        .await
+        .expect("tx");
     let b = erp_stock::ledger::balance(&mut tx, CLIENT, 1, product)
         .await
         .expect("balance");

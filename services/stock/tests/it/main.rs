@@ -189,11 +189,7 @@ pub async fn stock(
     product: i64,
 ) -> (rust_decimal::Decimal, rust_decimal::Decimal) {
     // One snapshot for both reads: a consumer may commit between them.
-    let mut tx = db
-        .pool
-        .begin_with(format!(
-            "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT set_config('app.client_id', '{c}', true)"
-        ))
+    let mut tx = erp_platform::testing::begin_snapshot(db, c)
         .await
         .expect("tx");
     let b = erp_stock::ledger::balance(&mut tx, c, 1, product)
