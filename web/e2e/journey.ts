@@ -476,9 +476,14 @@ async function run(vp: Viewport) {
           // Any other new item is linked the same way, so the purchase can be finalized.
           const others = dialog.locator('tbody tr', { hasText: 'Produto novo' });
           for (let i = 0; i < 5 && (await others.count()) > 0; i++) {
+            const left = await others.count();
             await others.first().getByRole('button', { name: 'Cadastrar produto' }).click();
-            await page.waitForTimeout(300);
-            await dialog.getByRole('button', { name: 'Abrir compra' }).and(page.locator(':enabled')).waitFor();
+            // Linked: one new item fewer (a refusal shows as an error toast and stops the loop).
+            await Promise.race([
+              others.nth(left - 1).waitFor({ state: 'detached' }),
+              page.locator('[data-sonner-toast][data-type="error"]').first().waitFor(),
+            ]);
+            if ((await others.count()) >= left) throw new Error('an item could not be given a product');
           }
           if ((await others.count()) > 0) throw new Error('an item could not be given a product');
         });

@@ -428,3 +428,20 @@ pub async fn begin_snapshot(db: &Db, client_id: i64) -> crate::Result<crate::db:
         ))
         .await?)
 }
+
+/// Waits until `check` holds, polling every 50 ms, and panics naming `what` after
+/// `secs` seconds: tests wait on a condition, never on a fixed sleep.
+pub async fn until<F, Fut>(what: &str, secs: u64, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while tokio::time::Instant::now() < deadline {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("timed out waiting for {what}");
+}

@@ -4,8 +4,8 @@
 //! its payables, a cancelled one cancels them (refused for good once one was
 //! paid), and a cancellation that comes first leaves nothing to make.
 
+use erp_platform::testing::until;
 use std::sync::Arc;
-use std::time::Duration;
 
 use erp_finance::events::{
     CancelledPurchase, FinalizedPurchase, InvoicedOrder, COMPRA_CANCELADA, COMPRA_FINALIZADA,
@@ -93,21 +93,6 @@ async fn deliver<E: Effect + 'static>(
         Box::pin(async move { effect.apply(tx, c, &msg).await })
     })
     .await
-}
-
-async fn until<F, Fut>(what: &str, secs: u64, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
-    while tokio::time::Instant::now() < deadline {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 fn column(rows: &[Value], k: &str) -> Vec<String> {

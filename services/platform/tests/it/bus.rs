@@ -4,6 +4,7 @@
 //! Nothing here asserts "nothing arrived" after a fixed sleep: a negative check
 //! waits for a marker published after what must not arrive.
 
+use erp_platform::testing::until;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,22 +43,6 @@ async fn recv(rx: &mut mpsc::UnboundedReceiver<Message>, secs: u64) -> Option<Me
         .await
         .ok()
         .flatten()
-}
-
-/// Waits up to `secs` for `check`, polling.
-async fn until<F, Fut>(what: &str, secs: u64, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
-    while tokio::time::Instant::now() < deadline {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 /// A counter of the process's Prometheus registry, summed over label sets that

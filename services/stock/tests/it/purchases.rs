@@ -4,9 +4,9 @@
 //! two tenants touches each tenant's rows only; and the whole path over a NATS
 //! JetStream server of the test's own, with a redelivery.
 
+use erp_platform::testing::until;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use erp_platform::bus::{self, apply_once, Bus, Effect, Message, NatsBus, Outcome, CLIENT_HEADER};
 use erp_platform::db::Db;
@@ -557,22 +557,6 @@ async fn a_batch_of_purchases_of_two_tenants_touches_each_tenants_rows_only() {
     .expect_err("other tenant");
     assert_eq!(e.http_status(), 400);
     assert_eq!(stock(&db, b, 41).await, (d("300"), d("1")));
-}
-
-/// Waits up to `secs` for `check`, polling.
-async fn until<F, Fut>(what: &str, secs: u64, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
-    while tokio::time::Instant::now() < deadline {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 /// A second subscription to the finalizations that applies them through the same
