@@ -77,6 +77,29 @@ pub fn rows_response(rows: Vec<serde_json::Value>) -> ApiResult {
     }
 }
 
+/// A file a declared call answered (see `erp_platform::resource::file_reply`): its
+/// bytes, type and download name.
+pub fn file_response(file: Option<Value>) -> ApiResult {
+    use base64::Engine;
+    let file = file.unwrap_or_default();
+    let text = |k: &str| file.get(k).and_then(Value::as_str).unwrap_or_default();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text("base64"))
+        .map_err(Error::internal)?;
+    let kind = header::HeaderValue::from_str(text("tipo")).map_err(Error::internal)?;
+    let name: String = text("nome")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        .collect();
+    let disposition = header::HeaderValue::from_str(&format!("inline; filename=\"{name}\""))
+        .map_err(Error::internal)?;
+    Ok((
+        [(header::CONTENT_TYPE, kind), (header::CONTENT_DISPOSITION, disposition)],
+        Body::from(bytes),
+    )
+        .into_response())
+}
+
 pub fn count_response(total: i64) -> ApiResult {
     ok_json(json!([{ "TOT_REGISTROS": total }]))
 }

@@ -169,6 +169,9 @@ async fn declared_call(
     }
     match out {
         Value::Array(rows) => rows_response(rows),
+        Value::Object(mut m) if m.contains_key(erp_platform::resource::FILE_REPLY) => {
+            crate::reply::file_response(m.remove(erp_platform::resource::FILE_REPLY))
+        }
         other => ok_json(other),
     }
 }

@@ -444,6 +444,22 @@ pub fn uploaded_file(body: &Value) -> Result<(&str, Option<&str>)> {
     ))
 }
 
+/// The key under which a declared call answers a file instead of JSON: the gateway
+/// sends its bytes with the content type and a download name (see [`file_reply`]).
+pub const FILE_REPLY: &str = "$arquivo";
+
+/// A declared call's answer that is a file (a PDF, a spreadsheet): the gateway
+/// answers the bytes themselves with `Content-Type` and
+/// `Content-Disposition: inline; filename="…"`.
+pub fn file_reply(content_type: &str, name: &str, bytes: &[u8]) -> Value {
+    use base64::Engine;
+    serde_json::json!({FILE_REPLY: {
+        "tipo": content_type,
+        "nome": name,
+        "base64": base64::engine::general_purpose::STANDARD.encode(bytes),
+    }})
+}
+
 /// Where a value a button sends comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "from", content = "value")]
