@@ -8,7 +8,7 @@ use std::sync::Arc;
 use erp_platform::bus::{self, Bus};
 use erp_platform::config::Config;
 use erp_platform::db::{self, Db};
-use erp_platform::service::ServiceCtx;
+use erp_platform::service::{Peers, ServiceCtx};
 use erp_platform::{cache, Error, Result};
 use prost::Message;
 use tokio::net::TcpListener;
@@ -120,9 +120,10 @@ async fn service_ctx(
     cfg: Arc<Config>,
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
+    peers: Peers,
 ) -> Result<ServiceCtx> {
     let db = Db::connect(&cfg).await?;
-    Ok(ServiceCtx { cfg, db, bus, cache })
+    Ok(ServiceCtx { cfg, db, bus, cache, peers })
 }
 
 /// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
@@ -140,6 +141,7 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         cfg.clone(),
         bus::from_config(&cfg).await?,
         cache::from_config(&cfg).await?,
+        Peers::from_env(&services().iter().map(|s| s.name).collect::<Vec<_>>()),
     )
     .await?;
     let admin = TcpListener::bind(&cfg.admin_addr)
@@ -350,9 +352,8 @@ pub async fn start_linked(
     migrate(cfg.clone()).await?;
     let cache = cache::from_config(&cfg).await?;
     let mut urls = HashMap::new();
-    let mut tasks = Vec::new();
+    let mut listeners = Vec::new();
     for s in services() {
-        let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone()).await?;
         let l = match link {
             Link::InProcess => {
                 let (connector, l) = transport::memory();
@@ -368,6 +369,16 @@ pub async fn start_linked(
                 Listener::Tcp(l)
             }
         };
+        listeners.push((s, l));
+    }
+    let peers = Peers::new(
+        urls.iter()
+            .map(|(name, t)| Ok((name.clone(), t.channel()?)))
+            .collect::<Result<_>>()?,
+    );
+    let mut tasks = Vec::new();
+    for (s, l) in listeners {
+        let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone(), peers.clone()).await?;
         let name = s.name;
         let serve = s.serve;
         tasks.push(tokio::spawn(async move {

@@ -23,6 +23,21 @@ pub enum Target {
     Memory(erp_platform::transport::MemoryConnector),
 }
 
+impl Target {
+    /// A lazily connected channel to the service.
+    pub fn channel(&self) -> Result<Channel> {
+        Ok(match self {
+            Target::Url(url) => Endpoint::from_shared(url.clone())
+                .map_err(|e| Error::internal(format!("{url}: {e}")))?
+                .connect_timeout(Duration::from_secs(5))
+                .tcp_nodelay(true)
+                .http2_keep_alive_interval(Duration::from_secs(30))
+                .connect_lazy(),
+            Target::Memory(m) => m.channel(),
+        })
+    }
+}
+
 #[derive(Clone)]
 pub struct Upstreams {
     pub identity: IdentityServiceClient<Channel>,
@@ -35,16 +50,7 @@ impl Upstreams {
     pub fn new(targets: &HashMap<String, Target>) -> Result<Upstreams> {
         let mut channels = HashMap::new();
         for (name, target) in targets {
-            let ch = match target {
-                Target::Url(url) => Endpoint::from_shared(url.clone())
-                    .map_err(|e| Error::internal(format!("{name}: {e}")))?
-                    .connect_timeout(Duration::from_secs(5))
-                    .tcp_nodelay(true)
-                    .http2_keep_alive_interval(Duration::from_secs(30))
-                    .connect_lazy(),
-                Target::Memory(m) => m.channel(),
-            };
-            channels.insert(name.clone(), ch);
+            channels.insert(name.clone(), target.channel()?);
         }
         let identity = channels
             .get("identity")

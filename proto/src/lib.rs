@@ -6,6 +6,7 @@
 //! - `identity::v1`: typed identity operations (login, principal, menu) and its facts.
 //! - `orders::v1`: the typed transitions of orders' documents (`OrdersService`) and
 //!   their facts; `stock::v1`: the facts of the stock ledger.
+//! - `finance::v1`: what other services ask finance (`FinanceService`: credit).
 //! - `subjects`: the subject of every fact, for publishers and consumers alike.
 
 pub mod erp {
@@ -23,6 +24,12 @@ pub mod identity {
 pub mod orders {
     pub mod v1 {
         tonic::include_proto!("orders.v1");
+    }
+}
+
+pub mod finance {
+    pub mod v1 {
+        tonic::include_proto!("finance.v1");
     }
 }
 

@@ -17,6 +17,47 @@ pub struct ServiceCtx {
     pub db: Db,
     pub bus: Arc<dyn Bus>,
     pub cache: Arc<dyn Cache>,
+    /// The other services this one may ask over gRPC.
+    pub peers: Peers,
+}
+
+/// gRPC channels to the other services, by name: in-memory pipes in `erp run`,
+/// `ERP_<SERVICE>_URL` (connected lazily) in `erp serve`.
+#[derive(Clone, Default)]
+pub struct Peers(Arc<std::collections::HashMap<String, tonic::transport::Channel>>);
+
+impl Peers {
+    pub fn new(map: std::collections::HashMap<String, tonic::transport::Channel>) -> Peers {
+        Peers(Arc::new(map))
+    }
+
+    /// Channels to `names` from `ERP_<SERVICE>_URL`; a name without a URL is left
+    /// out (asking it answers 503).
+    pub fn from_env(names: &[&str]) -> Peers {
+        let mut map = std::collections::HashMap::new();
+        for name in names {
+            let Some(url) = Config::service_url(name) else { continue };
+            match tonic::transport::Endpoint::from_shared(url) {
+                Ok(e) => {
+                    let ch = e
+                        .connect_timeout(std::time::Duration::from_secs(5))
+                        .tcp_nodelay(true)
+                        .connect_lazy();
+                    map.insert(name.to_string(), ch);
+                }
+                Err(e) => tracing::warn!(service = name, error = %e, "invalid service URL"),
+            }
+        }
+        Peers::new(map)
+    }
+
+    /// The channel to `service`, or 503 'Serviço … indisponível.'.
+    pub fn channel(&self, service: &str) -> crate::Result<tonic::transport::Channel> {
+        self.0
+            .get(service)
+            .cloned()
+            .ok_or_else(|| crate::Error::Unavailable(format!("Serviço {service} indisponível.")))
+    }
 }
 
 impl ServiceCtx {

@@ -203,8 +203,9 @@ pub async fn invoice(
     serie: &str,
 ) -> Result<erp_proto::orders::v1::InvoiceReply> {
     let client = caller.client_id;
-    let head: Option<(String, i64, Option<String>, chrono::NaiveDate)> = sqlx::query_as(
-        "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao FROM orders.pedido
+    type Head = (String, i64, Option<String>, chrono::NaiveDate, Option<i64>, Option<i64>);
+    let head: Option<Head> = sqlx::query_as(
+        "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao, pedf_cndp_id, pedf_frmp_id FROM orders.pedido
          WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4 FOR UPDATE",
     )
     .bind(client)
@@ -213,7 +214,7 @@ pub async fn invoice(
     .bind(serie)
     .fetch_optional(&mut **tx)
     .await?;
-    let (status, cli, name, issued) = head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
+    let (status, cli, name, issued, condition, method) = head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
     if status != "A" {
         return Err(Error::Conflict(ALREADY_INVOICED.into()));
     }
@@ -312,6 +313,8 @@ pub async fn invoice(
                 location_id: p.7.unwrap_or(0),
             })
             .collect(),
+        payment_condition_id: condition.unwrap_or(0),
+        payment_method_id: method.unwrap_or(0),
     };
     erp_platform::bus::outbox_insert(
         tx,
