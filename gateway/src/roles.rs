@@ -352,12 +352,14 @@ pub async fn start_linked(
     migrate(cfg.clone()).await?;
     let cache = cache::from_config(&cfg).await?;
     let mut urls = HashMap::new();
-    let mut listeners = Vec::new();
+    let mut handed = Vec::new();
+    let peers = Peers::default();
+    let mut tasks = Vec::new();
     for s in services() {
         let l = match link {
             Link::InProcess => {
-                let (connector, l) = transport::memory();
-                urls.insert(s.name.to_string(), Target::Memory(connector));
+                let (routes, l) = transport::direct();
+                handed.push((s.name, routes));
                 l
             }
             Link::Tcp => {
@@ -369,15 +371,6 @@ pub async fn start_linked(
                 Listener::Tcp(l)
             }
         };
-        listeners.push((s, l));
-    }
-    let peers = Peers::new(
-        urls.iter()
-            .map(|(name, t)| Ok((name.clone(), t.channel()?)))
-            .collect::<Result<_>>()?,
-    );
-    let mut tasks = Vec::new();
-    for (s, l) in listeners {
         let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone(), peers.clone()).await?;
         let name = s.name;
         let serve = s.serve;
@@ -387,6 +380,20 @@ pub async fn start_linked(
             }
         }));
     }
+    // In-process, each service hands over its routes once its background work
+    // started; the gateway and the services' peers link straight to them.
+    for (name, routes) in handed {
+        let link = tokio::time::timeout(std::time::Duration::from_secs(120), routes)
+            .await
+            .map_err(|_| Error::internal(format!("{name}: did not start in 120 s")))?
+            .map_err(|_| Error::internal(format!("{name}: stopped while starting")))?;
+        urls.insert(name.to_string(), Target::Link(link));
+    }
+    peers.fill(
+        urls.iter()
+            .map(|(name, t)| Ok((name.clone(), t.channel()?)))
+            .collect::<Result<_>>()?,
+    );
     let (addr, state, gw) = start_gateway(cfg, urls, bus, cache, listener).await?;
     tasks.push(gw);
     Ok(Running { addr, state, tasks })

@@ -11,38 +11,41 @@ use erp_platform::{Error, Result};
 use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
 use erp_proto::identity::v1::identity_service_client::IdentityServiceClient;
 use erp_proto::orders::v1::orders_service_client::OrdersServiceClient;
-use tonic::transport::{Channel, Endpoint};
+use erp_platform::transport::{link_channel, GrpcLink};
+use tonic::transport::Endpoint;
 
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Where the gateway reaches a service: its gRPC URL (`erp gateway`), or the
-/// in-memory listener of the same process (`erp run`).
+/// routes the service handed over in the same process (`erp run`).
 #[derive(Clone)]
 pub enum Target {
     Url(String),
-    Memory(erp_platform::transport::MemoryConnector),
+    Link(GrpcLink),
 }
 
 impl Target {
-    /// A lazily connected channel to the service.
-    pub fn channel(&self) -> Result<Channel> {
+    /// The link to the service (a lazily connected channel for a URL).
+    pub fn channel(&self) -> Result<GrpcLink> {
         Ok(match self {
-            Target::Url(url) => Endpoint::from_shared(url.clone())
-                .map_err(|e| Error::internal(format!("{url}: {e}")))?
-                .connect_timeout(Duration::from_secs(5))
-                .tcp_nodelay(true)
-                .http2_keep_alive_interval(Duration::from_secs(30))
-                .connect_lazy(),
-            Target::Memory(m) => m.channel(),
+            Target::Url(url) => link_channel(
+                Endpoint::from_shared(url.clone())
+                    .map_err(|e| Error::internal(format!("{url}: {e}")))?
+                    .connect_timeout(Duration::from_secs(5))
+                    .tcp_nodelay(true)
+                    .http2_keep_alive_interval(Duration::from_secs(30))
+                    .connect_lazy(),
+            ),
+            Target::Link(l) => l.clone(),
         })
     }
 }
 
 #[derive(Clone)]
 pub struct Upstreams {
-    pub identity: IdentityServiceClient<Channel>,
-    orders: Option<OrdersServiceClient<Channel>>,
-    resources: HashMap<String, ResourceServiceClient<Channel>>,
+    pub identity: IdentityServiceClient<GrpcLink>,
+    orders: Option<OrdersServiceClient<GrpcLink>>,
+    resources: HashMap<String, ResourceServiceClient<GrpcLink>>,
 }
 
 impl Upstreams {
@@ -75,13 +78,13 @@ impl Upstreams {
         })
     }
 
-    pub fn orders(&self) -> Result<OrdersServiceClient<Channel>> {
+    pub fn orders(&self) -> Result<OrdersServiceClient<GrpcLink>> {
         self.orders
             .clone()
             .ok_or_else(|| Error::Unavailable("Serviço orders indisponível.".into()))
     }
 
-    pub fn resources(&self, service: &str) -> Result<ResourceServiceClient<Channel>> {
+    pub fn resources(&self, service: &str) -> Result<ResourceServiceClient<GrpcLink>> {
         self.resources
             .get(service)
             .cloned()

@@ -49,14 +49,11 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
         operator_client: ctx.cfg.operator_client_id,
         registry: registry.clone(),
     };
-    let result = erp_platform::service::grpc_server()
-        .add_service(ResourceGrpc::new(ctx.db.clone(), registry).server())
+    let routes = tonic::service::Routes::new(ResourceGrpc::new(ctx.db.clone(), registry).server())
         .add_service(
             erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity),
-        )
-        .serve_with_incoming(erp_platform::service::incoming(listener))
-        .await
-        .map_err(Error::internal);
+        );
+    let result = erp_platform::service::serve_grpc(listener, routes).await;
     for t in tasks {
         t.abort();
     }

@@ -52,15 +52,11 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
     let tasks =
         erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
             .await?;
-    let result = erp_platform::service::grpc_server()
-        .add_service(
-            erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry.clone())
-                .server(),
-        )
-        .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry).server())
-        .serve_with_incoming(erp_platform::service::incoming(listener))
-        .await
-        .map_err(Error::internal);
+    let routes = tonic::service::Routes::new(
+        erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry.clone()).server(),
+    )
+    .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry).server());
+    let result = erp_platform::service::serve_grpc(listener, routes).await;
     for t in tasks {
         t.abort();
     }

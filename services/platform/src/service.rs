@@ -10,6 +10,7 @@ use crate::bus::Bus;
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::db::Db;
+use crate::transport::GrpcLink;
 
 #[derive(Clone)]
 pub struct ServiceCtx {
@@ -21,18 +22,27 @@ pub struct ServiceCtx {
     pub peers: Peers,
 }
 
-/// gRPC channels to the other services, by name: in-memory pipes in `erp run`,
-/// `ERP_<SERVICE>_URL` (connected lazily) in `erp serve`.
+/// gRPC links to the other services, by name: straight to their routes in
+/// `erp run` (set once every service started), `ERP_<SERVICE>_URL` (connected
+/// lazily) in `erp serve`.
 #[derive(Clone, Default)]
-pub struct Peers(Arc<std::collections::HashMap<String, tonic::transport::Channel>>);
+pub struct Peers(Arc<std::sync::OnceLock<std::collections::HashMap<String, GrpcLink>>>);
 
 impl Peers {
-    pub fn new(map: std::collections::HashMap<String, tonic::transport::Channel>) -> Peers {
-        Peers(Arc::new(map))
+    pub fn new(map: std::collections::HashMap<String, GrpcLink>) -> Peers {
+        let peers = Peers::default();
+        peers.fill(map);
+        peers
     }
 
-    /// Channels to `names` from `ERP_<SERVICE>_URL`; a name without a URL is left
-    /// out (asking it answers 503).
+    /// Sets the links once (later calls are ignored): `erp run` builds the
+    /// services' contexts before the services hand over their routes.
+    pub fn fill(&self, map: std::collections::HashMap<String, GrpcLink>) {
+        let _ = self.0.set(map);
+    }
+
+    /// Links to `names` from `ERP_<SERVICE>_URL`; a name without a URL is left out
+    /// (asking it answers 503).
     pub fn from_env(names: &[&str]) -> Peers {
         let mut map = std::collections::HashMap::new();
         for name in names {
@@ -43,7 +53,7 @@ impl Peers {
                         .connect_timeout(std::time::Duration::from_secs(5))
                         .tcp_nodelay(true)
                         .connect_lazy();
-                    map.insert(name.to_string(), ch);
+                    map.insert(name.to_string(), crate::transport::link_channel(ch));
                 }
                 Err(e) => tracing::warn!(service = name, error = %e, "invalid service URL"),
             }
@@ -51,10 +61,12 @@ impl Peers {
         Peers::new(map)
     }
 
-    /// The channel to `service`, or 503 'Serviço … indisponível.'.
-    pub fn channel(&self, service: &str) -> crate::Result<tonic::transport::Channel> {
+    /// The link to `service` (`FinanceServiceClient::new(peers.channel("finance")?)`),
+    /// or 503 'Serviço … indisponível.'.
+    pub fn channel(&self, service: &str) -> crate::Result<GrpcLink> {
         self.0
-            .get(service)
+            .get()
+            .and_then(|m| m.get(service))
             .cloned()
             .ok_or_else(|| crate::Error::Unavailable(format!("Serviço {service} indisponível.")))
     }
@@ -142,15 +154,38 @@ pub async fn serve_with_consumers(
     consumers: Vec<ConsumerDef>,
 ) -> crate::Result<()> {
     let tasks = start_background(&ctx, schema, consumers, Vec::new()).await?;
-    let result = grpc_server()
-        .add_service(crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server())
-        .serve_with_incoming(incoming(listener))
-        .await
-        .map_err(crate::Error::internal);
+    let routes = tonic::service::Routes::new(
+        crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server(),
+    );
+    let result = serve_grpc(listener, routes).await;
     for t in tasks {
         t.abort();
     }
     result
+}
+
+/// Serves `routes` on `listener`: a tonic server with the trace span and metrics
+/// layer for TCP and in-memory connections; for [`Listener::Direct`], hands the
+/// routes (with the same layers) to the caller in this process and then waits as
+/// a server would.
+pub async fn serve_grpc(
+    listener: crate::transport::Listener,
+    routes: tonic::service::Routes,
+) -> crate::Result<()> {
+    match listener {
+        crate::transport::Listener::Direct(slot) => {
+            if slot.send(crate::transport::link_routes(routes)).is_err() {
+                return Err(crate::Error::internal("no caller took the service's routes"));
+            }
+            std::future::pending::<()>().await;
+            Ok(())
+        }
+        listener => grpc_server()
+            .add_routes(routes)
+            .serve_with_incoming(incoming(listener))
+            .await
+            .map_err(crate::Error::internal),
+    }
 }
 
 pub use crate::transport::incoming;
