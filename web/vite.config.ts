@@ -14,6 +14,10 @@ export default defineConfig({
       '/uploads': { target: backend, changeOrigin: true },
       // The purchases' NF-e XML import posts the file to this legacy REST call.
       '/compra/uploads': { target: backend, changeOrigin: true },
+      // Receipts are PDFs the legacy REST calls answer ('/reciboavulso' alone is the screen).
+      '/contasreceber/recibo': { target: backend, changeOrigin: true },
+      '/contaspagar/recibo': { target: backend, changeOrigin: true },
+      '/reciboavulso/': { target: backend, changeOrigin: true },
     },
   },
   build: {

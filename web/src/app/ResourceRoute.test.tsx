@@ -1,14 +1,22 @@
 import { screen, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ResourceGetDocument, ResourceListDocument, ResourceMetasDocument } from '../lib/resources/documents';
+import {
+  ResourceActionDocument,
+  ResourceGetDocument,
+  ResourceListDocument,
+  ResourceMetasDocument,
+} from '../lib/resources/documents';
 import type { ResourceMeta } from '../lib/resources/metaFields';
-import { clientesMeta, documentMetas } from '../test/fixtures';
+import { clientesMeta, documentMetas, receivablesMeta } from '../test/fixtures';
 import { program, renderWith, signIn } from '../test/utils';
 import ResourceRoute from './ResourceRoute';
 
 // The metas as the gateway answers them (the fragment spread reads __typename).
-const metas = [clientesMeta, ...documentMetas].map((m: ResourceMeta) => ({ __typename: 'ResourceMeta', ...m }));
+const metas = [clientesMeta, receivablesMeta, ...documentMetas].map((m: ResourceMeta) => ({
+  __typename: 'ResourceMeta',
+  ...m,
+}));
 const metasMock = { request: { query: ResourceMetasDocument }, result: { data: { resourceMetas: metas } } };
 const page = (rows: object[]) => ({ data: { resourceList: { __typename: 'ResourcePage', rows, total: rows.length } } });
 const listMock = (name: string, order: string, rows: object[]) => ({
@@ -51,6 +59,7 @@ beforeEach(() => {
       program({ id: 1, name: 'IndexClientes', webPath: '/clientes' }),
       program({ id: 2, name: 'IndexPedido', webPath: '/pedidos' }),
       program({ id: 3, name: 'IndexOrdemservico', webPath: '/ordensdeservico' }),
+      program({ id: 611, name: 'contasareceber', webPath: '/contasareceber' }),
     ],
   });
 });
@@ -92,10 +101,46 @@ describe('register and document routes', () => {
         request: { query: ResourceGetDocument, variables: { name: 'clientes', emp: 1, id: 1 } },
         result: { data: { resourceGet: { CLI_ID: 1, CLI_DESCRICAO: 'Ana' } } },
       },
+      {
+        request: {
+          query: ResourceActionDocument,
+          variables: { name: 'clientes', action: 'limite_credito', params: { emp: 1, id: 1 } },
+        },
+        result: { data: { resourceAction: { CLI_ID: 1, CLI_LIMITE_CREDITO: 500, VALOR_UTILIZADO: 120, SALDO: 380 } } },
+      },
     ]);
     expect(await screen.findByDisplayValue('Ana', {}, LAZY)).toBeInTheDocument();
     expect(screen.queryByTestId('status-badge')).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Totais' })).not.toBeInTheDocument();
+    // A saved customer shows its credit above the fields.
+    const credit = await screen.findByRole('region', { name: 'Posição financeira' }, LAZY);
+    expect(await within(credit).findByText('R$ 380,00')).toBeInTheDocument();
+  });
+
+  it('gives the receivables a list of their own (filters, totals)', async () => {
+    renderRoute('/contasareceber', [
+      {
+        request: {
+          query: ResourceListDocument,
+          variables: {
+            name: 'contasreceber',
+            emp: 1,
+            input: { filter: null, order: 'CRCB_DTA_VCTO', page: 1, limit: 6000 },
+          },
+        },
+        result: page([]),
+      },
+      {
+        request: {
+          query: ResourceListDocument,
+          variables: { name: 'banco', emp: 1, input: { filter: null, limit: 20, page: 1 } },
+        },
+        result: page([]),
+      },
+    ]);
+    expect(await screen.findByRole('region', { name: 'Totais' }, LAZY)).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Vencidas' })).toBeInTheDocument();
+    expect(document.title).toMatch(/^Contas a Receber/);
   });
 
   it('lists a document with the breadcrumbs its metadata declares', async () => {

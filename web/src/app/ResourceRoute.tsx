@@ -3,19 +3,41 @@ import { Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/dialogs/LoadingScreen';
 import { isDocument, matchResource, type ResourceMeta } from '../lib/resources/metaFields';
 import { useResourceMetas } from '../lib/resources/useResourceData';
+import type { RecordPanel } from '../features/registers/RegisterFormPage';
 
 // Each screen is its own chunk: a register's form and a document's screen load on demand.
 const RegisterListPage = lazy(() => import('../components/registers/RegisterListPage'));
 const RegisterFormPage = lazy(() => import('../features/registers/RegisterFormPage'));
 const DocumentFormPage = lazy(() => import('../features/documents/DocumentFormPage'));
 const PurchaseImport = lazy(() => import('../features/purchases/PurchaseImport'));
+const TitlesListPage = lazy(() => import('../features/finance/TitlesListPage'));
+const PayablesSettlementPage = lazy(() => import('../features/finance/PayablesSettlementPage'));
+const CustomerCredit = lazy(() => import('../features/finance/CustomerCredit'));
+
+type RegisterScreen = ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>;
 
 /**
  * What a register's list shows beside its add button, by register name: calls the metadata
  * cannot declare as buttons (an upload). The purchases import an NF-e XML.
  */
-const LIST_TOOLS: Record<string, ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>> = {
+const LIST_TOOLS: Record<string, RegisterScreen> = {
   compra: PurchaseImport,
+};
+
+/**
+ * Registers whose list is a screen of its own, by register name (the form stays the generic
+ * one): the receivables and payables (filters, totals, settlement) and the payables
+ * settlement screen (choose many, settle at once).
+ */
+const LIST_SCREENS: Record<string, RegisterScreen> = {
+  contasreceber: TitlesListPage,
+  contaspagar: TitlesListPage,
+  baixacontaspagar: PayablesSettlementPage,
+};
+
+/** What a register's edit screen shows above its fields, by register name: a customer's credit. */
+const FORM_PANELS: Record<string, RecordPanel> = {
+  clientes: CustomerCredit,
 };
 
 /**
@@ -34,9 +56,12 @@ export default function ResourceRoute() {
   if (!match) return <Navigate to="/404" replace />;
   const { meta, action } = match;
   const Tools = LIST_TOOLS[meta.name];
+  const List = LIST_SCREENS[meta.name];
   return (
     <Suspense fallback={<LoadingScreen />}>
-      {action === 'list' ? (
+      {action === 'list' && List ? (
+        <List key={meta.name} meta={meta} metas={metas} />
+      ) : action === 'list' ? (
         <RegisterListPage
           key={meta.name}
           meta={meta}
@@ -47,7 +72,13 @@ export default function ResourceRoute() {
         // A conversion or a copy opens another document on the same route: the id remounts it.
         <DocumentFormPage key={`${meta.name}-${action}-${search}`} meta={meta} metas={metas} action={action} />
       ) : (
-        <RegisterFormPage key={`${meta.name}-${action}`} meta={meta} metas={metas} action={action} />
+        <RegisterFormPage
+          key={`${meta.name}-${action}`}
+          meta={meta}
+          metas={metas}
+          action={action}
+          panel={FORM_PANELS[meta.name]}
+        />
       )}
     </Suspense>
   );

@@ -11,6 +11,7 @@ const HomePage = lazy(() => import('../features/home/HomePage'));
 const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
 const ResourceRoute = lazy(() => import('./ResourceRoute'));
 const StockCardPage = lazy(() => import('../features/stock/StockCardPage'));
+const FreeReceiptPage = lazy(() => import('../features/finance/FreeReceiptPage'));
 
 function Root() {
   return (
@@ -41,6 +42,8 @@ export const routes = [
           { path: '404', element: <NotFoundPage /> },
           // The stock card takes precedence over the generic register routes below.
           { path: 'consultaprodutos/alterar', element: <StockCardPage /> },
+          // A single route (spec §2.3): the free-form receipt is no register.
+          { path: 'reciboavulso', element: <FreeReceiptPage /> },
           // Registers and documents (/{path}, /inserir, /alterar) come from
           // Query.resourceMetas (a meta with `document` is a document); anything else ends on /404.
           { path: '*', element: <ResourceRoute /> },

@@ -20,7 +20,6 @@ type Documents = {
     "\n  query Me {\n    me {\n      ...SessionFields\n    }\n  }\n": typeof types.MeDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query ServerVersion {\n    serverVersion\n  }\n": typeof types.ServerVersionDocument,
-    "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n": typeof types.ResourceActionDocument,
     "\n  query Menu {\n    menu {\n      label\n      icon\n      program {\n        ...ProgramFields\n      }\n      children {\n        label\n        icon\n        program {\n          ...ProgramFields\n        }\n        children {\n          label\n          icon\n          program {\n            ...ProgramFields\n          }\n          children {\n            label\n            icon\n            program {\n              ...ProgramFields\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.MenuDocument,
     "\n  mutation ToggleFavorite($programId: Int!) {\n    toggleFavorite(programId: $programId) {\n      ...ProgramFields\n    }\n  }\n": typeof types.ToggleFavoriteDocument,
     "\n  subscription Notifications {\n    notifications {\n      id\n      message\n      createdAt\n    }\n  }\n": typeof types.NotificationsDocument,
@@ -32,6 +31,7 @@ type Documents = {
     "\n  mutation ResourceCreate($name: String!, $emp: Int!, $data: JSON!) {\n    resourceCreate(name: $name, emp: $emp, data: $data)\n  }\n": typeof types.ResourceCreateDocument,
     "\n  mutation ResourceUpdate($name: String!, $emp: Int!, $id: JSON!, $data: JSON!) {\n    resourceUpdate(name: $name, emp: $emp, id: $id, data: $data)\n  }\n": typeof types.ResourceUpdateDocument,
     "\n  mutation ResourceDelete($name: String!, $emp: Int!, $id: JSON!) {\n    resourceDelete(name: $name, emp: $emp, id: $id)\n  }\n": typeof types.ResourceDeleteDocument,
+    "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n": typeof types.ResourceActionDocument,
 };
 const documents: Documents = {
     "\n  fragment ProgramFields on UserProgram {\n    id\n    name\n    description\n    webPath\n    exe\n    icon\n    level1\n    level2\n    level3\n    order\n    favorite\n    canView\n    canCreate\n    canUpdate\n    canDelete\n  }\n": types.ProgramFieldsFragmentDoc,
@@ -40,7 +40,6 @@ const documents: Documents = {
     "\n  query Me {\n    me {\n      ...SessionFields\n    }\n  }\n": types.MeDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query ServerVersion {\n    serverVersion\n  }\n": types.ServerVersionDocument,
-    "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n": types.ResourceActionDocument,
     "\n  query Menu {\n    menu {\n      label\n      icon\n      program {\n        ...ProgramFields\n      }\n      children {\n        label\n        icon\n        program {\n          ...ProgramFields\n        }\n        children {\n          label\n          icon\n          program {\n            ...ProgramFields\n          }\n          children {\n            label\n            icon\n            program {\n              ...ProgramFields\n            }\n          }\n        }\n      }\n    }\n  }\n": types.MenuDocument,
     "\n  mutation ToggleFavorite($programId: Int!) {\n    toggleFavorite(programId: $programId) {\n      ...ProgramFields\n    }\n  }\n": types.ToggleFavoriteDocument,
     "\n  subscription Notifications {\n    notifications {\n      id\n      message\n      createdAt\n    }\n  }\n": types.NotificationsDocument,
@@ -52,6 +51,7 @@ const documents: Documents = {
     "\n  mutation ResourceCreate($name: String!, $emp: Int!, $data: JSON!) {\n    resourceCreate(name: $name, emp: $emp, data: $data)\n  }\n": types.ResourceCreateDocument,
     "\n  mutation ResourceUpdate($name: String!, $emp: Int!, $id: JSON!, $data: JSON!) {\n    resourceUpdate(name: $name, emp: $emp, id: $id, data: $data)\n  }\n": types.ResourceUpdateDocument,
     "\n  mutation ResourceDelete($name: String!, $emp: Int!, $id: JSON!) {\n    resourceDelete(name: $name, emp: $emp, id: $id)\n  }\n": types.ResourceDeleteDocument,
+    "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n": types.ResourceActionDocument,
 };
 
 /**
@@ -92,10 +92,6 @@ export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (ty
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ServerVersion {\n    serverVersion\n  }\n"): (typeof documents)["\n  query ServerVersion {\n    serverVersion\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n"): (typeof documents)["\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -140,6 +136,10 @@ export function graphql(source: "\n  mutation ResourceUpdate($name: String!, $em
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ResourceDelete($name: String!, $emp: Int!, $id: JSON!) {\n    resourceDelete(name: $name, emp: $emp, id: $id)\n  }\n"): (typeof documents)["\n  mutation ResourceDelete($name: String!, $emp: Int!, $id: JSON!) {\n    resourceDelete(name: $name, emp: $emp, id: $id)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n"): (typeof documents)["\n  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {\n    resourceAction(name: $name, action: $action, params: $params, body: $body)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addDays,
+  apiDateOf,
+  centsToApi,
+  centsToField,
   formatDate,
   formatMoney,
   formatQuantity,
@@ -7,6 +11,7 @@ import {
   isRealDate,
   parseBRNumber,
   toApiDate,
+  toCents,
 } from './format';
 import { CNPJ_MASK, PHONE_MASK, applyMask, maskCpfCnpj, sanitizeFileName } from './masks';
 import { isNewerVersion, versionNumber } from './version';
@@ -75,5 +80,26 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(d.toISOString())).toBe('22/11/2026 03:44');
     expect(formatTimestamp('Oficina do Zé')).toBe('Oficina do Zé');
     expect(formatTimestamp('')).toBe('');
+  });
+});
+
+describe('calendar days and cents', () => {
+  it('writes a local day as yyyy-MM-dd and moves it across months and years', () => {
+    expect(apiDateOf(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+  it('sums money in cents, whatever form the value came in', () => {
+    expect(toCents('1.234,56')).toBe(123456);
+    expect(toCents('150.00')).toBe(15000);
+    expect(toCents(0.1) + toCents(0.2)).toBe(30);
+    expect(toCents(12.345)).toBe(1235);
+    expect(toCents(1.005)).toBe(101);
+    expect(toCents('')).toBe(0);
+    expect(toCents(null)).toBe(0);
+    expect(centsToApi(1235)).toBe('12.35');
+    expect(centsToApi(-50)).toBe('-0.50');
+    expect(centsToField(123456)).toBe('1.234,56');
   });
 });

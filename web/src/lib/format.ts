@@ -67,3 +67,30 @@ export function formatTimestamp(value: string): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** A day of the browser's calendar as the API writes it (yyyy-MM-dd); today by default. */
+export function apiDateOf(d: Date = new Date()): string {
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
+/** yyyy-MM-dd moved by whole days (calendar arithmetic, no time zone). */
+export function addDays(api: string, days: number): string {
+  const [y, m, d] = api.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return `${t.getUTCFullYear()}-${pad2(t.getUTCMonth() + 1)}-${pad2(t.getUTCDate())}`;
+}
+
+/** Money as whole cents (what sums without float drift): 12.345 -> 1235; empty or garbage -> 0. */
+export function toCents(value: unknown): number {
+  const n = typeof value === 'number' ? value : parseBRNumber(value == null ? null : String(value));
+  // Through a fixed text: 1.005 * 100 is 100.49999999999999 in binary floating point.
+  return n == null || Number.isNaN(n) ? 0 : Math.round(Number((n * 100).toFixed(6)));
+}
+
+/** Cents as the API's money text: 1235 -> '12.35'. */
+export const centsToApi = (cents: number) => (cents / 100).toFixed(2);
+
+/** Cents as the form's money text: 123456 -> '1.234,56'. */
+export const centsToField = (cents: number) => formatNumber(cents / 100, 2, 2);

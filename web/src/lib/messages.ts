@@ -29,6 +29,8 @@ export const MSG = {
   loading: 'Carregando',
   // Not in the spec's table: the legacy screens never showed one; chosen here.
   cpfCnpjInvalid: 'CPF/CNPJ inválido.',
+  // Not in the spec: a file (a receipt PDF) the server could not give; chosen here.
+  fileFailed: 'Não foi possível obter o arquivo.',
 } as const;
 
 export const required = (label: string) => `${label} é obrigatório!`;

@@ -794,3 +794,123 @@ export const unitMeta: ResourceMeta = {
   document: null,
   actions: [],
 };
+
+// ------------------------------------------------------------------ finance titles
+// The title registers as services/finance/src/resources/titles.rs describes them: receivables
+// (CRCB_*), payables (CMPD_*) and the payables settlement screen's register over the same table.
+
+const STATUS_OPTIONS = [
+  { value: 'A', text: 'Aberto' },
+  { value: 'P', text: 'Parcialmente pago' },
+  { value: 'Q', text: 'Pago' },
+  { value: 'C', text: 'Cancelado' },
+];
+
+interface TitleNames {
+  name: string;
+  path: string;
+  title: string;
+  program: string;
+  prefix: string;
+  person: string;
+  personLabel: string;
+  personRegister: string;
+  personName: string;
+  value: string;
+  surcharge: string;
+  paidOn: string;
+  paidOnLabel: string;
+}
+
+function titleMeta(n: TitleNames): ResourceMeta {
+  const f = (suffix: string) => `${n.prefix}_${suffix}`;
+  const ro = (over: Parameters<typeof field>[0]) => field({ editable: false, ...over });
+  return {
+    name: n.name,
+    path: n.path,
+    title: n.title,
+    program: n.program,
+    key: [f('ID')],
+    companyColumn: f('EMP_ID'),
+    labelField: n.personName,
+    labelLength: null,
+    defaultOrder: f('DTA_VCTO'),
+    fields: [
+      field({ name: f('ID'), kind: 'NUMBER', label: 'Código' }),
+      field({
+        name: n.person,
+        kind: 'AUTOCOMPLETE',
+        label: n.personLabel,
+        reference: n.personRegister,
+        required: true,
+        inList: true,
+      }),
+      field({ name: n.personName, kind: 'TEXT', label: 'Nome', length: 150, searchable: true, inList: true }),
+      field({ name: f('DOCUMENTO'), kind: 'TEXT', label: 'Documento', length: 60, searchable: true, inList: true }),
+      field({ name: f('PARCELA'), kind: 'NUMBER', label: 'Parcela', min: '1', max: '999', inList: true }),
+      field({ name: f('QTD_PARCELAS'), kind: 'NUMBER', label: 'Qtde. de Parcelas', min: '1', max: '999' }),
+      field({ name: f('DTA_EMIS'), kind: 'DATE', label: 'Emissão', required: true, inList: true }),
+      field({ name: f('DTA_VCTO'), kind: 'DATE', label: 'Vencimento', required: true, inList: true }),
+      field({ name: n.value, kind: 'MONEY', label: 'Valor', required: true, min: '0.01', inList: true }),
+      field({ name: n.surcharge, kind: 'MONEY', label: 'Acréscimo' }),
+      ro({ name: f('VLR_JUROS'), kind: 'MONEY', label: 'Juros' }),
+      ro({ name: f('VLR_MULTA'), kind: 'MONEY', label: 'Multa' }),
+      ro({ name: f('VLR_DESCONTO'), kind: 'MONEY', label: 'Desconto' }),
+      ro({ name: f('VLR_PAGO'), kind: 'MONEY', label: 'Valor Pago', inList: true }),
+      ro({ name: 'SALDO', kind: 'MONEY', label: 'Saldo', inList: true }),
+      ro({ name: n.paidOn, kind: 'DATE', label: n.paidOnLabel, inList: true }),
+      field({ name: f('FRMP_ID'), kind: 'COMBOBOX', label: 'Forma de Pagamento', reference: 'formapagamento' }),
+      field({ name: f('BCO_ID'), kind: 'COMBOBOX', label: 'Conta Bancária', reference: 'banco' }),
+      field({ name: f('HISP_ID'), kind: 'COMBOBOX', label: 'Centro de Custo', reference: 'historicopadrao' }),
+      ro({ name: f('SITUACAO'), kind: 'COMBOBOX', label: 'Situação', options: STATUS_OPTIONS, inList: true }),
+      field({ name: f('OBS'), kind: 'TEXTAREA', label: 'Observação', length: 500 }),
+    ],
+    groups: [],
+    document: null,
+    actions: [],
+  };
+}
+
+export const receivablesMeta = titleMeta({
+  name: 'contasreceber',
+  path: '/contasareceber',
+  title: 'Contas a Receber',
+  program: 'contasareceber',
+  prefix: 'CRCB',
+  person: 'CRCB_CLI_ID',
+  personLabel: 'Cliente',
+  personRegister: 'clientes',
+  personName: 'CLI_DESCRICAO',
+  value: 'CRCB_VLR_CTA',
+  surcharge: 'CRCB_VLR_ACRESCIMO',
+  paidOn: 'CRCB_DTA_PAG',
+  paidOnLabel: 'Data do Pagamento',
+});
+
+const payableNames = {
+  prefix: 'CMPD',
+  person: 'CMPD_COMP_FORN_ID',
+  personLabel: 'Fornecedor',
+  personRegister: 'fornecedor',
+  personName: 'FORN_DESCRICAO',
+  value: 'CMPD_VLR_TITULO',
+  surcharge: 'CMPD_VLR_ACRECIMO',
+  paidOn: 'CMPD_DTA_MOV',
+  paidOnLabel: 'Data da Baixa',
+};
+
+export const payablesMeta = titleMeta({
+  name: 'contaspagar',
+  path: '/contasapagar',
+  title: 'Contas a Pagar',
+  program: 'contasapagar',
+  ...payableNames,
+});
+
+export const payablesSettlementMeta = titleMeta({
+  name: 'baixacontaspagar',
+  path: '/baixacontaspagar',
+  title: 'Baixa de Contas a Pagar',
+  program: 'baixacontaspagar',
+  ...payableNames,
+});

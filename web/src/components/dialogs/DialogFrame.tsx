@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useIsMobile } from '../../lib/useIsMobile';
 
 interface Props {
@@ -12,12 +12,19 @@ interface Props {
   fullOnMobile?: boolean;
 }
 
-/** Modal frame: title bar, scrollable body, footer; Escape or the backdrop closes it. */
+/** Modal frame: title bar, scrollable body, footer; Escape (on the topmost one) or the backdrop closes it. */
 export function DialogFrame({ title, onClose, children, footer, width = 600, fullOnMobile }: Props) {
   const mobile = useIsMobile();
   const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // Only the dialog on top closes (a confirmation opened over another dialog comes later in the page).
+      const open = document.querySelectorAll('[role="dialog"]');
+      if (open.length > 0 && open[open.length - 1] !== ref.current) return;
+      onClose();
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -32,6 +39,7 @@ export function DialogFrame({ title, onClose, children, footer, width = 600, ful
       onMouseDown={(e) => e.target === e.currentTarget && onClose()}
     >
       <div
+        ref={ref}
         role="dialog"
         aria-modal="true"
         aria-labelledby={title ? titleId : undefined}

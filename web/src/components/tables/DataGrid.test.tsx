@@ -15,6 +15,64 @@ const rows = [
 ];
 const rowKey = (r: Record<string, unknown>) => String(r.CLI_ID);
 
+describe('row selection and tones', () => {
+  const select = (picked: Set<number>) => ({
+    isSelected: (r: Record<string, unknown>) => picked.has(Number(r.CLI_ID)),
+    canSelect: (r: Record<string, unknown>) => r.CLI_ID !== 2,
+    onChange: vi.fn(),
+    onChangeAll: vi.fn(),
+    label: (r: Record<string, unknown>) => `Selecionar ${String(r.CLI_DESCRICAO)}`,
+  });
+
+  it('picks a row, or every pickable row from the header, and tints the rows of a tone', async () => {
+    const s = select(new Set([1]));
+    render(
+      <DataGrid
+        columns={columns}
+        rows={[...rows, { CLI_ID: 3, CLI_DESCRICAO: 'Carla' }]}
+        rowKey={rowKey}
+        select={s}
+        tone={(r) => (r.CLI_ID === 3 ? 'danger' : undefined)}
+      />,
+    );
+    expect(screen.getByRole('checkbox', { name: 'Selecionar Ana' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Selecionar Bruno' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar Carla' }));
+    expect(s.onChange).toHaveBeenCalledWith({ CLI_ID: 3, CLI_DESCRICAO: 'Carla' }, true);
+    // Not every pickable row is chosen: the header picks them all (Bruno cannot be picked).
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar todos' }));
+    expect(s.onChangeAll).toHaveBeenCalledWith(
+      [
+        { CLI_ID: 1, CLI_DESCRICAO: 'Ana' },
+        { CLI_ID: 3, CLI_DESCRICAO: 'Carla' },
+      ],
+      true,
+    );
+    const carla = screen.getByRole('row', { name: /Carla/ });
+    expect(carla).toHaveAttribute('data-tone', 'danger');
+    expect(carla).toHaveClass('bg-red-50');
+    expect(screen.getByRole('row', { name: /Ana/ })).not.toHaveAttribute('data-tone');
+  });
+
+  it('offers the same on mobile cards', async () => {
+    const s = select(new Set());
+    render(
+      <CardList
+        columns={columns}
+        rows={rows}
+        rowKey={rowKey}
+        titleKey="CLI_DESCRICAO"
+        select={s}
+        tone={(r) => (r.CLI_ID === 1 ? 'danger' : undefined)}
+      />,
+    );
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar Ana' }));
+    expect(s.onChange).toHaveBeenCalledWith(rows[0], true);
+    expect(screen.getByRole('checkbox', { name: 'Selecionar Bruno' })).toBeDisabled();
+    expect(screen.getAllByRole('listitem')[0]).toHaveAttribute('data-tone', 'danger');
+  });
+});
+
 describe('DataGrid', () => {
   it("shows 'Nenhum item encontrado.' when empty", () => {
     render(<DataGrid columns={columns} rows={[]} rowKey={rowKey} />);

@@ -17,7 +17,16 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { useMemo, useState, type ReactNode } from 'react';
 import { MSG } from '../../lib/messages';
-import { cellText, mergeOrder, withOrdem, type Column, type Row, type SortState } from './types';
+import {
+  cellText,
+  mergeOrder,
+  withOrdem,
+  type Column,
+  type Row,
+  type RowSelect,
+  type RowTone,
+  type SortState,
+} from './types';
 
 interface Props {
   columns: Column[];
@@ -29,7 +38,15 @@ interface Props {
   actions?: (row: Row) => ReactNode;
   rowKey: (row: Row, index: number) => string;
   emptyText?: string;
+  /** A checkbox per row (and one in the header when the selection allows it). */
+  select?: RowSelect;
+  /** Rows shown apart (an overdue title). */
+  tone?: (row: Row) => RowTone | undefined;
 }
+
+/** The background of a row: its tone, else the ORDEM stripe. */
+const rowBackground = (row: Row, tone: RowTone | undefined) =>
+  tone === 'danger' ? 'bg-red-50 text-red-800' : row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white';
 
 function HeaderCell({ col, sort, onSort }: { col: Column; sort?: SortState | null; onSort?: (k: string) => void }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: col.key });
@@ -73,6 +90,8 @@ export function DataGrid({
   actions,
   rowKey,
   emptyText = MSG.tableEmpty,
+  select,
+  tone,
 }: Props) {
   const keys = useMemo(() => columns.map((c) => c.key), [columns]);
   const [saved, setSaved] = useState<string[] | null>(() => loadOrder(storageKey));
@@ -90,6 +109,9 @@ export function DataGrid({
     if (storageKey) localStorage.setItem(`colunas:${storageKey}`, JSON.stringify(next));
   };
   const striped = withOrdem(rows);
+  const pickable = select ? rows.filter((r) => select.canSelect?.(r) ?? true) : [];
+  const allPicked = pickable.length > 0 && pickable.every((r) => select?.isSelected(r));
+  const extra = (select ? 1 : 0) + (actions ? 1 : 0);
   return (
     // DndContext renders its screen-reader text in place, so it wraps the whole table.
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
@@ -98,6 +120,20 @@ export function DataGrid({
           <thead>
             <SortableContext items={order} strategy={horizontalListSortingStrategy}>
               <tr>
+                {select && (
+                  <th scope="col" className="w-8 bg-primary px-2.5 py-2 text-white">
+                    {select.onChangeAll && (
+                      <input
+                        type="checkbox"
+                        aria-label="Selecionar todos"
+                        className="h-4 w-4 accent-secondary"
+                        disabled={pickable.length === 0}
+                        checked={allPicked}
+                        onChange={(e) => select.onChangeAll?.(pickable, e.target.checked)}
+                      />
+                    )}
+                  </th>
+                )}
                 {ordered.map((c) => (
                   <HeaderCell key={c.key} col={c} sort={sort} onSort={onSort} />
                 ))}
@@ -113,30 +149,47 @@ export function DataGrid({
           <tbody>
             {striped.length === 0 ? (
               <tr>
-                <td colSpan={ordered.length + (actions ? 1 : 0)} className="px-3 py-6 text-center text-slate-500">
+                <td colSpan={ordered.length + extra} className="px-3 py-6 text-center text-slate-500">
                   {emptyText}
                 </td>
               </tr>
             ) : (
-              striped.map((row, i) => (
-                <tr key={rowKey(row, i)} className={row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white'}>
-                  {ordered.map((c) => (
-                    <td
-                      key={c.key}
-                      className={`px-2.5 py-1.5 ${c.align === 'right' ? 'text-right' : ''} ${c.nowrap ? 'whitespace-nowrap' : ''}`}
-                    >
-                      {cellText(c, row)}
-                    </td>
-                  ))}
-                  {actions && (
-                    <td
-                      className={`sticky right-0 whitespace-nowrap px-3 py-1 text-right shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)] ${row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white'}`}
-                    >
-                      {actions(row)}
-                    </td>
-                  )}
-                </tr>
-              ))
+              striped.map((row, i) => {
+                const rowTone = tone?.(row);
+                const background = rowBackground(row, rowTone);
+                return (
+                  <tr key={rowKey(row, i)} className={background} data-tone={rowTone}>
+                    {select && (
+                      <td className="px-2.5 py-1.5">
+                        {/* The row as given, without its ORDEM stripe. */}
+                        <input
+                          type="checkbox"
+                          aria-label={select.label(rows[i])}
+                          className="h-4 w-4 accent-secondary"
+                          disabled={!(select.canSelect?.(rows[i]) ?? true)}
+                          checked={select.isSelected(rows[i])}
+                          onChange={(e) => select.onChange(rows[i], e.target.checked)}
+                        />
+                      </td>
+                    )}
+                    {ordered.map((c) => (
+                      <td
+                        key={c.key}
+                        className={`px-2.5 py-1.5 ${c.align === 'right' ? 'text-right' : ''} ${c.nowrap ? 'whitespace-nowrap' : ''}`}
+                      >
+                        {cellText(c, row)}
+                      </td>
+                    ))}
+                    {actions && (
+                      <td
+                        className={`sticky right-0 whitespace-nowrap px-3 py-1 text-right shadow-[-4px_0_4px_-4px_rgba(0,0,0,0.15)] ${background}`}
+                      >
+                        {actions(row)}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })
             )}
           </tbody>
         </table>

@@ -9,6 +9,21 @@ export interface Column {
   nowrap?: boolean;
 }
 
+/** Rows the user picks for a call on several of them (settle the chosen titles). */
+export interface RowSelect {
+  isSelected: (row: Row) => boolean;
+  /** A row that cannot be picked shows its checkbox disabled (default: every row can). */
+  canSelect?: (row: Row) => boolean;
+  onChange: (row: Row, selected: boolean) => void;
+  /** When given, a header checkbox picks (or drops) every pickable row shown. */
+  onChangeAll?: (rows: Row[], selected: boolean) => void;
+  /** The checkbox's accessible name ('Selecionar título 12'). */
+  label: (row: Row) => string;
+}
+
+/** A row shown apart from the others: `danger` (an overdue title) is tinted red. */
+export type RowTone = 'danger';
+
 export interface SortState {
   key: string;
   dir: 'ASC' | 'DESC';

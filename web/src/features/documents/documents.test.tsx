@@ -19,6 +19,7 @@ import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { allows, type Permissions } from '../../lib/resources/permissions';
 import { labelText } from '../../lib/resources/recordLabel';
 import {
+  ResourceActionDocument,
   ResourceCreateDocument,
   ResourceGetDocument,
   ResourceListDocument,
@@ -27,7 +28,6 @@ import {
 import { actionBody, actionEnabled, actionParams, fillText, openedHref, pathParams, surchargeBody } from './actions';
 import DocumentFormPage from './DocumentFormPage';
 import { hiddenFields, isReadOnly, lineLock, lineWhere, statusLabel } from './documentMeta';
-import { ResourceActionDocument } from './documents';
 import { newLineData } from './useLineWrites';
 
 const quote = (over = {}) => ({

@@ -8,9 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
 import { purchaseMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import { ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
+import { ResourceActionDocument, ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
 import DocumentFormPage from './DocumentFormPage';
-import { ResourceActionDocument } from './documents';
 
 const purchase = (over = {}) => ({
   COMP_ID: 12,

@@ -6,7 +6,7 @@ import { evictPages, shownReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
 import { actionBody, actionParams, openedHref, type ActionMeta } from './actions';
-import { ResourceActionDocument } from './documents';
+import { ResourceActionDocument } from '../../lib/resources/documents';
 
 /**
  * Runs one of a document's buttons (ResourceMeta.actions) on the record on screen: its path

@@ -10,7 +10,7 @@ import { evictPages, idOf } from '../../lib/resources/recordCache';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
-import { postFile, UploadError } from '../../lib/upload';
+import { postFile, RestError } from '../../lib/rest';
 import {
   importPath,
   itemId,
@@ -34,7 +34,7 @@ export function useImportXml(meta: DocumentRegister) {
         evictPages(client.cache, [{ name: meta.name, emp }]);
         return answer;
       } catch (e) {
-        if (e instanceof UploadError && e.status === 401) void client.clearStore();
+        if (e instanceof RestError && e.status === 401) void client.clearStore();
         throw e;
       }
     },

@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ComponentType } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
@@ -29,13 +29,18 @@ import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 
+/** What a register's edit screen shows above its fields about the record (a customer's credit). */
+export type RecordPanel = ComponentType<{ meta: ResourceMeta; id: unknown }>;
+
 interface Props {
   meta: ResourceMeta;
   metas: ResourceMeta[];
   action: 'inserir' | 'alterar';
+  /** Shown above the fields of a saved record. */
+  panel?: RecordPanel;
 }
 
-export default function RegisterFormPage({ meta, metas, action }: Props) {
+export default function RegisterFormPage({ meta, metas, action, panel: Panel }: Props) {
   const editing = action === 'alterar';
   usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
   const session = useSession();
@@ -132,6 +137,7 @@ export default function RegisterFormPage({ meta, metas, action }: Props) {
         void save();
       }}
     >
+      {editing && Panel && <Panel meta={meta} id={id} />}
       <FormView
         form={linkedForm}
         groups={shownGroups}

@@ -165,3 +165,14 @@ export const ResourceDeleteDocument = graphql(`
     resourceDelete(name: $name, emp: $emp, id: $id)
   }
 `);
+
+/**
+ * A register's declared call (invoice, convert, settle, reverse...): path parameters by name,
+ * `emp` included, and the JSON body. Documents run their buttons with it; finance its
+ * settlement calls.
+ */
+export const ResourceActionDocument = graphql(`
+  mutation ResourceAction($name: String!, $action: String!, $params: JSON!, $body: JSON) {
+    resourceAction(name: $name, action: $action, params: $params, body: $body)
+  }
+`);

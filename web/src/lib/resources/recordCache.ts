@@ -109,6 +109,25 @@ export function evictPages(cache: ApolloCache<object>, refs: RegisterRef[]) {
 }
 
 /**
+ * Evicts every cached page and record of these registers: a call changed rows the client cannot
+ * name (a settlement moved a title's paid value, status and balance, and the rows of every
+ * register over the same titles). What is on screen is read again at once.
+ */
+export function evictReads(cache: ApolloCache<object>, refs: RegisterRef[]) {
+  cache.modify<RegisterReads>({
+    fields: {
+      resourceList(page, { storeFieldName, DELETE }) {
+        return refs.some((ref) => isOf(argsOf(storeFieldName), ref)) ? DELETE : page;
+      },
+      resourceGet(record, { storeFieldName, DELETE }) {
+        return refs.some((ref) => isOf(argsOf(storeFieldName), ref)) ? DELETE : record;
+      },
+    },
+  });
+  cache.gc();
+}
+
+/**
  * The reads of these registers that a screen shows (active resourceGet and resourceList
  * queries), as `refetchQueries` entries with their own variables.
  */

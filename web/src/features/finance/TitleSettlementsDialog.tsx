@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { useDialogs } from '../../components/dialogs/DialogHost';
+import { DialogFrame } from '../../components/dialogs/DialogFrame';
+import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
+import { dangerButton, primaryButton, secondaryButton } from '../../components/fields/styles';
+import { PdfPreview, useShownFile } from '../../components/PdfPreview';
+import type { Row } from '../../components/tables/types';
+import { errorMessage } from '../../lib/apollo';
+import { formatDate, formatMoney, formatTimestamp, toCents } from '../../lib/format';
+import { MSG } from '../../lib/messages';
+import { isTrue, type ResourceMeta } from '../../lib/resources/metaFields';
+import { notify } from '../../lib/toast';
+import { titleName, type TitleColumns } from './titles';
+import { useReceipt, useTitleSettlements } from './useTitleCalls';
+
+interface Props {
+  meta: ResourceMeta;
+  metas: ResourceMeta[];
+  cols: TitleColumns;
+  title: Row;
+  /** The user may reverse settlements (the register's update permission). */
+  canReverse: boolean;
+  onClose: () => void;
+}
+
+const money = (v: unknown) => formatMoney(toCents(v) / 100);
+const th = 'whitespace-nowrap bg-primary px-2 py-1.5 text-left text-xs font-semibold uppercase text-white';
+const td = 'whitespace-nowrap px-2 py-1.5';
+
+/**
+ * A title's settlements (newest first): while one stands, its receipt and its
+ * reversal ('Estornar', confirmed first: the title reopens and the bank movement is undone).
+ */
+export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, onClose }: Props) {
+  const dialogs = useDialogs();
+  const { data, loading, error, reverse } = useTitleSettlements(meta, metas, title[cols.key]);
+  const loadReceipt = useReceipt(meta);
+  const [receipt, showReceipt] = useShownFile();
+  const [receiptOf, setReceiptOf] = useState<unknown>(null);
+  const rows = data ?? [];
+
+  const print = async (id: unknown) => {
+    setReceiptOf(id);
+    try {
+      showReceipt(await loadReceipt(id));
+    } catch (e) {
+      setReceiptOf(null);
+      notify.error(errorMessage(e));
+    }
+  };
+
+  const askReverse = (s: Row) =>
+    dialogs.confirm({
+      title: 'Estornar baixa',
+      text:
+        `Deseja estornar a baixa nº ${String(s.BAIX_ID)} de ${money(s.BAIX_TOTAL)}?\n` +
+        'O título volta a ficar em aberto e o movimento bancário é estornado.',
+      okText: 'Estornar',
+      onOk: async () => {
+        try {
+          notify.success(await reverse(s.BAIX_ID));
+          if (receiptOf === s.BAIX_ID) showReceipt(null);
+        } catch (e) {
+          notify.error(errorMessage(e));
+        }
+      },
+    });
+
+  return (
+    <DialogFrame
+      title={`Baixas do ${titleName(title, cols)}`}
+      onClose={onClose}
+      width={1000}
+      footer={
+        <button type="button" className={primaryButton} onClick={onClose}>
+          Fechar
+        </button>
+      }
+    >
+      {loading && !data ? (
+        <LoadingScreen />
+      ) : error != null && !data ? (
+        <p role="alert" className="text-sm text-error">
+          {errorMessage(error)}
+        </p>
+      ) : rows.length === 0 ? (
+        <p className="py-4 text-center text-sm text-slate-500">{MSG.tableEmpty}</p>
+      ) : (
+        <div className="overflow-x-auto rounded border border-slate-200">
+          <table className="min-w-full text-sm">
+            <thead>
+              <tr>
+                {['Baixa', 'Data', 'Valor', 'Juros', 'Multa', 'Desconto', 'Total', 'Conta', 'Forma', 'Situação'].map(
+                  (h) => (
+                    <th key={h} scope="col" className={th}>
+                      {h}
+                    </th>
+                  ),
+                )}
+                <th scope="col" className={`${th} text-right`}>
+                  Ações
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((s, i) => {
+                const reversed = isTrue(s.BAIX_ESTORNADA);
+                return (
+                  <tr key={String(s.BAIX_ID)} className={i % 2 ? 'bg-slate-50' : 'bg-white'}>
+                    <td className={td}>{String(s.BAIX_ID)}</td>
+                    <td className={td}>{formatDate(String(s.BAIX_DTA ?? ''))}</td>
+                    <td className={`${td} text-right`}>{money(s.BAIX_VALOR)}</td>
+                    <td className={`${td} text-right`}>{money(s.BAIX_JUROS)}</td>
+                    <td className={`${td} text-right`}>{money(s.BAIX_MULTA)}</td>
+                    <td className={`${td} text-right`}>{money(s.BAIX_DESCONTO)}</td>
+                    <td className={`${td} text-right font-medium`}>{money(s.BAIX_TOTAL)}</td>
+                    <td className={td}>{String(s.BCO_DESCRICAO ?? '')}</td>
+                    <td className={td}>{String(s.FRMP_DESCRICAO ?? '')}</td>
+                    <td className={`${td} ${reversed ? 'text-error' : ''}`}>
+                      {reversed
+                        ? `Estornada${s.BAIX_DTA_ESTORNO ? ` em ${formatTimestamp(String(s.BAIX_DTA_ESTORNO))}` : ''}`
+                        : 'Ativa'}
+                    </td>
+                    <td className={`${td} space-x-1 text-right`}>
+                      {/* A reversed settlement, or one that moved no money, has no receipt. */}
+                      {!reversed && toCents(s.BAIX_TOTAL) > 0 && (
+                        <button
+                          type="button"
+                          className={secondaryButton}
+                          disabled={receiptOf === s.BAIX_ID && !receipt}
+                          onClick={() => void print(s.BAIX_ID)}
+                        >
+                          Imprimir recibo
+                        </button>
+                      )}
+                      {canReverse && !reversed && (
+                        <button type="button" className={dangerButton} onClick={() => askReverse(s)}>
+                          Estornar
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {receipt && (
+        <div className="mt-3">
+          <PdfPreview file={receipt} title={`Recibo da baixa nº ${String(receiptOf)}`} />
+        </div>
+      )}
+    </DialogFrame>
+  );
+}
