@@ -16,6 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "orders/v1/rpc.proto",
         "stock/v1/events.proto",
         "finance/v1/rpc.proto",
+        "finance/v1/events.proto",
     ];
     for f in &files {
         println!("cargo:rerun-if-changed={f}");

@@ -6,7 +6,8 @@
 //! - `identity::v1`: typed identity operations (login, principal, menu) and its facts.
 //! - `orders::v1`: the typed transitions of orders' documents (`OrdersService`) and
 //!   their facts; `stock::v1`: the facts of the stock ledger.
-//! - `finance::v1`: what other services ask finance (`FinanceService`: credit).
+//! - `finance::v1`: what other services ask finance (`FinanceService`: credit) and
+//!   its facts (`TituloSituacao`).
 //! - `subjects`: the subject of every fact, for publishers and consumers alike.
 
 pub mod erp {
@@ -63,4 +64,7 @@ pub mod subjects {
     /// (orders keeps copies for purchases).
     pub const CATALOG_FORNECEDORES: &str = "erp.catalog.fornecedor.>";
     pub const IDENTITY_EMPRESAS: &str = "erp.identity.empresa.>";
+    /// `finance::v1::TituloSituacao`: a title's settlement changed (settled in part
+    /// or in full, offset, or reversed).
+    pub const TITULO_SITUACAO: &str = "erp.finance.titulo.situacao";
 }

@@ -6,10 +6,17 @@
 //! Consumed:
 //! - `erp.orders.pedido.faturado` (`finance-pedido-faturado`, [`InvoicedOrder`]):
 //!   the order's receivables (origin `PEDIDO`, origin id and serie the order's), one
-//!   per instalment of the order total from the issue date. The fact carries no
-//!   payment condition today, so the company's default condition of the financial
-//!   parameters decides (`PARF_CNDV_ID`, else `PARF_CNDP_ID`), else (none, or one
-//!   that cannot be used) one instalment of the whole total due on the issue date.
+//!   per instalment of the order total from the issue date. The order's payment
+//!   condition (`payment_condition_id`, PEDF_CNDP_ID) decides count and due dates;
+//!   without one (0), or with one finance cannot use, the company's default of the
+//!   financial parameters decides (`PARF_CNDV_ID`, else `PARF_CNDP_ID`), else one
+//!   instalment of the whole total due on the issue date. The remainder cents of
+//!   the split go to the first instalment (`instalments::split`). The payment
+//!   method is the order's (`payment_method_id`) when finance knows it, else the
+//!   condition's, else the parameters'.
+//! - `erp.catalog.cliente.*`, `erp.catalog.fornecedor.*`, `erp.identity.empresa.*`
+//!   (`finance-clientes`, `finance-fornecedores`, `finance-empresas`): the copies of
+//!   `copies` (credit limits, the names and documents receipts print).
 //! - `erp.orders.compra.finalizada` (`finance-compra-finalizada`,
 //!   [`FinalizedPurchase`]): the purchase's payables, one per instalment it
 //!   carries (value, interest as the title's surcharge, due date, account, the
@@ -39,10 +46,14 @@ use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{CompraCancelada, CompraFinalizada, PedidoFaturado};
 use rust_decimal::Decimal;
 
+use crate::copies;
 use crate::instalments;
 use crate::titles::{self, Claim, NewTitle, Origin, Side};
 
-pub use erp_proto::subjects::{COMPRA_CANCELADA, COMPRA_FINALIZADA, PEDIDO_FATURADO};
+pub use erp_proto::subjects::{
+    CATALOG_CLIENTES, CATALOG_FORNECEDORES, COMPRA_CANCELADA, COMPRA_FINALIZADA, IDENTITY_EMPRESAS,
+    PEDIDO_FATURADO,
+};
 
 /// The consumers `serve` runs.
 pub fn consumers() -> Vec<ConsumerDef> {
@@ -61,6 +72,21 @@ pub fn consumers() -> Vec<ConsumerDef> {
             durable: "finance-compra-cancelada",
             filter: COMPRA_CANCELADA,
             effect: Arc::new(CancelledPurchase),
+        },
+        ConsumerDef {
+            durable: "finance-clientes",
+            filter: CATALOG_CLIENTES,
+            effect: Arc::new(copies::Customers),
+        },
+        ConsumerDef {
+            durable: "finance-fornecedores",
+            filter: CATALOG_FORNECEDORES,
+            effect: Arc::new(copies::Suppliers),
+        },
+        ConsumerDef {
+            durable: "finance-empresas",
+            filter: IDENTITY_EMPRESAS,
+            effect: Arc::new(copies::Companies),
         },
     ]
 }
@@ -107,6 +133,38 @@ fn text(s: &str) -> Option<String> {
     Some(s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
+/// The terms of an invoiced order: its own payment condition when it names one,
+/// else the company's default (due-date condition, else payment condition), else
+/// one instalment on the issue date. An invoice is a fact: a condition that cannot
+/// be used (gone, or a due-date condition left without days) falls to the next
+/// choice, logged, and the order still gets its receivables.
+async fn order_terms(
+    tx: &mut Tx,
+    client_id: i64,
+    ev: &PedidoFaturado,
+    default_condition: Option<i64>,
+    default_due_condition: Option<i64>,
+) -> Result<(instalments::Terms, Option<i64>)> {
+    let mut choices = Vec::new();
+    if ev.payment_condition_id > 0 {
+        choices.push((Some(ev.payment_condition_id), None));
+    }
+    if default_condition.is_some() || default_due_condition.is_some() {
+        choices.push((default_condition, default_due_condition));
+    }
+    for (condition, due_condition) in choices {
+        match titles::terms(tx, client_id, ev.emp_id, condition, due_condition).await {
+            Ok(t) => return Ok(t),
+            Err(Error::Validation(why)) => {
+                tracing::warn!(client_id, emp = ev.emp_id, pedido = ev.pedido_id, why = %why,
+                    "condition not usable: trying the next one");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((instalments::Terms::Single { days: 0 }, None))
+}
+
 /// `erp.orders.pedido.faturado`: the invoiced order's receivables.
 pub struct InvoicedOrder;
 
@@ -135,23 +193,17 @@ impl Effect for InvoicedOrder {
             }
         }
         let params = titles::parameters(tx, client_id, ev.emp_id).await?;
-        let terms = titles::terms(
+        let (terms, condition_method) =
+            order_terms(tx, client_id, &ev, params.condition, params.due_condition).await?;
+        let method = match titles::known_method(
             tx,
             client_id,
-            ev.emp_id,
-            params.condition,
-            params.due_condition,
+            (ev.payment_method_id > 0).then_some(ev.payment_method_id),
         )
-        .await;
-        // An invoice is a fact: a default condition that cannot be used (a due-date
-        // condition left without days) still gives the order its receivable.
-        let (terms, condition_method) = match terms {
-            Err(Error::Validation(why)) => {
-                tracing::warn!(client_id, emp = ev.emp_id, pedido = ev.pedido_id, why = %why,
-                    "default condition not usable: one instalment on the issue date");
-                (instalments::Terms::Single { days: 0 }, None)
-            }
-            other => other?,
+        .await?
+        {
+            Some(m) => Some(m),
+            None => condition_method.or(params.method),
         };
         let parts = instalments::schedule(total, issued, &terms)?;
         let count = parts.len() as i32;
@@ -170,7 +222,7 @@ impl Effect for InvoicedOrder {
                 due: p.due,
                 value: p.amount,
                 surcharge: Decimal::ZERO,
-                method: condition_method.or(params.method),
+                method,
                 bank: params.bank_receivable,
                 centre: params.centre_receivable,
                 remarks: None,

@@ -3,9 +3,10 @@
 //! financial parameters of each company, and receivables and payables with their
 //! settlements (baixas) and reversals (estornos).
 //!
-//! Its registers are declared for the resource engine (the gRPC surface is the
-//! generic `ResourceService`, the settlement calls are declared calls of the title
-//! registers); its consumers run beside it (`serve`).
+//! Its registers are declared for the resource engine (the generic
+//! `ResourceService`; the settlement calls are declared calls of the title
+//! registers); other services ask it over `finance.v1.FinanceService` (a
+//! customer's credit, `grpc`); its consumers run beside them (`serve`).
 //!
 //! Decisions:
 //! - Money is `Decimal`, two places, rounded half away from zero. An instalment
@@ -21,9 +22,19 @@
 //! - Titles come from other services' facts exactly once (inbox, and one
 //!   `documentos` row per origin document): invoiced orders make receivables,
 //!   finalized purchases payables, cancelled purchases cancel their open payables
-//!   (refused for good when one was paid). `PedidoFaturado` carries no payment
-//!   condition yet: the company's default condition of the financial parameters
-//!   decides, else one instalment of the total due on the issue date.
+//!   (refused for good when one was paid). An invoiced order's payment condition
+//!   decides its instalments; without one, the company's default condition of the
+//!   financial parameters, else one instalment of the total due on the issue date.
+//! - Every change of a title's settlement (a settlement, an offset, a reversal)
+//!   writes `erp.finance.titulo.situacao` (`TituloSituacao`) through the outbox in
+//!   its transaction, so orders learns which instalments were paid.
+//! - Credit is per company (customers are registered per company): the limit of
+//!   finance's copy of the customer against its open receivables, kept per
+//!   customer by a trigger on the receivables (`credit`).
+//! - Advances to suppliers are payables flagged `tit_adiantamento`; what they paid
+//!   settles the supplier's other payables without moving money again (`titles`).
+//! - Receipts (of a settlement, or free-form) are PDFs drawn by `erp-print`
+//!   (`receipts`).
 //! - Late charges (interest per day and a fine, after the grace days) are computed
 //!   on the settlement date for the part settled, from the financial parameters,
 //!   and can be overridden per settlement (`charges`).
@@ -37,9 +48,16 @@
 //!   remittance and return files, OFX statements (pure; the banking issue serves
 //!   them).
 //! - `titles`: titles over the database: parameters, titles made from documents,
-//!   settlement, reversal, cancellation of a document's titles.
+//!   settlement, reversal, offsets against advances, cancellation of a document's
+//!   titles, and the facts of settlement changes.
+//! - `credit`: customers' credit positions and the re-derivation of their open
+//!   balances.
+//! - `copies`: finance's copies of catalog's customers and suppliers and of
+//!   identity's companies (consumers and reads).
+//! - `receipts`: the receipt PDFs (a settlement's, free-form ones).
 //! - `events`: the consumers of orders' facts (invoiced orders, finalized and
-//!   cancelled purchases).
+//!   cancelled purchases) and of the copied registers.
+//! - `grpc`: `finance.v1.FinanceService` (credit position).
 //! - `resources`: register descriptors, one module per group of registers:
 //!   - `banking`: bank accounts and the upload of their certificate and key;
 //!   - `terms`: card acquirers, payment methods, payment and due-date conditions;
@@ -49,13 +67,21 @@
 //!   - `titles`: receivables, payables and the payables settlement screen's
 //!     register;
 //!   - `settlement`: the title registers' declared calls (settle, reverse, check,
-//!     preview, lists).
+//!     preview, lists, advances and their offset);
+//!   - `credit`: the customers' credit register and its calls
+//!     (`/clientes/limitecredito`, `/clientes/alinhacontasreceber`);
+//!   - `receipts`: the free-form receipts register (`/reciboavulso`) and the
+//!     settlement receipt call.
 
 pub mod bank;
 pub mod charges;
 pub mod collection;
+pub mod copies;
+pub mod credit;
 pub mod events;
+pub mod grpc;
 pub mod instalments;
+pub mod receipts;
 pub mod resources;
 pub mod titles;
 
@@ -76,17 +102,22 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
     erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
 }
 
-/// Serves the registers and their calls, with the relay, the consumers and jobs.
+/// Serves the registers and their calls and `FinanceService`, with the relay, the
+/// consumers and jobs.
 pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
-    let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    erp_platform::service::serve_with_consumers(
-        ctx,
-        listener,
-        SCHEMA,
-        registry,
-        events::consumers(),
+    let registry = Arc::new(resources::registry_in(&ctx.cfg.data_dir).map_err(Error::internal)?);
+    let tasks =
+        erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
+            .await?;
+    let routes = tonic::service::Routes::new(
+        erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server(),
     )
-    .await
+    .add_service(grpc::FinanceGrpc::new(ctx.db.clone()).server());
+    let result = erp_platform::service::serve_grpc(listener, routes).await;
+    for t in tasks {
+        t.abort();
+    }
+    result
 }
 
 /// Money in an answer as a JSON number, exact (as the engine answers decimals).

@@ -1,6 +1,6 @@
 //! Titles over the database: the financial parameters, titles made from other
-//! services' documents, settlement (baixa), its reversal (estorno) and the
-//! cancellation of a document's titles. The registers (`resources::titles`) and the
+//! services' documents, settlement (baixa), its reversal (estorno), offsets
+//! against a supplier's advance and the cancellation of a document's titles. The registers (`resources::titles`) and the
 //! consumers (`events`) call these; the arithmetic is in `instalments` and
 //! `charges`.
 //!
@@ -15,12 +15,29 @@
 //! settlement by discount alone moves none). A list of titles is settled all or
 //! nothing. Interest and fine not given are computed from the parameters
 //! (`charges`) on the settlement date for the part settled. Locks are always taken
-//! titles first, id counters next, accounts last (see `bank`).
+//! titles first, customers' balance rows next (several customers' receivables:
+//! in key order, `credit::lock_customers`), id counters next, accounts last (see
+//! `bank`).
 //!
-//! Reversal: the title, then the settlement row, then the account are locked; the
-//! settlement is marked reversed (it stays), the title gets back what it took, and
-//! the settlement's movement is undone by an opposite movement dated the day of the
-//! reversal (origin `ESTORNO`), so the account's history shows both.
+//! Reversal: the title (and the advance an offset took from), then the settlement
+//! row, then the account are locked; the settlement is marked reversed (it stays),
+//! the title gets back what it took, and the settlement's movement is undone by an
+//! opposite movement dated the day of the reversal (origin `ESTORNO`), so the
+//! account's history shows both.
+//!
+//! Advances (`tit_adiantamento` payables): [`offset`] settles payables of the
+//! advance's supplier with what the advance paid and was not offset yet, at face
+//! value, in settlements that name the advance (`baix_adto_id`) and move no money
+//! (it left the account when the advance was paid, from the account those
+//! settlements record); the advance's `tit_compensado` grows by what they took.
+//! Reversing one gives it back; reversing the advance's own payment is refused
+//! while what it would leave paid is less than what was offset from it (the
+//! database's `contaspagar_compensado_check`).
+//!
+//! Facts: every settlement, offset and reversal writes `erp.finance.titulo.situacao`
+//! (`TituloSituacao`: the title's origin document, instalment, worth, paid,
+//! balance, status) through finance's outbox, in its transaction: a refused
+//! settlement writes none.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -33,6 +50,9 @@ use serde_json::{json, Value};
 use crate::bank::{self, Direction, Movement};
 use crate::charges::{late_charges, LateCharges, LateRules};
 use crate::instalments::Terms;
+use erp_proto::finance::v1::TituloSituacao;
+use erp_proto::subjects::TITULO_SITUACAO;
+use prost::Message as _;
 
 /// Which titles: receivables (`contasreceber`, settled into an account) or payables
 /// (`contaspagar`, paid from one).
@@ -378,6 +398,23 @@ pub async fn known_centre(
     known(tx, client, emp, centre, Known::Centre).await
 }
 
+/// `method` when the client has that payment method (methods are per client),
+/// else none (logged).
+pub async fn known_method(tx: &mut Tx, client: i64, method: Option<i64>) -> Result<Option<i64>> {
+    let Some(id) = method else { return Ok(None) };
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT frmp_id FROM finance.formapagamento WHERE client_id = $1 AND frmp_id = $2",
+    )
+    .bind(client)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if found.is_none() {
+        tracing::warn!(client, id, "unknown payment method left out of the title");
+    }
+    Ok(found)
+}
+
 #[derive(Clone, Copy)]
 enum Known {
     Account,
@@ -626,33 +663,29 @@ pub async fn remove_document(
 #[derive(Clone, Debug)]
 pub struct Title {
     pub id: i64,
+    /// The customer or supplier.
+    pub person: i64,
     pub person_name: Option<String>,
     pub document: Option<String>,
     pub seq: i32,
     pub count: i32,
+    pub issued: NaiveDate,
     pub due: NaiveDate,
+    /// What the title is worth: value plus surcharge.
+    pub worth: Decimal,
     pub balance: Decimal,
     pub cancelled: bool,
     pub status: String,
     pub method: Option<i64>,
     pub bank: Option<i64>,
     pub centre: Option<i64>,
+    /// `MANUAL`, `PEDIDO`, `COMPRA`, `ORDEMSERVICO`.
+    pub origin: String,
+    pub origin_id: Option<i64>,
+    pub origin_serie: Option<String>,
+    /// An advance to a supplier (payables only).
+    pub advance: bool,
 }
-
-type TitleRow = (
-    i64,
-    Option<String>,
-    Option<String>,
-    i32,
-    i32,
-    NaiveDate,
-    Decimal,
-    bool,
-    String,
-    Option<i64>,
-    Option<i64>,
-    Option<i64>,
-);
 
 /// Reads titles of a company, locked (`FOR UPDATE`, in key order) when `lock`.
 pub async fn load(
@@ -663,46 +696,59 @@ pub async fn load(
     ids: &[i64],
     lock: bool,
 ) -> Result<BTreeMap<i64, Title>> {
+    let advance = match side {
+        Side::Receivable => "false",
+        Side::Payable => "tit_adiantamento",
+    };
     let sql = format!(
-        "SELECT tit_id, tit_pessoa_nome, tit_documento, tit_parcela, tit_parcelas, tit_dta_vcto, tit_saldo,
-                tit_cancelado, tit_situacao, tit_frmp_id, tit_bco_id, tit_hisp_id
+        "SELECT tit_id, tit_pessoa_id, tit_pessoa_nome, tit_documento, tit_parcela, tit_parcelas, tit_dta_emis,
+                tit_dta_vcto, tit_valor + tit_acrescimo, tit_saldo, tit_cancelado, tit_situacao, tit_frmp_id,
+                tit_bco_id, tit_hisp_id, tit_origem, tit_origem_id, tit_origem_serie, {advance}
          FROM finance.{} WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = ANY($3)
          ORDER BY tit_id{}",
         side.table(),
         if lock { " FOR UPDATE" } else { "" }
     );
-    let rows: Vec<TitleRow> = sqlx::query_as(&sql)
+    let rows: Vec<sqlx::postgres::PgRow> = sqlx::query(&sql)
         .bind(client)
         .bind(emp)
         .bind(ids)
         .fetch_all(&mut **tx)
         .await?;
-    let found: BTreeMap<i64, Title> = rows
-        .into_iter()
-        .map(|r| {
-            (
-                r.0,
-                Title {
-                    id: r.0,
-                    person_name: r.1,
-                    document: r.2,
-                    seq: r.3,
-                    count: r.4,
-                    due: r.5,
-                    balance: r.6,
-                    cancelled: r.7,
-                    status: r.8,
-                    method: r.9,
-                    bank: r.10,
-                    centre: r.11,
-                },
-            )
-        })
-        .collect();
+    let mut found = BTreeMap::new();
+    for r in rows {
+        let t = title_of(&r)?;
+        found.insert(t.id, t);
+    }
     if let Some(missing) = ids.iter().find(|id| !found.contains_key(id)) {
         return Err(Error::NotFound(format!("Título {missing} não encontrado.")));
     }
     Ok(found)
+}
+
+fn title_of(r: &sqlx::postgres::PgRow) -> Result<Title> {
+    use sqlx::Row;
+    Ok(Title {
+        id: r.try_get(0)?,
+        person: r.try_get(1)?,
+        person_name: r.try_get(2)?,
+        document: r.try_get(3)?,
+        seq: r.try_get(4)?,
+        count: r.try_get(5)?,
+        issued: r.try_get(6)?,
+        due: r.try_get(7)?,
+        worth: r.try_get(8)?,
+        balance: r.try_get(9)?,
+        cancelled: r.try_get(10)?,
+        status: r.try_get(11)?,
+        method: r.try_get(12)?,
+        bank: r.try_get(13)?,
+        centre: r.try_get(14)?,
+        origin: r.try_get(15)?,
+        origin_id: r.try_get(16)?,
+        origin_serie: r.try_get(17)?,
+        advance: r.try_get(18)?,
+    })
 }
 
 /// Whether a title can be settled now: the message that refuses it, if any.
@@ -789,6 +835,55 @@ fn history(side: Side, t: &Title) -> String {
     h.trim().to_string()
 }
 
+/// What a title's settlements add up to after a change: paid, balance, status.
+pub type Standing = (Decimal, Decimal, String);
+
+/// `erp.finance.titulo.situacao` of title `t` after settlement `settlement`
+/// changed (`change`: "baixa" or "estorno"), in the transaction of the change.
+#[allow(clippy::too_many_arguments)]
+async fn publish_standing(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    side: Side,
+    t: &Title,
+    settlement: i64,
+    change: &str,
+    standing: &Standing,
+    user: i64,
+) -> Result<()> {
+    let (paid, balance, status) = standing;
+    let two = |d: Decimal| format!("{:.2}", crate::charges::money(d));
+    let ev = TituloSituacao {
+        client_id: client,
+        emp_id: emp,
+        kind: side.code().to_string(),
+        title_id: t.id,
+        origin: t.origin.to_lowercase(),
+        origin_emp: emp,
+        origin_id: t.origin_id.unwrap_or(0),
+        origin_serie: t.origin_serie.clone().unwrap_or_default(),
+        instalment: t.seq,
+        instalments: t.count,
+        value: two(t.worth),
+        paid: two(*paid),
+        balance: two(*balance),
+        status: status.clone(),
+        settlement_id: settlement,
+        change: change.to_string(),
+        user_id: user,
+    };
+    erp_platform::bus::outbox_insert(
+        tx,
+        crate::SCHEMA,
+        TITULO_SITUACAO,
+        client,
+        &ev.encode_to_vec(),
+    )
+    .await?;
+    Ok(())
+}
+
 /// Settles titles (all or nothing): see the module's doc.
 pub async fn settle(
     tx: &mut Tx,
@@ -810,6 +905,10 @@ pub async fn settle(
     let params = parameters(tx, client, emp).await?;
     let ids: Vec<i64> = s.items.iter().map(|i| i.id).collect();
     let titles = load(tx, client, emp, side, &ids, true).await?;
+    if side == Side::Receivable {
+        let people: Vec<i64> = titles.values().map(|t| t.person).collect();
+        crate::credit::lock_customers(tx, client, emp, &people).await?;
+    }
     let account = s.bank.or_else(|| params.bank(side)).ok_or_else(|| {
         Error::validation(
             "Informe a conta bancária da baixa (ou a conta padrão nos parâmetros financeiros).",
@@ -905,9 +1004,9 @@ pub async fn settle(
             "UPDATE finance.{table} SET tit_pago = tit_pago + $4, tit_juros = tit_juros + $5,
                  tit_multa = tit_multa + $6, tit_desconto = tit_desconto + $7,
                  tit_dta_pag = greatest(coalesce(tit_dta_pag, $8), $8)
-             WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3 RETURNING tit_saldo"
+             WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3 RETURNING tit_pago, tit_saldo, tit_situacao"
         );
-        let balance: Decimal = sqlx::query_scalar(&sql)
+        let standing: Standing = sqlx::query_as(&sql)
             .bind(client)
             .bind(emp)
             .bind(t.id)
@@ -918,6 +1017,8 @@ pub async fn settle(
             .bind(s.date)
             .fetch_one(&mut **tx)
             .await?;
+        publish_standing(tx, client, emp, side, t, id, "baixa", &standing, s.user).await?;
+        let balance = standing.1;
         done.push(Settled {
             settlement: id,
             title: t.id,
@@ -979,7 +1080,10 @@ type SettlementRow = (
     bool,
 );
 
-/// Reverses a settlement (estorno): see the module's doc.
+/// Reverses a settlement (estorno): see the module's doc. The reversal of an
+/// offset gives the advance back what it took (no money moved, none moves back);
+/// the reversal of an advance's own payment is refused while what it would leave
+/// paid is less than what was already offset from it.
 pub async fn reverse(
     tx: &mut Tx,
     client: i64,
@@ -989,9 +1093,9 @@ pub async fn reverse(
     user: i64,
 ) -> Result<Reversed> {
     let missing = || Error::NotFound(format!("Baixa {settlement} não encontrada."));
-    let title: i64 = sqlx::query_scalar(
-        "SELECT baix_tit_id FROM finance.baixas WHERE client_id = $1 AND baix_emp_id = $2 AND baix_id = $3
-           AND baix_tipo = $4",
+    let (title, advance): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT baix_tit_id, baix_adto_id FROM finance.baixas WHERE client_id = $1 AND baix_emp_id = $2
+           AND baix_id = $3 AND baix_tipo = $4",
     )
     .bind(client)
     .bind(emp)
@@ -1000,7 +1104,9 @@ pub async fn reverse(
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(missing)?;
-    let titles = load(tx, client, emp, side, &[title], true).await?;
+    // The title and the advance it was offset from, in key order.
+    let ids: Vec<i64> = std::iter::once(title).chain(advance).collect();
+    let titles = load(tx, client, emp, side, &ids, true).await?;
     let t = titles.get(&title).ok_or_else(missing)?;
     let row: SettlementRow = sqlx::query_as(
         "SELECT baix_tit_id, baix_valor, baix_juros, baix_multa, baix_desconto, baix_total, baix_bco_id,
@@ -1034,10 +1140,10 @@ pub async fn reverse(
              tit_desconto = tit_desconto - $7,
              tit_dta_pag = (SELECT max(baix_dta) FROM finance.baixas WHERE client_id = $1 AND baix_emp_id = $2
                               AND baix_tipo = $8 AND baix_tit_id = $3 AND NOT baix_estornada)
-         WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3 RETURNING tit_saldo, tit_situacao",
+         WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3 RETURNING tit_pago, tit_saldo, tit_situacao",
         side.table()
     );
-    let (balance, status): (Decimal, String) = sqlx::query_as(&sql)
+    let standing: Standing = sqlx::query_as(&sql)
         .bind(client)
         .bind(emp)
         .bind(title)
@@ -1047,9 +1153,31 @@ pub async fn reverse(
         .bind(discount)
         .bind(side.code())
         .fetch_one(&mut **tx)
-        .await?;
+        .await
+        .map_err(|e| {
+            let msg = format!(
+                "O adiantamento {title} já foi compensado em outros títulos: estorne as compensações antes."
+            );
+            Error::from(e).on_constraint(&[("contaspagar_compensado_check", msg.as_str())])
+        })?;
+    publish_standing(
+        tx, client, emp, side, t, settlement, "estorno", &standing, user,
+    )
+    .await?;
+    let (_, balance, status) = standing;
     let mut movement = None;
-    if total > Decimal::ZERO {
+    if let Some(advance) = advance {
+        sqlx::query(
+            "UPDATE finance.contaspagar SET tit_compensado = tit_compensado - $4
+             WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(advance)
+        .bind(value)
+        .execute(&mut **tx)
+        .await?;
+    } else if total > Decimal::ZERO {
         let id = bank::reserve(tx, client, emp, 1).await?;
         let date = today(tx).await?;
         let m = Movement {
@@ -1070,6 +1198,246 @@ pub async fn reverse(
         movement = Some(id);
     }
     Ok(Reversed { settlement, title, movement, balance, status })
+}
+
+// ---------------------------------------------------------------- advances
+
+/// An offset of payables against a supplier's advance: the advance, the date, and
+/// each payable with how much of it (its whole balance when not given).
+#[derive(Clone, Debug)]
+pub struct Offset {
+    pub advance: i64,
+    pub date: NaiveDate,
+    pub remarks: Option<String>,
+    pub items: Vec<(i64, Option<Decimal>)>,
+    pub user: i64,
+}
+
+/// The account an advance was paid from: the account of its latest settlement
+/// still standing.
+async fn advance_account(tx: &mut Tx, client: i64, emp: i64, advance: i64) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT baix_bco_id FROM finance.baixas WHERE client_id = $1 AND baix_emp_id = $2 AND baix_tipo = 'P'
+           AND baix_tit_id = $3 AND NOT baix_estornada ORDER BY baix_dta DESC, baix_id DESC LIMIT 1",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(advance)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// Settles payables of the advance's supplier with what the advance paid and was
+/// not offset yet (all or nothing). The titles (advance included) are locked in key
+/// order; each payable gets a settlement that names the advance, at face value (no
+/// interest, fine or discount), moving no money: the money left the account when
+/// the advance was paid.
+pub async fn offset(tx: &mut Tx, client: i64, emp: i64, o: &Offset) -> Result<Vec<Settled>> {
+    if o.items.is_empty() {
+        return Err(Error::validation("Informe os títulos a compensar."));
+    }
+    let mut seen = HashSet::new();
+    if let Some((dup, _)) = o.items.iter().find(|(id, _)| !seen.insert(*id)) {
+        return Err(Error::validation(format!(
+            "Título {dup} informado mais de uma vez."
+        )));
+    }
+    if seen.contains(&o.advance) {
+        return Err(Error::validation(
+            "O adiantamento não pode compensar a si mesmo.",
+        ));
+    }
+    let side = Side::Payable;
+    let ids: Vec<i64> = std::iter::once(o.advance)
+        .chain(o.items.iter().map(|(id, _)| *id))
+        .collect();
+    let titles = load(tx, client, emp, side, &ids, true).await?;
+    let a = titles
+        .get(&o.advance)
+        .ok_or_else(|| Error::NotFound(format!("Título {} não encontrado.", o.advance)))?;
+    if !a.advance {
+        return Err(Error::validation(format!(
+            "Título {} não é um adiantamento.",
+            a.id
+        )));
+    }
+    if a.cancelled {
+        return Err(Error::Conflict(format!(
+            "Adiantamento {} está cancelado.",
+            a.id
+        )));
+    }
+    let (paid, offset_before): (Decimal, Decimal) = sqlx::query_as(
+        "SELECT tit_pago, tit_compensado FROM finance.contaspagar
+         WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(a.id)
+    .fetch_one(&mut **tx)
+    .await?;
+    let available = paid - offset_before;
+    let account = advance_account(tx, client, emp, a.id).await?;
+    let account = match account {
+        Some(acc) if available > Decimal::ZERO => acc,
+        _ => {
+            return Err(Error::Conflict(format!(
+                "Adiantamento {} não tem saldo a compensar.",
+                a.id
+            )))
+        }
+    };
+    let mut plan = Vec::with_capacity(o.items.len());
+    for (id, value) in &o.items {
+        let t = titles
+            .get(id)
+            .ok_or_else(|| Error::NotFound(format!("Título {id} não encontrado.")))?;
+        if t.advance {
+            return Err(Error::validation(format!(
+                "Título {id} é um adiantamento e não pode ser compensado."
+            )));
+        }
+        if t.person != a.person {
+            return Err(Error::validation(format!(
+                "Título {id} é de outro fornecedor: o adiantamento compensa apenas títulos do seu fornecedor."
+            )));
+        }
+        if let Some(why) = refusal(t) {
+            return Err(Error::Conflict(why));
+        }
+        let value = value.unwrap_or(t.balance);
+        if value <= Decimal::ZERO {
+            return Err(Error::validation(format!(
+                "Informe o valor a compensar do título {id}."
+            )));
+        }
+        if value > t.balance {
+            return Err(Error::Conflict(format!(
+                "Valor a compensar do título {id} ({}) maior que o saldo ({}).",
+                brl(value),
+                brl(t.balance)
+            )));
+        }
+        plan.push((t, value));
+    }
+    let sum: Decimal = plan.iter().map(|(_, v)| *v).sum();
+    if sum > available {
+        return Err(Error::Conflict(format!(
+            "Valor a compensar ({}) maior que o saldo do adiantamento {} ({}).",
+            brl(sum),
+            a.id,
+            brl(available)
+        )));
+    }
+    let first = bank::next_ids(
+        tx,
+        client,
+        emp,
+        "baixas",
+        "baix_id",
+        "baix_emp_id",
+        plan.len() as i64,
+    )
+    .await?;
+    let remarks = o
+        .remarks
+        .clone()
+        .unwrap_or_else(|| format!("Compensação do adiantamento {}", a.id));
+    let mut done = Vec::with_capacity(plan.len());
+    for (i, (t, value)) in plan.iter().enumerate() {
+        let id = first + i as i64;
+        sqlx::query(
+            "INSERT INTO finance.baixas (client_id, baix_emp_id, baix_id, baix_tipo, baix_tit_id, baix_dta, baix_valor,
+                 baix_bco_id, baix_obs, baix_usr_id, baix_adto_id)
+             VALUES ($1, $2, $3, 'P', $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(t.id)
+        .bind(o.date)
+        .bind(value)
+        .bind(account)
+        .bind(&remarks)
+        .bind((o.user > 0).then_some(o.user))
+        .bind(a.id)
+        .execute(&mut **tx)
+        .await?;
+        let standing: Standing = sqlx::query_as(
+            "UPDATE finance.contaspagar SET tit_pago = tit_pago + $4,
+                 tit_dta_pag = greatest(coalesce(tit_dta_pag, $5), $5)
+             WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3
+             RETURNING tit_pago, tit_saldo, tit_situacao",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(t.id)
+        .bind(value)
+        .bind(o.date)
+        .fetch_one(&mut **tx)
+        .await?;
+        publish_standing(tx, client, emp, side, t, id, "baixa", &standing, o.user).await?;
+        done.push(Settled {
+            settlement: id,
+            title: t.id,
+            value: *value,
+            interest: Decimal::ZERO,
+            fine: Decimal::ZERO,
+            discount: Decimal::ZERO,
+            total: *value,
+            movement: None,
+            balance: standing.1,
+        });
+    }
+    sqlx::query(
+        "UPDATE finance.contaspagar SET tit_compensado = tit_compensado + $4
+         WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(a.id)
+    .bind(sum)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done)
+}
+
+/// The supplier's advances with something left to offset, paid from account
+/// `bank` (any account when none), oldest first, as rows for the purchase screen.
+pub async fn advances(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    supplier: i64,
+    bank: Option<i64>,
+) -> Result<Vec<Value>> {
+    Ok(sqlx::query_scalar(
+        "SELECT json_build_object(
+             'CMPD_ID', t.tit_id, 'CMPD_EMP_ID', t.tit_emp_id, 'CMPD_COMP_FORN_ID', t.tit_pessoa_id,
+             'FORN_DESCRICAO', t.tit_pessoa_nome, 'CMPD_DOCUMENTO', t.tit_documento,
+             'CMPD_DTA_EMIS', t.tit_dta_emis, 'CMPD_DTA_MOV', t.tit_dta_pag,
+             'CMPD_VLR_TITULO', t.tit_valor + t.tit_acrescimo, 'CMPD_VLR_PAGO', t.tit_pago,
+             'CMPD_VLR_COMPENSADO', t.tit_compensado, 'SALDO', t.tit_pago - t.tit_compensado,
+             'BCO_ID', b.bco_id, 'BCO_DESCRICAO', b.bco_descricao, 'CMPD_OBS', t.tit_obs)
+         FROM finance.contaspagar t
+         CROSS JOIN LATERAL (
+             SELECT x.baix_bco_id FROM finance.baixas x
+             WHERE x.client_id = t.client_id AND x.baix_emp_id = t.tit_emp_id AND x.baix_tipo = 'P'
+               AND x.baix_tit_id = t.tit_id AND NOT x.baix_estornada
+             ORDER BY x.baix_dta DESC, x.baix_id DESC LIMIT 1) paid
+         LEFT JOIN finance.banco b ON b.client_id = t.client_id AND b.bco_emp_id = t.tit_emp_id
+                                  AND b.bco_id = paid.baix_bco_id
+         WHERE t.client_id = $1 AND t.tit_emp_id = $2 AND t.tit_pessoa_id = $3 AND t.tit_adiantamento
+           AND NOT t.tit_cancelado AND t.tit_pago > t.tit_compensado
+           AND ($4::bigint IS NULL OR paid.baix_bco_id = $4)
+         ORDER BY t.tit_dta_emis, t.tit_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(supplier)
+    .bind(bank)
+    .fetch_all(&mut **tx)
+    .await?)
 }
 
 /// The settlements of a title, newest first, as rows for the screens.

@@ -29,19 +29,21 @@ pub struct Receipt {
     /// Who paid.
     pub payer_name: String,
     /// The payer's CPF or CNPJ, already formatted ('123.456.789-09'); the
-    /// label 'CPF' or 'CNPJ' is chosen by its number of digits.
+    /// label 'CPF' or 'CNPJ' is chosen by its number of digits. Empty: the
+    /// sentence names the payer alone.
     pub payer_document: String,
-    /// Who received (the company issuing the receipt).
+    /// Who received (the company issuing the receipt, or a supplier).
     pub payee_name: String,
-    /// The payee's CNPJ, already formatted ('12.345.678/0001-95').
+    /// The payee's CNPJ (or CPF), already formatted ('12.345.678/0001-95'),
+    /// labelled by its number of digits like the payer's; empty: not printed.
     pub payee_cnpj: String,
-    /// The payee's address in one line.
+    /// The payee's address in one line; empty: not printed.
     pub payee_address: String,
     /// PNG or JPEG bytes drawn at the top left (at most 35 × 18 mm).
     pub logo: Option<Vec<u8>>,
     /// What the payment is for; follows 'referente a' ("mensalidade de novembro").
     pub reference: String,
-    /// City where the receipt is signed ("Caxias do Sul").
+    /// City where the receipt is signed ("Caxias do Sul"); empty: the date alone.
     pub place: String,
     pub date: NaiveDate,
 }
@@ -59,14 +61,27 @@ fn document_label(document: &str) -> &'static str {
 fn statement(r: &Receipt) -> Result<String, PrintError> {
     let words = money_in_words(r.value)?;
     let reference = r.reference.trim().trim_end_matches('.');
+    let payer = match r.payer_document.trim() {
+        "" => r.payer_name.trim().to_string(),
+        doc => format!("{}, {} {doc}", r.payer_name.trim(), document_label(doc)),
+    };
     Ok(format!(
-        "Recebi(emos) de {}, {} {}, a importância de {} referente a {}.",
-        r.payer_name.trim(),
-        document_label(&r.payer_document),
-        r.payer_document.trim(),
-        words,
-        reference
+        "Recebi(emos) de {payer}, a importância de {words} referente a {reference}."
     ))
+}
+
+/// 'CNPJ 12.345.678/0001-95' (or 'CPF …'), none for an empty document.
+fn labelled(document: &str) -> Option<String> {
+    let d = document.trim();
+    (!d.is_empty()).then(|| format!("{} {d}", document_label(d)))
+}
+
+/// 'Caxias do Sul, 24 de novembro de 2026.', or the date alone without a place.
+fn dated(r: &Receipt) -> String {
+    match r.place.trim() {
+        "" => format!("{}.", date_in_words(r.date)),
+        place => format!("{place}, {}.", date_in_words(r.date)),
+    }
 }
 
 /// Renders the receipt as a one-page A4 PDF.
@@ -87,12 +102,15 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, PrintError> {
     // Payee header.
     let mut text_x = left;
     let top = MARGIN + INSET;
+    // The rule under the header: below the logo box, and below the last line.
+    let mut header_bottom = top + 5.0;
     if let Some(bytes) = &r.logo {
         let picture = Picture::decode(bytes)?;
         let (w, h) = picture.fit(35.0, 18.0);
         page.ops
             .push(Op::Image { x: left, y: top + (18.0 - h) / 2.0, w, h, picture });
         text_x += w + 5.0;
+        header_bottom = top + 15.5;
     }
     let header_w = right - text_x;
     page.text(
@@ -103,24 +121,24 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, PrintError> {
         Align::Left,
         pdf::fit(&r.payee_name, Weight::Bold, 12.0, header_w)?,
     );
-    let cnpj = format!("CNPJ {}", r.payee_cnpj);
-    page.text(
-        text_x,
-        top + 10.5,
-        9.0,
-        Weight::Regular,
-        Align::Left,
-        pdf::fit(&cnpj, Weight::Regular, 9.0, header_w)?,
-    );
-    page.text(
-        text_x,
-        top + 15.5,
-        9.0,
-        Weight::Regular,
-        Align::Left,
-        pdf::fit(&r.payee_address, Weight::Regular, 9.0, header_w)?,
-    );
-    let rule_y = top + 21.0;
+    let cnpj = labelled(&r.payee_cnpj);
+    let mut details: Vec<&str> = cnpj.iter().map(String::as_str).collect();
+    if !r.payee_address.trim().is_empty() {
+        details.push(r.payee_address.trim());
+    }
+    for (i, line) in details.into_iter().enumerate() {
+        let y = top + 10.5 + 5.0 * i as f32;
+        page.text(
+            text_x,
+            y,
+            9.0,
+            Weight::Regular,
+            Align::Left,
+            pdf::fit(line, Weight::Regular, 9.0, header_w)?,
+        );
+        header_bottom = header_bottom.max(y);
+    }
+    let rule_y = header_bottom + 5.5;
     page.line(left, rule_y, right, rule_y, 0.6);
 
     // Title line: number, RECIBO, value.
@@ -172,7 +190,7 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, PrintError> {
 
     // Place and date.
     y += 6.0;
-    let dated = format!("{}, {}.", r.place.trim(), date_in_words(r.date));
+    let dated = dated(r);
     page.text(
         right,
         y,
@@ -194,9 +212,12 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, PrintError> {
         Align::Center,
         pdf::fit(&r.payee_name, Weight::Bold, 10.0, width)?,
     );
-    page.text(centre, y + 10.0, 9.0, Weight::Regular, Align::Center, cnpj);
+    let mut bottom = y + 5.0 + INSET;
+    if let Some(cnpj) = cnpj {
+        page.text(centre, y + 10.0, 9.0, Weight::Regular, Align::Center, cnpj);
+        bottom += 5.0;
+    }
 
-    let bottom = y + 10.0 + INSET;
     page.ops.push(Op::Frame {
         x: MARGIN,
         y: MARGIN,
@@ -270,6 +291,32 @@ pub(crate) mod tests {
             .find_map(|l| l.strip_prefix("Pages:"))
             .map(str::trim);
         assert_eq!(pages, Some("1"), "{info}");
+    }
+
+    #[test]
+    fn leaves_out_what_it_was_not_given() {
+        let mut r = sample();
+        r.payer_document = String::new();
+        r.payee_cnpj = String::new();
+        r.payee_address = String::new();
+        r.place = String::new();
+        r.logo = None;
+        assert!(statement(&r)
+            .unwrap()
+            .starts_with("Recebi(emos) de José Antônio Gonçalves, a importância de um mil,"));
+        assert_eq!(dated(&r), "24 de novembro de 2026.");
+        let pdf = render(&r).unwrap();
+        let text = String::from_utf8(poppler("pdftotext", &["-", "-"], &pdf)).unwrap();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(!flat.contains("CNPJ"), "{flat}");
+        assert!(!flat.contains("CPF"), "{flat}");
+        assert!(flat.contains("24 de novembro de 2026."), "{flat}");
+        // A supplier signing with a CPF is labelled as such.
+        assert_eq!(
+            labelled("123.456.789-09").as_deref(),
+            Some("CPF 123.456.789-09")
+        );
+        assert_eq!(labelled(" "), None);
     }
 
     #[test]

@@ -104,7 +104,7 @@ describe('register and document routes', () => {
       {
         request: {
           query: ResourceActionDocument,
-          variables: { name: 'clientes', action: 'limite_credito', params: { emp: 1, id: 1 } },
+          variables: { name: 'clientescredito', action: 'limite_credito', params: { emp: 1, id: 1 } },
         },
         result: { data: { resourceAction: { CLI_ID: 1, CLI_LIMITE_CREDITO: 500, VALOR_UTILIZADO: 120, SALDO: 380 } } },
       },

@@ -1,27 +1,74 @@
 //! Register descriptors of finance, one module per group.
 
-use erp_platform::resource::Registry;
+use std::path::Path;
+
+use async_trait::async_trait;
+use erp_platform::config::Config;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{Hooks, Op, Registry};
+use erp_platform::{Error, Result};
+use serde_json::{Map, Value};
 
 pub mod banking;
 pub mod costs;
+pub mod credit;
 pub mod movements;
+pub mod receipts;
 pub mod settlement;
 pub mod terms;
 pub mod titles;
 
 /// Registers that write nothing through the generic calls (no sample): the
-/// payables settlement screen's view of the payables.
-pub const READ_ONLY: [&str; 1] = ["baixacontaspagar"];
+/// payables settlement screen's view of the payables, the customers' credit and
+/// the receipts issued.
+pub const READ_ONLY: [&str; 3] = ["baixacontaspagar", "clientescredito", "recibos"];
 
-pub fn registry() -> Result<Registry, String> {
+/// Every register of finance, with `data_dir` from the environment.
+pub fn registry() -> std::result::Result<Registry, String> {
+    registry_in(&Config::from_env().data_dir)
+}
+
+/// Every register of finance; `data_dir` is where the gateway keeps uploaded
+/// files (`<data dir>/uploads/...`), where receipts find the company's logo.
+pub fn registry_in(data_dir: &Path) -> std::result::Result<Registry, String> {
+    let uploads = data_dir.join("uploads");
     Registry::new(
         [
             banking::all(),
             terms::all(),
             costs::all(),
             movements::all(),
-            titles::all(),
+            titles::all(&uploads),
+            credit::all(),
+            receipts::all(uploads),
         ]
         .concat(),
     )
+}
+
+/// A register whose generic writes are refused with `.0` (its rows follow other
+/// calls or other services' facts).
+pub(crate) struct ReadOnly(pub &'static str);
+
+#[async_trait]
+impl Hooks for ReadOnly {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        _body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        Err(Error::validation(self.0))
+    }
+
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        _op: Op,
+        _caller: &Caller,
+        _row: &Value,
+    ) -> Result<()> {
+        Err(Error::validation(self.0))
+    }
 }

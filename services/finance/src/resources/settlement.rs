@@ -3,8 +3,9 @@
 //! title's settlements, whether a title can be settled (`verifica`), the charges of
 //! a settlement before it is confirmed (`calculo`), the payables to settle
 //! (`baixacontaspagar/filtros`), a customer's titles, the settled receivables of a
-//! period, the removal of an order's instalments and the instalments of a value by
-//! a condition (`simular`).
+//! period, the removal of an order's instalments, the instalments of a value by
+//! a condition (`simular`), a supplier's advances and their offset against the
+//! supplier's payables (`adiantamentos`, `compensar`).
 //!
 //! A settlement's body: `DATA` (yyyy-MM-dd, default today), `BCO_ID` (default the
 //! parameters' account of the side), `FRMP_ID`, `OBS` and `TITULOS`: a list of
@@ -540,5 +541,74 @@ impl ActionHandler for Simulate {
                 })
                 .collect(),
         ))
+    }
+}
+
+/// `GET /comprapagamentos/adiantamentos/{supplierId}/{bankId}`: the supplier's
+/// advances with something left to offset (`SALDO` = paid − offset), paid from
+/// account `bankId` (0: any), in the caller's company.
+pub struct Advances;
+
+#[async_trait]
+impl ActionHandler for Advances {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let supplier = id_param(call.params, "supplierId")?;
+        let bank = int_in(
+            call.params
+                .get("bankId")
+                .map(|s| Value::from(s.as_str()))
+                .as_ref(),
+            "Conta bancária",
+        )?
+        .filter(|b| *b > 0);
+        Ok(Value::Array(
+            titles::advances(tx, call.caller.client_id, emp, supplier, bank).await?,
+        ))
+    }
+}
+
+/// `POST /contaspagar/compensar/{emp}`: settles payables of an advance's supplier
+/// with what the advance paid. Body: `ADIANTAMENTO` (the advance's CMPD_ID), `DATA`
+/// (default today), `OBS`, `TITULOS` (ids or `{ID, VALOR}`; `VALOR` left out takes
+/// the whole balance).
+pub struct OffsetAdvance;
+
+#[async_trait]
+impl ActionHandler for OffsetAdvance {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let body = body_map(call.body);
+        let advance = int_in(first(&body, &["ADIANTAMENTO"]), "Adiantamento")?
+            .ok_or_else(|| Error::validation("Informe o adiantamento a compensar."))?;
+        let date = match date_in(first(&body, &["DATA"]))? {
+            Some(d) => d,
+            None => titles::today(tx).await?,
+        };
+        let items = match body.get("TITULOS") {
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|v| item(Side::Payable, v).map(|i| (i.id, i.value)))
+                .collect::<Result<Vec<_>>>()?,
+            _ => return Err(Error::validation("Informe os títulos a compensar.")),
+        };
+        let o = titles::Offset {
+            advance,
+            date,
+            remarks: first(&body, &["OBS"])
+                .and_then(Value::as_str)
+                .map(|s| s.trim().to_string()),
+            items,
+            user: call.caller.user_id,
+        };
+        let done = titles::offset(tx, call.caller.client_id, emp, &o).await?;
+        let total: Decimal = done.iter().map(|d| d.total).sum();
+        Ok(json!({
+            "code": 200,
+            "msg": "Compensação realizada com sucesso.",
+            "BAIX_DTA": date.format("%Y-%m-%d").to_string(),
+            "BAIX_TOTAL": crate::num(total),
+            "baixas": done.iter().map(|d| titles::settled_json(Side::Payable, d)).collect::<Vec<_>>(),
+        }))
     }
 }

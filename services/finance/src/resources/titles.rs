@@ -14,7 +14,17 @@
 //! made from another service's document (an invoiced order, a finalized purchase)
 //! cannot be deleted (its document is cancelled instead) and its value cannot be
 //! changed alone (the document's instalments must still add up to what was made).
+//!
+//! Advances to suppliers are payables typed with `CMPD_ADIANTAMENTO` true (never a
+//! purchase's instalment) and paid like any other; what they paid and was not yet
+//! offset (`CMPD_VLR_PAGO` − `CMPD_VLR_COMPENSADO`) is listed by
+//! `GET /comprapagamentos/adiantamentos/{supplierId}/{bankId}` (company of the
+//! caller, account the advance was paid from, 0 = any) and settles the supplier's
+//! other payables by `POST /contaspagar/compensar/{emp}` (see `crate::titles`).
+//! Every title register also answers the receipt of a settlement
+//! (`GET /{register}/recibo/{id}/{emp}`, `resources::receipts`).
 
+use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -27,7 +37,9 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
+use super::receipts::SettlementReceipt;
 use super::settlement as calls;
+use super::ReadOnly;
 use crate::titles::{brl, Side};
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -107,14 +119,19 @@ impl Names {
     }
 }
 
-pub fn all() -> Vec<Resource> {
-    vec![contasreceber(), contaspagar(), baixacontaspagar()]
+/// `uploads`: where the gateway keeps uploaded files (the logo of receipts).
+pub fn all(uploads: &Path) -> Vec<Resource> {
+    vec![
+        contasreceber(uploads),
+        contaspagar(uploads),
+        baixacontaspagar(uploads),
+    ]
 }
 
 fn fields(side: Side) -> Vec<Field> {
     let n = names(side);
     let f = |s: &str| n.f(s);
-    vec![
+    let mut fields = vec![
         Field::id(side.key(), "Código").column("tit_id"),
         Field::int(&f("EMP_ID"), "Empresa").column("tit_emp_id"),
         Field::reference(
@@ -239,7 +256,22 @@ fn fields(side: Side) -> Vec<Field> {
             .role(Role::CreatedBy)
             .column("tit_usr_id"),
         Field::timestamp(&f("DTA_CAD"), "Data de Cadastro").column("tit_dta_cad"),
-    ]
+    ];
+    if side == Side::Payable {
+        fields.push(
+            Field::boolean("CMPD_ADIANTAMENTO", "Adiantamento ao Fornecedor")
+                .default(false.into())
+                .width(3)
+                .column("tit_adiantamento"),
+        );
+        fields.push(
+            Field::money("CMPD_VLR_COMPENSADO", "Valor Compensado")
+                .read_only()
+                .width(3)
+                .column("tit_compensado"),
+        );
+    }
+    fields
 }
 
 fn register(side: Side, name: &str, title: &str, program: &str) -> Resource {
@@ -265,7 +297,7 @@ fn register(side: Side, name: &str, title: &str, program: &str) -> Resource {
 }
 
 /// The settlement calls every title register has.
-fn settlement_calls(res: Resource, side: Side) -> Resource {
+fn settlement_calls(res: Resource, side: Side, uploads: &Path) -> Resource {
     let root = side.table();
     let what = match side {
         Side::Receivable => "Contas a Receber",
@@ -311,9 +343,17 @@ fn settlement_calls(res: Resource, side: Side) -> Resource {
         &format!("{what}: juros, multa e total da baixa de títulos numa data, antes de confirmar"),
         Arc::new(calls::Preview(side)),
     )
+    .action(
+        "GET",
+        &format!("/{root}/recibo/{{id}}/{{emp}}"),
+        "recibo",
+        ActionPerm::View,
+        &format!("{what}: o recibo (PDF) de uma baixa"),
+        Arc::new(SettlementReceipt { side, uploads: uploads.to_path_buf() }),
+    )
 }
 
-pub fn contasreceber() -> Resource {
+pub fn contasreceber(uploads: &Path) -> Resource {
     let side = Side::Receivable;
     let res = register(side, "contasreceber", "Contas a Receber", "contasareceber")
         .screen("/contasareceber")
@@ -323,7 +363,7 @@ pub fn contasreceber() -> Resource {
             "CRCB_DTA_EMIS": "2026-11-23", "CRCB_DTA_VCTO": "2026-12-23", "CRCB_VLR_CTA": "150.00",
             "CRCB_OBS": "Título de exemplo"
         }));
-    settlement_calls(res, side)
+    settlement_calls(res, side, uploads)
         .action(
             "GET",
             "/contasreceber/cliente/{emp}/{cliId}/{type}",
@@ -358,7 +398,7 @@ pub fn contasreceber() -> Resource {
         )
 }
 
-pub fn contaspagar() -> Resource {
+pub fn contaspagar(uploads: &Path) -> Resource {
     let side = Side::Payable;
     let res = register(side, "contaspagar", "Contas a Pagar", "contasapagar")
         .screen("/contasapagar")
@@ -368,18 +408,34 @@ pub fn contaspagar() -> Resource {
             "CMPD_DTA_EMIS": "2026-11-23", "CMPD_DTA_VCTO": "2026-12-23", "CMPD_VLR_TITULO": "320.00",
             "CMPD_OBS": "Título de exemplo"
         }));
-    settlement_calls(res, side)
+    settlement_calls(res, side, uploads)
+        .action(
+            "GET",
+            "/comprapagamentos/adiantamentos/{supplierId}/{bankId}",
+            "adiantamentos",
+            ActionPerm::View,
+            "Contas a Pagar: adiantamentos do fornecedor com saldo a compensar, pagos pela conta (0 = qualquer conta)",
+            Arc::new(calls::Advances),
+        )
+        .action(
+            "POST",
+            "/contaspagar/compensar/{emp}",
+            "compensar",
+            ActionPerm::Update,
+            "Contas a Pagar: baixar títulos do fornecedor com o saldo de um adiantamento (ADIANTAMENTO, DATA, TITULOS)",
+            Arc::new(calls::OffsetAdvance),
+        )
 }
 
 /// What the payables settlement screen lists and calls, under its own program.
 pub const SETTLEMENT_SCREEN_READ_ONLY: &str =
     "Baixa de Contas a Pagar: inclua, altere e exclua títulos em Contas a Pagar.";
 
-pub fn baixacontaspagar() -> Resource {
+pub fn baixacontaspagar(uploads: &Path) -> Resource {
     let side = Side::Payable;
     register(side, "baixacontaspagar", "Baixa de Contas a Pagar", "baixacontaspagar")
         .screen("/baixacontaspagar")
-        .hooks(Arc::new(ReadOnly))
+        .hooks(Arc::new(ReadOnly(SETTLEMENT_SCREEN_READ_ONLY)))
         .action(
             "POST",
             "/baixacontaspagar/filtros/{emp}",
@@ -412,31 +468,14 @@ pub fn baixacontaspagar() -> Resource {
             "Baixa de Contas a Pagar: estornar uma baixa",
             Arc::new(calls::Reverse(side)),
         )
-}
-
-/// The settlement screen's register writes nothing itself.
-struct ReadOnly;
-
-#[async_trait]
-impl Hooks for ReadOnly {
-    async fn before_write(
-        &self,
-        _op: Op,
-        _caller: &Caller,
-        _body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        Err(Error::validation(SETTLEMENT_SCREEN_READ_ONLY))
-    }
-
-    async fn after_write(
-        &self,
-        _tx: &mut Tx,
-        _op: Op,
-        _caller: &Caller,
-        _row: &Value,
-    ) -> Result<()> {
-        Err(Error::validation(SETTLEMENT_SCREEN_READ_ONLY))
-    }
+        .action(
+            "GET",
+            "/baixacontaspagar/recibo/{id}/{emp}",
+            "recibo",
+            ActionPerm::View,
+            "Baixa de Contas a Pagar: o recibo (PDF) de uma baixa",
+            Arc::new(SettlementReceipt { side, uploads: uploads.to_path_buf() }),
+        )
 }
 
 /// What the registers' writes of a title check (see the module's doc).
@@ -445,6 +484,8 @@ struct TitleHooks(Side);
 pub const SETTLED: &str =
     "Título com baixa não pode ser alterado nem excluído: estorne a baixa antes.";
 pub const CANCELLED: &str = "Título cancelado não pode ser alterado nem excluído.";
+pub const ADVANCE_MANUAL: &str =
+    "Adiantamento é um título lançado em Contas a Pagar: parcela de compra não pode ser adiantamento.";
 
 #[async_trait]
 impl Hooks for TitleHooks {
@@ -472,11 +513,17 @@ impl Hooks for TitleHooks {
     }
 
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        let side = self.0;
+        let n = names(side);
+        if op != Op::Delete
+            && row.get("CMPD_ADIANTAMENTO").and_then(Value::as_bool) == Some(true)
+            && text(row, &n.f("ORIGEM")) != "MANUAL"
+        {
+            return Err(Error::validation(ADVANCE_MANUAL));
+        }
         if op == Op::Create {
             return Ok(());
         }
-        let side = self.0;
-        let n = names(side);
         match text(row, &n.f("SITUACAO")).as_str() {
             "A" => {}
             "C" => return Err(Error::Conflict(CANCELLED.into())),

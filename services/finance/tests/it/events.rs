@@ -21,7 +21,18 @@ use serde_json::{json, Value};
 
 use crate::{account, action, count, create, d, dec, parameters, rows};
 
-fn invoiced(c: i64, pedido: i64, total: &str, issued: &str) -> Vec<u8> {
+pub(crate) fn invoiced(c: i64, pedido: i64, total: &str, issued: &str) -> Vec<u8> {
+    invoiced_with(c, pedido, total, issued, 0, 0)
+}
+
+fn invoiced_with(
+    c: i64,
+    pedido: i64,
+    total: &str,
+    issued: &str,
+    condition: i64,
+    method: i64,
+) -> Vec<u8> {
     PedidoFaturado {
         client_id: c,
         emp_id: 1,
@@ -33,12 +44,20 @@ fn invoiced(c: i64, pedido: i64, total: &str, issued: &str) -> Vec<u8> {
         products_total: total.into(),
         issued_on: issued.into(),
         user_id: 1,
+        payment_condition_id: condition,
+        payment_method_id: method,
         ..Default::default()
     }
     .encode_to_vec()
 }
 
-fn instalment(seq: i64, due: &str, amount: &str, interest: &str, bank: i64) -> PurchaseInstalment {
+pub(crate) fn instalment(
+    seq: i64,
+    due: &str,
+    amount: &str,
+    interest: &str,
+    bank: i64,
+) -> PurchaseInstalment {
     PurchaseInstalment {
         seq,
         due_on: due.into(),
@@ -49,7 +68,12 @@ fn instalment(seq: i64, due: &str, amount: &str, interest: &str, bank: i64) -> P
     }
 }
 
-fn finalized(c: i64, compra: i64, total: &str, instalments: Vec<PurchaseInstalment>) -> Vec<u8> {
+pub(crate) fn finalized(
+    c: i64,
+    compra: i64,
+    total: &str,
+    instalments: Vec<PurchaseInstalment>,
+) -> Vec<u8> {
     CompraFinalizada {
         client_id: c,
         emp_id: 1,
@@ -74,14 +98,14 @@ fn cancelled(c: i64, compra: i64) -> Vec<u8> {
         .encode_to_vec()
 }
 
-fn message(c: i64, id: &str, subject: &str, payload: Vec<u8>) -> Message {
+pub(crate) fn message(c: i64, id: &str, subject: &str, payload: Vec<u8>) -> Message {
     let mut m = Message::new(id, subject, payload.into());
     m.headers.push((CLIENT_HEADER.into(), c.to_string()));
     m
 }
 
 /// Applies an event as the consumer `consumer` would, through finance's inbox.
-async fn deliver<E: Effect + 'static>(
+pub(crate) async fn deliver<E: Effect + 'static>(
     db: &Db,
     consumer: &str,
     c: i64,
@@ -153,7 +177,7 @@ async fn over_nats_invoices_and_purchases_make_their_titles_once() {
             .expect("consumer"),
         );
     }
-    assert_eq!(tasks.len(), 3, "the three consumers are served");
+    assert_eq!(tasks.len(), 6, "the six consumers are served");
 
     // An invoiced order of R$ 100,00 on 10/01/2026, condition 30/60/90.
     let fact = message(
@@ -579,4 +603,164 @@ async fn an_invoice_without_a_usable_default_condition_is_one_instalment_and_its
         e.public_message(),
         format!("O pedido 60 tem parcela paga (título {}): estorne a baixa antes de excluir as parcelas.", titles[0]["CRCB_ID"])
     );
+}
+
+#[tokio::test]
+async fn over_nats_the_order_condition_decides_its_instalments_once() {
+    let db = crate::db().await;
+    let c = crate::client();
+    let bank = account(&db, c, "0").await;
+    let method = create(
+        &db,
+        c,
+        "formapagamento",
+        json!({"FRMP_DESCRICAO": "BOLETO", "FRMP_TIPO": "15"}),
+    )
+    .await
+    .expect("method")["FRMP_ID"]
+        .as_i64()
+        .expect("FRMP_ID");
+    // The company's default: two instalments 15 days apart.
+    let default = create(
+        &db,
+        c,
+        "condicaopagamento",
+        json!({"CNDP_DESCRICAO": "15/30 DIAS", "CNDP_PARCELAS": 2, "CNDP_DIAS_PRIMEIRA": 15, "CNDP_INTERVALO": 15}),
+    )
+    .await
+    .expect("default condition");
+    // The order's own: 30/60/90.
+    let three = create(
+        &db,
+        c,
+        "condicaopagamento",
+        json!({"CNDP_DESCRICAO": "30/60/90 DIAS", "CNDP_PARCELAS": 3, "CNDP_DIAS_PRIMEIRA": 30, "CNDP_INTERVALO": 30}),
+    )
+    .await
+    .expect("condition")["CNDP_ID"]
+        .as_i64()
+        .expect("CNDP_ID");
+    parameters(
+        &db,
+        c,
+        json!({"PARF_CNDP_ID": default["CNDP_ID"], "PARF_BCO_ID_RECEBER": bank}),
+    )
+    .await;
+
+    let nats = erp_platform::testing::NatsServer::start();
+    let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&nats.url()).await.expect("nats"));
+    let mut tasks = Vec::new();
+    for def in erp_finance::events::consumers() {
+        tasks.push(
+            bus::consume(
+                &bus,
+                db.clone(),
+                "finance",
+                def.durable,
+                def.filter,
+                def.effect,
+                256,
+            )
+            .await
+            .expect("consumer"),
+        );
+    }
+
+    // R$ 100,00 invoiced on 10/01/2026 with the 3-instalment condition and boleto.
+    let fact = message(
+        c,
+        &format!("pedido-{c}-60"),
+        PEDIDO_FATURADO,
+        invoiced_with(c, 60, "100.00", "2026-01-10", three, method),
+    );
+    bus.publish(fact.clone()).await.expect("publish");
+    until("the order's receivables", 30, || {
+        let db = db.clone();
+        async move {
+            inbox(&db, c, "finance-pedido-faturado").await == 1
+                && count(&db, c, "SELECT count(*) FROM finance.contasreceber").await == 3
+        }
+    })
+    .await;
+    // Redelivered: by the stream (same id, dropped), to the consumer (the inbox
+    // skips it) and under another event id (the order's document row holds).
+    bus.publish(fact.clone()).await.expect("publish again");
+    bus.publish(message(
+        c,
+        &format!("pedido-{c}-60-bis"),
+        PEDIDO_FATURADO,
+        invoiced_with(c, 60, "100.00", "2026-01-10", three, method),
+    ))
+    .await
+    .expect("publish another");
+    until("the second fact", 30, || {
+        let db = db.clone();
+        async move { inbox(&db, c, "finance-pedido-faturado").await == 2 }
+    })
+    .await;
+    let again = deliver(&db, "finance-pedido-faturado", c, InvoicedOrder, fact)
+        .await
+        .expect("redelivery");
+    assert!(!again, "the inbox skips the same event");
+    let titles = rows(
+        &db,
+        c,
+        "contasreceber",
+        json!({"CRCB_PEDF_ID": 60, "ORDENACAO": "CRCB_PARCELA"}),
+    )
+    .await;
+    assert_eq!(titles.len(), 3, "still exactly three");
+    assert_eq!(
+        column(&titles, "CRCB_DTA_VCTO"),
+        ["2026-02-09", "2026-03-11", "2026-04-10"]
+    );
+    // 10000 cents in 3: 3333 each and the remainder cent on the first.
+    let values: Vec<_> = titles.iter().map(|t| dec(&t["CRCB_VLR_CTA"])).collect();
+    assert_eq!(values, [d("33.34"), d("33.33"), d("33.33")]);
+    assert_eq!(values.iter().sum::<rust_decimal::Decimal>(), d("100.00"));
+    for t in &titles {
+        assert_eq!(
+            t["CRCB_FRMP_ID"].as_i64(),
+            Some(method),
+            "the order's method"
+        );
+        assert_eq!(t["CRCB_QTD_PARCELAS"].as_i64(), Some(3));
+    }
+
+    // Without a condition (0) the default decides; a condition finance does not
+    // have falls back to the default too; R$ 0,05 in two: 0,03 + 0,02.
+    for (pedido, condition) in [(61, 0), (62, 999_999)] {
+        bus.publish(message(
+            c,
+            &format!("pedido-{c}-{pedido}"),
+            PEDIDO_FATURADO,
+            invoiced_with(c, pedido, "0.05", "2026-01-10", condition, 0),
+        ))
+        .await
+        .expect("publish default");
+    }
+    until("the defaults' receivables", 30, || {
+        let db = db.clone();
+        async move { count(&db, c, "SELECT count(*) FROM finance.contasreceber").await == 7 }
+    })
+    .await;
+    for pedido in [61, 62] {
+        let titles = rows(
+            &db,
+            c,
+            "contasreceber",
+            json!({"CRCB_PEDF_ID": pedido, "ORDENACAO": "CRCB_PARCELA"}),
+        )
+        .await;
+        assert_eq!(
+            column(&titles, "CRCB_DTA_VCTO"),
+            ["2026-01-25", "2026-02-09"],
+            "order {pedido}"
+        );
+        let values: Vec<_> = titles.iter().map(|t| dec(&t["CRCB_VLR_CTA"])).collect();
+        assert_eq!(values, [d("0.03"), d("0.02")], "order {pedido}");
+    }
+    for t in tasks {
+        t.abort();
+    }
 }

@@ -1,10 +1,15 @@
 //! Integration tests of finance against the real PostgreSQL (and a NATS JetStream
 //! server of the tests' own): the table-driven register test, the declared calls
 //! and the validations, the instalment and late-charge tables computed by hand,
-//! the consumers of orders' facts, and settlement with its bank movements.
+//! the consumers of orders' facts, settlement with its bank movements and its
+//! facts, customers' credit, advances to suppliers and receipts.
 
+mod advances;
+mod credit;
 mod events;
+mod facts;
 mod instalments;
+mod receipts;
 mod registers;
 mod settlement;
 

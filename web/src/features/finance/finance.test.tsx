@@ -379,7 +379,7 @@ describe("customer's credit", () => {
   it('shows the limit, the open balance and the credit available', async () => {
     renderWith(<CustomerCredit meta={clientesMeta} id={5} />, {
       mocks: [
-        actionMock('clientes', 'limite_credito', { id: 5 }, undefined, {
+        actionMock('clientescredito', 'limite_credito', { id: 5 }, undefined, {
           CLI_ID: 5,
           CLI_DESCRICAO: 'JOÃO DA SILVA',
           CLI_SITUACAO: 1,

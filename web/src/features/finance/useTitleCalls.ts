@@ -2,7 +2,7 @@
 // settlement.rs), run through `resourceAction`: the settlement preview (`calculo`), settling
 // (`baixa`, and the payables' quick one `rapida`), a title's settlements (`baixas`) and their
 // reversal (`estorno`), the payables to settle (`filtros`), a customer's credit position
-// (`limite_credito` of `clientes`) and the receipt of a settlement (a PDF, over REST).
+// (`limite_credito` of `clientescredito`) and the receipt of a settlement (a PDF, over REST).
 //
 // A call that reads answers JSON the cache does not hold (it is a mutation field), so its
 // answer lives in the hook that asked for it. A call that writes evicts the cached pages and
@@ -232,8 +232,8 @@ export interface CreditPosition {
   available: number;
 }
 
-/** The customer register's name and its credit call. */
-export const CUSTOMERS = 'clientes';
+/** The finance register that answers a customer's credit (`/clientes/limitecredito`). */
+export const CUSTOMERS = 'clientescredito';
 
 export function useCreditPosition(customerId: unknown) {
   const call = useRegisterCall();

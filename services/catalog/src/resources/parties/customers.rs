@@ -1,6 +1,7 @@
 //! Customers (`clientes`): the register, the document rules by person type, and the
-//! calls of the customer screen (search by person type, credit limit, the customer
-//! with contacts and references). The picture upload is the platform's `ReplaceImage`.
+//! calls of the customer screen (search by person type, the customer with contacts
+//! and references). The picture upload is the platform's `ReplaceImage`. The credit
+//! limit call (`/clientes/limitecredito`) is finance's: it knows the receivables.
 
 use std::sync::Arc;
 
@@ -181,14 +182,6 @@ pub(crate) fn clientes() -> Resource {
         )
         .action(
             "GET",
-            "/clientes/limitecredito/{id}/{emp}",
-            "limite_credito",
-            ActionPerm::View,
-            "Clientes: limite de crédito, valor utilizado e saldo",
-            Arc::new(CreditLimit),
-        )
-        .action(
-            "GET",
             "/clientes/visualizar/{id}/{emp}",
             "visualizar",
             ActionPerm::View,
@@ -319,34 +312,6 @@ impl ActionHandler for SearchByPersonType {
         Ok(Value::Array(
             query::list(tx, res, caller, Some(emp), &filter).await?,
         ))
-    }
-}
-
-/// GET /clientes/limitecredito/{id}/{emp}.
-pub(crate) struct CreditLimit;
-
-#[async_trait]
-impl ActionHandler for CreditLimit {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, .. } = call;
-        let id = id_param(params, "id")?;
-        let row = get_row(tx, res, caller, Some(company(emp)?), id).await?;
-        let limit = match row.get("CLI_LIMITE_CREDITO") {
-            Some(Value::Number(n)) => Value::Number(n.clone()),
-            _ => Value::from(0),
-        };
-        // The used amount is what the customer owes in open receivables. Receivables
-        // belong to finance and catalog keeps no copy of them yet, so nothing counts
-        // as used and the balance is the whole limit; when finance publishes its
-        // receivable events, this reads the balance kept from them.
-        Ok(json!({
-            "CLI_ID": id,
-            "CLI_DESCRICAO": row.get("CLI_DESCRICAO"),
-            "CLI_SITUACAO": row.get("CLI_SITUACAO"),
-            "CLI_LIMITE_CREDITO": limit.clone(),
-            "VALOR_UTILIZADO": 0,
-            "SALDO": limit,
-        }))
     }
 }
 

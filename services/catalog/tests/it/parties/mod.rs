@@ -330,31 +330,6 @@ async fn customer_search_credit_limit_and_view() {
     .expect("search");
     assert_eq!(other_company, json!([]), "customers are per company");
 
-    let limit = action(
-        &mut tx,
-        &cli,
-        &me,
-        "limite_credito",
-        &[("id", &id), ("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect("limit");
-    assert_eq!(limit["CLI_LIMITE_CREDITO"].to_string(), "5000.5");
-    assert_eq!(limit["VALOR_UTILIZADO"], json!(0));
-    assert_eq!(limit["SALDO"].to_string(), "5000.5");
-    let e = action(
-        &mut tx,
-        &cli,
-        &me,
-        "limite_credito",
-        &[("id", "999"), ("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect_err("unknown");
-    assert_eq!(e.http_status(), 404);
-
     let view = action(
         &mut tx,
         &cli,

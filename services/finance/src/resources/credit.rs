@@ -1,0 +1,151 @@
+//! Customers' credit (`clientescredito`): finance's copy of each customer of a
+//! company with its credit limit, what its open receivables add up to
+//! (`VALOR_UTILIZADO`) and what is left (`SALDO`), read-only through the generic
+//! calls (the copy follows catalog's facts, the balance the receivables; see
+//! `credit`). Guarded by the customers' program (`clientes`): the customer screen
+//! asks these calls.
+//!
+//! Calls:
+//! - `GET /clientes/limitecredito/{id}/{emp}`: `{CLI_ID, CLI_DESCRICAO,
+//!   CLI_SITUACAO, CLI_LIMITE_CREDITO, VALOR_UTILIZADO, SALDO}` (numbers; SALDO =
+//!   limit − used; without a limit both are 0 and SALDO is −used). A customer
+//!   finance has no copy of answers 404 'Cliente não encontrado.'.
+//! - `GET /clientes/alinhacontasreceber`: derives every customer's open balance of
+//!   the caller's company from the receivables again and corrects the ones that
+//!   differ (`{code, msg, clientes, corrigidos}`); a second call corrects nothing.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::resource::params::{company, id_param};
+use erp_platform::resource::{ActionHandler, ActionPerm, Call, DbType, Field, Resource};
+use erp_platform::{Error, Result};
+use serde_json::{json, Value};
+
+use super::ReadOnly;
+
+const SCHEMA: &str = crate::SCHEMA;
+
+pub const READ_ONLY: &str =
+    "Crédito de clientes: o limite vem do cadastro de clientes e o saldo das contas a receber.";
+
+pub fn all() -> Vec<Resource> {
+    vec![clientescredito()]
+}
+
+pub fn clientescredito() -> Resource {
+    Resource::new(
+        "clientescredito",
+        "Crédito de Clientes",
+        SCHEMA,
+        "clientes",
+        "clientes",
+    )
+    .key(&["CLI_ID"])
+    .company("CLI_EMP_ID")
+    .label("CLI_DESCRICAO")
+    .order("CLI_DESCRICAO")
+    .hooks(Arc::new(ReadOnly(READ_ONLY)))
+    .fields(vec![
+        Field::id("CLI_ID", "Código").column("cli_id"),
+        Field::int("CLI_EMP_ID", "Empresa").column("emp_id"),
+        Field::text("CLI_DESCRICAO", "Cliente")
+            .searchable()
+            .list()
+            .width(6)
+            .read_only()
+            .column("descricao"),
+        Field::options(
+            "CLI_SITUACAO",
+            "Situação",
+            DbType::Int,
+            &[("1", "Ativo"), ("2", "Bloqueado")],
+        )
+        .list()
+        .read_only()
+        .column("situacao"),
+        Field::money("CLI_LIMITE_CREDITO", "Limite de Crédito")
+            .list()
+            .read_only()
+            .column("limite"),
+        Field::money("VALOR_UTILIZADO", "Valor Utilizado")
+            .list()
+            .read_only()
+            .column("aberto"),
+        Field::money("SALDO", "Saldo")
+            .list()
+            .read_only()
+            .column("saldo"),
+        Field::boolean("CLI_EXCLUIDO", "Excluído")
+            .read_only()
+            .column("excluido"),
+    ])
+    .action(
+        "GET",
+        "/clientes/limitecredito/{id}/{emp}",
+        "limite_credito",
+        ActionPerm::View,
+        "Clientes: limite de crédito, valor utilizado (contas a receber em aberto) e saldo",
+        Arc::new(CreditLimit),
+    )
+    .action(
+        "GET",
+        "/clientes/alinhacontasreceber",
+        "alinhacontasreceber",
+        ActionPerm::Update,
+        "Clientes: recalcular o saldo em aberto de cada cliente a partir das contas a receber",
+        Arc::new(Realign),
+    )
+}
+
+/// `GET /clientes/limitecredito/{id}/{emp}`.
+struct CreditLimit;
+
+#[async_trait]
+impl ActionHandler for CreditLimit {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let id = id_param(call.params, "id")?;
+        let p = crate::credit::position(tx, call.caller.client_id, emp, id).await?;
+        if !p.known {
+            return Err(Error::NotFound("Cliente não encontrado.".into()));
+        }
+        let limit = p.limit_or_zero();
+        Ok(json!({
+            "CLI_ID": id,
+            "CLI_DESCRICAO": p.name,
+            "CLI_SITUACAO": p.situation,
+            "CLI_LIMITE_CREDITO": crate::num(limit),
+            "VALOR_UTILIZADO": crate::num(p.open),
+            "SALDO": crate::num(limit - p.open),
+        }))
+    }
+}
+
+/// `GET /clientes/alinhacontasreceber`.
+struct Realign;
+
+#[async_trait]
+impl ActionHandler for Realign {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let r = crate::credit::realign(tx, call.caller.client_id, emp).await?;
+        let msg = match r.corrected {
+            0 => format!(
+                "Saldos em aberto de {} cliente(s) conferidos: nenhum precisou de ajuste.",
+                r.customers
+            ),
+            n => format!(
+                "Saldos em aberto de {} cliente(s) conferidos: {n} ajustado(s).",
+                r.customers
+            ),
+        };
+        Ok(json!({
+            "code": 200,
+            "msg": msg,
+            "clientes": r.customers,
+            "corrigidos": r.corrected,
+        }))
+    }
+}
