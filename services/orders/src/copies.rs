@@ -1,5 +1,6 @@
 //! What orders keeps of other services' rows, from their `RecordChanged` events: a
-//! customer's name, city and document (documents copy them while open), a product's
+//! customer's name, city and document (documents copy them while open) and whether
+//! it has a credit limit (invoicing then asks finance, `credit`), a product's
 //! description, unit, price, cost and GTIN, a service's description and price, a
 //! supplier's name and document (catalog); a company's document (identity). A
 //! deletion marks the copy; issued documents keep what they copied. The copies are
@@ -75,11 +76,11 @@ impl Effect for Customers {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
         let (ev, row) = decode(msg)?;
         sqlx::query(
-            "INSERT INTO orders.clientes (client_id, emp_id, cli_id, descricao, cidade, uf, excluido, documento)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            "INSERT INTO orders.clientes (client_id, emp_id, cli_id, descricao, cidade, uf, excluido, documento, limite)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
              ON CONFLICT (client_id, emp_id, cli_id) DO UPDATE
              SET descricao = EXCLUDED.descricao, cidade = EXCLUDED.cidade, uf = EXCLUDED.uf,
-                 excluido = EXCLUDED.excluido, documento = EXCLUDED.documento",
+                 excluido = EXCLUDED.excluido, documento = EXCLUDED.documento, limite = EXCLUDED.limite",
         )
         .bind(client_id)
         .bind(ev.emp_id)
@@ -89,6 +90,7 @@ impl Effect for Customers {
         .bind(text(&row, "CLI_UF"))
         .bind(ev.op == "excluido")
         .bind(document(&row, &["CLI_CGC", "CLI_CPF"]))
+        .bind(money(&row, "CLI_LIMITE_CREDITO"))
         .execute(&mut **tx)
         .await?;
         Ok(())

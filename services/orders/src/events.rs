@@ -7,12 +7,15 @@
 //! - `erp.orders.orcamento.requisicao` (`RequisicaoSolicitada`): a quote asked for a
 //!   stock requisition.
 //! - `erp.orders.compra.finalizada` (`CompraFinalizada`): a purchase was finalized:
-//!   its items at landed cost in the stock unit, and its instalments.
+//!   its items at landed cost in the stock unit, its instalments and its
+//!   apportionment to stock locations and cost centres.
 //! - `erp.orders.compra.cancelada` (`CompraCancelada`): a finalized purchase was
 //!   cancelled (the same items, for stock to reverse).
 //!
 //! Consumes catalog's `RecordChanged` of customers, products, services and suppliers
-//! and identity's of companies, and keeps the copies the documents need (`copies`).
+//! and identity's of companies, and keeps the copies the documents need (`copies`);
+//! finance's `TituloSituacao` of the payables of purchases, which settle (or reopen)
+//! their instalments (`payables`).
 
 use std::sync::Arc;
 
@@ -46,6 +49,11 @@ pub fn consumers() -> Vec<ConsumerDef> {
             durable: "orders-empresas",
             filter: subjects::IDENTITY_EMPRESAS,
             effect: Arc::new(crate::copies::Companies),
+        },
+        ConsumerDef {
+            durable: "orders-titulos-compra",
+            filter: subjects::TITULO_SITUACAO,
+            effect: Arc::new(crate::payables::PurchasePayables),
         },
     ]
 }

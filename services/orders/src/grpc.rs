@@ -1,6 +1,7 @@
 //! `orders.v1.OrdersService`: the typed transitions of orders' documents. Thin:
 //! read the request, run the domain function in one tenant transaction, map the
-//! answer.
+//! answer. Invoicing asks finance for the customer's credit between locking the
+//! order and writing it (`credit`), so the order cannot change meanwhile.
 
 use std::sync::Arc;
 
@@ -8,26 +9,31 @@ use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::document::copy;
 use erp_platform::resource::Registry;
+use erp_platform::service::Peers;
 use erp_platform::Error;
 use erp_proto::orders::v1::orders_service_server::{OrdersService, OrdersServiceServer};
 use erp_proto::orders::v1::{
-    ConvertQuoteRequest, DocumentKind, DocumentReply, DuplicateRequest, InvoiceReply, OrderKey,
-    QuoteTarget,
+    ConvertQuoteRequest, DocumentKind, DocumentReply, DuplicateRequest, InvoiceReply,
+    InvoiceRequest, OrderKey, QuoteTarget,
 };
 use serde_json::Map;
 use tonic::{Request, Response, Status};
 
+use crate::resources::billing;
 use crate::resources::conversions::{self, Target};
 
 #[derive(Clone)]
 pub struct OrdersGrpc {
     db: Db,
     registry: Arc<Registry>,
+    peers: Peers,
 }
 
 impl OrdersGrpc {
-    pub fn new(db: Db, registry: Arc<Registry>) -> Self {
-        OrdersGrpc { db, registry }
+    /// `peers`: where finance (the customer's credit) and identity (the grant to
+    /// release it) are reached.
+    pub fn new(db: Db, registry: Arc<Registry>, peers: Peers) -> Self {
+        OrdersGrpc { db, registry, peers }
     }
 
     pub fn server(self) -> OrdersServiceServer<Self> {
@@ -48,11 +54,32 @@ impl OrdersService for OrdersGrpc {
         &self,
         req: Request<OrderKey>,
     ) -> Result<Response<InvoiceReply>, Status> {
+        self.invoice(req.map(|key| InvoiceRequest { key: Some(key), release_credit: false }))
+            .await
+    }
+
+    async fn invoice(
+        &self,
+        req: Request<InvoiceRequest>,
+    ) -> Result<Response<InvoiceReply>, Status> {
         let caller = Caller::of(&req)?;
-        let k = req.into_inner();
+        let r = req.into_inner();
+        let k = r
+            .key
+            .ok_or_else(|| Error::validation("Pedido não informado."))?;
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let out =
-            crate::resources::billing::invoice(&mut tx, &caller, k.emp, k.id, &k.serie).await?;
+        let order = billing::open_order(&mut tx, &caller, k.emp, k.id, &k.serie).await?;
+        let release = crate::credit::check(
+            &mut tx,
+            &self.peers,
+            &caller,
+            k.emp,
+            order.customer(),
+            order.total(),
+            r.release_credit,
+        )
+        .await?;
+        let out = billing::invoice_open(&mut tx, &caller, order, release.as_ref()).await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(out))
     }

@@ -15,20 +15,42 @@
 //! `<data dir>/uploads/<client>/<emp>/` and the import reads it from there, so in a
 //! deployment of separate roles the orders role mounts the gateway's data directory.
 //!
+//! Orders asks other services over gRPC (`ServiceCtx.peers`) only where the user
+//! waits for their answer: finance for the customer's credit before invoicing
+//! (`credit`), identity for a grant in another area (`grants`), catalog to register
+//! an imported NF-e's unknown supplier and to write a purchase's cost and sale
+//! prices into its products (`peer_registers`). Those two are catalog's rows, so
+//! they go through catalog's own register (its checks, hooks and events, orders'
+//! copies following from the events) rather than as a fact catalog would consume:
+//! the user sees at once what was created or changed — or why not — and catalog
+//! needs no consumer of orders' facts. Everything else between services travels
+//! as facts.
+//!
 //! Layout:
 //! - `copies`: what orders keeps of catalog's customers, products, services and
 //!   suppliers and of identity's companies, from their events; the documents' item
 //!   source; what an imported NF-e is matched against.
+//! - `credit`: the customer's credit limit at invoicing (asked of finance), its
+//!   release and where the release is recorded.
 //! - `events`: the facts orders publishes and the consumers it runs.
+//! - `grants`: what the user may do in another area's program (asked of identity).
 //! - `grpc`: `OrdersService` (invoice, duplicate, convert a quote).
+//! - `money`: amounts as pt-BR messages write them (`R$ 1.234,56`).
+//! - `payables`: what finance says of a purchase's instalments (settled or not).
+//! - `peer_registers`: another service's registers over its `ResourceService`.
 //! - `purchases`: the purchase's domain without a database: the NF-e XML parser and
 //!   the landed cost.
 //! - `resources`: register descriptors, one module per document (the purchase's
 //!   calls and XML import in `resources::purchases`).
 
 pub mod copies;
+pub mod credit;
 pub mod events;
+pub mod grants;
 pub mod grpc;
+pub mod money;
+pub mod payables;
+pub mod peer_registers;
 pub mod purchases;
 pub mod resources;
 
@@ -48,14 +70,16 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 
 /// Serves the registers and `OrdersService`, with the relay, consumers and jobs.
 pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
-    let registry = Arc::new(resources::registry_in(&ctx.cfg.data_dir).map_err(Error::internal)?);
+    let registry = Arc::new(
+        resources::registry_with(&ctx.cfg.data_dir, ctx.peers.clone()).map_err(Error::internal)?,
+    );
     let tasks =
         erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
             .await?;
     let routes = tonic::service::Routes::new(
         erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry.clone()).server(),
     )
-    .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry).server());
+    .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry, ctx.peers.clone()).server());
     let result = erp_platform::service::serve_grpc(listener, routes).await;
     for t in tasks {
         t.abort();

@@ -7,6 +7,9 @@
 //!   check digit) into a typed `NfeDocument`.
 //! - `landed_cost`: each item's landed cost, per-item values first, the rest
 //!   apportioned by value with the remainder cent on the last item.
+//! - `apportionment`: the shares of the invoice total by stock location and cost
+//!   centre, to the cent.
 
+pub mod apportionment;
 pub mod landed_cost;
 pub mod nfe_xml;

@@ -6,7 +6,8 @@
 //! Calls beyond the generic ones:
 //! - `PUT /pedidogenerator/{id}/{emp}/{serie}`: invoices the order (A -> F) once, in
 //!   the transaction that writes `erp.orders.pedido.faturado` to the outbox
-//!   (`OrdersService.InvoiceOrder`).
+//!   (`OrdersService.InvoiceOrder`), after finance said the customer's credit
+//!   allows it (`crate::credit`; a release is recorded in PEDF_LIBERACAO_*).
 //! - `POST /pedidoduplicar/{id}/{emp}/{serie}/{userId}`: a new open order with the
 //!   same customer and lines (`OrdersService.Duplicate`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
@@ -108,6 +109,11 @@ fn pedido() -> Resource {
             Field::money("PEDF_VLR_TOTAL", "Total").total(Total::Grand).list().width(2),
             Field::options("PEDF_SITUACAO", "Situação", DbType::Text, &[("A", "Aberto"), ("F", "Faturado")]).read_only().list().width(2),
             Field::timestamp("PEDF_DTA_FATURAMENTO", "Faturado em"),
+            // The credit limit released at invoicing (`credit`): who, when and what
+            // the limit, the open amount and the order were.
+            Field::int("PEDF_LIBERACAO_USR_ID", "Crédito liberado por").read_only().width(2),
+            Field::timestamp("PEDF_LIBERACAO_DTA", "Crédito liberado em"),
+            Field::text("PEDF_LIBERACAO_OBS", "Liberação de crédito").len(300).read_only(),
             Field::int("PEDF_ORCA_ID", "Orçamento").read_only(),
             Field::int("PEDF_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::timestamp("PEDF_DTA_CAD", "Cadastro"),
@@ -191,10 +197,35 @@ pub fn promocao() -> Resource {
         ])
 }
 
-/// Invoices an order: the state change happens once (the row is locked and must
-/// be open), the totals are recomputed from the lines, and the fact goes to the
-/// outbox in the same transaction. The header is read and locked once, each kind
-/// of line read once, and the header written once.
+/// An open order, locked, read with its lines and its totals recomputed: what
+/// invoicing writes once the credit check let it through.
+pub struct OpenOrder {
+    emp: i64,
+    id: i64,
+    serie: String,
+    customer: i64,
+    customer_name: Option<String>,
+    issued: chrono::NaiveDate,
+    condition: Option<i64>,
+    method: Option<i64>,
+    /// (item, product, quantity, location)
+    stock_lines: Vec<(i64, i64, Decimal, Option<i64>)>,
+    totals: erp_platform::resource::document::arithmetic::Totals,
+}
+
+impl OpenOrder {
+    pub fn customer(&self) -> i64 {
+        self.customer
+    }
+
+    /// The total the order will be invoiced at.
+    pub fn total(&self) -> Decimal {
+        erp_platform::resource::document::arithmetic::money(self.totals.total)
+    }
+}
+
+/// Invoices an order without asking for the customer's credit (the typed
+/// `OrdersService` checks it between `open_order` and `invoice_open`).
 pub async fn invoice(
     tx: &mut Tx,
     caller: &Caller,
@@ -202,8 +233,29 @@ pub async fn invoice(
     id: i64,
     serie: &str,
 ) -> Result<erp_proto::orders::v1::InvoiceReply> {
+    let order = open_order(tx, caller, emp, id, serie).await?;
+    invoice_open(tx, caller, order, None).await
+}
+
+/// Locks an open order and reads it for invoicing: the state change happens once
+/// (the row is locked and must be open), the totals are recomputed from the lines.
+/// The header is read and locked once, each kind of line read once.
+pub async fn open_order(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+    serie: &str,
+) -> Result<OpenOrder> {
     let client = caller.client_id;
-    type Head = (String, i64, Option<String>, chrono::NaiveDate, Option<i64>, Option<i64>);
+    type Head = (
+        String,
+        i64,
+        Option<String>,
+        chrono::NaiveDate,
+        Option<i64>,
+        Option<i64>,
+    );
     let head: Option<Head> = sqlx::query_as(
         "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao, pedf_cndp_id, pedf_frmp_id FROM orders.pedido
          WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4 FOR UPDATE",
@@ -214,7 +266,8 @@ pub async fn invoice(
     .bind(serie)
     .fetch_optional(&mut **tx)
     .await?;
-    let (status, cli, name, issued, condition, method) = head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
+    let (status, customer, customer_name, issued, condition, method) =
+        head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
     if status != "A" {
         return Err(Error::Conflict(ALREADY_INVOICED.into()));
     }
@@ -268,15 +321,43 @@ pub async fn invoice(
         .iter()
         .map(|(q, u)| erp_platform::resource::document::arithmetic::Line::new(*q, *u))
         .collect();
-    let t = erp_platform::resource::document::arithmetic::document(
+    let totals = erp_platform::resource::document::arithmetic::document(
         &product_lines,
         &service_lines,
         Decimal::ZERO,
         Decimal::ZERO,
     );
+    Ok(OpenOrder {
+        emp,
+        id,
+        serie: serie.to_string(),
+        customer,
+        customer_name,
+        issued,
+        condition,
+        method,
+        stock_lines: products.iter().map(|p| (p.0, p.1, p.2, p.7)).collect(),
+        totals,
+    })
+}
+
+/// Invoices an order `open_order` locked: the header is written once (with the
+/// credit release, when there was one) and the fact goes to the outbox in the same
+/// transaction.
+pub async fn invoice_open(
+    tx: &mut Tx,
+    caller: &Caller,
+    order: OpenOrder,
+    release: Option<&crate::credit::Release>,
+) -> Result<erp_proto::orders::v1::InvoiceReply> {
+    let client = caller.client_id;
+    let OpenOrder { emp, id, serie, totals: t, .. } = &order;
+    let (emp, id) = (*emp, *id);
     sqlx::query(
         "UPDATE orders.pedido SET pedf_tot_prod = $5, pedf_tot_serv = $6, pedf_vlr_acre = $7, pedf_vlr_frete = $8,
-             pedf_vlr_desc = $9, pedf_vlr_total = $10, pedf_situacao = 'F', pedf_dta_faturamento = now()
+             pedf_vlr_desc = $9, pedf_vlr_total = $10, pedf_situacao = 'F', pedf_dta_faturamento = now(),
+             pedf_liberacao_usr_id = $11, pedf_liberacao_dta = CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() END,
+             pedf_liberacao_obs = $12
          WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
     )
     .bind(client)
@@ -289,32 +370,37 @@ pub async fn invoice(
     .bind(t.freight)
     .bind(t.discount)
     .bind(t.total)
+    .bind(release.map(|r| r.user_id))
+    .bind(release.map(|r| r.note.as_str()))
     .execute(&mut **tx)
     .await?;
     let event = erp_proto::orders::v1::PedidoFaturado {
         client_id: client,
         emp_id: emp,
         pedido_id: id,
-        serie: serie.into(),
-        customer_id: cli,
-        customer_name: name.unwrap_or_default(),
+        serie: serie.clone(),
+        customer_id: order.customer,
+        customer_name: order.customer_name.clone().unwrap_or_default(),
         total: t.total.to_string(),
         products_total: t.products.to_string(),
         services_total: t.services.to_string(),
-        issued_on: issued.format("%Y-%m-%d").to_string(),
+        issued_on: order.issued.format("%Y-%m-%d").to_string(),
         user_id: caller.user_id,
-        lines: products
+        lines: order
+            .stock_lines
             .iter()
-            .map(|p| erp_proto::orders::v1::StockLine {
-                product_id: p.1,
-                product_emp_id: emp,
-                quantity: p.2.normalize().to_string(),
-                item: p.0,
-                location_id: p.7.unwrap_or(0),
-            })
+            .map(
+                |(item, product, quantity, location)| erp_proto::orders::v1::StockLine {
+                    product_id: *product,
+                    product_emp_id: emp,
+                    quantity: quantity.normalize().to_string(),
+                    item: *item,
+                    location_id: location.unwrap_or(0),
+                },
+            )
             .collect(),
-        payment_condition_id: condition.unwrap_or(0),
-        payment_method_id: method.unwrap_or(0),
+        payment_condition_id: order.condition.unwrap_or(0),
+        payment_method_id: order.method.unwrap_or(0),
     };
     erp_platform::bus::outbox_insert(
         tx,
@@ -327,9 +413,9 @@ pub async fn invoice(
     Ok(erp_proto::orders::v1::InvoiceReply {
         emp,
         id,
-        serie: serie.into(),
+        serie: serie.clone(),
         status: "F".into(),
-        total: erp_platform::resource::document::arithmetic::money(t.total).to_string(),
+        total: order.total().to_string(),
         message: "Pedido faturado com sucesso.".into(),
     })
 }

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use erp_platform::config::Config;
 use erp_platform::resource::Registry;
+use erp_platform::service::Peers;
 
 pub mod billing;
 pub mod conditional;
@@ -22,23 +23,31 @@ pub mod quotes;
 pub mod service_orders;
 
 /// Every register of orders, with the data directory of the environment (where the
-/// purchase's XML import finds uploaded files): what the gateway builds its routes
-/// and metadata from.
+/// purchase's XML import finds uploaded files) and no peers: what the gateway
+/// builds its routes and metadata from.
 pub fn registry() -> Result<Registry, String> {
     registry_in(&Config::from_env().data_dir)
 }
 
-/// Every register of orders; `data_dir` is where the gateway keeps uploaded files
-/// (`<data dir>/uploads/...`). Headers before their lines (the table-driven test
-/// deletes in reverse order).
+/// Every register of orders reading uploads from `data_dir`, without peers (calls
+/// that ask catalog or identity answer 503, the XML import keeps an unknown supplier
+/// on the purchase with a warning).
 pub fn registry_in(data_dir: &Path) -> Result<Registry, String> {
+    registry_with(data_dir, Peers::default())
+}
+
+/// Every register of orders; `data_dir` is where the gateway keeps uploaded files
+/// (`<data dir>/uploads/...`), `peers` where catalog and identity are reached (the
+/// XML import's new supplier, the purchase's cost and price update). Headers
+/// before their lines (the table-driven test deletes in reverse order).
+pub fn registry_with(data_dir: &Path, peers: Peers) -> Result<Registry, String> {
     Registry::new(
         [
             quotes::all()?,
             billing::all()?,
             conditional::all()?,
             service_orders::all()?,
-            purchases::all(data_dir)?,
+            purchases::all(data_dir, peers)?,
         ]
         .concat(),
     )

@@ -1,7 +1,11 @@
-//! Integration tests of orders' documents against the real PostgreSQL.
+//! Integration tests of orders' documents against the real PostgreSQL (catalog's,
+//! finance's and identity's schemas beside orders', for the services orders asks:
+//! `peers`).
 
 mod billing;
 mod conditional;
+mod credit;
+mod peers;
 mod purchases;
 mod service_orders;
 
@@ -12,7 +16,12 @@ use erp_platform::testing::TestCtx;
 use serde_json::{json, Map, Value};
 
 static CTX: TestCtx = TestCtx::new("orders", |cfg| {
-    Box::pin(async move { erp_orders::migrate(&cfg).await })
+    Box::pin(async move {
+        erp_orders::migrate(&cfg).await?;
+        erp_catalog::migrate(&cfg).await?;
+        erp_finance::migrate(&cfg).await?;
+        erp_identity::migrate(&cfg).await
+    })
 });
 
 pub async fn db() -> Db {
@@ -140,7 +149,13 @@ async fn transition(
     use erp_proto::orders::v1::{
         ConvertQuoteRequest, DocumentKind, DuplicateRequest, OrderKey, QuoteTarget,
     };
-    let grpc = OrdersGrpc::new(db.clone(), std::sync::Arc::new(registry()));
+    // Finance knows no limit for anyone: invoicing goes through (see `credit`).
+    let finance = peers::Finance::default();
+    let grpc = OrdersGrpc::new(
+        db.clone(),
+        std::sync::Arc::new(registry()),
+        peers::peers(db, Some(&finance)),
+    );
     fn req<T>(c: i64, m: T) -> tonic::Request<T> {
         let mut r = tonic::Request::new(m);
         caller(c).attach(&mut r);

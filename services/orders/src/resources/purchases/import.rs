@@ -11,8 +11,11 @@
 //!
 //! What is read: `ide` (model, series, number, issue date, nature of operation), the
 //! access key, `emit` (the supplier: matched by CPF/CNPJ in orders' copy of
-//! catalog's suppliers; when unknown, its name, document, IE and city are kept on the
-//! purchase and `avisos` says so), `det` (each item with its per-item values),
+//! catalog's suppliers; when unknown, created in catalog's supplier register from
+//! `emit` — name, fantasy name, CPF/CNPJ, IE, address, IBGE city — and named on the
+//! purchase, `avisos` saying so; when catalog cannot create it, its name, document,
+//! IE and city are kept on the purchase and `avisos` says why), `det` (each item
+//! with its per-item values),
 //! `transp` (carrier and freight mode), `cobr/dup` (the instalments), `infAdic`
 //! (remarks). Items are matched to products by the supplier's code (the links
 //! written when a user linked an item before), then by GTIN (`cEAN`, then
@@ -36,6 +39,7 @@ use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{params, query, uploaded_file, ActionHandler, Call, Resource};
+use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
@@ -44,11 +48,14 @@ use super::complete::lines;
 use super::hooks::header_components;
 use super::{instalments_of, items_of};
 use crate::copies::{self, gtin};
+use crate::peer_registers::PeerRegisters;
 use crate::purchases::nfe_xml::{self, ImportError, Item, NfeDocument};
 
 pub(super) struct XmlImport {
     /// `<data dir>/uploads`, where the gateway stores uploaded files.
     pub uploads: PathBuf,
+    /// Where catalog is reached (an unknown supplier is created there).
+    pub peers: Peers,
 }
 
 /// A storage name the gateway generates: letters, digits, `.`, `_`, `-`, never a
@@ -78,7 +85,7 @@ impl ActionHandler for XmlImport {
             .join(call.caller.client_id.to_string())
             .join(emp.to_string())
             .join(name);
-        let out = import(tx, call.res, call.caller, emp, &path, name).await;
+        let out = import(tx, call.res, call.caller, &self.peers, emp, &path, name).await;
         if out.is_err() {
             // Nothing was kept of a refused file: its rows roll back, the file goes.
             if let Err(e) = tokio::fs::remove_file(&path).await {
@@ -331,6 +338,115 @@ fn header_body(
     m
 }
 
+/// Text of at most `n` characters, or nothing when blank.
+fn clipped(s: &str, n: usize) -> Option<Value> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| text(s.chars().take(n).collect::<String>()))
+}
+
+/// Catalog's supplier register body for the NF-e's `emit`.
+fn supplier_body(doc: &NfeDocument) -> Map<String, Value> {
+    let e = &doc.emit;
+    let a = &e.address;
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.into(), v);
+        }
+    };
+    put("FORN_DESCRICAO", clipped(&e.x_nome, 150));
+    put(
+        "FORN_FANTASIA",
+        e.x_fant.as_deref().and_then(|f| clipped(f, 150)),
+    );
+    put("FORN_CGC", Some(text(doc.emitter_document())));
+    put("FORN_IE", clipped(&e.ie, 20));
+    put(
+        "FORN_CEP",
+        a.cep
+            .as_deref()
+            .map(copies::digits)
+            .filter(|c| c.len() == 8)
+            .map(text),
+    );
+    put("FORN_ENDERECO", clipped(&a.x_lgr, 150));
+    put("FORN_NUMERO", clipped(&a.nro, 20));
+    put(
+        "FORN_COMPLEMENTO",
+        a.x_cpl.as_deref().and_then(|c| clipped(c, 60)),
+    );
+    put("FORN_BAIRRO", clipped(&a.x_bairro, 60));
+    put(
+        "FORN_CID_IBGE",
+        a.c_mun.trim().parse::<i64>().ok().map(Value::from),
+    );
+    put("FORN_CIDADE", clipped(&a.x_mun, 60));
+    put("FORN_UF", clipped(&a.uf, 2));
+    // The register keeps mobile numbers (11 digits); another phone goes to the notes.
+    let phone = a.fone.as_deref().map(copies::digits).unwrap_or_default();
+    let mut notes = format!("Cadastrado pela importação da NF-e {}.", doc.key());
+    if phone.len() == 11 {
+        put("FORN_FONE", Some(text(phone)));
+    } else if !phone.is_empty() {
+        notes.push_str(&format!(" Telefone: {phone}."));
+    }
+    put("FORN_OBS", Some(text(notes)));
+    m
+}
+
+/// The NF-e's supplier registered in catalog (created from `emit`; when catalog
+/// already has that CPF/CNPJ and orders' copy has not caught up, the existing one):
+/// the supplier and whether it was created.
+async fn register_supplier(
+    peers: &Peers,
+    caller: &Caller,
+    doc: &NfeDocument,
+) -> Result<(copies::SupplierCopy, bool)> {
+    let catalog = PeerRegisters::of(peers, "catalog", caller)?;
+    let document = doc.emitter_document().to_string();
+    let (row, created) = match catalog
+        .create("fornecedor", None, &supplier_body(doc))
+        .await
+    {
+        Ok(row) => (row, true),
+        Err(Error::Conflict(msg)) => {
+            // The register keeps the document as it was typed: digits or masked.
+            let mut found = None;
+            for filter in [document.clone(), formatted(&document)] {
+                found = catalog
+                    .search("fornecedor", None, &filter, 20)
+                    .await?
+                    .into_iter()
+                    .find(|r| copies::digits(&params::text(r, "FORN_CGC")) == document);
+                if found.is_some() {
+                    break;
+                }
+            }
+            (found.ok_or(Error::Conflict(msg))?, false)
+        }
+        Err(e) => return Err(e),
+    };
+    let id = params::int(&row, "FORN_ID")?;
+    let name = params::text(&row, "FORN_DESCRICAO").trim().to_string();
+    Ok(((id, name, Some(document)), created))
+}
+
+/// Orders' copy takes a supplier catalog just answered at once (the catalog event
+/// that follows writes the same), so the next NF-e of it finds it.
+async fn remember_supplier(tx: &mut Tx, client: i64, s: &copies::SupplierCopy) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO orders.fornecedores (client_id, forn_id, descricao, documento) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (client_id, forn_id) DO NOTHING",
+    )
+    .bind(client)
+    .bind(s.0)
+    .bind(&s.1)
+    .bind(&s.2)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 async fn today(tx: &mut Tx) -> Result<String> {
     Ok(
         sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
@@ -411,6 +527,7 @@ async fn import(
     tx: &mut Tx,
     res: &Resource,
     caller: &Caller,
+    peers: &Peers,
     emp: i64,
     path: &Path,
     stored: &str,
@@ -456,14 +573,45 @@ async fn import(
         _ => {}
     }
     let emitter = doc.emitter_document().to_string();
-    let supplier = copies::supplier_by_document(tx, client, &emitter).await?;
-    if supplier.is_none() {
-        avisos.push(format!(
-            "Fornecedor {} (CPF/CNPJ {}) não cadastrado: cadastre-o em Fornecedores e informe-o na compra antes de finalizar.",
-            doc.emit.x_nome,
-            formatted(&emitter)
-        ));
-    }
+    let supplier = match copies::supplier_by_document(tx, client, &emitter).await? {
+        Some(known) => Some(known),
+        None => match register_supplier(peers, caller, &doc).await {
+            Ok((s, created)) => {
+                remember_supplier(tx, client, &s).await?;
+                avisos.push(if created {
+                    format!(
+                        "Fornecedor {} (CPF/CNPJ {}) cadastrado a partir da NF-e (código {}): confira o cadastro em Fornecedores.",
+                        s.1,
+                        formatted(&emitter),
+                        s.0
+                    )
+                } else {
+                    format!(
+                        "Fornecedor {} (CPF/CNPJ {}) já estava no cadastro (código {}).",
+                        s.1,
+                        formatted(&emitter),
+                        s.0
+                    )
+                });
+                Some(s)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "supplier of an NF-e not registered in catalog");
+                let why = match &e {
+                    Error::Unavailable(_) | Error::Timeout(_) => {
+                        "o cadastro de fornecedores não respondeu".to_string()
+                    }
+                    other => other.public_message().trim_end_matches('.').to_string(),
+                };
+                avisos.push(format!(
+                    "Fornecedor {} (CPF/CNPJ {}) não cadastrado ({why}): cadastre-o em Fornecedores e informe-o na compra antes de finalizar.",
+                    doc.emit.x_nome,
+                    formatted(&emitter),
+                ));
+                None
+            }
+        },
+    };
     let day = today(tx).await?;
     let head = query::create(
         tx,

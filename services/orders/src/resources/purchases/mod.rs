@@ -28,11 +28,14 @@
 //! - `POST /compra/finalizar/{COMP_ID}/{emp}`: once (row-locked; again: 409 'Compra já
 //!   finalizada.'); items without a product block it, naming them; each item's
 //!   landed cost is stored and `erp.orders.compra.finalizada` goes to the outbox with
-//!   the items at landed cost in the stock unit and the instalments.
+//!   the items at landed cost in the stock unit, the instalments and the
+//!   apportionment (its percentages must add up to 100%; its values are recomputed on
+//!   the invoice total, the remainder cent on the last row, and written back).
 //! - `POST /compra/cancelar/{COMP_ID}/{emp}`: a finalized purchase becomes C and
-//!   `erp.orders.compra.cancelada` reverses its stock entries; refused when an
-//!   instalment is settled or a return became a billing order. An open purchase is
-//!   cancelled without a fact.
+//!   `erp.orders.compra.cancelada` reverses its stock entries; refused (409) when
+//!   finance paid anything of it (`crate::payables` keeps what finance's
+//!   `erp.finance.titulo.situacao` says: CMPD_BAIXADO, CMPD_VLR_PAGO) or a return
+//!   became a billing order. An open purchase is cancelled without a fact.
 //! - `POST /compra/totalizadoresmanual/{COMP_ID}/{emp}`: totals typed from the paper
 //!   invoice (COMP_MAN_*; `{"COMP_TOTALIZADOR_MANUAL": false}` turns them off):
 //!   finalizing apportions what they exceed the items by, the invoice total is the
@@ -44,6 +47,9 @@
 //!   purchase, open, in another company of the user.
 //! - `GET /compraproduto/ultimacompra/{prodId}/{emp}`: the product's last finalized
 //!   purchase (supplier, date, quantity, price and landed cost); 204 when none.
+//! - `POST /compraproduto/atualizacaogeral`: the landed cost of the purchase's items
+//!   becomes their products' cost and, by margin, their sale price, in catalog (see
+//!   `price_update`); answers what changed, product by product.
 //! - `GET /compraprodutograde/estoque/{CMPG_COMP_ID}/{emp}`: the grid in the stock
 //!   unit, by product, size and colour.
 //! - `POST /comprapagamentos/filtros/{emp}`: instalments of the company's purchases
@@ -57,7 +63,8 @@
 //! - `mod` (here): the descriptors and the document.
 //! - `hooks`: the registers' hooks (supplier and product copies, matching, checks).
 //! - `transitions`: finalize, cancel, typed totals; the landed cost of the items.
-//! - `import`: the NF-e XML import.
+//! - `import`: the NF-e XML import (an unknown supplier is created in catalog).
+//! - `price_update`: the products' cost and sale price from the purchase.
 //! - `complete`: the whole purchase in one body; replication to another company.
 //! - `queries`: the read calls.
 //! - `returns`: returns and their billing order.
@@ -69,6 +76,7 @@ use erp_platform::resource::document::{DocPart, Part};
 use erp_platform::resource::{
     ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource, Role, Total,
 };
+use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
 use serde_json::json;
 
@@ -77,6 +85,7 @@ use crate::SCHEMA;
 mod complete;
 mod hooks;
 mod import;
+mod price_update;
 mod queries;
 mod returns;
 mod transitions;
@@ -93,15 +102,15 @@ const INSTALMENTS: usize = 3;
 /// The purchase and its items, with the rows that belong to it, as one document,
 /// plus the returns. `data_dir`: where the gateway keeps uploaded files
 /// (`<data dir>/uploads/<client>/<emp>/`), which the XML import reads.
-pub fn all(data_dir: &Path) -> std::result::Result<Vec<Resource>, String> {
-    let mut out = Document::new(compra(data_dir))
+pub fn all(data_dir: &Path, peers: Peers) -> std::result::Result<Vec<Resource>, String> {
+    let mut out = Document::new(compra(data_dir, peers.clone()))
         .status("COMP_SITUACAO", &["A"], ISSUED)
         .tones(&[("A", "open"), ("F", "done"), ("C", "cancelled")])
         .missing(MISSING)
         .date("COMP_DTA_ENTRADA")
         .breadcrumbs(&["Início", "Compras"])
         .line(
-            compraproduto(),
+            compraproduto(peers),
             Lines::products(&["CMPP_COMP_ID"])
                 .title("Itens", "item")
                 .editable(&[Role::Quantity, Role::UnitPrice, Role::Discount]),
@@ -128,7 +137,7 @@ fn part_of(header: &Resource, mut res: Resource, part: Part) -> Result<Resource>
 }
 
 fn items_of(header: &Resource) -> Result<Resource> {
-    part_of(header, compraproduto(), Part::Line(0))
+    part_of(header, compraproduto(Peers::default()), Part::Line(0))
 }
 
 fn instalments_of(header: &Resource) -> Result<Resource> {
@@ -147,7 +156,7 @@ fn situation() -> Field {
     .width(2)
 }
 
-fn compra(data_dir: &Path) -> Resource {
+fn compra(data_dir: &Path, peers: Peers) -> Resource {
     let uploads = data_dir.join("uploads");
     Resource::new("compra", "Compras", SCHEMA, "compras", "compras")
         .screen("/compras")
@@ -179,7 +188,7 @@ fn compra(data_dir: &Path) -> Resource {
             "Cancelar compra",
         ))
         .action("POST", "/compra/totalizadoresmanual/{COMP_ID}/{emp}", "totalizadoresmanual", ActionPerm::Update, "Totais digitados da nota (COMP_MAN_*): usados ao finalizar, diferença visível", Arc::new(transitions::ManualTotals))
-        .upload_action("POST", "/compra/uploads/{emp}", "uploads", &["xml"], "Importar o XML da NF-e do fornecedor como compra em aberto", Arc::new(import::XmlImport { uploads }))
+        .upload_action("POST", "/compra/uploads/{emp}", "uploads", &["xml"], "Importar o XML da NF-e do fornecedor como compra em aberto", Arc::new(import::XmlImport { uploads, peers }))
         .action("POST", "/comprareplicar", "replicar", ActionPerm::Create, "Replicar a compra para outra empresa do usuário (corpo: COMP_ID, COMP_EMP_ID, DESTINO_EMP_ID)", Arc::new(complete::Replicate))
         .fields(vec![
             Field::id("COMP_ID", "Código"),
@@ -238,7 +247,7 @@ fn compra(data_dir: &Path) -> Resource {
         ])
 }
 
-fn compraproduto() -> Resource {
+fn compraproduto(peers: Peers) -> Resource {
     Resource::new("compraproduto", "Itens da Compra", SCHEMA, "compra_produtos", "compras")
         .key(&["CMPP_COMP_ID", "CMPP_ID"])
         .seq_key()
@@ -250,6 +259,7 @@ fn compraproduto() -> Resource {
         .count_path("/compraproduto/registros/{CMPP_COMP_ID}/{emp}")
         .sample(json!({"CMPP_COMP_ID": 1, "CMPP_COD_FORNECEDOR": "PAR-M8-CX12", "CMPP_DESCRICAO": "PARAFUSO SEXTAVADO M8 X 40 CX C/12", "CMPP_UNIDADE": "CX", "CMPP_FATOR": "12", "CMPP_QTDE": "10", "CMPP_VLR_UNIT": "45", "CMPP_VLR_IPI": "46.20"}))
         .action("GET", "/compraproduto/ultimacompra/{prodId}/{emp}", "ultimacompra", ActionPerm::View, "A última compra finalizada do produto: fornecedor, data, quantidade e custo", Arc::new(queries::LastPurchase))
+        .action("POST", "/compraproduto/atualizacaogeral", "atualizacaogeral", ActionPerm::Update, "Atualizar o custo e, pela margem, o preço de venda dos produtos da compra (corpo: CMPP_COMP_ID, CMPP_EMP_ID, MARGEM, ATUALIZAR_PRECO, itens)", Arc::new(price_update::PriceUpdate { peers }))
         .fields(vec![
             Field::int("CMPP_COMP_ID", "Compra").required(),
             Field::int("CMPP_EMP_ID", "Empresa"),
@@ -378,6 +388,7 @@ fn comprapagamentos() -> Resource {
             Field::reference("CMPD_BCO_ID", "Banco", "banco", Kind::Combobox).width(3),
             Field::reference("CMPD_FRMP_ID", "Forma de Pagamento", "formapagamento", Kind::Combobox).width(3),
             Field::boolean("CMPD_BAIXADO", "Paga").read_only().list().width(1),
+            Field::money("CMPD_VLR_PAGO", "Valor Pago").read_only().width(2),
             Field::date("CMPD_DTA_BAIXA", "Pagamento").read_only(),
             Field::text("CMPD_OBS", "Observação").len(200),
         ])

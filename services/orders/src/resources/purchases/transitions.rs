@@ -13,7 +13,9 @@ use erp_platform::resource::document::arithmetic::money;
 use erp_platform::resource::document::{ops, DocumentDef};
 use erp_platform::resource::{params, query, ActionHandler, Call, Resource};
 use erp_platform::{Error, Result};
-use erp_proto::orders::v1::{CompraCancelada, CompraFinalizada, PurchaseInstalment, PurchaseItem};
+use erp_proto::orders::v1::{
+    CompraCancelada, CompraFinalizada, PurchaseApportionment, PurchaseInstalment, PurchaseItem,
+};
 use prost::Message as _;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
@@ -195,7 +197,12 @@ pub(super) async fn items(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result
 }
 
 /// Freight documents to apportion into the items' cost.
-async fn freight_documents(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Decimal> {
+pub(super) async fn freight_documents(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+) -> Result<Decimal> {
     Ok(sqlx::query_scalar(
         "SELECT coalesce(sum(cmpf_valor), 0) FROM orders.compra_fretes
          WHERE client_id = $1 AND cmpf_emp_id = $2 AND cmpf_comp_id = $3 AND cmpf_ratear",
@@ -223,6 +230,65 @@ pub(super) fn landed(head: &Head, items: &[ItemRow], freight_docs: Decimal) -> R
 
 fn stock_location(head: &Head, item: &ItemRow) -> i64 {
     item.cmpp_loca_id.or(head.comp_loca_id).unwrap_or(0)
+}
+
+/// The purchase's apportionment to stock locations and cost centres, checked (its
+/// percentages add up to exactly 100%) and valued on the invoice total — the values
+/// written back (CMPE_VALOR), adding up to the total to the cent — as the fact
+/// carries it. Empty when the purchase has none.
+async fn apportionment(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    total: Decimal,
+) -> Result<Vec<PurchaseApportionment>> {
+    /// (CMPE_ID, location, cost centre, percentage)
+    type Row = (i64, Option<i64>, Option<i64>, Option<Decimal>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT cmpe_id, cmpe_loca_id, cmpe_hisp_id, cmpe_perc FROM orders.compra_estatisticas
+         WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 ORDER BY cmpe_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let percents: Vec<Decimal> = rows.iter().map(|r| r.3.unwrap_or_default()).collect();
+    let percent: Decimal = percents.iter().sum();
+    if percent != Decimal::ONE_HUNDRED {
+        return Err(Error::validation(format!(
+            "O rateio por local de estoque e centro de custo deve somar 100% (soma atual: {}%).",
+            percent.normalize()
+        )));
+    }
+    let values = crate::purchases::apportionment::values(total, &percents);
+    let mut out = Vec::with_capacity(rows.len());
+    for ((seq, location, centre, _), (perc, value)) in rows.iter().zip(percents.iter().zip(values))
+    {
+        sqlx::query(
+            "UPDATE orders.compra_estatisticas SET cmpe_valor = $5
+             WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 AND cmpe_id = $4",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(id)
+        .bind(seq)
+        .bind(value)
+        .execute(&mut **tx)
+        .await?;
+        out.push(PurchaseApportionment {
+            seq: *seq,
+            location_id: location.unwrap_or(0),
+            cost_centre_id: centre.unwrap_or(0),
+            percent: format!("{:.4}", perc),
+            value: format!("{value:.2}"),
+        });
+    }
+    Ok(out)
 }
 
 /// Finalizes a purchase once: the header is locked and must be open; every item
@@ -321,21 +387,7 @@ pub async fn finalize(
             brl(total)
         )));
     }
-    let (rows, percent): (i64, Decimal) = sqlx::query_as(
-        "SELECT count(*), coalesce(sum(cmpe_perc), 0) FROM orders.compra_estatisticas
-         WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .fetch_one(&mut **tx)
-    .await?;
-    if rows > 0 && percent != Decimal::ONE_HUNDRED {
-        return Err(Error::validation(format!(
-            "O rateio por local de estoque e centro de custo deve somar 100% (soma atual: {}%).",
-            percent.normalize()
-        )));
-    }
+    let shares = apportionment(tx, client, emp, id, total).await?;
     for (item, l) in items.iter().zip(&landed) {
         sqlx::query(
             "UPDATE orders.compra_produtos SET cmpp_custo_total = $5, cmpp_custo_unit = $6
@@ -402,6 +454,7 @@ pub async fn finalize(
                 },
             )
             .collect(),
+        apportionment: shares,
     };
     erp_platform::bus::outbox_insert(
         tx,
@@ -444,6 +497,34 @@ impl ActionHandler for Finalize {
     }
 }
 
+/// The refusal of cancelling a purchase of which finance paid something: its
+/// settled instalments (CMPD_BAIXADO) by number, or its payables' standing when
+/// the purchase has no instalment rows (`crate::payables`).
+async fn settled_refusal(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Option<Error>> {
+    let (instalments, titles): (Option<String>, bool) = sqlx::query_as(
+        "SELECT (SELECT string_agg(coalesce(nullif(btrim(cmpd_numero), ''), cmpd_id::text), ', ' ORDER BY cmpd_id)
+                 FROM orders.compra_pagamentos
+                 WHERE client_id = $1 AND cmpd_emp_id = $2 AND cmpd_comp_id = $3 AND cmpd_baixado),
+                EXISTS (SELECT 1 FROM orders.compra_titulos
+                        WHERE client_id = $1 AND emp_id = $2 AND comp_id = $3 AND vlr_pago > 0)",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?;
+    let undo = "Estorne o pagamento no financeiro antes de cancelar a compra.";
+    Ok(match (instalments, titles) {
+        (Some(numbers), _) => Some(Error::Conflict(format!(
+            "Compra com parcela paga não pode ser cancelada (paga: {numbers}). {undo}"
+        ))),
+        (None, true) => Some(Error::Conflict(format!(
+            "Compra com parcela paga não pode ser cancelada. {undo}"
+        ))),
+        (None, false) => None,
+    })
+}
+
 /// Cancels a purchase: a finalized one gives its stock entries back through
 /// `erp.orders.compra.cancelada` (the items as they entered), an open one just
 /// closes. Refused once an instalment was paid or a return became a billing order.
@@ -462,10 +543,8 @@ impl ActionHandler for Cancel {
         if was == "C" {
             return Err(Error::Conflict("Compra já cancelada.".into()));
         }
-        let (settled, ordered): (bool, bool) = sqlx::query_as(
-            "SELECT EXISTS (SELECT 1 FROM orders.compra_pagamentos
-                            WHERE client_id = $1 AND cmpd_emp_id = $2 AND cmpd_comp_id = $3 AND cmpd_baixado),
-                    EXISTS (SELECT 1 FROM orders.compra_devolucoes
+        let ordered: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM orders.compra_devolucoes
                             WHERE client_id = $1 AND cmpr_emp_id = $2 AND cmpr_comp_id = $3 AND cmpr_pedf_id IS NOT NULL)",
         )
         .bind(client)
@@ -473,10 +552,8 @@ impl ActionHandler for Cancel {
         .bind(id)
         .fetch_one(&mut **tx)
         .await?;
-        if settled {
-            return Err(Error::Conflict(
-                "Compra com parcela paga não pode ser cancelada.".into(),
-            ));
+        if let Some(refusal) = settled_refusal(tx, client, emp, id).await? {
+            return Err(refusal);
         }
         if ordered {
             return Err(Error::Conflict(

@@ -10,7 +10,7 @@ use crate::{client, db};
 /// A purchase typed by hand: 3 items worth 33,33 / 33,33 / 33,34 (the third, 2
 /// boxes of 12), the invoice's freight, insurance, discount, other expenses, IPI
 /// and ST typed on the header only.
-async fn typed_purchase(db: &Db, c: i64) -> i64 {
+pub(super) async fn typed_purchase(db: &Db, c: i64) -> i64 {
     let out = call(
         db,
         c,
@@ -409,7 +409,10 @@ async fn cancelling_reverses_the_entries_once_and_never_with_a_paid_instalment()
     );
     assert_eq!(
         (status, msg.as_str()),
-        (409, "Compra com parcela paga não pode ser cancelada.")
+        (
+            409,
+            "Compra com parcela paga não pode ser cancelada (paga: 001). Estorne o pagamento no financeiro antes de cancelar a compra."
+        )
     );
     assert_eq!(cancelled_facts(&db, c).await.len(), 1);
 }
@@ -517,6 +520,128 @@ async fn finalizing_checks_instalments_apportionment_and_applies_freight_documen
     assert_eq!(totals, ["50", "50", "50"]);
     let f = &finalized_facts(&db, c).await[0];
     assert_eq!(f.total, "100.00");
+}
+
+/// The apportionment travels in the fact: rows typed while the invoice was 100,00
+/// are valued on what it is when finalized (111,11), the remainder cent on the last
+/// row, and the values are written back.
+#[tokio::test]
+async fn the_apportionment_travels_in_the_fact_valued_on_the_final_total() {
+    let db = db().await;
+    let c = client();
+    seed(&db, c).await;
+    let id = typed_purchase(&db, c).await;
+    let ids = id.to_string();
+    for row in [
+        json!({"CMPE_COMP_ID": id, "CMPE_LOCA_ID": 3, "CMPE_PERC": "33.3333"}),
+        json!({"CMPE_COMP_ID": id, "CMPE_HISP_ID": 2, "CMPE_PERC": "33.3333"}),
+        json!({"CMPE_COMP_ID": id, "CMPE_LOCA_ID": 1, "CMPE_HISP_ID": 1, "CMPE_PERC": "33.3334"}),
+    ] {
+        create(&db, c, "compraestatistica", row)
+            .await
+            .expect("share");
+    }
+    let values = |rows: Vec<serde_json::Value>| -> Vec<String> {
+        rows.iter().map(|r| s(&r["CMPE_VALOR"])).collect()
+    };
+    assert_eq!(
+        values(list(&db, c, "compraestatistica", json!({"CMPE_COMP_ID": id})).await),
+        ["33.33", "33.33", "33.33"]
+    );
+    // One more 11,11 item of product 2: the invoice is 111,11.
+    update(
+        &db,
+        c,
+        "compraproduto",
+        &[&ids, "2"],
+        json!({"CMPP_QTDE": "4"}),
+    )
+    .await
+    .expect("quantity");
+    update(
+        &db,
+        c,
+        "comprapagamentos",
+        &[&ids, "1"],
+        json!({"CMPD_VLR_TITULO": "111.11"}),
+    )
+    .await
+    .expect("instalment");
+    call(
+        &db,
+        c,
+        "compra",
+        "finalizar",
+        &[("COMP_ID", &ids)],
+        json!({}),
+    )
+    .await
+    .expect("finalize");
+    let f = &finalized_facts(&db, c).await[0];
+    assert_eq!(f.total, "111.11");
+    let shares: Vec<(i64, i64, i64, &str, &str)> = f
+        .apportionment
+        .iter()
+        .map(|a| {
+            (
+                a.seq,
+                a.location_id,
+                a.cost_centre_id,
+                a.percent.as_str(),
+                a.value.as_str(),
+            )
+        })
+        .collect();
+    // 111,11 × 33,3333% = 37,0366 → 37,04 (twice); the last 111,11 − 74,08.
+    assert_eq!(
+        shares,
+        [
+            (1, 3, 0, "33.3333", "37.04"),
+            (2, 0, 2, "33.3333", "37.04"),
+            (3, 1, 1, "33.3334", "37.03"),
+        ]
+    );
+    assert_eq!(
+        values(list(&db, c, "compraestatistica", json!({"CMPE_COMP_ID": id})).await),
+        ["37.04", "37.04", "37.03"]
+    );
+    // Without rows the fact carries none (the header's location and cost centre).
+    let (xml, _) = own_fixture_as(5002);
+    let other = import(&db, c, &xml).await.expect("import")["compra"]["COMP_ID"]
+        .as_i64()
+        .expect("id")
+        .to_string();
+    update(
+        &db,
+        c,
+        "compraproduto",
+        &[&other, "1"],
+        json!({"CMPP_PROD_ID": 1}),
+    )
+    .await
+    .expect("link 1");
+    update(
+        &db,
+        c,
+        "compraproduto",
+        &[&other, "3"],
+        json!({"CMPP_PROD_ID": 3}),
+    )
+    .await
+    .expect("link 3");
+    call(
+        &db,
+        c,
+        "compra",
+        "finalizar",
+        &[("COMP_ID", &other)],
+        json!({}),
+    )
+    .await
+    .expect("finalize");
+    let facts = finalized_facts(&db, c).await;
+    assert_eq!(facts.len(), 2);
+    assert!(facts[1].apportionment.is_empty());
 }
 
 /// 'Cadastrar produto' links an imported item to a product created a moment ago,

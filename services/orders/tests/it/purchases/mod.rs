@@ -7,13 +7,18 @@
 mod calls;
 mod finalize;
 mod import;
+mod payables;
+mod price_update;
+mod supplier;
 
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use erp_platform::db::Db;
+use erp_platform::grpc::Caller;
 use erp_platform::resource::{query, Registry};
+use erp_platform::service::Peers;
 use erp_proto::orders::v1::{CompraCancelada, CompraFinalizada};
 use erp_proto::subjects::{COMPRA_CANCELADA, COMPRA_FINALIZADA};
 use prost::Message as _;
@@ -40,6 +45,11 @@ pub fn n(x: &str) -> Decimal {
 /// Orders' registers reading uploads from this test binary's data directory.
 pub fn registry() -> Registry {
     erp_orders::resources::registry_in(&CTX.config().data_dir).expect("registry")
+}
+
+/// The same registers reaching catalog and identity through `peers`.
+pub fn registry_with(peers: Peers) -> Registry {
+    erp_orders::resources::registry_with(&CTX.config().data_dir, peers).expect("registry")
 }
 
 pub fn own_fixture() -> Vec<u8> {
@@ -130,7 +140,20 @@ pub async fn call(
     params: &[(&str, &str)],
     b: Value,
 ) -> erp_platform::Result<Value> {
-    let reg = registry();
+    call_as(db, &caller(c), registry(), register, action, params, b).await
+}
+
+/// `call` as `who` with the registers of `reg` (`registry_with` reaches peers).
+pub async fn call_as(
+    db: &Db,
+    who: &Caller,
+    reg: Registry,
+    register: &str,
+    action: &str,
+    params: &[(&str, &str)],
+    b: Value,
+) -> erp_platform::Result<Value> {
+    let c = who.client_id;
     let res = reg.get(register).expect("register");
     let a = res
         .actions
@@ -143,7 +166,7 @@ pub async fn call(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let mut tx = db.begin_tenant(c).await?;
-    let out = a.run(&mut tx, res, &caller(c), Some(1), &params, b).await?;
+    let out = a.run(&mut tx, res, who, Some(1), &params, b).await?;
     tx.commit().await?;
     Ok(out)
 }
