@@ -379,7 +379,7 @@ pub async fn action(
             .emp
             .or(path_emp)
             .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
-        return crate::transitions::run(st, auth, &r.res.name, action, emp, &params).await;
+        return crate::transitions::run(st, auth, &r.res.name, action, emp, &params, &body).await;
     }
     let req = request(
         &auth.caller,

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{
-    ConvertQuoteRequest, DocumentKind, DocumentReply, DuplicateRequest, OrderKey, QuoteTarget,
+    ConvertQuoteRequest, DocumentKind, DocumentReply, DuplicateRequest, InvoiceRequest, OrderKey,
+    QuoteTarget,
 };
 use serde_json::{json, Value};
 
@@ -36,6 +37,7 @@ pub async fn run(
     action: &str,
     emp: i64,
     params: &HashMap<String, String>,
+    body: &Value,
 ) -> Result<Value> {
     let mut orders = st.up.orders()?;
     let convert = |target: QuoteTarget| -> Result<ConvertQuoteRequest> {
@@ -53,7 +55,15 @@ pub async fn run(
                 id: int(params, "PEDF_ID")?,
                 serie: text(params, "PEDF_SERIE")?.into(),
             };
-            let r = call(orders.invoice_order(request(&auth.caller, key))).await?;
+            // The user confirmed invoicing past the customer's credit limit
+            // (orders checks the grant and records the release).
+            let release_credit = match body.get("LIBERAR_LIMITE") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(v)) => matches!(v.trim(), "S" | "s" | "1" | "true"),
+                _ => false,
+            };
+            let req = InvoiceRequest { key: Some(key), release_credit };
+            let r = call(orders.invoice(request(&auth.caller, req))).await?;
             Ok(json!({
                 "code": 200,
                 "msg": r.message,

@@ -142,9 +142,19 @@ impl From<Error> for Status {
             503 => Code::Unavailable,
             _ => Code::Internal,
         };
-        Status::new(code, e.public_message())
+        let mut st = Status::new(code, e.public_message());
+        if code == Code::Unavailable {
+            st.metadata_mut()
+                .insert(PUBLIC_UNAVAILABLE, tonic::metadata::MetadataValue::from_static("1"));
+        }
+        st
     }
 }
+
+/// Marks an `Unavailable` status a service raised itself (its message is for the
+/// user: 'Não foi possível consultar o limite de crédito…'), unlike one of the
+/// transport (a connection refused), whose text is not.
+const PUBLIC_UNAVAILABLE: &str = "x-erp-public";
 
 impl From<Status> for Error {
     fn from(s: Status) -> Error {
@@ -158,6 +168,9 @@ impl From<Status> for Error {
             Code::DeadlineExceeded | Code::Cancelled => Error::Timeout(TIMEOUT_MSG.into()),
             Code::AlreadyExists | Code::FailedPrecondition | Code::Aborted => Error::Conflict(msg),
             Code::ResourceExhausted => Error::TooManyRequests(msg),
+            Code::Unavailable if s.metadata().contains_key(PUBLIC_UNAVAILABLE) => {
+                Error::Unavailable(msg)
+            }
             Code::Unavailable => Error::Unavailable("Serviço temporariamente indisponível.".into()),
             _ => Error::Internal(format!("upstream {:?}: {msg}", s.code())),
         }
@@ -207,6 +220,16 @@ mod tests {
             assert_eq!(back.http_status(), http);
             assert_eq!(back.public_message(), msg);
         }
+    }
+
+    #[test]
+    fn a_service_s_own_unavailable_text_survives_but_a_transport_s_does_not() {
+        let own = "Não foi possível consultar o limite de crédito: financeiro indisponível.";
+        let back: Error = Status::from(Error::Unavailable(own.into())).into();
+        assert_eq!((back.http_status(), back.public_message()), (503, own.to_string()));
+        let transport: Error = Status::unavailable("tcp connect error: refused").into();
+        assert_eq!(transport.http_status(), 503);
+        assert_eq!(transport.public_message(), "Serviço temporariamente indisponível.");
     }
 
     #[test]
