@@ -8,12 +8,12 @@ import {
   ResourceMetasDocument,
 } from '../lib/resources/documents';
 import type { ResourceMeta } from '../lib/resources/metaFields';
-import { clientesMeta, documentMetas, receivablesMeta } from '../test/fixtures';
+import { clientesMeta, documentMetas, purchaseMeta, receivablesMeta } from '../test/fixtures';
 import { program, renderWith, signIn } from '../test/utils';
 import ResourceRoute from './ResourceRoute';
 
 // The metas as the gateway answers them (the fragment spread reads __typename).
-const metas = [clientesMeta, receivablesMeta, ...documentMetas].map((m: ResourceMeta) => ({
+const metas = [clientesMeta, receivablesMeta, ...documentMetas, purchaseMeta].map((m: ResourceMeta) => ({
   __typename: 'ResourceMeta',
   ...m,
 }));
@@ -60,6 +60,7 @@ beforeEach(() => {
       program({ id: 2, name: 'IndexPedido', webPath: '/pedidos' }),
       program({ id: 3, name: 'IndexOrdemservico', webPath: '/ordensdeservico' }),
       program({ id: 611, name: 'contasareceber', webPath: '/contasareceber' }),
+      program({ id: 4, name: 'IndexCompra', webPath: '/compras' }),
     ],
   });
 });
@@ -79,7 +80,20 @@ describe('register and document routes', () => {
     expect(screen.getByRole('region', { name: 'Produtos' })).toBeInTheDocument();
     expect(screen.getByTestId('total-PEDF_VLR_TOTAL')).toHaveTextContent('R$ 10,00');
     expect(screen.getByRole('button', { name: 'Faturar' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Atualizar custos e preços' })).not.toBeInTheDocument();
     expect(document.title).toMatch(/^Editar Pedidos de Venda/);
+  });
+
+  it("offers a purchase's cost and price update beside its buttons", async () => {
+    renderRoute('/compras/alterar?id=12', [
+      {
+        request: { query: ResourceGetDocument, variables: { name: 'compra', emp: 1, id: 12 } },
+        result: { data: { resourceGet: { COMP_ID: 12, COMP_FORN_DESC: 'ACME', COMP_SITUACAO: 'F' } } },
+      },
+      linesMock('compraproduto', { CMPP_COMP_ID: 12 }),
+    ]);
+    expect(await screen.findByRole('button', { name: 'Atualizar custos e preços' }, LAZY)).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Finalizar' })).toBeDisabled();
   });
 
   it('starts a new document today and asks to save it before its lines', async () => {

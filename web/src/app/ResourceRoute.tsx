@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/dialogs/LoadingScreen';
 import { isDocument, matchResource, type ResourceMeta } from '../lib/resources/metaFields';
 import { useResourceMetas } from '../lib/resources/useResourceData';
+import type { DocumentTool } from '../features/documents/DocumentFormPage';
 import type { RecordPanel } from '../features/registers/RegisterFormPage';
 
 // Each screen is its own chunk: a register's form and a document's screen load on demand.
@@ -10,6 +11,7 @@ const RegisterListPage = lazy(() => import('../components/registers/RegisterList
 const RegisterFormPage = lazy(() => import('../features/registers/RegisterFormPage'));
 const DocumentFormPage = lazy(() => import('../features/documents/DocumentFormPage'));
 const PurchaseImport = lazy(() => import('../features/purchases/PurchaseImport'));
+const PurchasePriceUpdate = lazy(() => import('../features/purchases/PurchasePriceUpdate'));
 const TitlesListPage = lazy(() => import('../features/finance/TitlesListPage'));
 const PayablesSettlementPage = lazy(() => import('../features/finance/PayablesSettlementPage'));
 const CustomerCredit = lazy(() => import('../features/finance/CustomerCredit'));
@@ -33,6 +35,15 @@ const LIST_SCREENS: Record<string, RegisterScreen> = {
   contasreceber: TitlesListPage,
   contaspagar: TitlesListPage,
   baixacontaspagar: PayablesSettlementPage,
+};
+
+/**
+ * What a saved document's screen shows beside its buttons, by register name: calls the metadata
+ * cannot declare as the document's buttons. A purchase updates its products' costs and prices
+ * (a call of its line register).
+ */
+const DOCUMENT_TOOLS: Record<string, DocumentTool> = {
+  compra: PurchasePriceUpdate,
 };
 
 /** What a register's edit screen shows above its fields, by register name: a customer's credit. */
@@ -70,7 +81,13 @@ export default function ResourceRoute() {
         />
       ) : isDocument(meta) ? (
         // A conversion or a copy opens another document on the same route: the id remounts it.
-        <DocumentFormPage key={`${meta.name}-${action}-${search}`} meta={meta} metas={metas} action={action} />
+        <DocumentFormPage
+          key={`${meta.name}-${action}-${search}`}
+          meta={meta}
+          metas={metas}
+          action={action}
+          tool={DOCUMENT_TOOLS[meta.name]}
+        />
       ) : (
         <RegisterFormPage
           key={`${meta.name}-${action}`}

@@ -1,8 +1,9 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DialogHost, useDialogs } from './DialogHost';
 import { EmailDialog, sanitizeAttachment } from './EmailDialog';
 import { GenericDialog } from './GenericDialog';
 import { LoadingScreen } from './LoadingScreen';
@@ -35,6 +36,36 @@ describe('ConfirmDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
     expect(onCancel).toHaveBeenCalled();
     expect(onClose).toHaveBeenCalled();
+  });
+});
+
+describe('DialogHost', () => {
+  // A refusal the user may override is asked from the OK of the confirmation that made the call.
+  function Asker({ onSecond }: { onSecond: () => void }) {
+    const dialogs = useDialogs();
+    const second = () => dialogs.confirm({ title: 'Segunda pergunta', okText: 'Sim', onOk: onSecond });
+    return (
+      <button type="button" onClick={() => dialogs.confirm({ title: 'Primeira pergunta', onOk: async () => second() })}>
+        Perguntar
+      </button>
+    );
+  }
+
+  it('keeps open a confirmation opened from the OK of another, which closes itself only', async () => {
+    const onSecond = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <DialogHost>
+        <Asker onSecond={onSecond} />
+      </DialogHost>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Perguntar' }));
+    await user.click(await screen.findByRole('button', { name: 'OK' }));
+    const second = await screen.findByRole('dialog', { name: 'Segunda pergunta' });
+    expect(screen.queryByRole('dialog', { name: 'Primeira pergunta' })).not.toBeInTheDocument();
+    await user.click(within(second).getByRole('button', { name: 'Sim' }));
+    expect(onSecond).toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
@@ -30,17 +30,24 @@ import { permissionsFor } from '../../lib/resources/permissions';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
-import { ACTION_DIALOGS, actionEnabled, fillText, type ActionMeta } from './actions';
+import { ACTION_DIALOGS, actionEnabled, fillText, overridableRefusal, type ActionMeta } from './actions';
 import { DocumentChildRows } from './DocumentChildRows';
 import { DocumentHeading } from './DocumentHeading';
 import { DocumentLines } from './DocumentLines';
 import { headerId, hiddenFields, isReadOnly, lineLock, statusOf, statusText } from './documentMeta';
 import { useDocumentAction } from './useDocumentAction';
 
+/**
+ * A call a saved document's screen offers beside its buttons that the metadata cannot declare
+ * (ResourceRoute gives it by register: the purchase's cost and price update).
+ */
+export type DocumentTool = ComponentType<{ meta: DocumentRegister; metas: ResourceMeta[]; record: Row }>;
+
 interface Props {
   meta: DocumentRegister;
   metas: ResourceMeta[];
   action: 'inserir' | 'alterar';
+  tool?: DocumentTool;
 }
 
 export const todayScreen = () => {
@@ -54,7 +61,7 @@ export const todayScreen = () => {
  * belong to it (children: instalments, freight...), the totals the server computes and the
  * buttons of its calls.
  */
-export default function DocumentFormPage({ meta, metas, action }: Props) {
+export default function DocumentFormPage({ meta, metas, action, tool: Tool }: Props) {
   const editing = action === 'alterar';
   const doc = meta.document;
   usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
@@ -149,13 +156,27 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
     }
   };
 
+  // A refusal the button may override (REFUSAL_OVERRIDES) becomes a question: once the user
+  // confirms, the call is made again with the override added to its body. Any other is a toast.
   const run = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
     try {
       const { answer, next } = await call(button, shown, asked);
       notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
       if (next) navigate(next, { state: { record: answer } });
     } catch (e) {
-      notify.error(errorMessage(e));
+      const refusal = overridableRefusal(meta.name, button, e, asked);
+      if (!refusal) {
+        notify.error(errorMessage(e));
+        return;
+      }
+      const { override, message } = refusal;
+      dialogs.confirm({
+        title: override.title,
+        text: `${message}\n\n${override.question}`,
+        okText: override.okText,
+        cancelText: 'Cancelar',
+        onOk: () => run(button, shown, { ...asked, ...override.body }),
+      });
     }
   };
 
@@ -261,8 +282,14 @@ export default function DocumentFormPage({ meta, metas, action }: Props) {
         </section>
       )}
 
-      {record && buttons.length > 0 && (
+      {editing && record && (buttons.length > 0 || Tool) && (
         <div className="flex flex-wrap justify-end gap-2">
+          {Tool && (
+            // A tool may be a lazy chunk: the screen stays while it loads.
+            <Suspense fallback={null}>
+              <Tool meta={meta} metas={metas} record={record} />
+            </Suspense>
+          )}
           {buttons.map((b) => (
             <button
               key={b.name}

@@ -1,6 +1,7 @@
 // The buttons of a document screen, read from the register metadata (ResourceMeta.actions):
 // when each is enabled, what it asks first, the path parameters and body of its call
-// (resourceAction), and which screen its answer opens.
+// (resourceAction), which screen its answer opens, and which of its refusals the user may
+// override (asked, then the call made again with the override in its body).
 import type { FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
 import { parseBRNumber } from '../../lib/format';
@@ -108,6 +109,67 @@ export const ACTION_DIALOGS: Record<string, ActionDialog> = {
     body: surchargeBody,
   },
 };
+
+/**
+ * A refusal the user may override: the server refuses the call with HTTP `status` and a
+ * message starting with `prefix`; the user sees that message with `question` and, confirming,
+ * the same call is made again with `body` added to its body (the server records who did it).
+ */
+export interface RefusalOverride {
+  status: number;
+  prefix: string;
+  title: string;
+  question: string;
+  okText: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The refusals a button's call may override, by `{register}.{action}`. Invoicing an order past
+ * the customer's credit limit: the gateway reads LIBERAR_LIMITE from the call's body, and
+ * refuses (403, naming the permission) a user who may not release it.
+ */
+export const REFUSAL_OVERRIDES: Record<string, RefusalOverride[]> = {
+  'pedido.faturar': [
+    {
+      status: 409,
+      prefix: 'Limite de crédito excedido',
+      title: 'Limite de crédito excedido',
+      question: 'Faturar mesmo assim? A liberação fica registrada no pedido com o seu usuário.',
+      okText: 'Liberar e faturar',
+      body: { LIBERAR_LIMITE: 'S' },
+    },
+  ],
+};
+
+/** The HTTP status and message of a refused call (a GraphQL error carries the status in its extensions). */
+function refusalOf(error: unknown): { status: number | null; message: string } | null {
+  const first = (error as { graphQLErrors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> })
+    ?.graphQLErrors?.[0];
+  if (!first) return null;
+  const status = first.extensions?.status;
+  return { status: typeof status === 'number' ? status : null, message: first.message };
+}
+
+/**
+ * The override a refused call of `register` offers, with the server's message; null when the
+ * refusal is not one the button declares, or when what the call added to its declared body
+ * (`asked`) carried the override already (the server refused it again: that refusal is final).
+ */
+export function overridableRefusal(
+  register: string,
+  action: ActionMeta,
+  error: unknown,
+  asked: Record<string, unknown> | undefined,
+): { override: RefusalOverride; message: string } | null {
+  const refusal = refusalOf(error);
+  if (!refusal) return null;
+  const override = (REFUSAL_OVERRIDES[`${register}.${action.name}`] ?? []).find(
+    (o) => o.status === refusal.status && refusal.message.startsWith(o.prefix),
+  );
+  if (!override || Object.keys(override.body).every((k) => asked != null && k in asked)) return null;
+  return { override, message: refusal.message };
+}
 
 /**
  * A button is enabled when the document's status is one of its `openWhen` (any, when empty),

@@ -1,4 +1,6 @@
+import { ApolloError } from '@apollo/client';
 import { screen, waitFor, within } from '@testing-library/react';
+import { GraphQLError } from 'graphql';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -25,7 +27,16 @@ import {
   ResourceListDocument,
   ResourceUpdateDocument,
 } from '../../lib/resources/documents';
-import { actionBody, actionEnabled, actionParams, fillText, openedHref, pathParams, surchargeBody } from './actions';
+import {
+  actionBody,
+  actionEnabled,
+  actionParams,
+  fillText,
+  openedHref,
+  overridableRefusal,
+  pathParams,
+  surchargeBody,
+} from './actions';
 import DocumentFormPage from './DocumentFormPage';
 import { hiddenFields, isReadOnly, lineLock, lineWhere, statusLabel } from './documentMeta';
 import { newLineData } from './useLineWrites';
@@ -126,6 +137,15 @@ const actionMock = (name: string, action: string, params: object, answer: object
   },
   result: { data: { resourceAction: answer } },
 });
+/** A refused call as the gateway answers it: the message, and the HTTP status in the extensions. */
+const refusedMock = (name: string, action: string, params: object, message: string, status: number, body?: object) => ({
+  request: {
+    query: ResourceActionDocument,
+    variables: { name, action, params: { emp: 1, ...params }, ...(body ? { body } : {}) },
+  },
+  result: { errors: [{ message, extensions: { code: status === 409 ? 'CONFLICT' : 'FORBIDDEN', status } }] },
+});
+const CREDIT_REFUSAL = 'Limite de crédito excedido: limite R$ 1.000,00, disponível R$ 200,00, pedido R$ 300,00.';
 const quoteLines = (n = 1, products = [productLine()], services: object[] = [serviceLine]) => [
   linesMock('orcamentoproduto', { ORCP_ORCA_ID: 5 }, products, n),
   linesMock('orcamentoservico', { ORCI_ORCA_ID: 5 }, services, n),
@@ -571,6 +591,89 @@ describe('billing order screen', () => {
     expect(screen.getByRole('button', { name: 'Faturar' })).toBeDisabled();
   });
 
+  /** Clicks 'Faturar' and confirms; the server's refusal, when one the button may override, is asked next. */
+  async function invoice(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(await screen.findByRole('button', { name: 'Faturar' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Faturar pedido' });
+    await user.click(within(confirm).getByRole('button', { name: 'Faturar' }));
+  }
+
+  it('asks to release the credit limit the server refuses, and invoices with LIBERAR_LIMITE', async () => {
+    const success = vi.spyOn(notify, 'success');
+    const error = vi.spyOn(notify, 'error');
+    const user = userEvent.setup();
+    renderForm(orderMeta, route, [
+      getMock('pedido', id, order()),
+      ...lines(2),
+      refusedMock('pedido', 'faturar', id, CREDIT_REFUSAL, 409),
+      actionMock('pedido', 'faturar', id, { code: 200, msg: 'Pedido faturado com sucesso.' }, { LIBERAR_LIMITE: 'S' }),
+      getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })),
+    ]);
+    await invoice(user);
+    const release = await screen.findByRole('dialog', { name: 'Limite de crédito excedido' });
+    expect(within(release).getByText(CREDIT_REFUSAL, { exact: false })).toBeInTheDocument();
+    expect(
+      within(release).getByText('Faturar mesmo assim? A liberação fica registrada no pedido com o seu usuário.', {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
+    expect(within(release).getByRole('button', { name: 'Cancelar' })).toBeInTheDocument();
+    await user.click(within(release).getByRole('button', { name: 'Liberar e faturar' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Pedido faturado com sucesso.'));
+    await waitFor(() => expect(screen.getByTestId('status-badge')).toHaveTextContent('Faturado'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('leaves the order open when the release is cancelled', async () => {
+    const error = vi.spyOn(notify, 'error');
+    const user = userEvent.setup();
+    renderForm(orderMeta, route, [
+      getMock('pedido', id, order()),
+      ...lines(),
+      refusedMock('pedido', 'faturar', id, CREDIT_REFUSAL, 409),
+    ]);
+    await invoice(user);
+    const release = await screen.findByRole('dialog', { name: 'Limite de crédito excedido' });
+    await user.click(within(release).getByRole('button', { name: 'Cancelar' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByTestId('status-badge')).toHaveTextContent('Aberto');
+    expect(screen.getByRole('button', { name: 'Faturar' })).toBeEnabled();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('shows the refusal of a user who may not release the limit as the error toast', async () => {
+    const error = vi.spyOn(notify, 'error');
+    const forbidden = `${CREDIT_REFUSAL} Liberar o limite de crédito exige permissão de alteração em Contas a Receber.`;
+    const user = userEvent.setup();
+    renderForm(orderMeta, route, [
+      getMock('pedido', id, order()),
+      ...lines(),
+      refusedMock('pedido', 'faturar', id, CREDIT_REFUSAL, 409),
+      refusedMock('pedido', 'faturar', id, forbidden, 403, { LIBERAR_LIMITE: 'S' }),
+    ]);
+    await invoice(user);
+    const release = await screen.findByRole('dialog', { name: 'Limite de crédito excedido' });
+    await user.click(within(release).getByRole('button', { name: 'Liberar e faturar' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith(forbidden));
+    // The 403 is final: no second question, the order stays open.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByTestId('status-badge')).toHaveTextContent('Aberto');
+  });
+
+  it('shows any other refusal of invoicing as the error toast', async () => {
+    const error = vi.spyOn(notify, 'error');
+    const user = userEvent.setup();
+    renderForm(orderMeta, route, [
+      getMock('pedido', id, order()),
+      ...lines(),
+      refusedMock('pedido', 'faturar', id, 'Pedido sem itens.', 409),
+    ]);
+    await invoice(user);
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Pedido sem itens.'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('duplicates with the user id and opens the copy', async () => {
     const user = userEvent.setup();
     renderForm(orderMeta, route, [
@@ -850,6 +953,31 @@ describe('document buttons from the metadata', () => {
     expect(allows({ ...NONE, canCreate: true }, 'create')).toBe(true);
     expect(allows({ ...NONE, canCreate: true }, 'update')).toBe(false);
     expect(allows(all, 'unknown')).toBe(false);
+  });
+
+  it('offers to override the refusals a button declares, once, by status and message', () => {
+    const invoice = button(orderMeta, 'faturar');
+    const refused = (message: string, status?: number) =>
+      new ApolloError({
+        graphQLErrors: [new GraphQLError(message, { extensions: status ? { code: 'X', status } : {} })],
+      });
+    const offered = overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), undefined);
+    expect(offered?.message).toBe(CREDIT_REFUSAL);
+    expect(offered?.override).toMatchObject({ okText: 'Liberar e faturar', body: { LIBERAR_LIMITE: 'S' } });
+    // What a dialog asked is kept; the override is added to it by the caller.
+    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), { OBS: 'x' })).not.toBeNull();
+    // Refused again with the override sent: final.
+    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), { LIBERAR_LIMITE: 'S' })).toBeNull();
+    // Another status (the 403 of a user without the grant starts with the same words), another message.
+    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 403), undefined)).toBeNull();
+    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL), undefined)).toBeNull();
+    expect(overridableRefusal('pedido', invoice, refused('Pedido já faturado.', 409), undefined)).toBeNull();
+    // Another call, another register, or no server answer at all.
+    expect(
+      overridableRefusal('pedido', button(orderMeta, 'duplicar'), refused(CREDIT_REFUSAL, 409), undefined),
+    ).toBeNull();
+    expect(overridableRefusal('orcamento', invoice, refused(CREDIT_REFUSAL, 409), undefined)).toBeNull();
+    expect(overridableRefusal('pedido', invoice, new Error(CREDIT_REFUSAL), undefined)).toBeNull();
   });
 
   it('sends the amount of an acréscimo as VALOR, a percentage as PERCENTUAL', () => {
