@@ -94,7 +94,10 @@ pub fn file_response(file: Option<Value>) -> ApiResult {
     let disposition = header::HeaderValue::from_str(&format!("inline; filename=\"{name}\""))
         .map_err(Error::internal)?;
     Ok((
-        [(header::CONTENT_TYPE, kind), (header::CONTENT_DISPOSITION, disposition)],
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
         Body::from(bytes),
     )
         .into_response())

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use erp_platform::error::TIMEOUT_MSG;
 use erp_platform::grpc::Caller;
+use erp_platform::transport::{link_channel, GrpcLink};
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
 use erp_proto::identity::v1::identity_service_client::IdentityServiceClient;
 use erp_proto::orders::v1::orders_service_client::OrdersServiceClient;
-use erp_platform::transport::{link_channel, GrpcLink};
 use tonic::transport::Endpoint;
 
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);

@@ -144,8 +144,10 @@ impl From<Error> for Status {
         };
         let mut st = Status::new(code, e.public_message());
         if code == Code::Unavailable {
-            st.metadata_mut()
-                .insert(PUBLIC_UNAVAILABLE, tonic::metadata::MetadataValue::from_static("1"));
+            st.metadata_mut().insert(
+                PUBLIC_UNAVAILABLE,
+                tonic::metadata::MetadataValue::from_static("1"),
+            );
         }
         st
     }
@@ -226,10 +228,16 @@ mod tests {
     fn a_service_s_own_unavailable_text_survives_but_a_transport_s_does_not() {
         let own = "Não foi possível consultar o limite de crédito: financeiro indisponível.";
         let back: Error = Status::from(Error::Unavailable(own.into())).into();
-        assert_eq!((back.http_status(), back.public_message()), (503, own.to_string()));
+        assert_eq!(
+            (back.http_status(), back.public_message()),
+            (503, own.to_string())
+        );
         let transport: Error = Status::unavailable("tcp connect error: refused").into();
         assert_eq!(transport.http_status(), 503);
-        assert_eq!(transport.public_message(), "Serviço temporariamente indisponível.");
+        assert_eq!(
+            transport.public_message(),
+            "Serviço temporariamente indisponível."
+        );
     }
 
     #[test]

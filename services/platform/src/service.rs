@@ -46,7 +46,9 @@ impl Peers {
     pub fn from_env(names: &[&str]) -> Peers {
         let mut map = std::collections::HashMap::new();
         for name in names {
-            let Some(url) = Config::service_url(name) else { continue };
+            let Some(url) = Config::service_url(name) else {
+                continue;
+            };
             match tonic::transport::Endpoint::from_shared(url) {
                 Ok(e) => {
                     let ch = e
@@ -175,7 +177,9 @@ pub async fn serve_grpc(
     match listener {
         crate::transport::Listener::Direct(slot) => {
             if slot.send(crate::transport::link_routes(routes)).is_err() {
-                return Err(crate::Error::internal("no caller took the service's routes"));
+                return Err(crate::Error::internal(
+                    "no caller took the service's routes",
+                ));
             }
             std::future::pending::<()>().await;
             Ok(())

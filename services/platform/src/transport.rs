@@ -79,12 +79,10 @@ pub fn link_channel(ch: Channel) -> GrpcLink {
 pub fn link_routes(routes: tonic::service::Routes) -> GrpcLink {
     use tower::{Layer, ServiceExt};
     let svc = crate::grpc::MetricsLayer.layer(routes.prepare());
-    GrpcLink::new(
-        ServiceExt::<http::Request<tonic::body::Body>>::map_err(
-            SpanService { inner: svc },
-            |never: std::convert::Infallible| -> LinkError { match never {} },
-        ),
-    )
+    GrpcLink::new(ServiceExt::<http::Request<tonic::body::Body>>::map_err(
+        SpanService { inner: svc },
+        |never: std::convert::Infallible| -> LinkError { match never {} },
+    ))
 }
 
 /// Runs each request's future inside the span `telemetry::grpc_server_span` makes

@@ -30,8 +30,8 @@ pub mod values;
 
 pub use document::{Document, LineKind, Lines};
 pub use model::{
-    file_reply, uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, DbType, Field, Group, Hooks,
-    Kind, Op, Registry, Resource, Role, Source, Total, FILE_REPLY,
+    file_reply, uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, DbType, Field,
+    Group, Hooks, Kind, Op, Registry, Resource, Role, Source, Total, FILE_REPLY,
 };
 
 /// Creates, for every register, the b-tree index its default list order walks:
