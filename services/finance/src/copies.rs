@@ -10,54 +10,15 @@
 //! where).
 
 use async_trait::async_trait;
+use erp_platform::bus::copies::{
+    decode_record as decode, row_document as document, row_id as id, row_text as text,
+};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::validators::CpfCnpj;
 use erp_platform::{Error, Result};
-use erp_proto::erp::v1::RecordChanged;
-use prost::Message as _;
 use rust_decimal::Decimal;
 use serde_json::Value;
-
-fn decode(msg: &Message) -> Result<(RecordChanged, Value)> {
-    let ev = RecordChanged::decode(msg.payload.as_ref())
-        .map_err(|e| Error::validation(format!("Evento inválido: {e}")))?;
-    let row: Value = serde_json::from_slice(&ev.row_json)
-        .map_err(|e| Error::validation(format!("Evento inválido: {e}")))?;
-    Ok((ev, row))
-}
-
-fn id(row: &Value, k: &str) -> Result<i64> {
-    match &row[k] {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-    .filter(|id| *id > 0)
-    .ok_or_else(|| Error::validation(format!("Evento sem {k}.")))
-}
-
-fn text(row: &Value, k: &str) -> Option<String> {
-    match &row[k] {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-    .filter(|s| !s.is_empty())
-}
-
-/// The first of `keys` holding a document, as its digits (and letters, for the
-/// alphanumeric CNPJ), upper case.
-fn document(row: &Value, keys: &[&str]) -> Option<String> {
-    keys.iter()
-        .filter_map(|k| text(row, k))
-        .map(|s| {
-            s.chars()
-                .filter(char::is_ascii_alphanumeric)
-                .collect::<String>()
-                .to_ascii_uppercase()
-        })
-        .find(|d| !d.is_empty())
-}
 
 /// A money value of a row (number or decimal string); none when blank.
 fn money(row: &Value, k: &str) -> Result<Option<Decimal>> {
@@ -110,30 +71,6 @@ impl Effect for Customers {
         .bind(text(&row, "CLI_UF"))
         .bind(int(&row, "CLI_SITUACAO"))
         .bind(money(&row, "CLI_LIMITE_CREDITO")?)
-        .bind(ev.op == "excluido")
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
-}
-
-/// `erp.catalog.fornecedor.*`: the supplier's name and document.
-pub struct Suppliers;
-
-#[async_trait]
-impl Effect for Suppliers {
-    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let (ev, row) = decode(msg)?;
-        sqlx::query(
-            "INSERT INTO finance.fornecedores (client_id, forn_id, descricao, documento, excluido)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (client_id, forn_id) DO UPDATE
-             SET descricao = EXCLUDED.descricao, documento = EXCLUDED.documento, excluido = EXCLUDED.excluido",
-        )
-        .bind(client_id)
-        .bind(id(&row, "FORN_ID")?)
-        .bind(text(&row, "FORN_DESCRICAO").unwrap_or_default())
-        .bind(document(&row, &["FORN_CGC"]))
         .bind(ev.op == "excluido")
         .execute(&mut **tx)
         .await?;

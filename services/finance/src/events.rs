@@ -81,7 +81,7 @@ pub fn consumers() -> Vec<ConsumerDef> {
         ConsumerDef {
             durable: "finance-fornecedores",
             filter: CATALOG_FORNECEDORES,
-            effect: Arc::new(copies::Suppliers),
+            effect: Arc::new(erp_platform::bus::copies::SupplierCopy { schema: crate::SCHEMA }),
         },
         ConsumerDef {
             durable: "finance-empresas",

@@ -10,45 +10,15 @@
 //! `product_by_gtin`, `company_document`).
 
 use async_trait::async_trait;
+use erp_platform::bus::copies::{
+    decode_record as decode, row_document as document, row_id as id, row_text as text,
+};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::resource::document::{ItemInfo, ItemSource, LineKind};
-use erp_platform::{Error, Result};
-use erp_proto::erp::v1::RecordChanged;
-use prost::Message as _;
+use erp_platform::Result;
 use rust_decimal::Decimal;
 use serde_json::Value;
-
-fn decode(msg: &Message) -> Result<(RecordChanged, Value)> {
-    let ev = RecordChanged::decode(msg.payload.as_ref())
-        .map_err(|e| Error::validation(format!("evento inválido: {e}")))?;
-    let row: Value = serde_json::from_slice(&ev.row_json)
-        .map_err(|e| Error::validation(format!("evento inválido: {e}")))?;
-    Ok((ev, row))
-}
-
-fn id(row: &Value, k: &str) -> Result<i64> {
-    match &row[k] {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-    .ok_or_else(|| Error::validation(format!("evento sem {k}")))
-}
-
-fn text(row: &Value, k: &str) -> Option<String> {
-    row[k]
-        .as_str()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-}
-
-/// A CPF/CNPJ as digits (None when there are none).
-fn document(row: &Value, keys: &[&str]) -> Option<String> {
-    keys.iter()
-        .filter_map(|k| text(row, k))
-        .map(|s| digits(&s))
-        .find(|d| !d.is_empty())
-}
 
 pub fn digits(s: &str) -> String {
     s.chars().filter(char::is_ascii_digit).collect()
@@ -142,30 +112,6 @@ impl Effect for Services {
         .bind(id(&row, "SERV_ID")?)
         .bind(text(&row, "SERV_DESCRICAO").unwrap_or_default())
         .bind(money(&row, "SERV_VLR_BASE"))
-        .bind(ev.op == "excluido")
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
-}
-
-/// Catalog's suppliers (shared by the client's companies): name and document.
-pub struct Suppliers;
-
-#[async_trait]
-impl Effect for Suppliers {
-    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let (ev, row) = decode(msg)?;
-        sqlx::query(
-            "INSERT INTO orders.fornecedores (client_id, forn_id, descricao, documento, excluido)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (client_id, forn_id) DO UPDATE
-             SET descricao = EXCLUDED.descricao, documento = EXCLUDED.documento, excluido = EXCLUDED.excluido",
-        )
-        .bind(client_id)
-        .bind(id(&row, "FORN_ID")?)
-        .bind(text(&row, "FORN_DESCRICAO").unwrap_or_default())
-        .bind(document(&row, &["FORN_CGC"]))
         .bind(ev.op == "excluido")
         .execute(&mut **tx)
         .await?;

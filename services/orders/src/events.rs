@@ -43,7 +43,7 @@ pub fn consumers() -> Vec<ConsumerDef> {
         ConsumerDef {
             durable: "orders-fornecedores",
             filter: subjects::CATALOG_FORNECEDORES,
-            effect: Arc::new(crate::copies::Suppliers),
+            effect: Arc::new(erp_platform::bus::copies::SupplierCopy { schema: crate::SCHEMA }),
         },
         ConsumerDef {
             durable: "orders-empresas",

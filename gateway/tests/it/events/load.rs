@@ -287,6 +287,7 @@ pub fn all_ok(calls: &[Call]) {
 
 #[tokio::test]
 async fn five_thousand_invoices_reach_stock_exactly_once() {
+    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
     let nats = erp_platform::testing::NatsServer::start();
     let cfg = config("load", &nats.url()).await;
     let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&nats.url()).await.expect("nats"));
@@ -354,6 +355,7 @@ impl Bus for LosingFirstAcks {
 
 #[tokio::test]
 async fn five_thousand_invoices_reach_stock_once_when_every_first_ack_is_lost() {
+    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
     let nats = erp_platform::testing::NatsServer::start();
     let cfg = config("loadack", &nats.url()).await;
     let redelivered = Arc::new(AtomicUsize::new(0));
@@ -378,6 +380,7 @@ async fn five_thousand_invoices_reach_stock_once_when_every_first_ack_is_lost() 
 
 #[tokio::test]
 async fn five_thousand_invoices_reach_stock_once_across_a_nats_kill() {
+    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
     let nats = Arc::new(tokio::sync::Mutex::new(
         erp_platform::testing::NatsServer::start(),
     ));

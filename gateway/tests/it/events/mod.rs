@@ -12,6 +12,13 @@ mod copies;
 mod load;
 mod pg_restart;
 
+/// The load tests take turns: three stacks of six services at once (each pool of
+/// 6, listeners and consumers besides) with the other tests' stacks went past the
+/// shared PostgreSQL's 100 connections ('remaining connection slots are
+/// reserved'), and invoices waited out the pool's 10 s — a test of the machine,
+/// not of exactly-once.
+pub static ONE_STACK_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 use std::time::{Duration, Instant};
 
 /// Polls `check` until it holds (at most `secs`).

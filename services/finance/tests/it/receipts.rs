@@ -154,9 +154,15 @@ async fn supplier(db: &Db, c: i64) {
         ev.encode_to_vec().into(),
     );
     m.headers.push((CLIENT_HEADER.into(), c.to_string()));
-    deliver(db, "finance-fornecedores", c, copies::Suppliers, m)
-        .await
-        .expect("supplier fact");
+    deliver(
+        db,
+        "finance-fornecedores",
+        c,
+        erp_platform::bus::copies::SupplierCopy { schema: "finance" },
+        m,
+    )
+    .await
+    .expect("supplier fact");
 }
 
 /// A data directory of this test with the company's logo where the gateway puts

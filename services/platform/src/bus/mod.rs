@@ -21,6 +21,7 @@
 //! - `jobs`: scheduled jobs published as messages and run once per slot.
 
 pub mod consumer;
+pub mod copies;
 pub mod jobs;
 pub mod memory;
 pub mod nats;
