@@ -13,6 +13,12 @@
 #      there are no such binaries and we are root. As root, the local cluster
 #      runs as the "postgres" user (initdb refuses root).
 #
+# The server must allow ERP_PG_MIN_CONNECTIONS (200) connections: `erp run` keeps
+# a pool of up to 16 per service (six services), and the tests run two such stacks
+# at once; PostgreSQL's default of 100 refuses connections under load ('remaining
+# connection slots are reserved'). A server below that gets `ALTER SYSTEM SET
+# max_connections = 300` and a restart (once; it persists).
+#
 # Env: PGPORT, ERP_DB_NAME (empty: create no database): by default the port
 # and database of DATABASE_URL when it points at 127.0.0.1/localhost, else
 # 5432 and erp; ERP_DATA_DIR (./data). Stop a local cluster with:
@@ -97,8 +103,48 @@ ensure_database() {
     fi
 }
 
+MIN_CONNECTIONS=${ERP_PG_MIN_CONNECTIONS:-200}
+
+# Restarts the server on $PORT: its Debian cluster, else the project-local one.
+restart_server() {
+    local ver name cport _rest
+    if command -v pg_lsclusters >/dev/null 2>&1; then
+        while read -r ver name cport _rest; do
+            [ "$cport" = "$PORT" ] || continue
+            pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" restart && return 0
+        done < <(pg_lsclusters -h 2>/dev/null || true)
+    fi
+    local pgdir="$DATA_ROOT/pg" ctl
+    ctl=$(pg_tool pg_ctl)
+    if [ -s "$pgdir/PG_VERSION" ] && [ -n "$ctl" ]; then
+        if [ "$(id -u)" -eq 0 ]; then
+            runuser -u postgres -- "$ctl" -D "$pgdir" -w -t 60 restart >/dev/null && return 0
+        else
+            "$ctl" -D "$pgdir" -w -t 60 restart >/dev/null && return 0
+        fi
+    fi
+    return 1
+}
+
+ensure_connections() {
+    local psql have
+    psql=$(pg_tool psql)
+    [ -n "$psql" ] || return 0
+    have=$("$psql" -X -q -w -h "$HOST" -p "$PORT" -U postgres -d postgres -tAc "SHOW max_connections" 2>/dev/null) || return 0
+    [ -n "$have" ] && [ "$have" -lt "$MIN_CONNECTIONS" ] || return 0
+    "$psql" -X -q -w -h "$HOST" -p "$PORT" -U postgres -d postgres -c "ALTER SYSTEM SET max_connections = 300" >/dev/null \
+        || { say "warning: max_connections is $have (< $MIN_CONNECTIONS) and cannot be raised" >&2; return 0; }
+    if restart_server; then
+        wait_ready || die "PostgreSQL on $HOST:$PORT did not come back after the restart"
+        say "max_connections raised from $have to 300 (restarted)"
+    else
+        say "warning: max_connections set to 300; restart PostgreSQL on $HOST:$PORT to apply it" >&2
+    fi
+}
+
 finish() {
     wait_ready || die "PostgreSQL on $HOST:$PORT did not become ready"
+    ensure_connections
     ensure_database
     exit 0
 }
@@ -109,6 +155,7 @@ ready_state || state=$?
 if [ "$state" -eq 1 ]; then
     finish # starting up: wait for it
 elif [ "$state" -eq 0 ]; then
+    ensure_connections
     ensure_database
     exit 0
 fi
@@ -180,6 +227,7 @@ unix_socket_directories = ''
 fsync = off
 synchronous_commit = off
 full_page_writes = off
+max_connections = 300
 EOF
 fi
 

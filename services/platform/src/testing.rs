@@ -218,6 +218,9 @@ pub async fn fresh_database(prefix: &str) -> Config {
         "ERP_DATA_DIR" => Some(data.display().to_string()),
         "ERP_JWT_SECRET" => Some("test-secret-test-secret-test-secret-0123".into()),
         "ERP_CACHE_PREFIX" => Some(format!("{name}:")),
+        // Two tests' stacks of six services at once must stay well inside the
+        // shared server's 100 connections (16 each would be 192).
+        "ERP_DB_MAX_CONNECTIONS" => Some("6".into()),
         _ => None,
     })
 }
