@@ -11,16 +11,19 @@
 //! - `config`: `Config::from_env` and the documented defaults.
 //! - `error`: `Error`, its gRPC status mapping and constraint messages.
 //! - `db`: pools, bootstrap (app role, helper function), migrations, tenant tx.
-//! - `bus`: the `Bus` trait, `NatsBus`, `MemoryBus`, outbox relay, inbox.
+//! - `bus`: the `Bus` trait, `NatsBus`, `MemoryBus`, outbox relay, inbox, and
+//!   `bus::copies` (reading other services' register facts into local copies).
 //! - `cache`: the `Cache` trait, `RedisCache`, `MemoryCache`.
 //! - `telemetry`: tracing, OTLP export, Prometheus metrics, trace propagation.
 //! - `grpc`: request context carried in gRPC metadata.
 //! - `resource`: the register engine (descriptors, SQL, gRPC service).
 //! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
-//! - `service`: what a service needs to run (`ServiceCtx`) and its admin HTTP.
+//! - `service`: what a service needs to run (`ServiceCtx`, with `Peers`: gRPC links
+//!   to the other services), `serve_grpc`, and its admin HTTP.
 //! - `testing` (behind the `testing` feature, for tests only): fresh databases,
 //!   the per-binary test set-up `TestCtx` and service URLs for integration tests.
-//! - `transport`: TCP or in-memory connections between the gateway and services.
+//! - `transport`: how a client reaches a service (`GrpcLink`): a tonic channel over
+//!   TCP, or straight to the service's routes in the same process (`erp run`).
 
 pub mod bus;
 pub mod cache;
