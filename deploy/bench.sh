@@ -2,7 +2,7 @@
 # `make bench`: registers at a million rows. Seeds 1,000,000 customers in one
 # company, then measures list (20 rows, ordered, with and without FILTRO), count
 # and search through the gateway (wrk), in both deployments:
-#   - `erp run`: gateway and services in one process (in-memory gRPC channel);
+#   - `erp run`: gateway and services in one process (direct calls of the services' gRPC routes);
 #   - `erp gateway` + one `erp serve` per service (gRPC over loopback TCP, NATS);
 # the same SQL directly on PostgreSQL (pgbench, prepared statements, as the
 # application role inside a tenant transaction); and, for the list, what a Python
@@ -192,7 +192,7 @@ n() { python3 -c "import sys; print(f'{float(sys.argv[1]):.0f}')" "$1"; }
 {
     echo "# Registers at $(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHERE client_id = $CLIENT") customers ($(date -u +%F), ${SECS}s per run, servers on core 0, load on core 1)"
     echo
-    echo "\`erp run\`: gateway and services in one process (in-memory gRPC). Split: \`erp gateway\` + one \`erp serve\` per service (gRPC over loopback TCP). Raw: the same statement in pgbench (prepared, tenant transaction, application role)."
+    echo "\`erp run\`: gateway and services in one process (direct calls of the gRPC routes). Split: \`erp gateway\` + one \`erp serve\` per service (gRPC over loopback TCP). Raw: the same statement in pgbench (prepared, tenant transaction, application role)."
     echo
     echo "| scenario | run p50 ms | split p50 ms | raw p50 ms | run/raw | run p99 ms | split p99 ms | raw p99 ms | run req/s @16 | split req/s @16 | raw tps @16 | run/raw |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
