@@ -85,10 +85,51 @@ fn xml_type(file_name: &str, bytes: &[u8]) -> Option<Result<&'static str>> {
 }
 
 pub const XML_MSG: &str = "O arquivo não é um XML.";
+pub const OFX_MSG: &str = "O arquivo não é um extrato OFX.";
+pub const CNAB_MSG: &str =
+    "O arquivo não é um arquivo CNAB (registros de 240 ou 400 posições, extensão .ret ou .txt).";
+
+/// Bank files the finance calls read: an OFX statement (`.ofx`, with its `OFX`
+/// header or element near the top) or a CNAB return (`.ret`/`.txt`, a first
+/// record of 240 or 400 positions). Their content is finance's to parse.
+fn bank_file_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Option<Result<&'static str>> {
+    let ext = file_name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())?;
+    if allowed.contains(&"ofx") && ext == "ofx" {
+        let head = &bytes[..bytes.len().min(2048)];
+        let found = head.windows(3).any(|w| w.eq_ignore_ascii_case(b"OFX"));
+        return Some(if found {
+            Ok("ofx")
+        } else {
+            Err(Error::validation(OFX_MSG))
+        });
+    }
+    if allowed.contains(&"cnab") && matches!(ext.as_str(), "ret" | "txt" | "rem" | "cnab") {
+        let first = bytes.split(|b| *b == b'\n').next().unwrap_or(bytes);
+        let first = first.strip_suffix(b"\r").unwrap_or(first);
+        let len = String::from_utf8_lossy(first).chars().count();
+        return Some(if len == 240 || len == 400 {
+            Ok("cnab")
+        } else {
+            Err(Error::validation(CNAB_MSG))
+        });
+    }
+    None
+}
 
 pub fn check_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Result<&'static str> {
     if allowed.contains(&"xml") {
         return xml_type(file_name, bytes).unwrap_or_else(|| Err(Error::validation(XML_MSG)));
+    }
+    if let Some(kind) = bank_file_type(file_name, bytes, allowed) {
+        return kind;
+    }
+    if allowed.contains(&"ofx") {
+        return Err(Error::validation(OFX_MSG));
+    }
+    if allowed.contains(&"cnab") {
+        return Err(Error::validation(CNAB_MSG));
     }
     if let Some(kind) = certificate_type(file_name, bytes) {
         return if allowed.contains(&kind) {

@@ -65,7 +65,8 @@ pub struct Movement {
     pub document: Option<String>,
     pub cost_centre: Option<i64>,
     pub method: Option<i64>,
-    /// `BAIXA` or `ESTORNO`.
+    /// `BAIXA`, `ESTORNO`, `MANUAL` (a collection fee), `TRANSFERENCIA` or
+    /// `CONCILIACAO`.
     pub origin: &'static str,
     pub settlement: Option<i64>,
     pub user: i64,
@@ -140,6 +141,7 @@ pub async fn record(tx: &mut Tx, client: i64, id: i64, m: &Movement) -> Result<(
     if m.value <= Decimal::ZERO {
         return Err(Error::internal("a bank movement moves a positive value"));
     }
+    crate::daily::check_open(tx, client, m.emp, m.date).await?;
     lock_account(tx, client, m.emp, m.bank).await?;
     sqlx::query(
         "INSERT INTO finance.movimentacaobancaria
@@ -219,4 +221,140 @@ pub async fn balance(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<(D
     .fetch_optional(&mut **tx)
     .await?;
     row.ok_or_else(|| Error::validation(UNKNOWN_ACCOUNT))
+}
+
+/// A transfer between two accounts of a company.
+#[derive(Clone, Debug)]
+pub struct Transfer {
+    pub emp: i64,
+    pub from: i64,
+    pub to: i64,
+    pub date: NaiveDate,
+    pub value: Decimal,
+    pub history: Option<String>,
+    pub user: i64,
+}
+
+/// Writes a transfer: a debit on `from` and a credit on `to`, each naming the
+/// other (`mbca_transf_id`), in the caller's transaction; answers their ids.
+pub async fn transfer(tx: &mut Tx, client: i64, t: &Transfer) -> Result<(i64, i64)> {
+    if t.from == t.to {
+        return Err(Error::validation(
+            "As contas de origem e destino devem ser diferentes.",
+        ));
+    }
+    if t.value <= Decimal::ZERO {
+        return Err(Error::validation(
+            "O valor da transferência deve ser maior que zero.",
+        ));
+    }
+    let names: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT bco_id, bco_descricao FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = ANY($3)",
+    )
+    .bind(client)
+    .bind(t.emp)
+    .bind([t.from, t.to])
+    .fetch_all(&mut **tx)
+    .await?;
+    let name = |id: i64| names.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
+    let (Some(from_name), Some(to_name)) = (name(t.from), name(t.to)) else {
+        return Err(Error::validation(UNKNOWN_ACCOUNT));
+    };
+    let first = reserve(tx, client, t.emp, 2).await?;
+    let extra = t
+        .history
+        .as_deref()
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(|h| format!(" - {h}"))
+        .unwrap_or_default();
+    // Accounts locked in key order, as `refresh` does.
+    let legs = [
+        (
+            first,
+            t.from,
+            Direction::Debit,
+            format!("Transferência para {to_name}{extra}"),
+        ),
+        (
+            first + 1,
+            t.to,
+            Direction::Credit,
+            format!("Transferência de {from_name}{extra}"),
+        ),
+    ];
+    let mut ordered: Vec<&(i64, i64, Direction, String)> = legs.iter().collect();
+    ordered.sort_by_key(|l| l.1);
+    for (id, bank, direction, history) in ordered {
+        record(
+            tx,
+            client,
+            *id,
+            &Movement {
+                emp: t.emp,
+                bank: *bank,
+                date: t.date,
+                direction: *direction,
+                value: t.value,
+                history: history.clone(),
+                document: None,
+                cost_centre: None,
+                method: None,
+                origin: "TRANSFERENCIA",
+                settlement: None,
+                user: t.user,
+            },
+        )
+        .await?;
+    }
+    sqlx::query(
+        "UPDATE finance.movimentacaobancaria SET mbca_transf_id = CASE mbca_id WHEN $3 THEN $4 ELSE $3 END
+         WHERE client_id = $1 AND mbca_emp_id = $2 AND mbca_id IN ($3, $4)",
+    )
+    .bind(client)
+    .bind(t.emp)
+    .bind(first)
+    .bind(first + 1)
+    .execute(&mut **tx)
+    .await?;
+    Ok((first, first + 1))
+}
+
+/// Balances per account over a period: before it, its credits and debits, after
+/// it (`bank`: one account, or all of the company).
+pub async fn period_balances(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    from: NaiveDate,
+    to: NaiveDate,
+    bank: Option<i64>,
+) -> Result<serde_json::Value> {
+    if to < from {
+        return Err(Error::validation(
+            "A data final deve ser igual ou posterior à inicial.",
+        ));
+    }
+    Ok(sqlx::query_scalar(
+        "SELECT coalesce(jsonb_agg(jsonb_build_object('BCO_ID', t.bco_id, 'BCO_DESCRICAO', t.bco_descricao,
+                    'SALDO_ANTERIOR', t.anterior, 'CREDITOS', t.creditos, 'DEBITOS', t.debitos,
+                    'SALDO_FINAL', t.anterior + t.creditos - t.debitos) ORDER BY t.bco_descricao, t.bco_id), '[]'::jsonb)
+         FROM (SELECT b.bco_id, b.bco_descricao,
+                      b.bco_saldo_inicial + coalesce(sum(CASE WHEN m.mbca_dta_mov < $3
+                          THEN CASE m.mbca_tipo WHEN 'C' THEN m.mbca_valor ELSE -m.mbca_valor END END), 0) AS anterior,
+                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_dta_mov BETWEEN $3 AND $4 AND m.mbca_tipo = 'C'), 0) AS creditos,
+                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_dta_mov BETWEEN $3 AND $4 AND m.mbca_tipo = 'D'), 0) AS debitos
+               FROM finance.banco b
+               LEFT JOIN finance.movimentacaobancaria m ON m.client_id = b.client_id AND m.mbca_emp_id = b.bco_emp_id
+                    AND m.mbca_bco_id = b.bco_id AND m.mbca_dta_mov <= $4
+               WHERE b.client_id = $1 AND b.bco_emp_id = $2 AND ($5::bigint IS NULL OR b.bco_id = $5)
+               GROUP BY b.bco_id, b.bco_descricao, b.bco_saldo_inicial) t",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(from)
+    .bind(to)
+    .bind(bank)
+    .fetch_one(&mut **tx)
+    .await?)
 }

@@ -55,12 +55,13 @@ impl Effect for Customers {
         };
         sqlx::query(
             "INSERT INTO finance.clientes (client_id, emp_id, cli_id, descricao, documento, cidade, uf, situacao,
-                 limite, excluido, copiado)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true)
+                 limite, excluido, copiado, endereco, numero, bairro, cep)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true, $11, $12, $13, $14)
              ON CONFLICT (client_id, emp_id, cli_id) DO UPDATE
              SET descricao = EXCLUDED.descricao, documento = EXCLUDED.documento, cidade = EXCLUDED.cidade,
                  uf = EXCLUDED.uf, situacao = EXCLUDED.situacao, limite = EXCLUDED.limite,
-                 excluido = EXCLUDED.excluido, copiado = true",
+                 excluido = EXCLUDED.excluido, copiado = true, endereco = EXCLUDED.endereco,
+                 numero = EXCLUDED.numero, bairro = EXCLUDED.bairro, cep = EXCLUDED.cep",
         )
         .bind(client_id)
         .bind(emp)
@@ -72,6 +73,10 @@ impl Effect for Customers {
         .bind(int(&row, "CLI_SITUACAO"))
         .bind(money(&row, "CLI_LIMITE_CREDITO")?)
         .bind(ev.op == "excluido")
+        .bind(text(&row, "CLI_ENDERECO"))
+        .bind(text(&row, "CLI_NUMERO"))
+        .bind(text(&row, "CLI_BAIRRO"))
+        .bind(text(&row, "CLI_CEP"))
         .execute(&mut **tx)
         .await?;
         Ok(())

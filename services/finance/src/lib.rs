@@ -73,16 +73,20 @@
 //!   - `receipts`: the free-form receipts register (`/reciboavulso`) and the
 //!     settlement receipt call.
 
+pub mod accounting;
 pub mod bank;
 pub mod charges;
 pub mod collection;
 pub mod copies;
 pub mod credit;
+pub mod daily;
 pub mod events;
 pub mod grpc;
 pub mod instalments;
 pub mod receipts;
+pub mod reconciliation;
 pub mod resources;
+pub mod slips;
 pub mod titles;
 
 use std::str::FromStr;

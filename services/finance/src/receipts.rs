@@ -61,7 +61,12 @@ fn stored_name(name: &str) -> Option<&str> {
 }
 
 /// The company's logo bytes, when its file is there.
-async fn logo(uploads: &Path, client: i64, emp: i64, company: &Company) -> Option<Vec<u8>> {
+pub(crate) async fn logo(
+    uploads: &Path,
+    client: i64,
+    emp: i64,
+    company: &Company,
+) -> Option<Vec<u8>> {
     let name = company.logo.as_deref().map(str::trim).and_then(|n| {
         // The field may hold the URL the gateway answered ('/uploads/1/x.png').
         stored_name(n.rsplit('/').next().unwrap_or(n))
@@ -81,7 +86,7 @@ async fn logo(uploads: &Path, client: i64, emp: i64, company: &Company) -> Optio
 }
 
 /// The company `emp`, or a stand-in named 'Empresa <emp>' until its fact arrives.
-async fn company(tx: &mut Tx, client: i64, emp: i64) -> Result<Company> {
+pub(crate) async fn company(tx: &mut Tx, client: i64, emp: i64) -> Result<Company> {
     Ok(match copies::company(tx, client, emp).await? {
         Some(c) => c,
         None => {

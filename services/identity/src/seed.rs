@@ -3,7 +3,9 @@
 //! the demo passwords and grants, and leaves everything else alone.
 
 use erp_platform::db::Db;
-use erp_platform::Result;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{query, Op};
+use erp_platform::{Error, Result};
 
 pub struct DemoLogin {
     pub cpfcnpj: &'static str,
@@ -140,8 +142,13 @@ pub async fn seed_client(
     users: &[UserSpec<'_>],
 ) -> Result<()> {
     let mut tx = db.begin_tenant(client).await?;
+    let registry = crate::resources::registry().map_err(Error::internal)?;
+    let register = registry
+        .get("empresas")
+        .cloned()
+        .ok_or_else(|| Error::internal("empresas not registered"))?;
     for c in companies {
-        sqlx::query(
+        let inserted = sqlx::query(
             "INSERT INTO identity.empresas (client_id, emp_id, emp_descricao, emp_fantasia, emp_cgc, emp_regime, emp_cidade, emp_uf, emp_cid_ibge)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (client_id, emp_id) DO NOTHING",
         )
@@ -155,7 +162,16 @@ pub async fn seed_client(
         .bind(c.uf)
         .bind(c.ibge)
         .execute(&mut *tx)
-        .await?;
+        .await?
+        .rows_affected()
+            == 1;
+        // The other services keep copies of the companies from their facts (the
+        // receipts' and slips' issuer): a seeded company is announced like one
+        // written on its screen.
+        let caller = Caller { client_id: client, user_id: 0, emp_id: c.id, privileged: true };
+        let row = query::get(&mut tx, &register, &caller, None, &[c.id.to_string()]).await?;
+        let op = if inserted { Op::Create } else { Op::Update };
+        query::publish(&mut tx, &register, &caller, None, op, &row).await?;
     }
     for (i, (login, name, password, emp, emps, all)) in users.iter().enumerate() {
         let id = i as i64 + 1;

@@ -14,9 +14,12 @@
 //!   with one sheet, `Sheet1`, with typed cells (numbers, dates) and a totals row.
 //! - [`receipt::render`] — a receipt ('recibo') with the value in figures and
 //!   in words ([`words::money_in_words`]), place and date, signature line.
-//! - Bank slips (boleto, Interleaved 2 of 5 bars and the PIX QR code) come
-//!   later; the drawing layer already draws exact filled rectangles and PNG or
-//!   JPEG images (see the tests in `pdf.rs`).
+//! - [`slip::render`] — bank slips ('boletos', [`BankSlip`]), one A4 page
+//!   each: the Recibo do Pagador (with the PIX QR code and the copy-and-paste
+//!   payload when the slip has one), the dashed cut line and the Ficha de
+//!   Compensação with the linha digitável, the standard boxed grid and the
+//!   Interleaved 2 of 5 barcode at FEBRABAN dimensions ([`slip::itf_bars`]);
+//!   bars and QR modules ([`slip::qr_rects`]) are exact vector rectangles.
 //!
 //! # Text
 //! All text uses the bundled Liberation Sans (regular and bold, SIL Open Font
@@ -36,12 +39,14 @@
 
 mod pdf;
 pub mod receipt;
+pub mod slip;
 pub mod table;
 pub mod words;
 pub mod xlsx;
 
 pub use pdf::Align;
 pub use receipt::Receipt;
+pub use slip::BankSlip;
 pub use table::{Cell, Column, ColumnKind, Report};
 
 use rust_decimal::Decimal;
@@ -61,6 +66,11 @@ pub enum PrintError {
     /// The report definition is inconsistent (columns, rows, grouping, totals).
     #[error("report: {0}")]
     Report(String),
+    /// A bank slip cannot be drawn: a barcode that is not an even number of
+    /// digits (44 for a boleto), a negative amount, a PIX payload too long
+    /// for a QR code, or no slips at all.
+    #[error("bank slip: {0}")]
+    Slip(String),
     /// The PDF library refused the document.
     #[error("PDF: {0}")]
     Pdf(String),
@@ -74,11 +84,11 @@ mod tests {
     use crate::pdf::tests::poppler;
     use std::path::PathBuf;
 
-    /// Renders the receipt, a two-page grouped report and a landscape one to
-    /// PNG pages (`pdftoppm -png -r 60`), and the report to `report.xlsx`, so
-    /// a person (or another program) can look at them. They go to
-    /// `$ERP_PRINT_ARTIFACTS` when set, otherwise to `erp-print-artifacts`
-    /// in the system temporary directory.
+    /// Renders the receipt, a two-page grouped report, a landscape one and a
+    /// bank slip to PNG pages (`pdftoppm -png -r 60`), and the report to
+    /// `report.xlsx`, so a person (or another program) can look at them. They
+    /// go to `$ERP_PRINT_ARTIFACTS` when set, otherwise to
+    /// `erp-print-artifacts` in the system temporary directory.
     #[test]
     fn writes_previews() {
         let dir = std::env::var_os("ERP_PRINT_ARTIFACTS")
@@ -90,6 +100,7 @@ mod tests {
         landscape.landscape = true;
         landscape.columns[1].width_mm = 150.0;
         let receipt = crate::receipt::tests::sample();
+        let slip = crate::slip::tests::sample();
         let docs = [
             ("report", crate::table::render_pdf(&report).unwrap(), 2),
             (
@@ -98,6 +109,7 @@ mod tests {
                 1,
             ),
             ("receipt", crate::receipt::render(&receipt).unwrap(), 1),
+            ("slip", crate::slip::render(&[slip]).unwrap(), 1),
         ];
         let xlsx = crate::xlsx::render_xlsx(&report).unwrap();
         assert!(xlsx.starts_with(b"PK"), "XLSX is a zip file");

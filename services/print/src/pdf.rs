@@ -1,5 +1,5 @@
 //! The drawing layer over krilla, shared by every PDF layout (report,
-//! receipt, later the boleto): pages measured in millimetres from the
+//! receipt, boleto): pages measured in millimetres from the
 //! top-left corner, the bundled fonts, text measuring, cutting and wrapping,
 //! filled rectangles, lines and PNG/JPEG images. Layouts build [`Page`]s of
 //! [`Op`]s first (so they know the page count before drawing footers) and
@@ -468,7 +468,7 @@ pub(crate) mod tests {
     }
 
     /// Parses a binary PGM (P5) image as written by `pdftoppm -gray`.
-    fn parse_pgm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
+    pub(crate) fn parse_pgm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
         let mut fields = Vec::new();
         let mut pos = 0;
         while fields.len() < 4 {

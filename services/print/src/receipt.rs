@@ -22,7 +22,7 @@ const BODY_LEADING: f32 = 6.2;
 /// A receipt for a payment received.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Receipt {
-    /// The receipt's number, shown as 'Nº <number>'.
+    /// The receipt's number, shown as `Nº <number>`.
     pub number: String,
     /// The amount received; must not be negative.
     pub value: Decimal,
@@ -49,7 +49,7 @@ pub struct Receipt {
 }
 
 /// 'CPF', 'CNPJ' or 'CPF/CNPJ' for a document, by its number of digits.
-fn document_label(document: &str) -> &'static str {
+pub(crate) fn document_label(document: &str) -> &'static str {
     match document.chars().filter(char::is_ascii_digit).count() {
         11 => "CPF",
         14 => "CNPJ",

@@ -27,6 +27,8 @@ pub const ACCOUNT_TYPES: [(&str, &str); 5] = [
     ("X", "Caixa Interno"),
 ];
 
+pub const CNAB_LAYOUTS: [(&str, &str); 2] = [("240", "CNAB 240"), ("400", "CNAB 400")];
+
 pub const PIX_KEY_TYPES: [(&str, &str); 5] = [
     ("CPF", "CPF"),
     ("CNPJ", "CNPJ"),
@@ -65,7 +67,8 @@ pub fn banco() -> Resource {
             "BCO_AGENCIA": "1234", "BCO_AGENCIA_DV": "5", "BCO_CONTA": "123456", "BCO_CONTA_DV": "7",
             "BCO_CARTEIRA": "17", "BCO_CONVENIO": "1234567", "BCO_TIPO_CHAVE_PIX": "EMAIL",
             "BCO_CHAVE_PIX": "financeiro@exemplo.com.br", "BCO_SALDO_INICIAL": "1500.00",
-            "BCO_DTA_SALDO": "2026-01-01", "BCO_PERC_MULTA": "2", "BCO_PERC_JUROS": "1"
+            "BCO_DTA_SALDO": "2026-01-01", "BCO_PERC_MULTA": "2", "BCO_PERC_JUROS": "1",
+            "BCO_LAYOUT_CNAB": "400"
         }))
         .fields(vec![
             Field::id("BCO_ID", "Código"),
@@ -95,6 +98,17 @@ pub fn banco() -> Resource {
             Field::text("BCO_CARTEIRA", "Carteira").len(10).width(2),
             Field::text("BCO_CONVENIO", "Convênio").len(20).width(3),
             Field::text("BCO_COD_BENEFICIARIO", "Código do Beneficiário").len(20).width(3),
+            Field::text("BCO_VARIACAO_CARTEIRA", "Variação da Carteira").len(3).width(2),
+            Field::text("BCO_MODALIDADE", "Modalidade / IOS").len(2).width(2),
+            Field::options("BCO_LAYOUT_CNAB", "Leiaute CNAB", DbType::Text, &CNAB_LAYOUTS).width(2),
+            Field::int("BCO_PROX_NOSSO_NUMERO", "Próximo Nosso Número")
+                .min("1")
+                .default(1.into())
+                .width(3),
+            Field::int("BCO_PROX_REMESSA", "Próxima Remessa")
+                .min("1")
+                .default(1.into())
+                .width(2),
             Field::options("BCO_TIPO_CHAVE_PIX", "Tipo da Chave Pix", DbType::Text, &PIX_KEY_TYPES).width(3),
             Field::text("BCO_CHAVE_PIX", "Chave Pix").len(77).width(6),
             // An account may start overdrawn: no lower bound, unlike Field::money.
@@ -161,8 +175,13 @@ pub fn banco() -> Resource {
             12,
             &[
                 "BCO_CARTEIRA",
+                "BCO_VARIACAO_CARTEIRA",
                 "BCO_CONVENIO",
                 "BCO_COD_BENEFICIARIO",
+                "BCO_MODALIDADE",
+                "BCO_LAYOUT_CNAB",
+                "BCO_PROX_NOSSO_NUMERO",
+                "BCO_PROX_REMESSA",
                 "BCO_PERC_MULTA",
                 "BCO_PERC_JUROS",
                 "BCO_DIAS_PROTESTO",
@@ -211,6 +230,40 @@ impl Hooks for BankHooks {
             return Err(Error::validation("Tipo da Chave Pix é obrigatório!"));
         }
         Ok(())
+    }
+
+    /// A 'nosso número' is never issued twice: the next one stays above every
+    /// slip the account has (users set it when they move from another system).
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        if op == Op::Delete {
+            return Ok(());
+        }
+        let emp = row
+            .get("BCO_EMP_ID")
+            .and_then(Value::as_i64)
+            .unwrap_or_default();
+        let bank = row
+            .get("BCO_ID")
+            .and_then(Value::as_i64)
+            .unwrap_or_default();
+        let next = row
+            .get("BCO_PROX_NOSSO_NUMERO")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let used: Option<i64> = sqlx::query_scalar(
+            "SELECT max(bol_sequencia) FROM finance.boletos WHERE client_id = $1 AND bol_emp_id = $2 AND bol_bco_id = $3",
+        )
+        .bind(caller.client_id)
+        .bind(emp)
+        .bind(bank)
+        .fetch_one(&mut **tx)
+        .await?;
+        match used {
+            Some(last) if next <= last => Err(Error::validation(format!(
+                "O nosso número {next} já foi usado nesta conta: o próximo deve ser maior que {last}."
+            ))),
+            _ => Ok(()),
+        }
     }
 }
 

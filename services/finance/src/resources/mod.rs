@@ -10,11 +10,14 @@ use erp_platform::resource::{Hooks, Op, Registry};
 use erp_platform::{Error, Result};
 use serde_json::{Map, Value};
 
+pub mod accounting;
 pub mod banking;
+pub mod collection;
 pub mod costs;
 pub mod credit;
 pub mod movements;
 pub mod receipts;
+pub mod reconciliation;
 pub mod settlement;
 pub mod terms;
 pub mod titles;
@@ -22,7 +25,14 @@ pub mod titles;
 /// Registers that write nothing through the generic calls (no sample): the
 /// payables settlement screen's view of the payables, the customers' credit and
 /// the receipts issued.
-pub const READ_ONLY: [&str; 3] = ["baixacontaspagar", "clientescredito", "recibos"];
+pub const READ_ONLY: [&str; 6] = [
+    "baixacontaspagar",
+    "clientescredito",
+    "recibos",
+    "boletos",
+    "conciliacaobancaria",
+    "movdiario",
+];
 
 /// Every register of finance, with `data_dir` from the environment.
 pub fn registry() -> std::result::Result<Registry, String> {
@@ -41,6 +51,9 @@ pub fn registry_in(data_dir: &Path) -> std::result::Result<Registry, String> {
             movements::all(),
             titles::all(&uploads),
             credit::all(),
+            collection::all(uploads.clone()),
+            accounting::all(),
+            reconciliation::all(uploads.clone()),
             receipts::all(uploads),
         ]
         .concat(),

@@ -14,20 +14,25 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{int, text};
-use erp_platform::resource::{DbType, Field, Hooks, Kind, Op, Resource, Role};
+use erp_platform::resource::params::{body_map, company, int, text};
+use erp_platform::resource::values::{parse_date, parse_decimal};
+use erp_platform::resource::{
+    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource, Role,
+};
 use erp_platform::{Error, Result};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::bank;
 
 const SCHEMA: &str = crate::SCHEMA;
 
 pub const DIRECTIONS: [(&str, &str); 2] = [("C", "Crédito"), ("D", "Débito")];
-pub const ORIGINS: [(&str, &str); 3] = [
+pub const ORIGINS: [(&str, &str); 5] = [
     ("MANUAL", "Lançamento manual"),
     ("BAIXA", "Baixa de título"),
     ("ESTORNO", "Estorno de baixa"),
+    ("TRANSFERENCIA", "Transferência entre contas"),
+    ("CONCILIACAO", "Conciliação bancária"),
 ];
 
 pub fn all() -> Vec<Resource> {
@@ -143,6 +148,26 @@ pub fn movimentacaobancaria() -> Resource {
         "movimentacaobancaria_centro_fkey",
         "Centro de custo não encontrado.",
     )
+    .constraint(
+        "conciliacaomovimentos_movimento_fkey",
+        "Movimento conciliado com o extrato: desfaça a conciliação antes de alterá-lo ou excluí-lo.",
+    )
+    .action(
+        "POST",
+        "/movimentacaobancariabs/{emp}",
+        "saldos",
+        ActionPerm::View,
+        "Movimentação Bancária: saldos por conta no período (DATA_INI, DATA_FIM, BCO_ID)",
+        Arc::new(Balances),
+    )
+    .action(
+        "POST",
+        "/movimentacaobancaria/transferencia/{emp}",
+        "transferencia",
+        ActionPerm::Create,
+        "Movimentação Bancária: transferência entre contas (BCO_ID_ORIGEM, BCO_ID_DESTINO, DATA, VALOR, HISTORICO)",
+        Arc::new(TransferCall),
+    )
     .sample(json!({
         "MBCA_BCO_ID": 1, "MBCA_DTA_MOV": "2026-11-23", "MBCA_TIPO": "C", "MBCA_VALOR": "250.00",
         "MBCA_HISTORICO": "DEPÓSITO EM DINHEIRO", "MBCA_DOCUMENTO": "DEP 123"
@@ -193,6 +218,9 @@ pub fn movimentacaobancaria() -> Resource {
             .list()
             .width(3),
         Field::int("MBCA_BAIX_ID", "Baixa").read_only().width(2),
+        Field::int("MBCA_TRANSF_ID", "Movimento da Transferência")
+            .read_only()
+            .width(2),
         Field::int("MBCA_USR_ID", "Usuário").role(Role::CreatedBy),
         Field::timestamp("MBCA_DTA_CAD", "Data de Cadastro"),
     ])
@@ -200,16 +228,129 @@ pub fn movimentacaobancaria() -> Resource {
 
 pub const FROM_SETTLEMENT: &str =
     "Movimento gerado por baixa não pode ser alterado nem excluído: estorne a baixa.";
+pub const FROM_TRANSFER: &str =
+    "Movimento de transferência não pode ser alterado: exclua a transferência e lance de novo.";
+pub const FROM_RECONCILIATION: &str =
+    "Movimento lançado pela conciliação: desfaça a conciliação do extrato para removê-lo.";
 
 struct ManualMovements;
 
 #[async_trait]
 impl Hooks for ManualMovements {
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        if op != Op::Create && text(row, "MBCA_ORIGEM") != "MANUAL" {
-            return Err(Error::Conflict(FROM_SETTLEMENT.into()));
-        }
         let emp = int(row, "MBCA_EMP_ID")?;
-        bank::refresh(tx, caller.client_id, emp).await
+        let client = caller.client_id;
+        match (op, text(row, "MBCA_ORIGEM").as_str()) {
+            (Op::Create, _) | (_, "MANUAL") => {}
+            // Deleting one leg of a transfer deletes the other.
+            (Op::Delete, "TRANSFERENCIA") => {
+                if let Ok(other) = int(row, "MBCA_TRANSF_ID") {
+                    sqlx::query(
+                        "DELETE FROM finance.movimentacaobancaria WHERE client_id = $1 AND mbca_emp_id = $2 AND mbca_id = $3",
+                    )
+                    .bind(client)
+                    .bind(emp)
+                    .bind(other)
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(|e| {
+                        Error::from(e).on_constraint(&[(
+                            "conciliacaomovimentos_movimento_fkey",
+                            "Movimento conciliado com o extrato: desfaça a conciliação antes de alterá-lo ou excluí-lo.",
+                        )])
+                    })?;
+                }
+            }
+            (_, "TRANSFERENCIA") => return Err(Error::Conflict(FROM_TRANSFER.into())),
+            (_, "CONCILIACAO") => return Err(Error::Conflict(FROM_RECONCILIATION.into())),
+            _ => return Err(Error::Conflict(FROM_SETTLEMENT.into())),
+        }
+        if let Some(d) = row
+            .get("MBCA_DTA_MOV")
+            .and_then(Value::as_str)
+            .and_then(|s| {
+                chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d").ok()
+            })
+        {
+            crate::daily::check_open(tx, client, emp, d).await?;
+        }
+        bank::refresh(tx, client, emp).await
+    }
+}
+
+fn date_field(body: &Map<String, Value>, key: &str, label: &str) -> Result<chrono::NaiveDate> {
+    match body.get(key) {
+        Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s),
+        Some(Value::Null) | None => Err(Error::validation(format!("{label} é obrigatório!"))),
+        Some(Value::String(_)) => Err(Error::validation(format!("{label} é obrigatório!"))),
+        Some(_) => Err(Error::validation("Data inválida")),
+    }
+}
+
+fn opt_id(body: &Map<String, Value>, key: &str, label: &str) -> Result<Option<i64>> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(v) => v
+            .as_i64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+            .map(Some)
+            .ok_or_else(|| Error::validation(format!("{label} inválido."))),
+    }
+}
+
+/// `POST /movimentacaobancariabs/{emp}`.
+struct Balances;
+
+#[async_trait]
+impl ActionHandler for Balances {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let body = body_map(call.body);
+        let from = date_field(&body, "DATA_INI", "Data inicial")?;
+        let to = date_field(&body, "DATA_FIM", "Data final")?;
+        let bank = opt_id(&body, "BCO_ID", "Conta bancária")?;
+        bank::period_balances(tx, call.caller.client_id, emp, from, to, bank).await
+    }
+}
+
+/// `POST /movimentacaobancaria/transferencia/{emp}`.
+struct TransferCall;
+
+#[async_trait]
+impl ActionHandler for TransferCall {
+    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
+        let emp = company(call.emp)?;
+        let body = body_map(call.body);
+        let from = opt_id(&body, "BCO_ID_ORIGEM", "Conta de origem")?
+            .ok_or_else(|| Error::validation("Conta de origem é obrigatório!"))?;
+        let to = opt_id(&body, "BCO_ID_DESTINO", "Conta de destino")?
+            .ok_or_else(|| Error::validation("Conta de destino é obrigatório!"))?;
+        let date = date_field(&body, "DATA", "Data")?;
+        let value = body
+            .get("VALOR")
+            .and_then(parse_decimal)
+            .ok_or_else(|| Error::validation("Valor é obrigatório!"))?;
+        if value.normalize().scale() > 2 {
+            return Err(Error::validation(
+                "Valor aceita no máximo 2 casas decimais.",
+            ));
+        }
+        let history = body
+            .get("HISTORICO")
+            .and_then(Value::as_str)
+            .map(String::from);
+        let client = call.caller.client_id;
+        let (out, inn) = bank::transfer(
+            tx,
+            client,
+            &bank::Transfer { emp, from, to, date, value, history, user: call.caller.user_id },
+        )
+        .await?;
+        let mut rows = Vec::new();
+        for id in [out, inn] {
+            rows.push(query::get(tx, call.res, call.caller, Some(emp), &[id.to_string()]).await?);
+        }
+        Ok(Value::Array(rows))
     }
 }

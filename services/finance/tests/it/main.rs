@@ -5,6 +5,7 @@
 //! facts, customers' credit, advances to suppliers and receipts.
 
 mod advances;
+mod banking;
 mod credit;
 mod events;
 mod facts;

@@ -587,7 +587,9 @@ async fn next_seq(
     Ok(q.bind(parts.join(":")).fetch_one(&mut **tx).await?)
 }
 
-async fn publish(
+/// Writes the `RecordChanged` fact of `row` to the outbox in `tx` (what every
+/// engine write does; seeds that write rows themselves call it too).
+pub async fn publish(
     tx: &mut Tx,
     res: &Resource,
     caller: &Caller,

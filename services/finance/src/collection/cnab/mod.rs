@@ -179,6 +179,42 @@ pub struct Slip {
     pub protest_days: Option<u8>,
     /// Message to the payer (CNAB 240 segment R only).
     pub message: Option<String>,
+    /// What the bank is asked to do with the slip (código de movimento).
+    #[serde(default)]
+    pub command: Command,
+}
+
+/// The remittance command of a slip (código de movimento da remessa). The three
+/// codes have the same meaning in FEBRABAN's CNAB 240 and in the CNAB 400 layouts
+/// of Banco do Brasil and Itaú; a change of value is a write-off and a new slip.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Command {
+    /// 01: register the slip (entrada de título).
+    #[default]
+    Entry,
+    /// 02: write the slip off (pedido de baixa).
+    WriteOff,
+    /// 06: change the due date (alteração de vencimento).
+    ChangeDueDate,
+}
+
+impl Command {
+    pub fn code(self) -> u64 {
+        match self {
+            Command::Entry => 1,
+            Command::WriteOff => 2,
+            Command::ChangeDueDate => 6,
+        }
+    }
+
+    pub fn from_code(code: u64) -> Option<Command> {
+        match code {
+            1 => Some(Command::Entry),
+            2 => Some(Command::WriteOff),
+            6 => Some(Command::ChangeDueDate),
+            _ => None,
+        }
+    }
 }
 
 /// The beneficiary's (cedente's) account and identification.

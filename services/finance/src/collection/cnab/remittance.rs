@@ -27,7 +27,7 @@ use super::layout::{
     check_date6, next_day, split_lines, write_record, Line, Record, RecordLayout, Value, Values,
 };
 use super::{tables240 as t240, tables400 as t400};
-use super::{Beneficiary, CnabError, CnabLayout, Discount, Payer, Slip};
+use super::{Beneficiary, CnabError, CnabLayout, Command, Discount, Payer, Slip};
 
 /// How a layout stores the nosso número.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -303,6 +303,7 @@ fn slip_values(slip: &Slip) -> Values {
         ("cidade", text(&payer.city)),
         ("uf", text(&payer.uf)),
         ("mensagem_3", text(slip.message.as_deref().unwrap_or(""))),
+        ("movimento", Value::Num(slip.command.code())),
     ];
     let after_due = Some(next_day(slip.due_date));
     match slip.interest_per_day {
@@ -590,6 +591,10 @@ fn slip_from(rec: &Record, nosso_numero: String, payer: Payer) -> Result<Slip, C
         },
         protest_days: None,
         message: None,
+        command: Command::from_code(rec.num("movimento")?).ok_or_else(|| CnabError::Structure {
+            line: rec.line.number,
+            reason: "código de movimento desconhecido".into(),
+        })?,
     })
 }
 

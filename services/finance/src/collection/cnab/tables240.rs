@@ -48,7 +48,7 @@ const P_START: &[Field] = &[
     num("sequencial", 9, 13),
     lit("segmento", 14, 14, "P"),
     blank(15, 15),
-    lit("movimento", 16, 17, "01"),
+    num("movimento", 16, 17),
 ];
 
 const P_DUE: &[Field] = &[date8("vencimento", 78, 85), money("valor", 86, 100, 2)];
@@ -76,7 +76,7 @@ const Q_COMMON: &[Field] = &[
     num("sequencial", 9, 13),
     lit("segmento", 14, 14, "Q"),
     blank(15, 15),
-    lit("movimento", 16, 17, "01"),
+    num("movimento", 16, 17),
     num("tipo_inscricao", 18, 18),
     num("inscricao", 19, 33),
     text("nome", 34, 73),
@@ -102,7 +102,7 @@ const R_COMMON: &[Field] = &[
     num("sequencial", 9, 13),
     lit("segmento", 14, 14, "R"),
     blank(15, 15),
-    lit("movimento", 16, 17, "01"),
+    num("movimento", 16, 17),
     lit("codigo_desconto_2", 18, 18, "0"),
     zeros(19, 41),
     lit("codigo_desconto_3", 42, 42, "0"),

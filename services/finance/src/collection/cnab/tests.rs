@@ -457,6 +457,7 @@ fn slips(with_240_extras: bool) -> Vec<Slip> {
             discount: Some(Discount { until: date(2026, 12, 10), amount: dec("15.00") }),
             protest_days: Some(5),
             message: with_240_extras.then(|| "NAO RECEBER APOS 30 DIAS".to_string()),
+            command: Command::Entry,
         },
         Slip {
             nosso_numero: "124".into(),
@@ -478,6 +479,7 @@ fn slips(with_240_extras: bool) -> Vec<Slip> {
             discount: None,
             protest_days: None,
             message: None,
+            command: Command::WriteOff,
         },
     ]
 }

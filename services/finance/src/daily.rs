@@ -1,0 +1,215 @@
+//! Daily movement (`movdiario`): the day's cash over the company's accounts (or
+//! one account) — opening balance, entries and exits by payment method, closing
+//! balance — and the closing of a day.
+//!
+//! A closed day is a row of `movdiario` with the figures it closed with. Every
+//! movement write (`bank::record`, the register of manual movements, the
+//! reconciliation's movements) asks `check_open` first: nothing is written on or
+//! before the last closed day until that day is reopened. A day is reopened only
+//! when no later day is closed.
+
+use chrono::NaiveDate;
+use erp_platform::db::Tx;
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use sqlx::Row;
+
+fn day(d: NaiveDate) -> String {
+    d.format("%d/%m/%Y").to_string()
+}
+
+/// Refuses a movement dated `date` when that day, or a later one, is closed.
+pub async fn check_open(tx: &mut Tx, client: i64, emp: i64, date: NaiveDate) -> Result<()> {
+    let closed: Option<NaiveDate> = sqlx::query_scalar(
+        "SELECT max(movd_dta_mov) FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_one(&mut **tx)
+    .await?;
+    match closed {
+        Some(last) if date <= last => Err(Error::Conflict(format!(
+            "O movimento diário está fechado até {}: reabra o dia para lançar movimentos em {}.",
+            day(last),
+            day(date)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The figures of a day.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Day {
+    pub opening: Decimal,
+    pub entries: Decimal,
+    pub exits: Decimal,
+}
+
+impl Day {
+    pub fn closing(&self) -> Decimal {
+        self.opening + self.entries - self.exits
+    }
+}
+
+async fn figures(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    date: NaiveDate,
+    bank: Option<i64>,
+) -> Result<Day> {
+    let r = sqlx::query(
+        "SELECT coalesce((SELECT sum(bco_saldo_inicial) FROM finance.banco
+                          WHERE client_id = $1 AND bco_emp_id = $2 AND ($4::bigint IS NULL OR bco_id = $4)), 0)
+              + coalesce(sum(CASE WHEN mbca_dta_mov < $3 THEN CASE mbca_tipo WHEN 'C' THEN mbca_valor ELSE -mbca_valor END END), 0),
+                coalesce(sum(mbca_valor) FILTER (WHERE mbca_dta_mov = $3 AND mbca_tipo = 'C'), 0),
+                coalesce(sum(mbca_valor) FILTER (WHERE mbca_dta_mov = $3 AND mbca_tipo = 'D'), 0)
+         FROM finance.movimentacaobancaria
+         WHERE client_id = $1 AND mbca_emp_id = $2 AND mbca_dta_mov <= $3 AND ($4::bigint IS NULL OR mbca_bco_id = $4)",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .bind(bank)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(Day { opening: r.try_get(0)?, entries: r.try_get(1)?, exits: r.try_get(2)? })
+}
+
+/// The day's cash (see the module's doc).
+pub async fn summary(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    date: NaiveDate,
+    bank: Option<i64>,
+) -> Result<Value> {
+    let d = figures(tx, client, emp, date, bank).await?;
+    let closed: Option<i64> = sqlx::query_scalar(
+        "SELECT movd_id FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2 AND movd_dta_mov = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let methods: Value = sqlx::query_scalar(
+        "SELECT coalesce(jsonb_agg(jsonb_build_object('FRMP_ID', t.frmp_id, 'FRMP_DESCRICAO', t.descricao,
+                    'ENTRADAS', t.entradas, 'SAIDAS', t.saidas) ORDER BY t.descricao), '[]'::jsonb)
+         FROM (SELECT m.mbca_frmp_id AS frmp_id, coalesce(f.frmp_descricao, 'Sem forma de pagamento') AS descricao,
+                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'C'), 0) AS entradas,
+                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'D'), 0) AS saidas
+               FROM finance.movimentacaobancaria m
+               LEFT JOIN finance.formapagamento f ON f.client_id = m.client_id AND f.frmp_id = m.mbca_frmp_id
+               WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3
+                 AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)
+               GROUP BY m.mbca_frmp_id, f.frmp_descricao) t",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .bind(bank)
+    .fetch_one(&mut **tx)
+    .await?;
+    let movements: Value = sqlx::query_scalar(
+        "SELECT coalesce(jsonb_agg(jsonb_build_object('MBCA_ID', m.mbca_id, 'MBCA_BCO_ID', m.mbca_bco_id,
+                    'BCO_DESCRICAO', b.bco_descricao, 'MBCA_DTA_MOV', to_char(m.mbca_dta_mov, 'YYYY-MM-DD'),
+                    'MBCA_TIPO', m.mbca_tipo, 'MBCA_VALOR', m.mbca_valor, 'MBCA_HISTORICO', m.mbca_historico,
+                    'MBCA_DOCUMENTO', m.mbca_documento, 'MBCA_FRMP_ID', m.mbca_frmp_id, 'MBCA_ORIGEM', m.mbca_origem)
+                    ORDER BY m.mbca_id), '[]'::jsonb)
+         FROM finance.movimentacaobancaria m
+         JOIN finance.banco b ON b.client_id = m.client_id AND b.bco_emp_id = m.mbca_emp_id AND b.bco_id = m.mbca_bco_id
+         WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3 AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .bind(bank)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(json!({
+        "DATA": date.format("%Y-%m-%d").to_string(),
+        "BCO_ID": bank,
+        "FECHADO": closed.is_some(),
+        "SALDO_INICIAL": crate::num(d.opening),
+        "ENTRADAS": crate::num(d.entries),
+        "SAIDAS": crate::num(d.exits),
+        "SALDO_FINAL": crate::num(d.closing()),
+        "FORMAS": methods,
+        "MOVIMENTOS": movements,
+    }))
+}
+
+/// Closes day `date` of the company (every account); answers the row.
+pub async fn close(tx: &mut Tx, client: i64, emp: i64, user: i64, date: NaiveDate) -> Result<i64> {
+    // One closing at a time per company: the company's counter row is the lock.
+    let id =
+        crate::bank::next_ids(tx, client, emp, "movdiario", "movd_id", "movd_emp_id", 1).await?;
+    let done: Option<i64> = sqlx::query_scalar(
+        "SELECT movd_id FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2 AND movd_dta_mov = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if done.is_some() {
+        return Err(Error::Conflict(format!(
+            "O dia {} já está fechado.",
+            day(date)
+        )));
+    }
+    let today = crate::titles::today(tx).await?;
+    if date > today {
+        return Err(Error::validation("Não é possível fechar um dia futuro."));
+    }
+    let d = figures(tx, client, emp, date, None).await?;
+    sqlx::query(
+        "INSERT INTO finance.movdiario (client_id, movd_emp_id, movd_id, movd_dta_mov, movd_saldo_inicial, movd_entradas,
+             movd_saidas, movd_saldo_final, movd_usr_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(date)
+    .bind(d.opening)
+    .bind(d.entries)
+    .bind(d.exits)
+    .bind(d.closing())
+    .bind((user > 0).then_some(user))
+    .execute(&mut **tx)
+    .await?;
+    Ok(id)
+}
+
+/// Reopens day `date` (only the last closed day can be reopened).
+pub async fn reopen(tx: &mut Tx, client: i64, emp: i64, date: NaiveDate) -> Result<()> {
+    crate::bank::next_ids(tx, client, emp, "movdiario", "movd_id", "movd_emp_id", 0).await?;
+    let later: Option<NaiveDate> = sqlx::query_scalar(
+        "SELECT max(movd_dta_mov) FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2 AND movd_dta_mov > $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(date)
+    .fetch_one(&mut **tx)
+    .await?;
+    if let Some(l) = later {
+        return Err(Error::Conflict(format!("Reabra antes o dia {}.", day(l))));
+    }
+    let gone = sqlx::query("DELETE FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2 AND movd_dta_mov = $3")
+        .bind(client)
+        .bind(emp)
+        .bind(date)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if gone == 0 {
+        return Err(Error::Conflict(format!(
+            "O dia {} não está fechado.",
+            day(date)
+        )));
+    }
+    Ok(())
+}
