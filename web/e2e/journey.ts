@@ -1,6 +1,6 @@
 // The user journey of the web client against a running gateway (npm run e2e).
 // Uses playwright-core with Debian's Chromium; screenshots go to e2e/artifacts/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -564,6 +564,114 @@ async function run(vp: Viewport) {
             .subarray(0, 4)
             .toString('latin1');
           if (head !== '%PDF') throw new Error(`the download starts with '${head}', not '%PDF'`);
+        });
+
+        // Banking (issue 14): a bank slip for one of the order's (open again) receivables on the
+        // demo account, its PDF (barcode and Pix QR code, saved to the artifacts to be looked at);
+        // the payer pays it, and the bank's OFX statement with that credit is imported on
+        // /conciliacaobancaria, where the suggested match is confirmed.
+        let slip: { BOL_ID: number; VALOR: number | string; LINHA_DIGITAVEL: string } | undefined;
+        const slipDialog = () => page.getByRole('dialog', { name: /^Boleto do Título/ });
+
+        await step('slip-generate', async () => {
+          await page.goto(`${BASE}/contasareceber`);
+          await page.getByRole('heading', { name: 'Contas a Receber', exact: true }).waitFor();
+          await search(doc);
+          await titleRows().first().getByRole('button', { name: 'Boleto' }).click();
+          const dialog = slipDialog();
+          await dialog.waitFor();
+          await page.waitForFunction(
+            () =>
+              (document.querySelector('[data-testid="boleto-conta"] select')?.querySelectorAll('option').length ?? 0) >
+              1,
+          );
+          await dialog.locator('[data-testid="boleto-conta"] select').selectOption({ index: 1 });
+          const answer = page.waitForResponse(
+            (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"action":"gerar"'),
+          );
+          await dialog.getByTestId('boleto-gerar').click();
+          const body = (await (await answer).json()) as {
+            data?: { resourceAction?: { BOL_ID: number; VALOR: number | string; LINHA_DIGITAVEL: string }[] };
+            errors?: { message: string }[];
+          };
+          if (body.errors?.length) throw new Error(`slip refused: ${body.errors[0].message}`);
+          slip = body.data?.resourceAction?.[0];
+          if (!slip) throw new Error('no slip in the answer');
+          const shown = (await dialog.getByTestId('boleto-linha-digitavel').innerText()).replace(/\D/g, '');
+          if (shown !== slip.LINHA_DIGITAVEL)
+            throw new Error(`linha digitável shown ${shown}, ${slip.LINHA_DIGITAVEL} answered`);
+          await dialog.getByTestId('boleto-pix').waitFor();
+        });
+
+        await step('slip-pdf', async () => {
+          const pdf = page.waitForResponse((r) => r.url().includes('/boletos/pdf'));
+          await slipDialog().getByTestId('boleto-imprimir').click();
+          const res = await pdf;
+          const type = res.headers()['content-type'] ?? '';
+          if (!res.ok() || !type.startsWith('application/pdf'))
+            throw new Error(`slip PDF answered ${res.status()} '${type}'`);
+          const bytes = await res.body();
+          if (bytes.subarray(0, 4).toString('latin1') !== '%PDF') throw new Error('the slip is not a PDF');
+          writeFileSync(join(ARTIFACTS, `${vp.name}-boleto.pdf`), bytes);
+          await page.getByTestId('boleto-pdf').waitFor();
+        });
+
+        await step('ofx-import-and-match', async () => {
+          if (!slip) throw new Error('no slip');
+          // The payer paid the slip: the receivable is settled on the slip's account.
+          await gql(
+            page,
+            'mutation($b: JSON) { resourceAction(name: "boletos", action: "baixa", params: {emp: 1}, body: $b) }',
+            { b: { BOL_ID: slip.BOL_ID, TIPO: 'PAGO' } },
+          );
+          const now = new Date();
+          const ymd = `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
+          const value = Number(slip.VALOR).toFixed(2);
+          const ofx =
+            'OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nCHARSET:1252\r\n\r\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>' +
+            '<CURDEF>BRL<BANKACCTFROM><BANKID>001<BRANCHID>1234<ACCTID>123456-7<ACCTTYPE>CHECKING</BANKACCTFROM>' +
+            `<BANKTRANLIST><DTSTART>${ymd}<DTEND>${ymd}` +
+            `<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>${ymd}120000[-03:EST]<TRNAMT>${value.replace('.', ',')}` +
+            `<FITID>E2E${vp.name}${Date.now()}<MEMO>CRÉDITO COBRANÇA BOLETO</STMTTRN>` +
+            '</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>';
+          const file = join(ARTIFACTS, `${vp.name}-extrato.ofx`);
+          writeFileSync(file, Buffer.from(ofx, 'latin1'));
+          await page.goto(`${BASE}/conciliacaobancaria`);
+          const account = page.locator('[data-testid="conciliacao-conta"] select[name="BCO_ID"]');
+          await page.waitForFunction(
+            () =>
+              (document
+                .querySelector('[data-testid="conciliacao-conta"] select[name="BCO_ID"]')
+                ?.querySelectorAll('option').length ?? 0) > 1,
+          );
+          await account.selectOption({ index: 1 });
+          await page.getByTestId('conciliacao-importar-ofx').click();
+          const dialog = page.getByRole('dialog', { name: 'Importar OFX' });
+          await dialog.getByTestId('ofx-arquivo').setInputFiles(file);
+          await dialog.getByTestId('ofx-importar').click();
+          await dialog.getByTestId('ofx-resultado').waitFor();
+          const imported = (await dialog.getByTestId('ofx-importados').innerText()).replace(/\D/g, '');
+          const suggested = (await dialog.getByTestId('ofx-sugeridos').innerText()).replace(/\D/g, '');
+          if (imported !== '1' || suggested !== '1')
+            throw new Error(`imported ${imported} and suggested ${suggested}, 1 and 1 expected`);
+          await dialog.getByTestId('ofx-fechar').click();
+          const shown = Number(value).toLocaleString('pt-BR', { minimumFractionDigits: 2 });
+          const line = page
+            .getByTestId('conciliacao-extrato')
+            .locator('tr', { hasText: 'CRÉDITO COBRANÇA BOLETO' })
+            .filter({ hasText: shown });
+          await line.first().locator('[data-testid^="conciliacao-selecionar-"]').click();
+          await page.getByTestId('conciliacao-conciliar-sugestao-0').click();
+          const answer = page.waitForResponse(
+            (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('"action":"conciliar"'),
+          );
+          await page
+            .getByRole('dialog', { name: 'Conciliar lançamento' })
+            .getByRole('button', { name: 'Conciliar' })
+            .click();
+          const body = (await (await answer).json()) as { errors?: { message: string }[] };
+          if (body.errors?.length) throw new Error(`match refused: ${body.errors[0].message}`);
+          await line.first().waitFor({ state: 'detached' });
         });
       }
 

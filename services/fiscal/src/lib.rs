@@ -1,4 +1,5 @@
-//! Fiscal service: tax rules, operation natures, document numbering (NF-e, CT-e, MDF-e come later).
+//! Fiscal service: tax rules, operation natures, document numbering, and the
+//! Nuvem Fiscal provider through which NF-e, CT-e and MDF-e are issued.
 //!
 //! Its registers are declared for the resource engine; the gRPC surface is the
 //! generic `ResourceService`.
@@ -7,7 +8,14 @@
 //! - `resources`: register descriptors, one folder per group of registers:
 //!   - `taxes/`: `tax_rules`, `operation_natures`, `numbering`, with the NF-e
 //!     `codes`, the `cfop` field and `body` readers they share.
+//! - `nuvemfiscal/`: the provider's client (OAuth2, retries, polling), the
+//!   request and answer types from its OpenAPI description, and a fake server
+//!   of the same API for demos and tests.
+//! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
+//!   with the field to fix and the screen that holds it.
 
+pub mod nuvemfiscal;
+pub mod rejections;
 pub mod resources;
 
 use std::sync::Arc;

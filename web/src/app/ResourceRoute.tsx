@@ -15,15 +15,38 @@ const PurchasePriceUpdate = lazy(() => import('../features/purchases/PurchasePri
 const TitlesListPage = lazy(() => import('../features/finance/TitlesListPage'));
 const PayablesSettlementPage = lazy(() => import('../features/finance/PayablesSettlementPage'));
 const CustomerCredit = lazy(() => import('../features/finance/CustomerCredit'));
+const BankTools = lazy(() => import('../features/finance/BankTools'));
+const MovementTools = lazy(() => import('../features/finance/BankTools').then((m) => ({ default: m.MovementTools })));
+const ReconciliationPage = lazy(() => import('../features/finance/ReconciliationPage'));
+const DailyCashPage = lazy(() => import('../features/finance/DailyCashPage'));
+const DominioPage = lazy(() => import('../features/finance/DominioPage'));
 
 type RegisterScreen = ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>;
+/** A screen of its own over a register, which works whether or not the gateway describes it. */
+type OwnScreen = ComponentType<{ meta?: ResourceMeta; metas: ResourceMeta[] }>;
+
+/**
+ * Single routes (spec §2.3) that are screens of their own over a register, by register name:
+ * the bank reconciliation (/conciliacaobancaria), the day's cash (`movdiario`,
+ * /movimentodiario) and the Domínio accounting integration (/integracaodominio). The router
+ * names their paths (RegisterScreenRoute); a register path of the gateway reaches them too.
+ */
+const REGISTER_SCREENS: Record<string, OwnScreen> = {
+  conciliacaobancaria: ReconciliationPage,
+  movdiario: DailyCashPage,
+  integracaodominio: DominioPage,
+};
 
 /**
  * What a register's list shows beside its add button, by register name: calls the metadata
- * cannot declare as buttons (an upload). The purchases import an NF-e XML.
+ * cannot declare as buttons (an upload). The purchases import an NF-e XML; the bank accounts
+ * send and read the slips' bank files and, with the bank movements, show the balances of a
+ * period and transfer between accounts.
  */
 const LIST_TOOLS: Record<string, RegisterScreen> = {
   compra: PurchaseImport,
+  banco: BankTools,
+  movimentacaobancaria: MovementTools,
 };
 
 /**
@@ -35,6 +58,7 @@ const LIST_SCREENS: Record<string, RegisterScreen> = {
   contasreceber: TitlesListPage,
   contaspagar: TitlesListPage,
   baixacontaspagar: PayablesSettlementPage,
+  ...REGISTER_SCREENS,
 };
 
 /**
@@ -97,6 +121,23 @@ export default function ResourceRoute() {
           panel={FORM_PANELS[meta.name]}
         />
       )}
+    </Suspense>
+  );
+}
+
+/**
+ * A single route whose screen is its own over register `register` (REGISTER_SCREENS): the
+ * screen gets the register's metadata when the gateway describes it to the user, and works
+ * without it (its title and permissions then come from the route's program).
+ */
+export function RegisterScreenRoute({ register }: { register: string }) {
+  const { metas, loading } = useResourceMetas();
+  if (loading) return <LoadingScreen />;
+  const Screen = REGISTER_SCREENS[register];
+  if (!Screen) return <Navigate to="/404" replace />;
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <Screen key={register} meta={metas.find((m) => m.name === register)} metas={metas} />
     </Suspense>
   );
 }

@@ -12,6 +12,7 @@ const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
 const ResourceRoute = lazy(() => import('./ResourceRoute'));
 const StockCardPage = lazy(() => import('../features/stock/StockCardPage'));
 const FreeReceiptPage = lazy(() => import('../features/finance/FreeReceiptPage'));
+const RegisterScreenRoute = lazy(() => import('./ResourceRoute').then((m) => ({ default: m.RegisterScreenRoute })));
 
 function Root() {
   return (
@@ -44,6 +45,10 @@ export const routes = [
           { path: 'consultaprodutos/alterar', element: <StockCardPage /> },
           // A single route (spec §2.3): the free-form receipt is no register.
           { path: 'reciboavulso', element: <FreeReceiptPage /> },
+          // Single routes (spec §2.3) that are screens of their own over a finance register.
+          { path: 'conciliacaobancaria', element: <RegisterScreenRoute register="conciliacaobancaria" /> },
+          { path: 'movimentodiario', element: <RegisterScreenRoute register="movdiario" /> },
+          { path: 'integracaodominio', element: <RegisterScreenRoute register="integracaodominio" /> },
           // Registers and documents (/{path}, /inserir, /alterar) come from
           // Query.resourceMetas (a meta with `document` is a document); anything else ends on /404.
           { path: '*', element: <ResourceRoute /> },

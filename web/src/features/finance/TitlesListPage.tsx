@@ -35,6 +35,7 @@ import { useDebouncedValue } from '../../lib/useDebounce';
 import { useIsMobile } from '../../lib/useIsMobile';
 import { selectionError } from './settlement';
 import { SettlementDialog } from './SettlementDialog';
+import { IssueSlipsDialog, SlipDialog } from './SlipDialog';
 import { TitleSettlementsDialog } from './TitleSettlementsDialog';
 import {
   initialFilter,
@@ -54,6 +55,18 @@ import {
  * every filtered row; the screen shows them 20 at a time.
  */
 export const TITLES_LIMIT = 6000;
+
+/** The register whose titles are charged by bank slips (the receivables). */
+export const RECEIVABLES = 'contasreceber';
+
+/** A bank slip's bars (the icon set has none). */
+function SlipIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" className="h-4 w-4" fill="currentColor">
+      <path d="M2 5h2v14H2zm3 0h1v14H5zm2 0h3v14H7zm4 0h1v14h-1zm3 0h2v14h-2zm3 0h1v14h-1zm2 0h3v14h-3z" />
+    </svg>
+  );
+}
 
 interface Props {
   meta: ResourceMeta;
@@ -96,6 +109,9 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
   const [selected, setSelected] = useState<Map<string, Row>>(() => new Map());
   const [settling, setSettling] = useState<Row[] | null>(null);
   const [settlementsOf, setSettlementsOf] = useState<Row | null>(null);
+  const [slipOf, setSlipOf] = useState<Row | null>(null);
+  const [issuing, setIssuing] = useState<Row[] | null>(null);
+  const withSlips = meta.name === RECEIVABLES;
 
   // Another filter, search or order starts from the first page with nothing chosen
   // (adjusted while rendering, no effect).
@@ -218,6 +234,18 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
     <>
       {perms.canUpdate && isOpen(row, cols) && iconButton('Baixar', 'payments', () => settle([row]), 'text-secondary')}
       {toCents(row[cols.paid]) > 0 && iconButton('Baixas', 'receipt', () => setSettlementsOf(row))}
+      {withSlips && (
+        <button
+          type="button"
+          title="Boleto"
+          aria-label="Boleto"
+          data-testid={`titulo-boleto-${String(row[cols.key])}`}
+          className="rounded p-1 text-primary hover:bg-slate-100"
+          onClick={() => setSlipOf(row)}
+        >
+          <SlipIcon />
+        </button>
+      )}
       {iconButton(perms.canUpdate ? 'Editar' : 'Visualizar', perms.canUpdate ? 'edit' : 'view', () => edit(row))}
       {perms.canDelete && iconButton('Excluir', 'trash', () => askDelete(row), 'text-error')}
     </>
@@ -246,6 +274,18 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
           >
             <Icon name="payments" className="h-4 w-4" />
             Baixar selecionados{selected.size ? ` (${selected.size})` : ''}
+          </button>
+        )}
+        {perms.canUpdate && withSlips && (
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={selected.size === 0}
+            data-testid="titulos-gerar-boletos"
+            onClick={() => setIssuing(chosenRows)}
+          >
+            <SlipIcon />
+            Gerar boletos{selected.size ? ` (${selected.size})` : ''}
           </button>
         )}
         {perms.canCreate && (
@@ -341,6 +381,26 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
           rows={settling}
           onClose={() => setSettling(null)}
           onSettled={() => setSelected(new Map())}
+        />
+      )}
+      {slipOf && (
+        <SlipDialog
+          meta={meta}
+          metas={metas}
+          cols={cols}
+          title={slipOf}
+          canWrite={perms.canUpdate}
+          onClose={() => setSlipOf(null)}
+        />
+      )}
+      {issuing && (
+        <IssueSlipsDialog
+          meta={meta}
+          metas={metas}
+          cols={cols}
+          rows={issuing}
+          onClose={() => setIssuing(null)}
+          onIssued={() => setSelected(new Map())}
         />
       )}
       {settlementsOf && (

@@ -1,0 +1,7 @@
+//! Tests of the Nuvem Fiscal client, its types and the fake server.
+
+mod client;
+mod config;
+mod json;
+mod samples;
+mod spec;

@@ -1,0 +1,152 @@
+// Bank reconciliation (services/finance, register `conciliacaobancaria`, CONB_*): the lines of
+// an account's imported statements (OFX), the system's movements (MBCA_*) each is matched to,
+// the server's suggestions for a pending one, and the account's balance per statement and per
+// system. Money travels as the API's text ('123.45'), dates as yyyy-MM-dd.
+import type { Row } from '../../components/tables/types';
+import { centsToApi, toCents } from '../../lib/format';
+import { isTrue } from '../../lib/resources/metaFields';
+import { rowsOf } from './bankFields';
+
+export const RECONCILIATION = 'conciliacaobancaria';
+
+export const LINE_SITUATIONS: Record<string, string> = { P: 'Pendente', C: 'Conciliado' };
+export const DIRECTIONS: Record<string, string> = { C: 'Crédito', D: 'Débito' };
+
+/** The situation filter: pending lines by default. */
+export const SITUATION_FILTER = [
+  { value: 'P', text: 'Pendentes' },
+  { value: 'C', text: 'Conciliados' },
+  { value: 'T', text: 'Todos' },
+];
+
+export interface Suggestion {
+  ids: unknown[];
+  movements: Row[];
+  value: string;
+  reason: string;
+}
+
+export interface StatementLine {
+  id: unknown;
+  date: string;
+  /** C credit, D debit. */
+  type: string;
+  value: string;
+  history: string;
+  document: string;
+  situation: string;
+  movements: Row[];
+  suggestions: Suggestion[];
+}
+
+const text = (v: unknown) => (v == null ? '' : String(v));
+const day = (v: unknown) => text(v).slice(0, 10);
+const apiMoney = (v: unknown) => centsToApi(toCents(v));
+
+export function statementLines(answer: unknown): StatementLine[] {
+  return rowsOf<Row>(answer).map((r) => ({
+    id: r.CONB_ID,
+    date: day(r.CONB_DTA),
+    type: text(r.CONB_TIPO),
+    value: apiMoney(r.CONB_VALOR),
+    history: text(r.CONB_HISTORICO),
+    document: text(r.CONB_DOCUMENTO),
+    situation: text(r.CONB_SITUACAO) || 'P',
+    movements: rowsOf<Row>(r.MOVIMENTOS),
+    suggestions: rowsOf<Row>(r.SUGESTOES).map((s) => {
+      const movements = rowsOf<Row>(s.MOVIMENTOS);
+      const ids = rowsOf<unknown>(s.MBCA_IDS);
+      return {
+        ids: ids.length ? ids : movements.map((m) => m.MBCA_ID),
+        movements,
+        value: apiMoney(s.VALOR ?? movements.reduce<number>((t, m) => t + toCents(m.MBCA_VALOR), 0) / 100),
+        reason: text(s.MOTIVO),
+      };
+    }),
+  }));
+}
+
+/** The pendentes body: the account, the situation ('' all) and the period when given. */
+export function linesBody(
+  bankId: unknown,
+  situation: string,
+  from: string | null,
+  to: string | null,
+): Record<string, unknown> {
+  return {
+    BCO_ID: bankId,
+    SITUACAO: situation === 'T' ? '' : situation,
+    ...(from ? { DATA_INI: from } : {}),
+    ...(to ? { DATA_FIM: to } : {}),
+  };
+}
+
+export interface ReconciliationBalance {
+  statement: string;
+  statementDate: string;
+  system: string;
+  difference: string;
+  pending: number;
+  pendingValue: string;
+}
+
+export function reconciliationBalance(answer: unknown): ReconciliationBalance {
+  const a = (answer ?? {}) as Row;
+  return {
+    statement: apiMoney(a.SALDO_EXTRATO),
+    statementDate: day(a.DATA_EXTRATO),
+    system: apiMoney(a.SALDO_SISTEMA),
+    difference: apiMoney(a.DIFERENCA),
+    pending: Number(a.PENDENTES ?? 0) || 0,
+    pendingValue: apiMoney(a.VALOR_PENDENTE),
+  };
+}
+
+export interface OfxStatement {
+  account: string;
+  start: string;
+  end: string;
+  balance: string | null;
+  balanceDate: string;
+}
+
+export interface OfxAnswer {
+  imported: number;
+  ignored: number;
+  suggested: number;
+  statements: OfxStatement[];
+}
+
+export function ofxAnswer(answer: unknown): OfxAnswer {
+  const a = (answer ?? {}) as Row;
+  return {
+    imported: Number(a.IMPORTADOS ?? 0) || 0,
+    ignored: Number(a.IGNORADOS ?? 0) || 0,
+    suggested: Number(a.SUGERIDOS ?? 0) || 0,
+    statements: rowsOf<Row>(a.EXTRATOS).map((e) => ({
+      account: text(e.CONTA),
+      start: day(e.INICIO),
+      end: day(e.FIM),
+      balance: e.SALDO == null || e.SALDO === '' ? null : apiMoney(e.SALDO),
+      balanceDate: day(e.DATA_SALDO),
+    })),
+  };
+}
+
+/** What the chosen movements add up to, in cents. */
+export const movementsCents = (rows: Row[]) => rows.reduce((t, m) => t + toCents(m.MBCA_VALOR), 0);
+
+/**
+ * The account's movements a line may be matched to by hand: those of its direction not yet
+ * matched to a statement line (the ids the loaded lines hold, and rows the server marks as
+ * reconciled).
+ */
+export function openMovements(rows: Row[], lines: StatementLine[]): Row[] {
+  const matched = new Set(lines.flatMap((l) => l.movements.map((m) => String(m.MBCA_ID))));
+  return rows.filter(
+    (m) =>
+      !matched.has(String(m.MBCA_ID)) &&
+      !isTrue(m.MBCA_CONCILIADO) &&
+      (m.MBCA_CONB_ID == null || m.MBCA_CONB_ID === ''),
+  );
+}

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signIn } from '../test/utils';
+import { RestError } from './rest';
+import { isNotice, postForFile, postForm, saveFile } from './restForms';
+import { getSession } from './session';
+
+const json = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('postForm', () => {
+  it('posts the file and the text fields as multipart with the token, and answers the JSON', async () => {
+    signIn();
+    const fetchMock = vi.fn(async () => json({ IMPORTADOS: 2 }, 200));
+    vi.stubGlobal('fetch', fetchMock);
+    const file = new File(['OFXHEADER'], 'extrato.ofx');
+    await expect(postForm('/conciliacaobancaria/ofx/1', file, { BCO_ID: 3 })).resolves.toEqual({ IMPORTADOS: 2 });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/conciliacaobancaria/ofx/1');
+    expect(init.headers).toMatchObject({ authorization: 'Bearer token-123' });
+    const body = init.body as FormData;
+    expect((body.get('file') as File).name).toBe('extrato.ofx');
+    expect(body.get('BCO_ID')).toBe('3');
+    // The usual REST timeout applies: the call carries an abort signal.
+    expect(init.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it("throws the server's msg and ends the session on a 401", async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 400, msg: 'Arquivo OFX inválido.' }, 400)),
+    );
+    await expect(postForm('/x', new File(['x'], 'a.ofx'), {})).rejects.toThrow('Arquivo OFX inválido.');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 401, msg: 'Token inválido.' }, 401)),
+    );
+    await expect(postForm('/x', new File(['x'], 'a.ofx'), {})).rejects.toMatchObject({ status: 401 });
+    expect(getSession()).toBeNull();
+  });
+});
+
+describe('postForFile', () => {
+  it('reads a file of the expected types under its name, with no timeout when asked', async () => {
+    signIn();
+    const fetchMock = vi.fn(
+      async () =>
+        new Response('01REMESSA', {
+          status: 200,
+          headers: {
+            'content-type': 'text/plain; charset=us-ascii',
+            'content-disposition': 'attachment; filename="R1.REM"',
+          },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const file = await postForFile(
+      '/boletos/remessa/1',
+      { BCO_ID: 1 },
+      {
+        fallbackName: 'remessa.rem',
+        types: ['text/plain'],
+        timeoutMs: null,
+      },
+    );
+    expect(file.name).toBe('R1.REM');
+    expect(await file.blob.text()).toBe('01REMESSA');
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.signal).toBeUndefined();
+    expect(JSON.parse(String(init.body))).toEqual({ BCO_ID: 1 });
+  });
+
+  it('takes a JSON answer for a refusal: a notice when the status is a success', async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 500, msg: 'Nenhuma nota no período.' }, 200)),
+    );
+    const e = await postForFile('/x', {}, { fallbackName: 'a.txt', types: ['text/'] }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(RestError);
+    expect(isNotice(e)).toBe(true);
+    expect((e as RestError).message).toBe('Nenhuma nota no período.');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    );
+    const html = await postForFile('/x', {}, { fallbackName: 'a.txt', types: ['text/plain'] }).catch(
+      (err: unknown) => err,
+    );
+    expect(html).toBeInstanceOf(RestError);
+    expect(isNotice(html)).toBe(false);
+    expect((html as RestError).message).toBe('Não foi possível obter o arquivo.');
+  });
+});
+
+describe('saveFile', () => {
+  it('downloads the file under its name', () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    saveFile({ blob: new Blob(['a']), name: 'notas.txt' });
+    const link = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(link.download).toBe('notas.txt');
+    expect(link.href).toBe('blob:x');
+    expect(document.body.contains(link)).toBe(false);
+  });
+});

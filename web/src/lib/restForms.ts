@@ -1,0 +1,107 @@
+// REST calls lib/rest.ts does not cover: a multipart form of a file plus text fields (a bank
+// return file with its account, an OFX statement with its account), a file answer of any of
+// several types (a CNAB remittance is text), the long calls of the accounting integration
+// that wait as long as the server takes (spec §7.1: "a second client with no timeout"), and
+// handing a fetched file to the browser as a download. They carry the same headers as
+// lib/rest.ts, throw the server's pt-BR `msg` as a RestError, and a 401 ends the session.
+import { timeoutFetch } from './apollo';
+import { MSG } from './messages';
+import { dispositionName, REST_TIMEOUT_MS, RestError, type FetchedFile } from './rest';
+import { clearSession, getToken } from './session';
+
+function headers(): Record<string, string> {
+  const token = getToken();
+  return {
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    'x-erp-screen': window.location.pathname,
+  };
+}
+
+async function refusal(res: Response, fallback: string): Promise<RestError> {
+  const answer: unknown = await res.json().catch(() => null);
+  const msg = (answer as { msg?: unknown } | null)?.msg;
+  if (res.status === 401 && getToken()) clearSession();
+  return new RestError(typeof msg === 'string' && msg.trim() ? msg : fallback, res.status);
+}
+
+/** `timeoutMs` null: the call waits as long as the server takes (the long client). */
+const fetcher = (timeoutMs: number | null): typeof fetch => (timeoutMs == null ? fetch : timeoutFetch(timeoutMs));
+
+/**
+ * POSTs a multipart form: `file` under the field `fileField` and each of `fields` as text.
+ * Answers the JSON the server sent.
+ */
+export async function postForm(
+  path: string,
+  file: File,
+  fields: Record<string, string | number>,
+  { fileField = 'file', timeoutMs = REST_TIMEOUT_MS }: { fileField?: string; timeoutMs?: number | null } = {},
+): Promise<unknown> {
+  const body = new FormData();
+  body.append(fileField, file, file.name);
+  for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+  const res = await fetcher(timeoutMs)(path, { method: 'POST', headers: headers(), body });
+  if (!res.ok) throw await refusal(res, MSG.uploadFailed);
+  return res.json().catch(() => null);
+}
+
+/**
+ * A refusal the server answered with success: a JSON `{code, msg}` where a file was expected
+ * (spec §8, the long client: "a body code 500 shows the server message as a warning").
+ * Screens show it as a warning, not an error.
+ */
+export class RestNotice extends RestError {
+  constructor(message: string, status: number) {
+    super(message, status);
+    this.name = 'RestNotice';
+  }
+}
+
+export const isNotice = (e: unknown): e is RestNotice => e instanceof RestNotice;
+
+/**
+ * POSTs `json` and reads the file answered, of one of `types` (content-type prefixes). A JSON
+ * answer with success is the server's refusal all the same (a RestNotice with its `msg`); any
+ * other type (a misrouted call answering the app's HTML) is refused with a fixed text.
+ */
+export async function postForFile(
+  path: string,
+  json: unknown,
+  {
+    fallbackName,
+    types,
+    timeoutMs = REST_TIMEOUT_MS,
+  }: { fallbackName: string; types: string[]; timeoutMs?: number | null },
+): Promise<FetchedFile> {
+  const res = await fetcher(timeoutMs)(path, {
+    method: 'POST',
+    headers: { ...headers(), 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
+  if (!res.ok) throw await refusal(res, MSG.fileFailed);
+  const received = (res.headers.get('content-type') ?? '').toLowerCase();
+  if (received.startsWith('application/json')) {
+    const refused = await refusal(res, MSG.fileFailed);
+    throw new RestNotice(refused.message, refused.status);
+  }
+  if (!types.some((t) => received.startsWith(t))) throw new RestError(MSG.fileFailed, res.status);
+  const blob = await res.blob();
+  return {
+    blob: blob.type ? blob : new Blob([blob], { type: types[0] }),
+    name: dispositionName(res.headers.get('content-disposition')) ?? fallbackName,
+  };
+}
+
+/** Hands a fetched file to the browser as a download under its name. */
+export function saveFile(file: FetchedFile) {
+  const url = URL.createObjectURL(file.blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The download has started from the URL: it can go once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
