@@ -610,10 +610,13 @@ async function run(vp: Viewport) {
           const type = res.headers()['content-type'] ?? '';
           if (!res.ok() || !type.startsWith('application/pdf'))
             throw new Error(`slip PDF answered ${res.status()} '${type}'`);
-          const bytes = await res.body();
+          const preview = page.getByTestId('boleto-pdf');
+          await preview.waitFor();
+          const downloaded = page.waitForEvent('download');
+          await preview.getByRole('link', { name: 'Baixar PDF' }).click();
+          const bytes = readFileSync(await (await downloaded).path());
           if (bytes.subarray(0, 4).toString('latin1') !== '%PDF') throw new Error('the slip is not a PDF');
           writeFileSync(join(ARTIFACTS, `${vp.name}-boleto.pdf`), bytes);
-          await page.getByTestId('boleto-pdf').waitFor();
         });
 
         await step('ofx-import-and-match', async () => {

@@ -33,8 +33,12 @@
 //!   customer by a trigger on the receivables (`credit`).
 //! - Advances to suppliers are payables flagged `tit_adiantamento`; what they paid
 //!   settles the supplier's other payables without moving money again (`titles`).
-//! - Receipts (of a settlement, or free-form) are PDFs drawn by `erp-print`
-//!   (`receipts`).
+//! - Receipts (of a settlement, or free-form) and bank slips are PDFs drawn by
+//!   `erp-print` (`receipts`, `slips::print`).
+//! - A 'nosso número' is taken from the account's sequence under the account's
+//!   row lock and never reused; a return file's occurrences are claimed once per
+//!   (account, nosso número, code, date), so reprocessing settles nothing twice;
+//!   a statement line is imported once per (account, FITID).
 //! - Late charges (interest per day and a fine, after the grace days) are computed
 //!   on the settlement date for the part settled, from the financial parameters,
 //!   and can be overridden per settlement (`charges`).
@@ -43,10 +47,21 @@
 //! - `instalments`: splitting a total into instalments by a payment condition or a
 //!   due-date condition (pure).
 //! - `charges`: late interest and fine of a settlement (pure).
-//! - `bank`: bank movements and account balances (the one write path).
+//! - `bank`: bank movements and account balances (the one write path), transfers
+//!   between accounts and balances over a period.
 //! - `collection`: boleto barcodes and linha digitável, PIX BR Codes, CNAB 240/400
-//!   remittance and return files, OFX statements (pure; the banking issue serves
-//!   them).
+//!   remittance and return files (layouts as field tables), OFX statements (pure).
+//! - `slips`: bank slips over the database — generation under the account's
+//!   'nosso número' sequence, payment and write-off, changes (`slips`), the
+//!   account's collection settings (`slips::account`), remittance and return
+//!   files (`slips::files`) and the slip PDF (`slips::print`).
+//! - `reconciliation`: OFX statement lines, matching suggestions, confirmed
+//!   matches, lines turned into movements, the statement's balance against the
+//!   system's.
+//! - `daily`: the day's cash by payment method, closing and reopening a day (a
+//!   closed day refuses movements).
+//! - `accounting`: the Domínio export of invoices and settlements (the layout
+//!   decision is in its doc).
 //! - `titles`: titles over the database: parameters, titles made from documents,
 //!   settlement, reversal, offsets against advances, cancellation of a document's
 //!   titles, and the facts of settlement changes.
@@ -71,7 +86,13 @@
 //!   - `credit`: the customers' credit register and its calls
 //!     (`/clientes/limitecredito`, `/clientes/alinhacontasreceber`);
 //!   - `receipts`: the free-form receipts register (`/reciboavulso`) and the
-//!     settlement receipt call.
+//!     settlement receipt call;
+//!   - `collection`: the bank slips register (`boletos`) and its calls (generate,
+//!     PDF, settle or write off, check, change, remittance, return);
+//!   - `reconciliation`: bank reconciliation (`conciliacaobancaria`: OFX import,
+//!     suggestions, match, undo, post, balance) and daily movement (`movdiario`);
+//!   - `accounting`: the Domínio export's configuration (`integracaodominio`) and
+//!     its files.
 
 pub mod accounting;
 pub mod bank;

@@ -103,10 +103,12 @@ pub fn banco() -> Resource {
             Field::options("BCO_LAYOUT_CNAB", "Leiaute CNAB", DbType::Text, &CNAB_LAYOUTS).width(2),
             Field::int("BCO_PROX_NOSSO_NUMERO", "Próximo Nosso Número")
                 .min("1")
+                .max("9999999999")
                 .default(1.into())
                 .width(3),
             Field::int("BCO_PROX_REMESSA", "Próxima Remessa")
                 .min("1")
+                .max("999999")
                 .default(1.into())
                 .width(2),
             Field::options("BCO_TIPO_CHAVE_PIX", "Tipo da Chave Pix", DbType::Text, &PIX_KEY_TYPES).width(3),

@@ -210,6 +210,9 @@ fn money_of(body: &Map<String, Value>, keys: &[&str], label: &str) -> Result<Opt
             "{label} aceita no máximo 2 casas decimais."
         )));
     }
+    if d >= Decimal::from(10_000_000_000_000i64) {
+        return Err(Error::validation(format!("{label} muito grande.")));
+    }
     Ok(Some(d))
 }
 
@@ -302,7 +305,10 @@ impl ActionHandler for SettleOrWriteOff {
                     None => None,
                     Some(v) => Some(
                         parse_decimal(v)
-                            .filter(|d| *d >= Decimal::ZERO)
+                            .filter(|d| {
+                                *d >= Decimal::ZERO && *d < Decimal::from(10_000_000_000_000i64)
+                            })
+                            .filter(|d| d.normalize().scale() <= 2)
                             .ok_or_else(|| Error::validation("Valor inválido para Juros."))?,
                     ),
                 };

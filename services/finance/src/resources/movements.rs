@@ -336,6 +336,9 @@ impl ActionHandler for TransferCall {
                 "Valor aceita no máximo 2 casas decimais.",
             ));
         }
+        if value >= rust_decimal::Decimal::from(10_000_000_000_000i64) {
+            return Err(Error::validation("Valor muito grande."));
+        }
         let history = body
             .get("HISTORICO")
             .and_then(Value::as_str)

@@ -1043,3 +1043,67 @@ async fn transfers_balances_daily_closing_and_accounting_export() {
          77;22/11/2026;1.1.1.01;3.2.1.05;1,20;;Juros - Recebimento TRANSPORTES SÃO JOÃO LTDA parcela 1/1;NF 501;\r\n"
     );
 }
+
+#[tokio::test]
+async fn a_ten_thousand_line_statement_imports_once() {
+    let db = crate::db().await;
+    let c = crate::client();
+    let dir = data_dir();
+    let bank = santander(&db, c).await;
+    let mut ofx = String::from(
+        "OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nCHARSET:1252\r\n\r\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\
+         <CURDEF>BRL<BANKACCTFROM><BANKID>033<ACCTID>13000123-4</BANKACCTFROM><BANKTRANLIST>",
+    );
+    for i in 0..10_000 {
+        let sign = if i % 3 == 0 { "-" } else { "" };
+        ofx.push_str(&format!(
+            "<STMTTRN><TRNTYPE>OTHER<DTPOSTED>202611{:02}<TRNAMT>{sign}{},{:02}<FITID>L{i}<MEMO>LANÇAMENTO {i}</STMTTRN>",
+            1 + i % 28,
+            1 + i % 900,
+            i % 100
+        ));
+    }
+    ofx.push_str("</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>");
+    let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&ofx);
+    let started = std::time::Instant::now();
+    let r = call(
+        &db,
+        &dir,
+        c,
+        "conciliacaobancaria",
+        "ofx",
+        &[("emp", "1")],
+        upload(&dir, c, "big.ofx", &bytes, bank),
+    )
+    .await
+    .expect("import");
+    // The figure for the closing note (speed is the benchmarks' to assert).
+    eprintln!("10,000-line OFX imported in {:?}", started.elapsed());
+    assert_eq!(r["IMPORTADOS"], 10_000);
+    let r = call(
+        &db,
+        &dir,
+        c,
+        "conciliacaobancaria",
+        "ofx",
+        &[("emp", "1")],
+        upload(&dir, c, "big.ofx", &bytes, bank),
+    )
+    .await
+    .expect("again");
+    assert_eq!(r["IMPORTADOS"], 0);
+    assert_eq!(r["IGNORADOS"], 10_000);
+    assert_eq!(
+        count(
+            &db,
+            c,
+            &format!("SELECT count(*) FROM finance.conciliacaobancaria WHERE conb_bco_id = {bank}")
+        )
+        .await,
+        10_000
+    );
+    assert_eq!(
+        count(&db, c, "SELECT count(*) FROM finance.conciliacaobancaria WHERE conb_historico = 'LANÇAMENTO 7' AND conb_tipo = 'C'").await,
+        1
+    );
+}

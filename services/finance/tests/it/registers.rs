@@ -28,7 +28,7 @@ async fn every_register_passes_the_table_driven_test() {
         .await
         .expect("exercise_registry");
     assert_eq!(n, reg.all().len());
-    assert_eq!(n, 13);
+    assert_eq!(n, 14);
     // The sample movement was written, changed and removed: the account it moved
     // was deleted with nothing left on it, and no movement remains.
     let mut tx = db.begin_tenant(c).await.expect("tx");

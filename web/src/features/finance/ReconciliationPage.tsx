@@ -250,7 +250,8 @@ function BalancePanel({ balance, error }: { balance: ReconciliationBalance | und
       </p>
     ) : null;
   }
-  const off = toCents(balance.difference) !== 0;
+  const known = balance.statement !== '';
+  const off = known && toCents(balance.difference) !== 0;
   return (
     <section aria-label="Saldos da conciliação" className="rounded bg-white p-3 shadow-sm">
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
@@ -259,7 +260,7 @@ function BalancePanel({ balance, error }: { balance: ReconciliationBalance | und
             Saldo do extrato{balance.statementDate ? ` em ${formatDate(balance.statementDate)}` : ''}
           </dt>
           <dd className="font-medium" data-testid="conciliacao-saldo-extrato">
-            {money(balance.statement)}
+            {known ? money(balance.statement) : '—'}
           </dd>
         </div>
         <div>
@@ -270,8 +271,12 @@ function BalancePanel({ balance, error }: { balance: ReconciliationBalance | und
         </div>
         <div>
           <dt className="text-xs text-slate-500">Diferença</dt>
-          <dd className={`font-semibold ${off ? 'text-error' : 'text-tertiary'}`} data-testid="conciliacao-diferenca">
-            {money(balance.difference)}
+          <dd
+            className={`font-semibold ${!known ? '' : off ? 'text-error' : 'text-tertiary'}`}
+            data-testid="conciliacao-diferenca"
+            title={known ? undefined : 'O extrato importado não informou o saldo final.'}
+          >
+            {known ? money(balance.difference) : '—'}
           </dd>
         </div>
         <div>

@@ -82,9 +82,11 @@ export function linesBody(
 }
 
 export interface ReconciliationBalance {
+  /** Empty while no imported statement carried its closing balance (LEDGERBAL). */
   statement: string;
   statementDate: string;
   system: string;
+  /** Empty without a statement balance. */
   difference: string;
   pending: number;
   pendingValue: string;
@@ -93,10 +95,10 @@ export interface ReconciliationBalance {
 export function reconciliationBalance(answer: unknown): ReconciliationBalance {
   const a = (answer ?? {}) as Row;
   return {
-    statement: apiMoney(a.SALDO_EXTRATO),
+    statement: a.SALDO_EXTRATO == null ? '' : apiMoney(a.SALDO_EXTRATO),
     statementDate: day(a.DATA_EXTRATO),
     system: apiMoney(a.SALDO_SISTEMA),
-    difference: apiMoney(a.DIFERENCA),
+    difference: a.DIFERENCA == null ? '' : apiMoney(a.DIFERENCA),
     pending: Number(a.PENDENTES ?? 0) || 0,
     pendingValue: apiMoney(a.VALOR_PENDENTE),
   };
