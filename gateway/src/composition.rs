@@ -59,6 +59,12 @@ pub fn services() -> Vec<ServiceDef> {
             serve: |ctx, l| Box::pin(erp_orders::serve(ctx, l)),
             registry: erp_orders::resources::registry,
         },
+        ServiceDef {
+            name: "reports",
+            migrate: |cfg| Box::pin(async move { erp_reports::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_reports::serve(ctx, l)),
+            registry: erp_reports::resources::registry,
+        },
     ]
 }
 

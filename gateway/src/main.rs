@@ -41,6 +41,9 @@ enum Command {
         #[command(subcommand)]
         action: Option<JobsAction>,
     },
+    /// Empty the reports' read model and replay the retained facts into it (stop
+    /// the reports service first; it replays when it starts again).
+    ReportsRebuild,
     /// Load the official NCM table (Siscomex CSV export); see services/catalog/data/README.md.
     ImportNcm { file: std::path::PathBuf },
     /// Load the official CNAE 2.3 subclasses (IBGE CSV); see services/catalog/data/README.md.
@@ -113,6 +116,12 @@ async fn main() -> anyhow::Result<()> {
             }
             r
         }
+        Command::ReportsRebuild => erp_reports::rebuild::run(&cfg).await.map(|r| {
+            println!(
+                "reports: read model emptied ({} inbox rows), {} consumers deleted; start the reports service to replay the retained facts",
+                r.inbox_rows, r.consumers_deleted
+            );
+        }),
         Command::Schema => {
             print!("{}", erp_gateway::graphql::schema(false).sdl());
             Ok(())

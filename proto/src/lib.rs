@@ -60,6 +60,12 @@ pub mod subjects {
     pub const CATALOG_CLIENTES: &str = "erp.catalog.cliente.>";
     pub const CATALOG_PRODUTOS: &str = "erp.catalog.produto.>";
     pub const CATALOG_SERVICOS: &str = "erp.catalog.servico.>";
+    /// Product groups and subgroups, collaborators (the sellers of customers).
+    pub const CATALOG_GRUPOS: &str = "erp.catalog.grupo.>";
+    pub const CATALOG_SUBGRUPOS: &str = "erp.catalog.subgrupo.>";
+    pub const CATALOG_COLABORADORES: &str = "erp.catalog.colaborador.>";
+    /// Finance's payment methods.
+    pub const FINANCE_FORMAS: &str = "erp.finance.formapagamento.>";
     /// `erp::v1::RecordChanged` of catalog's suppliers and identity's companies
     /// (orders keeps copies for purchases).
     pub const CATALOG_FORNECEDORES: &str = "erp.catalog.fornecedor.>";

@@ -4,16 +4,36 @@
 //! Its registers are declared for the resource engine; the gRPC surface is the
 //! generic `ResourceService`.
 //!
+//! Configuration: `NUVEMFISCAL_*` (the provider's credentials; without them the
+//! provider's calls answer `nuvemfiscal::MISSING_CREDENTIALS`), `ERP_DATA_DIR`
+//! (where the gateway leaves uploads) and `ERP_FISCAL_KEY`: 32 bytes in base64
+//! (`openssl rand -base64 32`), the AES-256-GCM key that seals the companies'
+//! A1 certificates, their passwords and the other fiscal secrets at rest.
+//! Without it (development) a fixed key derived from a public label is used
+//! and a warning is logged once, so production must set it; a value that is
+//! not 32 bytes of base64 stops the service at start-up. Changing the key
+//! makes the sealed values unreadable: they must be sent again.
+//!
 //! Layout:
 //! - `resources`: register descriptors, one folder per group of registers:
 //!   - `taxes/`: `tax_rules`, `operation_natures`, `numbering`, with the NF-e
 //!     `codes`, the `cfop` field and `body` readers they share.
+//!   - `company/`: `empresasservicos`, a company's fiscal services settings
+//!     (environment, regime and series per document type, CSC, NFS-e access,
+//!     A1 certificate) and the calls that hand them, the company and its logo
+//!     to the Nuvem Fiscal (`settings`, `certificate`, `provider`,
+//!     `registration`).
+//! - `certificate`: reading an A1 certificate (PKCS#12 and X.509, pure Rust):
+//!   validity, serial, holder, issuer, CNPJ/CPF; wrong password in pt-BR.
+//! - `crypto`: `Sealer`, AES-256-GCM sealing of secrets bound to their row.
 //! - `nuvemfiscal/`: the provider's client (OAuth2, retries, polling), the
 //!   request and answer types from its OpenAPI description, and a fake server
 //!   of the same API for demos and tests.
 //! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
 //!   with the field to fix and the screen that holds it.
 
+pub mod certificate;
+pub mod crypto;
 pub mod nuvemfiscal;
 pub mod rejections;
 pub mod resources;

@@ -70,7 +70,8 @@ impl Db {
     }
 }
 
-fn owner_options(cfg: &Config) -> Result<PgConnectOptions> {
+/// The owner's connection options (migrations, maintenance commands).
+pub fn owner_options(cfg: &Config) -> Result<PgConnectOptions> {
     let opts = PgConnectOptions::from_str(&cfg.database_url)
         .map_err(|e| Error::internal(format!("DATABASE_URL inválida: {e}")))?;
     Ok(plain_on_loopback(opts, &cfg.database_url).disable_statement_logging())

@@ -112,6 +112,7 @@ pub fn formapagamento() -> Resource {
     )
     .company_path()
     .screen("/formaspagamento")
+    .events("formapagamento")
     .key(&["FRMP_ID"])
     .label("FRMP_DESCRICAO")
     .order("FRMP_DESCRICAO")

@@ -10,8 +10,9 @@ use super::client::{Body, NuvemFiscal, Replay};
 use super::error::{Error, Result};
 use super::paths;
 use super::types::{
-    Empresa, EmpresaCertificado, EmpresaConfigCte, EmpresaConfigMdfe, EmpresaConfigNfce,
-    EmpresaConfigNfe, EmpresaListagem, EmpresaPedidoCadastroCertificado,
+    Empresa, EmpresaCertificado, EmpresaConfigCte, EmpresaConfigCteOs, EmpresaConfigDce,
+    EmpresaConfigDistribuicaoNfe, EmpresaConfigMdfe, EmpresaConfigNfce, EmpresaConfigNfcom,
+    EmpresaConfigNfe, EmpresaConfigNfse, EmpresaListagem, EmpresaPedidoCadastroCertificado,
 };
 
 /// The spec's limit for `PUT /empresas/{cpf_cnpj}/logotipo`.
@@ -99,6 +100,51 @@ impl NuvemFiscal {
         config: &EmpresaConfigMdfe,
     ) -> Result<EmpresaConfigMdfe> {
         self.put(paths::EMPRESA_MDFE, cpf_cnpj, config).await
+    }
+
+    /// `PUT /empresas/{cpf_cnpj}/nfse` (RPS numbering, city hall access).
+    pub async fn alterar_config_nfse(
+        &self,
+        cpf_cnpj: &str,
+        config: &EmpresaConfigNfse,
+    ) -> Result<EmpresaConfigNfse> {
+        self.put(paths::EMPRESA_NFSE, cpf_cnpj, config).await
+    }
+
+    /// `PUT /empresas/{cpf_cnpj}/cteos` (the CT-e OS).
+    pub async fn alterar_config_cteos(
+        &self,
+        cpf_cnpj: &str,
+        config: &EmpresaConfigCteOs,
+    ) -> Result<EmpresaConfigCteOs> {
+        self.put(paths::EMPRESA_CTEOS, cpf_cnpj, config).await
+    }
+
+    /// `PUT /empresas/{cpf_cnpj}/dce`.
+    pub async fn alterar_config_dce(
+        &self,
+        cpf_cnpj: &str,
+        config: &EmpresaConfigDce,
+    ) -> Result<EmpresaConfigDce> {
+        self.put(paths::EMPRESA_DCE, cpf_cnpj, config).await
+    }
+
+    /// `PUT /empresas/{cpf_cnpj}/distnfe` (distribution of the NF-e received).
+    pub async fn alterar_config_distnfe(
+        &self,
+        cpf_cnpj: &str,
+        config: &EmpresaConfigDistribuicaoNfe,
+    ) -> Result<EmpresaConfigDistribuicaoNfe> {
+        self.put(paths::EMPRESA_DISTNFE, cpf_cnpj, config).await
+    }
+
+    /// `PUT /empresas/{cpf_cnpj}/nfcom`.
+    pub async fn alterar_config_nfcom(
+        &self,
+        cpf_cnpj: &str,
+        config: &EmpresaConfigNfcom,
+    ) -> Result<EmpresaConfigNfcom> {
+        self.put(paths::EMPRESA_NFCOM, cpf_cnpj, config).await
     }
 
     /// `PUT /empresas/{cpf_cnpj}/certificado`: the .pfx/.p12 file in base64

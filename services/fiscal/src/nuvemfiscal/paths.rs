@@ -55,6 +55,11 @@ pub const EMPRESA_NFE: &str = "/empresas/{cpf_cnpj}/nfe";
 pub const EMPRESA_NFCE: &str = "/empresas/{cpf_cnpj}/nfce";
 pub const EMPRESA_CTE: &str = "/empresas/{cpf_cnpj}/cte";
 pub const EMPRESA_MDFE: &str = "/empresas/{cpf_cnpj}/mdfe";
+pub const EMPRESA_NFSE: &str = "/empresas/{cpf_cnpj}/nfse";
+pub const EMPRESA_CTEOS: &str = "/empresas/{cpf_cnpj}/cteos";
+pub const EMPRESA_DCE: &str = "/empresas/{cpf_cnpj}/dce";
+pub const EMPRESA_DISTNFE: &str = "/empresas/{cpf_cnpj}/distnfe";
+pub const EMPRESA_NFCOM: &str = "/empresas/{cpf_cnpj}/nfcom";
 pub const EMPRESA_CERTIFICADO: &str = "/empresas/{cpf_cnpj}/certificado";
 pub const EMPRESA_LOGOTIPO: &str = "/empresas/{cpf_cnpj}/logotipo";
 
@@ -93,6 +98,11 @@ pub const USED: &[(&str, &str)] = &[
     ("PUT", EMPRESA_NFCE),
     ("PUT", EMPRESA_CTE),
     ("PUT", EMPRESA_MDFE),
+    ("PUT", EMPRESA_NFSE),
+    ("PUT", EMPRESA_CTEOS),
+    ("PUT", EMPRESA_DCE),
+    ("PUT", EMPRESA_DISTNFE),
+    ("PUT", EMPRESA_NFCOM),
     ("GET", EMPRESA_CERTIFICADO),
     ("PUT", EMPRESA_CERTIFICADO),
     ("DELETE", EMPRESA_CERTIFICADO),

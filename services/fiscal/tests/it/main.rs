@@ -1,5 +1,7 @@
 //! Integration tests of fiscal's registers against the real PostgreSQL.
 
+mod company;
+
 use erp_platform::db::Db;
 use erp_platform::testing::TestCtx;
 use serde_json::{json, Value};
@@ -54,7 +56,7 @@ async fn every_register_passes_the_table_driven_test() {
     let n = erp_platform::testing::exercise_registry(&db, &reg, client())
         .await
         .expect("exercise_registry");
-    assert_eq!(n, 3);
+    assert_eq!(n, 4);
 }
 
 #[tokio::test]

@@ -210,6 +210,8 @@ pub struct OpenOrder {
     method: Option<i64>,
     /// (item, product, quantity, location)
     stock_lines: Vec<(i64, i64, Decimal, Option<i64>)>,
+    /// The sale lines of the invoice fact (products, then services).
+    sale_lines: Vec<erp_proto::orders::v1::SaleLine>,
     totals: erp_platform::resource::document::arithmetic::Totals,
 }
 
@@ -294,9 +296,10 @@ pub async fn open_order(
     .bind(serie)
     .fetch_all(&mut **tx)
     .await?;
-    let services: Vec<(Decimal, Decimal)> = sqlx::query_as(
-        "SELECT pfos_qtde, pfos_vlr_unit FROM orders.pedidoservico
-         WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4",
+    let services: Vec<(Decimal, Decimal, i64, i64)> = sqlx::query_as(
+        "SELECT pfos_qtde, pfos_vlr_unit, pfos_id, pfos_serv_id FROM orders.pedidoservico
+         WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4
+         ORDER BY pfos_id",
     )
     .bind(client)
     .bind(emp)
@@ -319,7 +322,30 @@ pub async fn open_order(
         .collect();
     let service_lines: Vec<erp_platform::resource::document::arithmetic::Line> = services
         .iter()
-        .map(|(q, u)| erp_platform::resource::document::arithmetic::Line::new(*q, *u))
+        .map(|(q, u, _, _)| erp_platform::resource::document::arithmetic::Line::new(*q, *u))
+        .collect();
+    let sale =
+        |kind: &str, item: i64, id: i64, l: &erp_platform::resource::document::arithmetic::Line| {
+            erp_proto::orders::v1::SaleLine {
+                kind: kind.into(),
+                item,
+                item_id: id,
+                quantity: l.qty.normalize().to_string(),
+                unit_price: l.unit.normalize().to_string(),
+                discount: l.discount.normalize().to_string(),
+                total: l.net().to_string(),
+            }
+        };
+    let sale_lines = products
+        .iter()
+        .zip(&product_lines)
+        .map(|(p, l)| sale("P", p.0, p.1, l))
+        .chain(
+            services
+                .iter()
+                .zip(&service_lines)
+                .map(|(s, l)| sale("S", s.2, s.3, l)),
+        )
         .collect();
     let totals = erp_platform::resource::document::arithmetic::document(
         &product_lines,
@@ -337,6 +363,7 @@ pub async fn open_order(
         condition,
         method,
         stock_lines: products.iter().map(|p| (p.0, p.1, p.2, p.7)).collect(),
+        sale_lines,
         totals,
     })
 }
@@ -401,6 +428,7 @@ pub async fn invoice_open(
             .collect(),
         payment_condition_id: order.condition.unwrap_or(0),
         payment_method_id: order.method.unwrap_or(0),
+        sale_lines: order.sale_lines.clone(),
     };
     erp_platform::bus::outbox_insert(
         tx,

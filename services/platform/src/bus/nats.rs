@@ -50,6 +50,24 @@ impl NatsBus {
     pub fn client(&self) -> &async_nats::Client {
         &self.client
     }
+
+    /// Deletes durable consumers of the `ERP` stream (a consumer that does not
+    /// exist is no error): created again, they start at the oldest retained
+    /// message. Answers how many existed.
+    pub async fn delete_consumers(&self, durables: &[&str]) -> Result<usize> {
+        let stream = self
+            .js
+            .get_stream(STREAM)
+            .await
+            .map_err(|e| Error::Unavailable(format!("JetStream: {e}")))?;
+        let mut deleted = 0;
+        for d in durables {
+            if stream.delete_consumer(d).await.is_ok() {
+                deleted += 1;
+            }
+        }
+        Ok(deleted)
+    }
 }
 
 fn headers_of(msg: &Message) -> async_nats::HeaderMap {

@@ -19,6 +19,7 @@ pub fn grupo() -> Resource {
         .sample(json!({"GRUP_DESCRICAO": "FERRAGENS", "GRUP_MARGEM": "35.5"}))
         .key(&["GRUP_ID"])
         .company_path()
+        .events("grupo")
         .label("GRUP_DESCRICAO")
         .order("GRUP_DESCRICAO")
         .fields(vec![
@@ -51,6 +52,7 @@ pub fn subgrupo() -> Resource {
     .sample(json!({"GSUB_DESCRICAO": "PARAFUSOS", "GSUB_GRUP_ID": 1}))
     .key(&["GSUB_ID"])
     .company("GSUB_EMP_ID")
+    .events("subgrupo")
     .label("GSUB_DESCRICAO")
     .order("GSUB_DESCRICAO")
     .fields(vec![

@@ -31,6 +31,11 @@ pub(super) fn routes() -> Router<FakeHandle> {
         .merge(setting(paths::EMPRESA_NFCE, |e| &mut e.nfce))
         .merge(setting(paths::EMPRESA_CTE, |e| &mut e.cte))
         .merge(setting(paths::EMPRESA_MDFE, |e| &mut e.mdfe))
+        .merge(setting(paths::EMPRESA_NFSE, |e| &mut e.nfse))
+        .merge(setting(paths::EMPRESA_CTEOS, |e| &mut e.cteos))
+        .merge(setting(paths::EMPRESA_DCE, |e| &mut e.dce))
+        .merge(setting(paths::EMPRESA_DISTNFE, |e| &mut e.distnfe))
+        .merge(setting(paths::EMPRESA_NFCOM, |e| &mut e.nfcom))
         .route(
             paths::EMPRESA_CERTIFICADO,
             get(read_certificate)

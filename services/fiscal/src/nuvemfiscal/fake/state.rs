@@ -9,8 +9,9 @@ use axum::http::Method;
 
 use crate::nuvemfiscal::paths::{DocPaths, CTE, MDFE, NFE};
 use crate::nuvemfiscal::types::{
-    Dfe, Empresa, EmpresaCertificado, EmpresaConfigCte, EmpresaConfigMdfe, EmpresaConfigNfce,
-    EmpresaConfigNfe,
+    Dfe, Empresa, EmpresaCertificado, EmpresaConfigCte, EmpresaConfigCteOs, EmpresaConfigDce,
+    EmpresaConfigDistribuicaoNfe, EmpresaConfigMdfe, EmpresaConfigNfce, EmpresaConfigNfcom,
+    EmpresaConfigNfe, EmpresaConfigNfse,
 };
 
 /// Document type.
@@ -84,6 +85,11 @@ pub struct StoredEmpresa {
     pub nfce: Option<EmpresaConfigNfce>,
     pub cte: Option<EmpresaConfigCte>,
     pub mdfe: Option<EmpresaConfigMdfe>,
+    pub nfse: Option<EmpresaConfigNfse>,
+    pub cteos: Option<EmpresaConfigCteOs>,
+    pub dce: Option<EmpresaConfigDce>,
+    pub distnfe: Option<EmpresaConfigDistribuicaoNfe>,
+    pub nfcom: Option<EmpresaConfigNfcom>,
     pub certificado: Option<EmpresaCertificado>,
     /// MIME type and bytes.
     pub logotipo: Option<(&'static str, Vec<u8>)>,

@@ -249,6 +249,52 @@ fn company_and_event_bodies_follow_the_spec() {
             ambiente: Ambiente::Homologacao,
         },
     );
+    let nfse = assert_matches(
+        "EmpresaConfigNfse",
+        &EmpresaConfigNfse {
+            regTrib: Some(EmpresaConfigNfseRegTrib {
+                opSimpNac: Some(3),
+                regApTribSN: None,
+                regEspTrib: Some(0),
+            }),
+            rps: EmpresaConfigRps { lote: 1, serie: "A".into(), numero: 10 },
+            prefeitura: Some(EmpresaConfigPrefeitura {
+                login: Some("empresa".into()),
+                senha: Some("senha".into()),
+                token: None,
+            }),
+            incentivo_fiscal: Some(false),
+            ambiente: Ambiente::Homologacao,
+        },
+    );
+    for schema in [
+        "EmpresaConfigNfseRegTrib",
+        "EmpresaConfigRps",
+        "EmpresaConfigPrefeitura",
+    ] {
+        assert!(nfse.visited.contains(schema), "{schema} was not reached");
+    }
+    assert_matches(
+        "EmpresaConfigCteOs",
+        &EmpresaConfigCteOs { CRT: Some(3), ambiente: Ambiente::Producao },
+    );
+    assert_matches(
+        "EmpresaConfigDce",
+        &EmpresaConfigDce { ambiente: Ambiente::Producao },
+    );
+    assert_matches(
+        "EmpresaConfigDistribuicaoNfe",
+        &EmpresaConfigDistribuicaoNfe {
+            distribuicao_automatica: Some(true),
+            distribuicao_intervalo_horas: None,
+            ciencia_automatica: Some(false),
+            ambiente: Ambiente::Producao,
+        },
+    );
+    assert_matches(
+        "EmpresaConfigNfcom",
+        &EmpresaConfigNfcom { CRT: Some(1), ambiente: Ambiente::Homologacao },
+    );
     assert_matches(
         "EmpresaPedidoCadastroCertificado",
         &EmpresaPedidoCadastroCertificado { certificado: "MIIK".into(), password: "senha".into() },

@@ -125,6 +125,111 @@ pub struct EmpresaConfigMdfe {
     pub ambiente: Ambiente,
 }
 
+/// Configuração de NFS-e da empresa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigNfse {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regTrib: Option<EmpresaConfigNfseRegTrib>,
+    pub rps: EmpresaConfigRps,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefeitura: Option<EmpresaConfigPrefeitura>,
+    /// Indica se a empresa tem incentivo fiscal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incentivo_fiscal: Option<bool>,
+    /// Indica se a empresa irá emitir em produção ou homologação.
+    pub ambiente: Ambiente,
+}
+
+/// Regimes de tributação do prestador de serviços.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigNfseRegTrib {
+    /// Situação perante o Simples Nacional: 1 não optante, 2 MEI, 3 ME/EPP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opSimpNac: Option<i32>,
+    /// Regime de apuração do optante ME/EPP (1 a 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regApTribSN: Option<i32>,
+    /// Regime Especial de Tributação (0 nenhum a 6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regEspTrib: Option<i32>,
+}
+
+/// Numeração de lote, série e RPS.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigRps {
+    /// Próximo número de lote.
+    pub lote: i64,
+    /// Série do RPS (número ou letras, conforme a prefeitura).
+    pub serie: String,
+    /// Próximo número de RPS.
+    pub numero: i64,
+}
+
+/// Acesso ao webservice da prefeitura.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigPrefeitura {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub login: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub senha: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+impl std::fmt::Debug for EmpresaConfigPrefeitura {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |v: &Option<String>| v.as_ref().map(|_| "***");
+        f.debug_struct("EmpresaConfigPrefeitura")
+            .field("login", &self.login)
+            .field("senha", &hidden(&self.senha))
+            .field("token", &hidden(&self.token))
+            .finish()
+    }
+}
+
+/// Configuração de CT-e OS da empresa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigCteOs {
+    /// Código de Regime Tributário.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CRT: Option<i32>,
+    /// Indica se a empresa irá emitir em produção ou homologação.
+    pub ambiente: Ambiente,
+}
+
+/// Configuração de DC-e da empresa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigDce {
+    /// Indica se a empresa irá emitir em produção ou homologação.
+    pub ambiente: Ambiente,
+}
+
+/// Configuração da distribuição de NF-e (notas recebidas) da empresa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigDistribuicaoNfe {
+    /// Distribuição automática pelo último NSU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribuicao_automatica: Option<bool>,
+    /// Intervalo entre distribuições automáticas, de 1 a 24 horas.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribuicao_intervalo_horas: Option<i32>,
+    /// Manifestação de ciência automática das notas recebidas.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ciencia_automatica: Option<bool>,
+    /// Ambiente da SEFAZ consultado.
+    pub ambiente: Ambiente,
+}
+
+/// Configuração de NFCom da empresa.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EmpresaConfigNfcom {
+    /// Código de Regime Tributário.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CRT: Option<i32>,
+    /// Indica se a empresa irá emitir em produção ou homologação.
+    pub ambiente: Ambiente,
+}
+
 /// Certificado digital vinculado à empresa.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EmpresaCertificado {

@@ -1,0 +1,172 @@
+//! The reports' copies of other services' registers, from their
+//! `erp.v1.RecordChanged` facts: one table-driven effect ([`Copy`]) per register
+//! (which columns of the row land in which columns of the copy). A removed row
+//! stays, flagged `excluido`, so old sales keep their names.
+
+use async_trait::async_trait;
+use erp_platform::bus::copies::{decode_record, row_id, row_text};
+use erp_platform::bus::{Effect, Message};
+use erp_platform::db::Tx;
+use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use serde_json::Value;
+use std::str::FromStr;
+
+/// What a column of the copy holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Text,
+    Int,
+    Decimal,
+}
+
+/// A copy: the table (in the `reports` schema), the row's company field (the
+/// fact's company when it has one), the id and the copied columns.
+pub struct Copy {
+    pub table: &'static str,
+    pub emp_field: &'static str,
+    pub id: (&'static str, &'static str),
+    pub columns: &'static [(&'static str, &'static str, Kind)],
+}
+
+pub const PRODUTOS: Copy = Copy {
+    table: "produtos",
+    emp_field: "PROD_EMP_ID",
+    id: ("prod_id", "PROD_ID"),
+    columns: &[
+        ("descricao", "PROD_DESCRICAO", Kind::Text),
+        ("grup_id", "PROD_GRUP_ID", Kind::Int),
+        ("gsub_id", "PROD_GSUB_ID", Kind::Int),
+        ("custo", "PROD_CUSTO", Kind::Decimal),
+    ],
+};
+
+pub const SERVICOS: Copy = Copy {
+    table: "servicos",
+    emp_field: "SERV_EMP_ID",
+    id: ("serv_id", "SERV_ID"),
+    columns: &[("descricao", "SERV_DESCRICAO", Kind::Text)],
+};
+
+pub const GRUPOS: Copy = Copy {
+    table: "grupos",
+    emp_field: "GRUP_EMP_ID",
+    id: ("grup_id", "GRUP_ID"),
+    columns: &[("descricao", "GRUP_DESCRICAO", Kind::Text)],
+};
+
+pub const SUBGRUPOS: Copy = Copy {
+    table: "subgrupos",
+    emp_field: "GSUB_EMP_ID",
+    id: ("gsub_id", "GSUB_ID"),
+    columns: &[
+        ("descricao", "GSUB_DESCRICAO", Kind::Text),
+        ("grup_id", "GSUB_GRUP_ID", Kind::Int),
+    ],
+};
+
+pub const CLIENTES: Copy = Copy {
+    table: "clientes",
+    emp_field: "CLI_EMP_ID",
+    id: ("cli_id", "CLI_ID"),
+    columns: &[
+        ("descricao", "CLI_DESCRICAO", Kind::Text),
+        ("cidade", "CLI_CIDADE", Kind::Text),
+        ("uf", "CLI_UF", Kind::Text),
+        ("cola_id", "CLI_COLA_ID", Kind::Int),
+    ],
+};
+
+pub const COLABORADORES: Copy = Copy {
+    table: "colaboradores",
+    emp_field: "COLA_EMP_ID",
+    id: ("cola_id", "COLA_ID"),
+    columns: &[
+        ("nome", "COLA_NOME", Kind::Text),
+        ("perc_comissao", "COLA_PERC_COMISSAO", Kind::Decimal),
+    ],
+};
+
+pub const FORMAS: Copy = Copy {
+    table: "formaspagamento",
+    emp_field: "FRMP_EMP_ID",
+    id: ("frmp_id", "FRMP_ID"),
+    columns: &[("descricao", "FRMP_DESCRICAO", Kind::Text)],
+};
+
+pub const EMPRESAS: Copy = Copy {
+    table: "empresas",
+    emp_field: "EMP_ID",
+    id: ("empresa_id", "EMP_ID"),
+    columns: &[
+        ("descricao", "EMP_DESCRICAO", Kind::Text),
+        ("logo", "EMP_IMG_LOGO_REL", Kind::Text),
+    ],
+};
+
+fn int_of(row: &Value, k: &str) -> Option<i64> {
+    match &row[k] {
+        Value::String(s) => s.trim().parse().ok(),
+        v => v.as_i64(),
+    }
+}
+
+fn decimal_of(row: &Value, k: &str) -> Result<Option<Decimal>> {
+    match &row[k] {
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim().is_empty() => Ok(None),
+        Value::String(s) => Decimal::from_str(s.trim())
+            .map(Some)
+            .map_err(|_| Error::validation(format!("Evento com {k} inválido."))),
+        v => Decimal::from_str(&v.to_string())
+            .map(Some)
+            .map_err(|_| Error::validation(format!("Evento com {k} inválido."))),
+    }
+}
+
+#[async_trait]
+impl Effect for Copy {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let (ev, row) = decode_record(msg)?;
+        if ev.client_id != 0 && ev.client_id != client_id {
+            return Err(Error::validation("Evento de outro cliente."));
+        }
+        let emp = match ev.emp_id {
+            0 => row_id(&row, self.emp_field)?,
+            e => e,
+        };
+        let id = row_id(&row, self.id.1)?;
+        let cols: Vec<&str> = self.columns.iter().map(|c| c.0).collect();
+        let values: Vec<String> = (0..cols.len()).map(|i| format!("${}", i + 5)).collect();
+        let sql = format!(
+            "INSERT INTO reports.{t} (client_id, emp_id, {idc}, excluido, {cols})
+             VALUES ($1, $2, $3, $4, {values})
+             ON CONFLICT (client_id, emp_id, {idc}) DO UPDATE SET excluido = EXCLUDED.excluido, {sets}",
+            t = self.table,
+            idc = self.id.0,
+            cols = cols.join(", "),
+            values = values.join(", "),
+            sets = cols
+                .iter()
+                .map(|c| format!("{c} = EXCLUDED.{c}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let deleted = ev.op == "excluido";
+        let mut q = sqlx::query(&sql)
+            .bind(client_id)
+            .bind(emp)
+            .bind(id)
+            .bind(deleted);
+        for (_, field, kind) in self.columns {
+            q = match kind {
+                Kind::Text => q.bind(row_text(&row, field)),
+                Kind::Int => q.bind(int_of(&row, field)),
+                Kind::Decimal => q.bind(decimal_of(&row, field)?),
+            };
+        }
+        // A removal carries the row as it was: the names stay, flagged.
+        q.execute(&mut **tx).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,142 @@
+//! The sales facts: `erp.orders.pedido.faturado` ([`InvoicedOrder`]) writes the
+//! order's header (`vendas`), its lines (`vendasitens`) and adds them to the daily
+//! rollup (`vendasdia`) in the consumer's transaction, once per order (the header's
+//! key; a second fact about the same order under another event id changes
+//! nothing). An undecodable fact, another tenant's, or a value that is not a
+//! decimal is refused for good.
+
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use chrono::NaiveDate;
+use erp_platform::bus::{Effect, Message};
+use erp_platform::db::Tx;
+use erp_platform::{Error, Result};
+use erp_proto::orders::v1::PedidoFaturado;
+use prost::Message as _;
+use rust_decimal::Decimal;
+
+fn dec(what: &str, s: &str) -> Result<Decimal> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(Decimal::ZERO);
+    }
+    Decimal::from_str(s).map_err(|_| Error::validation(format!("{what} inválido: '{s}'.")))
+}
+
+pub struct InvoicedOrder;
+
+#[async_trait]
+impl Effect for InvoicedOrder {
+    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev = PedidoFaturado::decode(msg.payload.as_ref())
+            .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))?;
+        if ev.client_id != 0 && ev.client_id != client_id {
+            return Err(Error::validation("Evento de outro cliente."));
+        }
+        if ev.emp_id <= 0 || ev.pedido_id <= 0 {
+            return Err(Error::validation("Evento sem empresa ou pedido."));
+        }
+        let day = NaiveDate::parse_from_str(ev.issued_on.trim(), "%Y-%m-%d").map_err(|_| {
+            Error::validation(format!("Data de emissão inválida: '{}'.", ev.issued_on))
+        })?;
+        let serie = ev.serie.trim().to_string();
+        let new = sqlx::query(
+            "INSERT INTO reports.vendas (client_id, emp_id, pedf_id, serie, dta, cli_id, cli_nome, total, tot_prod,
+                 tot_serv, frmp_id, cndp_id, usr_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(client_id)
+        .bind(ev.emp_id)
+        .bind(ev.pedido_id)
+        .bind(&serie)
+        .bind(day)
+        .bind(ev.customer_id)
+        .bind(Some(ev.customer_name.trim()).filter(|s| !s.is_empty()))
+        .bind(dec("Total", &ev.total)?)
+        .bind(dec("Total dos produtos", &ev.products_total)?)
+        .bind(dec("Total dos serviços", &ev.services_total)?)
+        .bind((ev.payment_method_id > 0).then_some(ev.payment_method_id))
+        .bind((ev.payment_condition_id > 0).then_some(ev.payment_condition_id))
+        .bind((ev.user_id > 0).then_some(ev.user_id))
+        .execute(&mut **tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if !new {
+            tracing::info!(
+                client_id,
+                emp = ev.emp_id,
+                pedido = ev.pedido_id,
+                "sale already recorded"
+            );
+            return Ok(());
+        }
+        let n = ev.sale_lines.len();
+        let (mut kinds, mut items, mut ids, mut qty, mut unit, mut disc, mut total) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for l in &ev.sale_lines {
+            let kind = match l.kind.trim() {
+                k @ ("P" | "S") => k.to_string(),
+                other => {
+                    return Err(Error::validation(format!(
+                        "Tipo de item inválido: '{other}'."
+                    )))
+                }
+            };
+            kinds.push(kind);
+            items.push(l.item);
+            ids.push(l.item_id);
+            qty.push(dec("Quantidade", &l.quantity)?);
+            unit.push(dec("Valor unitário", &l.unit_price)?);
+            disc.push(dec("Desconto", &l.discount)?);
+            total.push(dec("Total do item", &l.total)?);
+        }
+        sqlx::query(
+            "INSERT INTO reports.vendasitens (client_id, emp_id, pedf_id, serie, tipo, item, item_id, dta, cli_id, qtde,
+                 vlr_unit, vlr_desconto, vlr_total)
+             SELECT $1, $2, $3, $4, u.tipo, u.item, u.item_id, $5, $6, u.qtde, u.unit, u.disc, u.total
+             FROM UNNEST($7::text[], $8::bigint[], $9::bigint[], $10::numeric[], $11::numeric[], $12::numeric[],
+                         $13::numeric[]) AS u(tipo, item, item_id, qtde, unit, disc, total)",
+        )
+        .bind(client_id)
+        .bind(ev.emp_id)
+        .bind(ev.pedido_id)
+        .bind(&serie)
+        .bind(day)
+        .bind(ev.customer_id)
+        .bind(&kinds)
+        .bind(&items)
+        .bind(&ids)
+        .bind(&qty)
+        .bind(&unit)
+        .bind(&disc)
+        .bind(&total)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO reports.vendasdia AS d (client_id, emp_id, dta, tipo, item_id, cli_id, qtde, valor, linhas)
+             SELECT client_id, emp_id, dta, tipo, item_id, cli_id, sum(qtde), sum(vlr_total), count(*)
+             FROM reports.vendasitens
+             WHERE client_id = $1 AND emp_id = $2 AND pedf_id = $3 AND serie = $4
+             GROUP BY client_id, emp_id, dta, tipo, item_id, cli_id
+             ON CONFLICT (client_id, emp_id, dta, tipo, item_id, cli_id) DO UPDATE
+             SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas",
+        )
+        .bind(client_id)
+        .bind(ev.emp_id)
+        .bind(ev.pedido_id)
+        .bind(&serie)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}

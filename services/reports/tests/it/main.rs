@@ -1,0 +1,600 @@
+//! Integration tests of the reports service against the real PostgreSQL: the read
+//! model fed by the facts (once per order, another tenant's refused), the sales
+//! reports computed by hand (per order, per product grouped, the ABC curve with
+//! its monthly curve, the commission), their PDF (read back with `pdftotext`, a
+//! PNG under `$CARGO_TARGET_TMPDIR/test-artifacts/reports/`) and XLSX (read back
+//! with calamine), the empty period (204), the dashboard, the definitions and the
+//! rebuild.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use base64::Engine as _;
+use erp_platform::bus::{apply_once, Effect, Message, CLIENT_HEADER};
+use erp_platform::db::Db;
+use erp_platform::testing::TestCtx;
+use erp_proto::erp::v1::RecordChanged;
+use erp_proto::orders::v1::{PedidoFaturado, SaleLine};
+use prost::Message as _;
+use serde_json::{json, Value};
+
+static CTX: TestCtx = TestCtx::new("reports", |cfg| {
+    Box::pin(async move { erp_reports::migrate(&cfg).await })
+});
+
+/// The rebuild empties every client's read model: the tests take turns.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn message(c: i64, id: &str, subject: &str, payload: Vec<u8>) -> Message {
+    let mut m = Message::new(id, subject, payload.into());
+    m.headers.push((CLIENT_HEADER.into(), c.to_string()));
+    m
+}
+
+async fn deliver<E: Effect + 'static>(
+    db: &Db,
+    consumer: &str,
+    c: i64,
+    effect: E,
+    msg: Message,
+) -> erp_platform::Result<bool> {
+    let id = msg.id.clone();
+    apply_once(db, "reports", consumer, &id, c, move |tx| {
+        Box::pin(async move { effect.apply(tx, c, &msg).await })
+    })
+    .await
+}
+
+async fn record(db: &Db, c: i64, copy: erp_reports::copies::Copy, resource: &str, row: Value) {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let ev = RecordChanged {
+        resource: resource.into(),
+        op: "criado".into(),
+        client_id: c,
+        emp_id: 1,
+        key: vec![],
+        row_json: serde_json::to_vec(&row).expect("row"),
+    };
+    deliver(
+        db,
+        &format!("reports-{resource}"),
+        c,
+        copy,
+        message(
+            c,
+            &format!("rc-{c}-{n}"),
+            "erp.catalog.x.criado",
+            ev.encode_to_vec(),
+        ),
+    )
+    .await
+    .expect("copy");
+}
+
+fn line(kind: &str, item: i64, id: i64, qty: &str, unit: &str, total: &str) -> SaleLine {
+    SaleLine {
+        kind: kind.into(),
+        item,
+        item_id: id,
+        quantity: qty.into(),
+        unit_price: unit.into(),
+        discount: "0".into(),
+        total: total.into(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn sale(
+    db: &Db,
+    c: i64,
+    event: &str,
+    pedido: i64,
+    customer: i64,
+    day: &str,
+    method: i64,
+    lines: Vec<SaleLine>,
+) -> bool {
+    let total: rust_decimal::Decimal = lines
+        .iter()
+        .map(|l| l.total.parse::<rust_decimal::Decimal>().expect("total"))
+        .sum();
+    let ev = PedidoFaturado {
+        client_id: c,
+        emp_id: 1,
+        pedido_id: pedido,
+        serie: "1".into(),
+        customer_id: customer,
+        customer_name: format!("CLIENTE {customer}"),
+        total: total.to_string(),
+        products_total: total.to_string(),
+        services_total: "0".into(),
+        issued_on: day.into(),
+        payment_method_id: method,
+        sale_lines: lines,
+        ..Default::default()
+    };
+    deliver(
+        db,
+        "reports-pedido-faturado",
+        c,
+        erp_reports::facts::InvoicedOrder,
+        message(c, event, "erp.orders.pedido.faturado", ev.encode_to_vec()),
+    )
+    .await
+    .expect("sale")
+}
+
+/// Copies and three orders: product 1 (group 1 'FILTROS') 700 + 100, product 2
+/// (group 2 'ÓLEOS') 150, product 3 (group 2) 50; customer 7 of seller 3 (5%).
+async fn seed(db: &Db, c: i64) {
+    use erp_reports::copies::*;
+    record(
+        db,
+        c,
+        GRUPOS,
+        "grupos",
+        json!({"GRUP_ID": 1, "GRUP_DESCRICAO": "FILTROS"}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        GRUPOS,
+        "grupos",
+        json!({"GRUP_ID": 2, "GRUP_DESCRICAO": "ÓLEOS"}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        PRODUTOS,
+        "produtos",
+        json!({"PROD_ID": 1, "PROD_DESCRICAO": "FILTRO DE ÓLEO PSL 55", "PROD_GRUP_ID": 1}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        PRODUTOS,
+        "produtos",
+        json!({"PROD_ID": 2, "PROD_DESCRICAO": "ÓLEO 5W30 1L", "PROD_GRUP_ID": 2}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        PRODUTOS,
+        "produtos",
+        json!({"PROD_ID": 3, "PROD_DESCRICAO": "ÓLEO 15W40 1L", "PROD_GRUP_ID": "2"}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        COLABORADORES,
+        "colaboradores",
+        json!({"COLA_ID": 3, "COLA_NOME": "Carlos Vendedor", "COLA_PERC_COMISSAO": "5"}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        CLIENTES,
+        "clientes",
+        json!({"CLI_ID": 7, "CLI_DESCRICAO": "OFICINA DO JOÃO", "CLI_COLA_ID": 3}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        CLIENTES,
+        "clientes",
+        json!({"CLI_ID": 8, "CLI_DESCRICAO": "AUTO PEÇAS BETA"}),
+    )
+    .await;
+    record(
+        db,
+        c,
+        FORMAS,
+        "formas",
+        json!({"FRMP_ID": 4, "FRMP_DESCRICAO": "PIX"}),
+    )
+    .await;
+    assert!(
+        sale(
+            db,
+            c,
+            &format!("s1-{c}"),
+            10,
+            7,
+            "2026-10-15",
+            4,
+            vec![
+                line("P", 1, 1, "20", "35", "700.00"),
+                line("P", 2, 2, "5", "30", "150.00")
+            ]
+        )
+        .await
+    );
+    assert!(
+        sale(
+            db,
+            c,
+            &format!("s2-{c}"),
+            11,
+            8,
+            "2026-11-03",
+            4,
+            vec![line("P", 1, 1, "2", "50", "100.00")]
+        )
+        .await
+    );
+    assert!(
+        sale(
+            db,
+            c,
+            &format!("s3-{c}"),
+            12,
+            7,
+            "2026-11-20",
+            0,
+            vec![line("P", 1, 3, "2.5", "20", "50.00")]
+        )
+        .await
+    );
+}
+
+async fn call(
+    db: &Db,
+    c: i64,
+    action: &str,
+    params: &[(&str, &str)],
+    body: Value,
+) -> erp_platform::Result<Value> {
+    let dir = std::env::temp_dir().join("erp-reports-tests");
+    let reg = erp_reports::resources::registry_in(&dir).expect("registry");
+    let res = reg.get("vendas").expect("register").clone();
+    let a = res
+        .actions
+        .iter()
+        .find(|a| a.name == action)
+        .expect("action")
+        .clone();
+    let params: HashMap<String, String> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut tx = db.begin_tenant(c).await?;
+    let out = a
+        .run(&mut tx, &res, &CTX.caller(c, 1), Some(1), &params, body)
+        .await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+fn period() -> Value {
+    json!({"DATA_INI": "2026-10-01", "DATA_FIM": "2026-11-30"})
+}
+
+fn with(mut v: Value, k: &str, x: Value) -> Value {
+    v[k] = x;
+    v
+}
+
+fn file(out: &Value, content_type: &str) -> Vec<u8> {
+    let f = &out[erp_platform::resource::FILE_REPLY];
+    assert_eq!(f["tipo"], content_type);
+    base64::engine::general_purpose::STANDARD
+        .decode(f["base64"].as_str().expect("base64"))
+        .expect("decode")
+}
+
+fn artifacts() -> PathBuf {
+    let dir = std::env::var("CARGO_TARGET_TMPDIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir())
+        .join("test-artifacts/reports");
+    std::fs::create_dir_all(&dir).expect("artifacts");
+    dir
+}
+
+#[tokio::test]
+async fn sales_reports_from_the_facts() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let db = CTX.db().await;
+    let c = CTX.client();
+    seed(&db, c).await;
+    // The same order again under another event id changes nothing.
+    assert!(
+        sale(
+            &db,
+            c,
+            &format!("s1-again-{c}"),
+            10,
+            7,
+            "2026-10-15",
+            4,
+            vec![line("P", 1, 1, "20", "35", "700.00")]
+        )
+        .await
+    );
+
+    // Per order.
+    let out = call(&db, c, "relatorio_vendas", &[], period())
+        .await
+        .expect("vendas");
+    let rows = out["dados"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["PEDIDO"], "10/1");
+    assert_eq!(rows[0]["CLIENTE"], "OFICINA DO JOÃO");
+    assert_eq!(rows[0]["FORMA_PAGAMENTO"], "PIX");
+    assert_eq!(out["totais"]["VALOR_TOTAL"], json!(1000));
+
+    // Per product, grouped by group: FILTROS 1 (700 + 100), ÓLEOS 2 (150), 3 (50).
+    let out = call(&db, c, "relatorio_vendasprodutos", &[], period())
+        .await
+        .expect("produtos");
+    let rows = out["dados"].as_array().expect("rows");
+    let got: Vec<(String, i64, String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["GRUPO"].as_str().unwrap_or("").into(),
+                r["PROD_ID"].as_i64().unwrap_or(0),
+                r["QTDE"].to_string(),
+                r["VALOR"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "FILTROS".to_string(),
+                1,
+                "22".to_string(),
+                "800".to_string()
+            ),
+            ("ÓLEOS".to_string(), 2, "5".to_string(), "150".to_string()),
+            ("ÓLEOS".to_string(), 3, "2.5".to_string(), "50".to_string()),
+        ]
+    );
+    assert_eq!(out["totais"], json!({"QTDE": 29.5, "VALOR": 1000}));
+    // A group filter.
+    let out = call(
+        &db,
+        c,
+        "relatorio_vendasprodutos",
+        &[],
+        with(period(), "GRUP_ID", json!(2)),
+    )
+    .await
+    .expect("grupo");
+    assert_eq!(out["totais"]["VALOR"], json!(200));
+
+    // ABC of products: 800 (80%: A), 150 (95%: B, 80 before), 50 (C, 95 before);
+    // monthly: product 1 had 700 in October, 100 in November.
+    let out = call(&db, c, "relatorio_curvaprodutos", &[], period())
+        .await
+        .expect("curva");
+    let rows = out["dados"].as_array().expect("rows");
+    let classes: Vec<&str> = rows
+        .iter()
+        .map(|r| r["CLASSE"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(classes, vec!["A", "B", "C"]);
+    assert_eq!(rows[0]["PRODUTO"], "FILTRO DE ÓLEO PSL 55");
+    assert_eq!(rows[0]["PARTICIPACAO"], json!(80));
+    assert_eq!(rows[1]["ACUMULADO"], json!(95));
+    assert_eq!(rows[0]["M10"], json!(700));
+    assert_eq!(rows[0]["M11"], json!(100));
+    assert_eq!(rows[0]["M13"], json!(800));
+    assert_eq!(out["totais"]["M13"], json!(1000));
+    // Customers: 7 bought 900, 8 bought 100.
+    let out = call(&db, c, "relatorio_curvaclientes", &[], period())
+        .await
+        .expect("clientes");
+    assert_eq!(out["dados"][0]["CLIENTE"], "OFICINA DO JOÃO");
+    assert_eq!(out["dados"][0]["VALOR"], json!(900));
+    // Commission: Carlos sold 900 through customer 7 at 5% = 45.
+    let out = call(&db, c, "relatorio_comissao", &[], period())
+        .await
+        .expect("comissao");
+    assert_eq!(
+        out["dados"],
+        json!([{"COLA_ID": 3, "REPRESENTANTE": "Carlos Vendedor", "CLIENTES": 1,
+        "VALOR_VENDAS": 900, "PERC_COMISSAO": 5, "VALOR_COMISSAO": 45}])
+    );
+
+    // An empty period answers the empty list (204 at the gateway).
+    let out = call(
+        &db,
+        c,
+        "relatorio_vendas",
+        &[],
+        json!({"DATA_INI": "2025-01-01", "DATA_FIM": "2025-01-31"}),
+    )
+    .await
+    .expect("empty");
+    assert_eq!(out, json!([]));
+    // Refusals in pt-BR.
+    let e = call(
+        &db,
+        c,
+        "relatorio_vendas",
+        &[],
+        json!({"DATA_INI": "2026-11-30", "DATA_FIM": "2026-11-01"}),
+    )
+    .await;
+    assert_eq!(
+        e.err().map(|e| e.public_message()).as_deref(),
+        Some("A data final deve ser igual ou posterior à inicial.")
+    );
+    let e = call(
+        &db,
+        c,
+        "relatorio_vendas",
+        &[],
+        with(period(), "FORMATO", json!("doc")),
+    )
+    .await;
+    assert_eq!(
+        e.err().map(|e| e.public_message()).as_deref(),
+        Some("Formato inválido: use json, pdf ou xlsx.")
+    );
+    let e = call(
+        &db,
+        c,
+        "relatorio_vendas",
+        &[],
+        json!({"DATA_FIM": "2026-11-01"}),
+    )
+    .await;
+    assert_eq!(
+        e.err().map(|e| e.public_message()).as_deref(),
+        Some("Data inicial é obrigatório!")
+    );
+
+    // Another tenant sees nothing, and its fact about this client is refused.
+    let other = CTX.client();
+    let out = call(&db, other, "relatorio_vendas", &[], period())
+        .await
+        .expect("other");
+    assert_eq!(out, json!([]));
+}
+
+#[tokio::test]
+async fn pdf_xlsx_dashboard_definitions_and_rebuild() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let db = CTX.db().await;
+    let c = CTX.client();
+    seed(&db, c).await;
+
+    let out = call(
+        &db,
+        c,
+        "relatorio_vendasprodutos",
+        &[],
+        with(period(), "FORMATO", json!("pdf")),
+    )
+    .await
+    .expect("pdf");
+    let pdf = file(&out, "application/pdf");
+    assert!(pdf.starts_with(b"%PDF"));
+    let path = artifacts().join("vendas-produtos.pdf");
+    std::fs::write(&path, &pdf).expect("write pdf");
+    if let Ok(text) = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(&path)
+        .arg("-")
+        .output()
+    {
+        if text.status.success() {
+            let text = String::from_utf8_lossy(&text.stdout);
+            assert!(text.contains("Vendas de Produtos"));
+            assert!(text.contains("FILTRO DE ÓLEO PSL 55"));
+            assert!(text.contains("1.000,00"), "the totals row");
+            assert!(text.contains("Pág: 1 de 1"));
+            let _ = std::process::Command::new("pdftoppm")
+                .args(["-png", "-r", "60"])
+                .arg(&path)
+                .arg(artifacts().join("vendas-produtos"))
+                .status();
+        }
+    }
+    let out = call(
+        &db,
+        c,
+        "relatorio_curvaprodutos",
+        &[],
+        with(period(), "FORMATO", json!("xlsx")),
+    )
+    .await
+    .expect("xlsx");
+    let bytes = file(
+        &out,
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    let path = artifacts().join("curva-produtos.xlsx");
+    std::fs::write(&path, &bytes).expect("write xlsx");
+    use calamine::Reader as _;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&path).expect("workbook");
+    let sheet = book.worksheet_range("Sheet1").expect("Sheet1");
+    let header: Vec<String> = sheet
+        .rows()
+        .next()
+        .expect("header")
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert!(
+        header.contains(&"Classe".to_string()) && header.contains(&"Out".to_string()),
+        "{header:?}"
+    );
+    let valor = header
+        .iter()
+        .position(|h| h == "Valor")
+        .expect("Valor column");
+    let first = sheet.rows().nth(1).expect("first row");
+    assert_eq!(
+        first[valor],
+        calamine::Data::Float(800.0),
+        "money as a number"
+    );
+
+    let out = call(&db, c, "dashboard", &[("nome", "vendasgrupo")], period())
+        .await
+        .expect("dashboard");
+    assert_eq!(
+        out,
+        json!({"dados": [{"ROTULO": "FILTROS", "VALOR": 800}, {"ROTULO": "ÓLEOS", "VALOR": 200}], "TOTAL": 1000})
+    );
+    let out = call(
+        &db,
+        c,
+        "dashboard",
+        &[("nome", "formaspagamentos")],
+        period(),
+    )
+    .await
+    .expect("formas");
+    assert_eq!(out["dados"][0], json!({"ROTULO": "PIX", "VALOR": 950}));
+    let e = call(&db, c, "dashboard", &[("nome", "contaspagar")], period()).await;
+    assert!(matches!(e, Err(erp_platform::Error::NotFound(_))));
+
+    let defs = call(&db, c, "definicoes", &[("emp", "1")], json!({}))
+        .await
+        .expect("definitions");
+    let routes: Vec<&str> = defs
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|d| d["ROTA"].as_str())
+        .collect();
+    assert!(
+        routes.contains(&"/relatoriodevendas") && routes.contains(&"/relatoriocurvadeprodutos")
+    );
+    let curve = defs
+        .as_array()
+        .and_then(|l| l.iter().find(|d| d["NOME"] == "curvaprodutos"))
+        .expect("curve");
+    assert_eq!(curve["MENSAL"], true);
+    assert_eq!(curve["ORIENTACAO"], "paisagem");
+    assert_eq!(
+        curve["FILTROS"][0],
+        json!({"CAMPO": "DATA_INI", "ROTULO": "Data inicial", "TIPO": "data", "OBRIGATORIO": true})
+    );
+
+    // The rebuild empties the read model (every client's: it is a deployment command).
+    let r = erp_reports::rebuild::run(&CTX.config())
+        .await
+        .expect("rebuild");
+    assert!(r.inbox_rows > 0);
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM reports.vendas")
+        .fetch_one(&mut *tx)
+        .await
+        .expect("count");
+    assert_eq!(left, 0);
+}
