@@ -18,6 +18,26 @@ export default defineConfig({
       '/contasreceber/recibo': { target: backend, changeOrigin: true },
       '/contaspagar/recibo': { target: backend, changeOrigin: true },
       '/reciboavulso/': { target: backend, changeOrigin: true },
+      // Banking: slip PDFs, CNAB files, OFX import, the Domínio export.
+      '/boletos/': { target: backend, changeOrigin: true },
+      '/conciliacaobancaria/ofx': { target: backend, changeOrigin: true },
+      '/integracaodominio/': { target: backend, changeOrigin: true },
+      // Reports: the definitions, the dashboard and every report call (POST only: a GET
+      // of the same path is a screen).
+      '/relatorios/': { target: backend, changeOrigin: true },
+      '/dasboard/': { target: backend, changeOrigin: true },
+      ...Object.fromEntries(
+        [
+          '/vendas/reports',
+          '/relatoriovendasprodutos',
+          '/relatoriovendasservico',
+          '/curvaprodutos/reports',
+          '/curvaClientes/reports',
+          '/curvaGrupoProdutos/reports',
+          '/curvaRepresentantes/reports',
+          '/comissao/reports',
+        ].map((p) => [p, { target: backend, changeOrigin: true }]),
+      ),
     },
   },
   build: {

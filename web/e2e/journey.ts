@@ -404,6 +404,64 @@ async function run(vp: Viewport) {
         if (cells[2] !== '2') throw new Error(`exit quantity ${cells[2]}, 2 expected`);
       });
 
+      // Reports (issue 15): the invoiced order in the sales report, computed from the facts
+      // by the reports service (they arrive over the bus: generate again until it is there),
+      // its PDF, and the home dashboard's sales by group.
+      const reports =
+        process.env.E2E_REPORTS !== '0' &&
+        (await gql<{ resourceMetas: { name: string }[] }>(page, '{ resourceMetas { name } }')).resourceMetas.some(
+          (r) => r.name === 'vendas',
+        );
+      if (!reports) {
+        console.log(`skip [${vp.name}] reports: no 'vendas' register on this gateway (or E2E_REPORTS=0)`);
+      } else {
+        await step('sales-report', async () => {
+          await page.goto(`${BASE}/relatoriodevendas`);
+          await page.getByRole('heading', { name: 'Relatório de Vendas', exact: true }).waitFor();
+          const row = page.getByTestId('relatorio-tabela').locator('tr', { hasText: `${orderId}/1` });
+          const deadline = Date.now() + 30_000;
+          for (;;) {
+            await page.getByTestId('relatorio-gerar').click();
+            const found = await row
+              .first()
+              .waitFor({ timeout: 2_000 })
+              .then(() => true)
+              .catch(() => false);
+            if (found) break;
+            if (Date.now() > deadline) throw new Error(`order ${orderId} not in the sales report after 30 s`);
+          }
+          await page.getByTestId('relatorio-totais').waitFor();
+        });
+
+        await step('sales-report-pdf', async () => {
+          const pdf = page.waitForResponse(
+            (r) =>
+              r.url().includes('/vendas/reports') &&
+              r.request().method() === 'POST' &&
+              (r.request().postData() ?? '').includes('"pdf"'),
+          );
+          await page.getByTestId('relatorio-pdf').click();
+          const res = await pdf;
+          const type = res.headers()['content-type'] ?? '';
+          if (!res.ok() || !type.startsWith('application/pdf'))
+            throw new Error(`report PDF answered ${res.status()} '${type}'`);
+          const link = page.getByRole('link', { name: 'Baixar PDF' });
+          await link.waitFor();
+          const downloaded = page.waitForEvent('download');
+          await link.click();
+          const bytes = readFileSync(await (await downloaded).path());
+          if (bytes.subarray(0, 4).toString('latin1') !== '%PDF') throw new Error('the report is not a PDF');
+          writeFileSync(join(ARTIFACTS, `${vp.name}-relatorio-vendas.pdf`), bytes);
+        });
+
+        await step('home-dashboard', async () => {
+          await page.goto(`${BASE}/`);
+          const widget = page.getByTestId('dashboard-widget-vendasgrupo');
+          await widget.waitFor();
+          await widget.getByTestId('dashboard-total').waitFor();
+        });
+      }
+
       // Receivables (issue 13): the invoiced order's instalments on /contasareceber, one settled
       // with interest typed in the settlement dialog, its receipt downloaded as a PDF, the
       // settlement reversed; then a free-form receipt. Skipped while the gateway declares no

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { LoadingScreen } from '../components/dialogs/LoadingScreen';
+import { REPORT_ROUTES } from '../features/reports/routes';
 import { RequireAuth, VersionParam } from './guard';
 import { RouteError } from './RouteError';
 
@@ -12,6 +13,7 @@ const NotFoundPage = lazy(() => import('../features/errors/NotFoundPage'));
 const ResourceRoute = lazy(() => import('./ResourceRoute'));
 const StockCardPage = lazy(() => import('../features/stock/StockCardPage'));
 const FreeReceiptPage = lazy(() => import('../features/finance/FreeReceiptPage'));
+const ReportRoute = lazy(() => import('../features/reports/ReportRoute'));
 const RegisterScreenRoute = lazy(() => import('./ResourceRoute').then((m) => ({ default: m.RegisterScreenRoute })));
 
 function Root() {
@@ -49,6 +51,12 @@ export const routes = [
           { path: 'conciliacaobancaria', element: <RegisterScreenRoute register="conciliacaobancaria" /> },
           { path: 'movimentodiario', element: <RegisterScreenRoute register="movdiario" /> },
           { path: 'integracaodominio', element: <RegisterScreenRoute register="integracaodominio" /> },
+          // Report routes (spec §2.4): the report the server defines for the path (its ROTA);
+          // without one, the path goes where it went before (the register routes below).
+          ...REPORT_ROUTES.map((path) => ({
+            path,
+            element: <ReportRoute fallback={<ResourceRoute />} />,
+          })),
           // Registers and documents (/{path}, /inserir, /alterar) come from
           // Query.resourceMetas (a meta with `document` is a document); anything else ends on /404.
           { path: '*', element: <ResourceRoute /> },

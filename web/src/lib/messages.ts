@@ -31,6 +31,8 @@ export const MSG = {
   cpfCnpjInvalid: 'CPF/CNPJ inválido.',
   // Not in the spec: a file (a receipt PDF) the server could not give; chosen here.
   fileFailed: 'Não foi possível obter o arquivo.',
+  // Not in the spec: a REST call whose answer could not be read (no msg of the server); chosen here.
+  requestFailed: 'Ocorreu um erro durante o processo.',
 } as const;
 
 export const required = (label: string) => `${label} é obrigatório!`;

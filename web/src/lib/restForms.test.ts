@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../test/utils';
 import { RestError } from './rest';
-import { isNotice, postForFile, postForm, saveFile } from './restForms';
+import { isNoContent, isNotice, postForFile, postForm, requestJson, saveFile } from './restForms';
 import { getSession } from './session';
 
 const json = (body: unknown, status: number) =>
@@ -108,5 +108,58 @@ describe('saveFile', () => {
     expect(link.download).toBe('notas.txt');
     expect(link.href).toBe('blob:x');
     expect(document.body.contains(link)).toBe(false);
+  });
+});
+
+describe('requestJson', () => {
+  it('GETs with the token, or POSTs the JSON, and answers the JSON; 204 is null', async () => {
+    signIn();
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json([{ NOME: 'vendas' }], 200))
+      .mockResolvedValueOnce(new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(requestJson('/relatorios/definicoes/1')).resolves.toEqual([{ NOME: 'vendas' }]);
+    const [url, get] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/relatorios/definicoes/1');
+    expect(get.method).toBe('GET');
+    expect(get.headers).toMatchObject({ authorization: 'Bearer token-123' });
+    expect(get.signal).toBeInstanceOf(AbortSignal);
+
+    await expect(requestJson('/vendas/reports', { json: { EMP_ID: 1 }, timeoutMs: null })).resolves.toBeNull();
+    const [, post] = fetchMock.mock.calls[1] as [string, RequestInit];
+    expect(post.method).toBe('POST');
+    expect(JSON.parse(String(post.body))).toEqual({ EMP_ID: 1 });
+    expect(post.signal).toBeUndefined();
+  });
+
+  it("throws the server's msg with its status, and a fixed text for an answer that is no JSON", async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 404, msg: 'Relatório não encontrado.' }, 404)),
+    );
+    await expect(requestJson('/x')).rejects.toMatchObject({ message: 'Relatório não encontrado.', status: 404 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<!doctype html>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    );
+    await expect(requestJson('/x')).rejects.toThrow('Ocorreu um erro durante o processo.');
+  });
+});
+
+describe('postForFile on 204', () => {
+  it('throws NoContent, which keeps the text of a file that could not be read', async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    const refused = await postForFile('/x', {}, { fallbackName: 'a.pdf', types: ['application/pdf'] }).catch(
+      (e: unknown) => e,
+    );
+    expect(isNoContent(refused)).toBe(true);
+    expect(refused).toBeInstanceOf(RestError);
+    expect((refused as RestError).message).toBe('Não foi possível obter o arquivo.');
   });
 });

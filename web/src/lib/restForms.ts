@@ -2,7 +2,8 @@
 // return file with its account, an OFX statement with its account), a file answer of any of
 // several types (a CNAB remittance is text), the long calls of the accounting integration
 // that wait as long as the server takes (spec §7.1: "a second client with no timeout"), and
-// handing a fetched file to the browser as a download. They carry the same headers as
+// handing a fetched file to the browser as a download; and plain JSON calls (GET, or POST with a
+// JSON body) that tell a 204 (nothing) from an answer. They carry the same headers as
 // lib/rest.ts, throw the server's pt-BR `msg` as a RestError, and a 401 ends the session.
 import { timeoutFetch } from './apollo';
 import { MSG } from './messages';
@@ -60,6 +61,49 @@ export class RestNotice extends RestError {
 export const isNotice = (e: unknown): e is RestNotice => e instanceof RestNotice;
 
 /**
+ * The server answered 204 where a file was expected: nothing to give for what was asked (a
+ * report of a period with no rows). It keeps the text of a file that could not be read, so a
+ * screen that does not look for it shows what it showed before.
+ */
+export class NoContent extends RestError {
+  constructor() {
+    super(MSG.fileFailed, 204);
+    this.name = 'NoContent';
+  }
+}
+
+export const isNoContent = (e: unknown): e is NoContent => e instanceof NoContent;
+
+/**
+ * A JSON call: GET `path`, or POST `json` to it. Answers the JSON the server sent, or null when
+ * it answered 204 (nothing, e.g. an empty list) or no body at all. A refusal throws its `msg`.
+ */
+export async function requestJson(
+  path: string,
+  { json, timeoutMs = REST_TIMEOUT_MS }: { json?: unknown; timeoutMs?: number | null } = {},
+): Promise<unknown> {
+  const init: RequestInit =
+    json === undefined
+      ? { method: 'GET', headers: headers() }
+      : {
+          method: 'POST',
+          headers: { ...headers(), 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        };
+  const res = await fetcher(timeoutMs)(path, init);
+  if (!res.ok) throw await refusal(res, MSG.requestFailed);
+  if (res.status === 204) return null;
+  const text = await res.text();
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A misrouted call answering the app's HTML.
+    throw new RestError(MSG.requestFailed, res.status);
+  }
+}
+
+/**
  * POSTs `json` and reads the file answered, of one of `types` (content-type prefixes). A JSON
  * answer with success is the server's refusal all the same (a RestNotice with its `msg`); any
  * other type (a misrouted call answering the app's HTML) is refused with a fixed text.
@@ -79,6 +123,7 @@ export async function postForFile(
     body: JSON.stringify(json),
   });
   if (!res.ok) throw await refusal(res, MSG.fileFailed);
+  if (res.status === 204) throw new NoContent();
   const received = (res.headers.get('content-type') ?? '').toLowerCase();
   if (received.startsWith('application/json')) {
     const refused = await refusal(res, MSG.fileFailed);

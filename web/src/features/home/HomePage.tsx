@@ -3,8 +3,9 @@ import { useNavigate } from 'react-router';
 import { Icon } from '../../components/Icon';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession, webHref } from '../../lib/session';
+import { Dashboard } from './Dashboard';
 
-/** 'Página Inicial': a greeting and the user's favourite screens. */
+/** 'Página Inicial': a greeting, the user's favourite screens and the dashboard of a period. */
 export default function HomePage() {
   usePageMeta('Página Inicial', 'HomeView');
   const session = useSession();
@@ -44,6 +45,7 @@ export default function HomePage() {
           </ul>
         )}
       </div>
+      <Dashboard key={session.company.id} />
     </section>
   );
 }

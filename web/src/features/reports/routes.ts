@@ -1,0 +1,30 @@
+// The report routes of spec §2.4, one screen each. The router gives each of them to
+// ReportRoute, which shows the report the server defines for it (ROTA), and what the path showed
+// before when the server defines none.
+export const REPORT_ROUTES = [
+  'relatoriovendadeservicos',
+  'relatoriovendadeprodutos',
+  'relatoriocurvadeprodutos',
+  'relatoriodevendas',
+  'relatorioderecebimentos',
+  'relatorioderequisicoes',
+  'relatoriodeosporsetor',
+  'relatorioordemdeservico',
+  'relatoriosfaturamentocontabil',
+  'relatoriosclientes',
+  'relatorioscurvadeclientes',
+  'relatorioscurvaderepresentantes',
+  'relatorioscurvadegrupos',
+  'relatoriosfornecedores',
+  'relatorioscomissao',
+  'relatoriosmovimentacaoestoque',
+  'relatoriosestimativaestoque',
+  'relatorioshistoricoveicular',
+  'relatoriosrazaofornecedores',
+  'relatoriosprodutos',
+  'relatorioscontasareceber',
+  'relatorioscontasapagar',
+  'relatoriosmovbancario',
+  'relatorioscompras',
+  'relatoriosformaspagamento',
+] as const;
