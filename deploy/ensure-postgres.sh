@@ -14,7 +14,7 @@
 #      runs as the "postgres" user (initdb refuses root).
 #
 # The server must allow ERP_PG_MIN_CONNECTIONS (200) connections: `erp run` keeps
-# a pool of up to 16 per service (six services), and the tests run two such stacks
+# a pool of up to 16 per service (seven services), and the tests run two such stacks
 # at once; PostgreSQL's default of 100 refuses connections under load ('remaining
 # connection slots are reserved'). A server below that gets `ALTER SYSTEM SET
 # max_connections = 300` and a restart (once; it persists).

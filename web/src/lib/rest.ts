@@ -19,7 +19,8 @@ export class RestError extends Error {
   }
 }
 
-function headers(): Record<string, string> {
+/** The bearer token and the screen header every REST call carries. */
+export function headers(): Record<string, string> {
   const token = getToken();
   return {
     ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -28,7 +29,7 @@ function headers(): Record<string, string> {
 }
 
 /** The error of a refused answer: its `msg` (the gateway answers errors as `{code, msg}`), else `fallback`. */
-async function refusal(res: Response, fallback: string): Promise<RestError> {
+export async function refusal(res: Response, fallback: string): Promise<RestError> {
   const answer: unknown = await res.json().catch(() => null);
   const msg = (answer as { msg?: unknown } | null)?.msg;
   if (res.status === 401 && getToken()) clearSession();

@@ -7,23 +7,7 @@
 // lib/rest.ts, throw the server's pt-BR `msg` as a RestError, and a 401 ends the session.
 import { timeoutFetch } from './apollo';
 import { MSG } from './messages';
-import { dispositionName, REST_TIMEOUT_MS, RestError, type FetchedFile } from './rest';
-import { clearSession, getToken } from './session';
-
-function headers(): Record<string, string> {
-  const token = getToken();
-  return {
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-    'x-erp-screen': window.location.pathname,
-  };
-}
-
-async function refusal(res: Response, fallback: string): Promise<RestError> {
-  const answer: unknown = await res.json().catch(() => null);
-  const msg = (answer as { msg?: unknown } | null)?.msg;
-  if (res.status === 401 && getToken()) clearSession();
-  return new RestError(typeof msg === 'string' && msg.trim() ? msg : fallback, res.status);
-}
+import { dispositionName, headers, refusal, REST_TIMEOUT_MS, RestError, type FetchedFile } from './rest';
 
 /** `timeoutMs` null: the call waits as long as the server takes (the long client). */
 const fetcher = (timeoutMs: number | null): typeof fetch => (timeoutMs == null ? fetch : timeoutFetch(timeoutMs));
