@@ -70,6 +70,8 @@ pub mod subjects {
     /// (orders keeps copies for purchases).
     pub const CATALOG_FORNECEDORES: &str = "erp.catalog.fornecedor.>";
     pub const IDENTITY_EMPRESAS: &str = "erp.identity.empresa.>";
+    /// Identity's users (the name printed on reports).
+    pub const IDENTITY_USUARIOS: &str = "erp.identity.usuario.>";
     /// `finance::v1::TituloSituacao`: a title's settlement changed (settled in part
     /// or in full, offset, or reversed).
     pub const TITULO_SITUACAO: &str = "erp.finance.titulo.situacao";

@@ -191,6 +191,14 @@ pub async fn seed_client(
         .bind(serde_json::json!(emps))
         .execute(&mut *tx)
         .await?;
+        // Announced like the companies: other services print who did what.
+        let users = registry
+            .get("usuarios")
+            .cloned()
+            .ok_or_else(|| Error::internal("usuarios not registered"))?;
+        let caller = Caller { client_id: client, user_id: 0, emp_id: *emp, privileged: true };
+        let row = query::get(&mut tx, &users, &caller, Some(*emp), &[id.to_string()]).await?;
+        query::publish(&mut tx, &users, &caller, Some(*emp), Op::Update, &row).await?;
         // The administrator gets every program; the salesperson registers and sales.
         let filter = if *all {
             "true"

@@ -91,6 +91,17 @@ CREATE TABLE empresas (
     PRIMARY KEY (client_id, emp_id, empresa_id)
 );
 
+-- Identity's users: who printed a report.
+CREATE TABLE usuarios (
+    client_id  bigint NOT NULL,
+    emp_id     bigint NOT NULL,
+    usr_id     bigint NOT NULL,
+    nome       text,
+    usuario    text,
+    excluido   boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (client_id, emp_id, usr_id)
+);
+
 -- One row per invoiced order.
 CREATE TABLE vendas (
     client_id  bigint NOT NULL,
@@ -146,7 +157,7 @@ DO $$
 DECLARE t text;
 BEGIN
     FOREACH t IN ARRAY ARRAY['produtos', 'servicos', 'grupos', 'subgrupos', 'clientes', 'colaboradores',
-                             'formaspagamento', 'empresas', 'vendas', 'vendasitens', 'vendasdia'] LOOP
+                             'formaspagamento', 'empresas', 'usuarios', 'vendas', 'vendasitens', 'vendasdia'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY tenant ON %I USING (client_id = erp_current_client()) WITH CHECK (client_id = erp_current_client())', t);

@@ -104,6 +104,18 @@ pub const EMPRESAS: Copy = Copy {
     ],
 };
 
+/// Users are the client's: the copy keeps the company the fact names; reports
+/// look a user up by id alone.
+pub const USUARIOS: Copy = Copy {
+    table: "usuarios",
+    emp_field: "USR_EMP_ID",
+    id: ("usr_id", "USR_ID"),
+    columns: &[
+        ("nome", "USR_NOME", Kind::Text),
+        ("usuario", "USR_USUARIO", Kind::Text),
+    ],
+};
+
 fn int_of(row: &Value, k: &str) -> Option<i64> {
     match &row[k] {
         Value::String(s) => s.trim().parse().ok(),

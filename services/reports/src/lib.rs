@@ -3,7 +3,7 @@
 //!
 //! The read model (schema `reports`): copies of catalog's products, services,
 //! groups, subgroups, customers and sellers, of finance's payment methods and of
-//! identity's companies (`copies`, from their `RecordChanged` facts), and the sales
+//! identity's companies and users (`copies`, from their `RecordChanged` facts), and the sales
 //! of invoiced orders (`facts`: `erp.orders.pedido.faturado` with its sale lines)
 //! with a daily rollup per item and customer written in the same transaction.
 //! Every report reads the rollup or the order headers, not the lines.
@@ -97,6 +97,11 @@ pub fn consumers() -> Vec<ConsumerDef> {
             durable: "reports-formas",
             filter: subjects::FINANCE_FORMAS,
             effect: Arc::new(copies::FORMAS),
+        },
+        ConsumerDef {
+            durable: "reports-usuarios",
+            filter: subjects::IDENTITY_USUARIOS,
+            effect: Arc::new(copies::USUARIOS),
         },
         ConsumerDef {
             durable: "reports-empresas",

@@ -10,7 +10,7 @@ use erp_platform::{Error, Result};
 use sqlx::{Connection, Executor};
 
 /// The tables of the read model.
-pub const TABLES: [&str; 11] = [
+pub const TABLES: [&str; 12] = [
     "vendasdia",
     "vendasitens",
     "vendas",
@@ -22,6 +22,7 @@ pub const TABLES: [&str; 11] = [
     "colaboradores",
     "formaspagamento",
     "empresas",
+    "usuarios",
 ];
 
 /// What a rebuild did.

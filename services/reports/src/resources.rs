@@ -147,13 +147,22 @@ async fn header(tx: &mut Tx, uploads: &Path, caller: &Caller, emp: i64) -> Resul
         }
         None => None,
     };
+    let user: Option<String> = sqlx::query_scalar(
+        "SELECT coalesce(nome, usuario) FROM reports.usuarios
+         WHERE client_id = $1 AND usr_id = $2 AND NOT excluido LIMIT 1",
+    )
+    .bind(caller.client_id)
+    .bind(caller.user_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .flatten();
     let at: chrono::NaiveDateTime =
         sqlx::query_scalar("SELECT (now() AT TIME ZONE 'America/Sao_Paulo')::timestamp")
             .fetch_one(&mut **tx)
             .await?;
     Ok(Header {
         company: name.unwrap_or_else(|| format!("Empresa {emp}")),
-        user: format!("Usuário {}", caller.user_id),
+        user: user.unwrap_or_else(|| format!("Usuário {}", caller.user_id)),
         at,
         logo,
     })

@@ -470,6 +470,23 @@ async fn pdf_xlsx_dashboard_definitions_and_rebuild() {
     let db = CTX.db().await;
     let c = CTX.client();
     seed(&db, c).await;
+    // Who prints (the caller is user 1) and the company, from identity's facts.
+    record(
+        &db,
+        c,
+        erp_reports::copies::USUARIOS,
+        "usuarios",
+        json!({"USR_ID": 1, "USR_NOME": "Maria Gerente", "USR_EMP_ID": 1}),
+    )
+    .await;
+    record(
+        &db,
+        c,
+        erp_reports::copies::EMPRESAS,
+        "empresas",
+        json!({"EMP_ID": 1, "EMP_DESCRICAO": "OFICINA MODELO LTDA"}),
+    )
+    .await;
 
     let out = call(
         &db,
@@ -496,6 +513,8 @@ async fn pdf_xlsx_dashboard_definitions_and_rebuild() {
             assert!(text.contains("FILTRO DE ÓLEO PSL 55"));
             assert!(text.contains("1.000,00"), "the totals row");
             assert!(text.contains("Pág: 1 de 1"));
+            assert!(text.contains("Maria Gerente"), "who printed it");
+            assert!(text.contains("OFICINA MODELO LTDA"), "the company");
             let _ = std::process::Command::new("pdftoppm")
                 .args(["-png", "-r", "60"])
                 .arg(&path)
