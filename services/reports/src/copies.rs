@@ -21,17 +21,18 @@ pub enum Kind {
 }
 
 /// A copy: the table (in the `reports` schema), the row's company field (the
-/// fact's company when it has one), the id and the copied columns.
+/// fact's company when it has one; `None` for registers shared by the client's
+/// companies, kept under company 0), the id and the copied columns.
 pub struct Copy {
     pub table: &'static str,
-    pub emp_field: &'static str,
+    pub emp_field: Option<&'static str>,
     pub id: (&'static str, &'static str),
     pub columns: &'static [(&'static str, &'static str, Kind)],
 }
 
 pub const PRODUTOS: Copy = Copy {
     table: "produtos",
-    emp_field: "PROD_EMP_ID",
+    emp_field: Some("PROD_EMP_ID"),
     id: ("prod_id", "PROD_ID"),
     columns: &[
         ("descricao", "PROD_DESCRICAO", Kind::Text),
@@ -43,21 +44,23 @@ pub const PRODUTOS: Copy = Copy {
 
 pub const SERVICOS: Copy = Copy {
     table: "servicos",
-    emp_field: "SERV_EMP_ID",
+    emp_field: Some("SERV_EMP_ID"),
     id: ("serv_id", "SERV_ID"),
     columns: &[("descricao", "SERV_DESCRICAO", Kind::Text)],
 };
 
+/// Groups and payment methods are the client's (their registers have the
+/// company in the path only).
 pub const GRUPOS: Copy = Copy {
     table: "grupos",
-    emp_field: "GRUP_EMP_ID",
+    emp_field: None,
     id: ("grup_id", "GRUP_ID"),
     columns: &[("descricao", "GRUP_DESCRICAO", Kind::Text)],
 };
 
 pub const SUBGRUPOS: Copy = Copy {
     table: "subgrupos",
-    emp_field: "GSUB_EMP_ID",
+    emp_field: Some("GSUB_EMP_ID"),
     id: ("gsub_id", "GSUB_ID"),
     columns: &[
         ("descricao", "GSUB_DESCRICAO", Kind::Text),
@@ -67,7 +70,7 @@ pub const SUBGRUPOS: Copy = Copy {
 
 pub const CLIENTES: Copy = Copy {
     table: "clientes",
-    emp_field: "CLI_EMP_ID",
+    emp_field: Some("CLI_EMP_ID"),
     id: ("cli_id", "CLI_ID"),
     columns: &[
         ("descricao", "CLI_DESCRICAO", Kind::Text),
@@ -79,7 +82,7 @@ pub const CLIENTES: Copy = Copy {
 
 pub const COLABORADORES: Copy = Copy {
     table: "colaboradores",
-    emp_field: "COLA_EMP_ID",
+    emp_field: Some("COLA_EMP_ID"),
     id: ("cola_id", "COLA_ID"),
     columns: &[
         ("nome", "COLA_NOME", Kind::Text),
@@ -89,14 +92,14 @@ pub const COLABORADORES: Copy = Copy {
 
 pub const FORMAS: Copy = Copy {
     table: "formaspagamento",
-    emp_field: "FRMP_EMP_ID",
+    emp_field: None,
     id: ("frmp_id", "FRMP_ID"),
     columns: &[("descricao", "FRMP_DESCRICAO", Kind::Text)],
 };
 
 pub const EMPRESAS: Copy = Copy {
     table: "empresas",
-    emp_field: "EMP_ID",
+    emp_field: Some("EMP_ID"),
     id: ("empresa_id", "EMP_ID"),
     columns: &[
         ("descricao", "EMP_DESCRICAO", Kind::Text),
@@ -108,7 +111,7 @@ pub const EMPRESAS: Copy = Copy {
 /// look a user up by id alone.
 pub const USUARIOS: Copy = Copy {
     table: "usuarios",
-    emp_field: "USR_EMP_ID",
+    emp_field: Some("USR_EMP_ID"),
     id: ("usr_id", "USR_ID"),
     columns: &[
         ("nome", "USR_NOME", Kind::Text),
@@ -143,9 +146,10 @@ impl Effect for Copy {
         if ev.client_id != 0 && ev.client_id != client_id {
             return Err(Error::validation("Evento de outro cliente."));
         }
-        let emp = match ev.emp_id {
-            0 => row_id(&row, self.emp_field)?,
-            e => e,
+        let emp = match (self.emp_field, ev.emp_id) {
+            (None, _) => 0,
+            (Some(field), 0) => row_id(&row, field)?,
+            (Some(_), e) => e,
         };
         let id = row_id(&row, self.id.1)?;
         let cols: Vec<&str> = self.columns.iter().map(|c| c.0).collect();

@@ -50,7 +50,7 @@ const METHOD: Filter = Filter {
 /// subgroups `s`, customers `c`, sellers `r`, services `v`.
 const JOINS: &str = "
     LEFT JOIN reports.produtos p ON d.tipo = 'P' AND p.client_id = d.client_id AND p.emp_id = d.emp_id AND p.prod_id = d.item_id
-    LEFT JOIN reports.grupos g ON g.client_id = p.client_id AND g.emp_id = p.emp_id AND g.grup_id = p.grup_id
+    LEFT JOIN reports.grupos g ON g.client_id = p.client_id AND g.emp_id = 0 AND g.grup_id = p.grup_id
     LEFT JOIN reports.subgrupos s ON s.client_id = p.client_id AND s.emp_id = p.emp_id AND s.gsub_id = p.gsub_id
     LEFT JOIN reports.servicos v ON d.tipo = 'S' AND v.client_id = d.client_id AND v.emp_id = d.emp_id AND v.serv_id = d.item_id
     LEFT JOIN reports.clientes c ON c.client_id = d.client_id AND c.emp_id = d.emp_id AND c.cli_id = d.cli_id
@@ -311,7 +311,7 @@ impl Source for Orders {
                     coalesce(f.descricao, ''), v.tot_prod, v.tot_serv, v.total
              FROM reports.vendas v
              LEFT JOIN reports.clientes c ON c.client_id = v.client_id AND c.emp_id = v.emp_id AND c.cli_id = v.cli_id
-             LEFT JOIN reports.formaspagamento f ON f.client_id = v.client_id AND f.emp_id = v.emp_id AND f.frmp_id = v.frmp_id
+             LEFT JOIN reports.formaspagamento f ON f.client_id = v.client_id AND f.emp_id = 0 AND f.frmp_id = v.frmp_id
              WHERE v.client_id = $1 AND v.emp_id = $2 AND v.dta BETWEEN $3 AND $4
                AND ($5::bigint IS NULL OR v.cli_id = $5) AND ($6::bigint IS NULL OR v.frmp_id = $6)
                AND ($7::bigint IS NULL OR c.cola_id = $7)

@@ -52,7 +52,13 @@ async fn record(db: &Db, c: i64, copy: erp_reports::copies::Copy, resource: &str
         resource: resource.into(),
         op: "criado".into(),
         client_id: c,
-        emp_id: 1,
+        // Groups and payment methods are the client's: their facts name no company
+        // (and their rows have no company column), as catalog and finance send them.
+        emp_id: if matches!(resource, "grupos" | "formas") {
+            0
+        } else {
+            1
+        },
         key: vec![],
         row_json: serde_json::to_vec(&row).expect("row"),
     };
