@@ -105,6 +105,14 @@ async fn slip_pdf_change_and_refusals() {
     let db = crate::db().await;
     let c = crate::client();
     let dir = data_dir();
+    let today_date = {
+        let mut tx = db.begin_tenant(c).await.expect("tx");
+        erp_finance::titles::today(&mut tx).await.expect("today")
+    };
+    // A new due date two months ahead, whenever the test runs.
+    let new_due = (today_date + chrono::Duration::days(60))
+        .format("%Y-%m-%d")
+        .to_string();
     let bank = santander(&db, c).await;
     copies(&db, c, 3).await;
     let t = receivable(&db, c, 3, "2026-12-10", "1234.56").await;
@@ -170,16 +178,16 @@ async fn slip_pdf_change_and_refusals() {
         "boletos",
         "atualizar",
         &[],
-        json!({"BOL_ID": id, "DTA_VCTO": "2027-01-15"}),
+        json!({"BOL_ID": id, "DTA_VCTO": new_due}),
     )
     .await
     .expect("atualizar");
     assert_eq!(changed["NOSSO_NUMERO"], s[0]["NOSSO_NUMERO"]);
     assert_ne!(changed["CODIGO_BARRAS"], s[0]["CODIGO_BARRAS"]);
     let b = Barcode::parse(changed["CODIGO_BARRAS"].as_str().expect("code")).expect("barcode");
-    assert_eq!(b.due_date(date("2026-11-24")), Some(date("2027-01-15")));
+    assert_eq!(b.due_date(today_date), Some(date(&new_due)));
     assert_eq!(
-        count(&db, c, &format!("SELECT count(*) FROM finance.contasreceber WHERE tit_id = {t} AND tit_dta_vcto = '2027-01-15'")).await,
+        count(&db, c, &format!("SELECT count(*) FROM finance.contasreceber WHERE tit_id = {t} AND tit_dta_vcto = '{new_due}'")).await,
         1
     );
     // Refusals in pt-BR that change nothing.
@@ -227,7 +235,7 @@ async fn slip_pdf_change_and_refusals() {
         "boletos",
         "baixa",
         &[],
-        json!({"BOL_ID": id, "TIPO": "PAGO", "DATA": "2026-11-24"}),
+        json!({"BOL_ID": id, "TIPO": "PAGO", "DATA": today_date.format("%Y-%m-%d").to_string()}),
     )
     .await
     .expect("pago");
@@ -279,20 +287,29 @@ async fn slip_pdf_change_and_refusals() {
         .await,
         0
     );
+    let today = today_date.format("%Y-%m-%d").to_string();
     let day = call(
         &db,
         &dir,
         c,
         "boletos",
         "dia",
-        &[
-            ("bank", &bank.to_string()),
-            ("emp", "1"),
-            ("day", "2026-11-24"),
-        ],
+        &[("bank", &bank.to_string()), ("emp", "1"), ("day", &today)],
         json!({}),
     )
     .await
     .expect("dia");
-    assert!(day.as_array().is_some());
+    // The slip issued today on this account, paid.
+    let listed: Vec<(i64, String)> = day
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|s| {
+            (
+                s["BOL_ID"].as_i64().unwrap_or(0),
+                s["BOL_SITUACAO"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, vec![(id, "P".to_string())]);
 }
