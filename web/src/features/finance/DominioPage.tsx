@@ -75,7 +75,7 @@ export function lastMonth(today: string = apiDateOf()) {
   return { DATA_INI: formatDate(monthStart(end)), DATA_FIM: formatDate(end) };
 }
 
-const PERIOD_GROUPS: GroupDescriptor[] = [{ fields: periodFields(3).map((f) => ({ ...f, required: true })) }];
+const PERIOD_GROUPS: GroupDescriptor[] = [{ fields: periodFields(6).map((f) => ({ ...f, required: true })) }];
 
 interface Props {
   /** The `integracaodominio` register's metadata, when the gateway describes it. */
