@@ -74,6 +74,25 @@ pub struct Movement {
 
 pub const UNKNOWN_ACCOUNT: &str = "Conta bancária não encontrada.";
 
+/// Refuses a movement dated `date` when that day, or a later one, is closed.
+pub async fn check_open(tx: &mut Tx, client: i64, emp: i64, date: NaiveDate) -> Result<()> {
+    let closed: Option<NaiveDate> = sqlx::query_scalar(
+        "SELECT max(movd_dta_mov) FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_one(&mut **tx)
+    .await?;
+    match closed {
+        Some(last) if date <= last => Err(Error::Conflict(format!(
+            "O movimento diário está fechado até {}: reabra o dia para lançar movimentos em {}.",
+            last.format("%d/%m/%Y"),
+            date.format("%d/%m/%Y")
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Locks the account's row (the balance's lock); refuses an account the company
 /// does not have.
 pub async fn lock_account(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<()> {
@@ -141,7 +160,7 @@ pub async fn record(tx: &mut Tx, client: i64, id: i64, m: &Movement) -> Result<(
     if m.value <= Decimal::ZERO {
         return Err(Error::internal("a bank movement moves a positive value"));
     }
-    crate::daily::check_open(tx, client, m.emp, m.date).await?;
+    check_open(tx, client, m.emp, m.date).await?;
     lock_account(tx, client, m.emp, m.bank).await?;
     sqlx::query(
         "INSERT INTO finance.movimentacaobancaria

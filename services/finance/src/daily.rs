@@ -4,8 +4,8 @@
 //!
 //! A closed day is a row of `movdiario` with the figures it closed with. Every
 //! movement write (`bank::record`, the register of manual movements, the
-//! reconciliation's movements) asks `check_open` first: nothing is written on or
-//! before the last closed day until that day is reopened. A day is reopened only
+//! reconciliation's movements) asks `bank::check_open` first: nothing is written
+//! on or before the last closed day until that day is reopened. A day is reopened only
 //! when no later day is closed.
 
 use chrono::NaiveDate;
@@ -17,25 +17,6 @@ use sqlx::Row;
 
 fn day(d: NaiveDate) -> String {
     d.format("%d/%m/%Y").to_string()
-}
-
-/// Refuses a movement dated `date` when that day, or a later one, is closed.
-pub async fn check_open(tx: &mut Tx, client: i64, emp: i64, date: NaiveDate) -> Result<()> {
-    let closed: Option<NaiveDate> = sqlx::query_scalar(
-        "SELECT max(movd_dta_mov) FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2",
-    )
-    .bind(client)
-    .bind(emp)
-    .fetch_one(&mut **tx)
-    .await?;
-    match closed {
-        Some(last) if date <= last => Err(Error::Conflict(format!(
-            "O movimento diário está fechado até {}: reabra o dia para lançar movimentos em {}.",
-            day(last),
-            day(date)
-        ))),
-        _ => Ok(()),
-    }
 }
 
 /// The figures of a day.

@@ -7,7 +7,7 @@
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company};
+use erp_platform::resource::params::{body_map, company, param};
 use erp_platform::resource::{ActionHandler, Call};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
@@ -30,7 +30,7 @@ fn answer(items: Vec<(String, Decimal)>) -> Value {
 #[async_trait]
 impl ActionHandler for Dashboard {
     async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let name = crate::resources::dashboard_name(&call)?.to_string();
+        let name = param(call.params, "nome")?.to_string();
         let emp = company(call.emp)?;
         let client = call.caller.client_id;
         let p = crate::engine::period(&body_map(call.body))?;

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use erp_platform::config::Config;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{body_map, company, param};
+use erp_platform::resource::params::{body_map, company};
 use erp_platform::resource::{
     file_reply, ActionHandler, ActionPerm, Call, Field, Hooks, Op, Registry, Resource,
 };
@@ -245,9 +245,4 @@ impl ActionHandler for ReportCall {
             }
         }
     }
-}
-
-/// The `{nome}` of a dashboard call.
-pub fn dashboard_name<'a>(call: &'a Call<'_>) -> Result<&'a str> {
-    param(call.params, "nome")
 }

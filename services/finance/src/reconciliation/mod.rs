@@ -272,7 +272,7 @@ pub async fn undo(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
         .fetch_all(&mut **tx)
         .await?
         {
-            crate::daily::check_open(tx, client, emp, d).await?;
+            crate::bank::check_open(tx, client, emp, d).await?;
         }
         sqlx::query("DELETE FROM finance.movimentacaobancaria WHERE client_id = $1 AND mbca_emp_id = $2 AND mbca_id = ANY($3)")
             .bind(client)

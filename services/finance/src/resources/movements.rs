@@ -272,7 +272,7 @@ impl Hooks for ManualMovements {
                 chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d").ok()
             })
         {
-            crate::daily::check_open(tx, client, emp, d).await?;
+            crate::bank::check_open(tx, client, emp, d).await?;
         }
         bank::refresh(tx, client, emp).await
     }
