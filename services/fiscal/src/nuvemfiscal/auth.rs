@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Mutex;
 
-use super::client::{backoff, retry_after, Config};
+use super::config::{backoff, retry_after, Config};
 use super::error::{Error, Result};
 
 /// The token endpoint's answer (RFC 6749 §5.1).

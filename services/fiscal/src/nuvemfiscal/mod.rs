@@ -21,7 +21,8 @@
 //! - there are no webhooks: `aguardar_nfe` polls until a final status.
 //!
 //! Layout:
-//! - `client`: `Config`, `Retry`, `NuvemFiscal` and the one `send` with the
+//! - `config`: `Config`, `Retry` and the waits between tries.
+//! - `client`: `NuvemFiscal` and the one `send` with the
 //!   retry rules; `auth`: the OAuth2 token and its cache.
 //! - `documents`: NF-e, CT-e and MDF-e operations; `companies`: companies,
 //!   settings, certificate, logo; `polling`: `aguardar_*`.
@@ -34,6 +35,7 @@
 pub mod auth;
 pub mod client;
 pub mod companies;
+pub mod config;
 pub mod documents;
 pub mod error;
 pub mod fake;
@@ -45,7 +47,6 @@ pub mod types;
 #[cfg(test)]
 mod tests;
 
-pub use client::{
-    Config, NuvemFiscal, Retry, AUTH_URL, DEFAULT_SCOPE, PRODUCTION_URL, SANDBOX_URL,
-};
+pub use client::NuvemFiscal;
+pub use config::{Config, Retry, AUTH_URL, DEFAULT_SCOPE, PRODUCTION_URL, SANDBOX_URL};
 pub use error::{Error, Result, MISSING_CREDENTIALS};

@@ -42,7 +42,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::auth::{AccessToken, TokenError};
-use super::client::{Config, Retry};
+use super::config::{Config, Retry};
 use super::types::{ErrorBody, ErrorDetail, ErrorInfo};
 use state::{Injected, NcmRejection};
 

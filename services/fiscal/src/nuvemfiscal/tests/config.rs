@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 
-use crate::nuvemfiscal::client::{backoff, retry_after};
+use crate::nuvemfiscal::config::{backoff, retry_after};
 use crate::nuvemfiscal::{
     Config, NuvemFiscal, Retry, AUTH_URL, DEFAULT_SCOPE, MISSING_CREDENTIALS, PRODUCTION_URL,
     SANDBOX_URL,
