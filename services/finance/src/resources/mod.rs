@@ -20,6 +20,7 @@ pub mod receipts;
 pub mod reconciliation;
 pub mod settlement;
 pub mod terms;
+pub mod title_names;
 pub mod titles;
 
 /// Registers that write nothing through the generic calls (no sample): the

@@ -24,7 +24,7 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
-use super::titles::names;
+use super::title_names::names;
 use crate::instalments;
 use crate::titles::{self, Origin, SettleItem, Settlement, Side, Title};
 

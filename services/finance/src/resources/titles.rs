@@ -39,6 +39,7 @@ use serde_json::{json, Map, Value};
 
 use super::receipts::SettlementReceipt;
 use super::settlement as calls;
+use super::title_names::names;
 use super::ReadOnly;
 use crate::titles::{brl, Side};
 
@@ -57,67 +58,6 @@ pub const ORIGINS: [(&str, &str); 4] = [
     ("COMPRA", "Compra"),
     ("ORDEMSERVICO", "Ordem de Serviço"),
 ];
-
-/// The legacy names of one side's fields.
-pub struct Names {
-    /// `CRCB`, `CMPD`.
-    pub prefix: &'static str,
-    pub person: &'static str,
-    pub person_label: &'static str,
-    pub person_register: &'static str,
-    pub person_name: &'static str,
-    pub value: &'static str,
-    pub surcharge: &'static str,
-    pub paid_on: &'static str,
-    pub paid_on_label: &'static str,
-    pub origin_id: &'static str,
-    pub origin_label: &'static str,
-    pub origin_serie: &'static str,
-}
-
-pub const RECEIVABLE: Names = Names {
-    prefix: "CRCB",
-    person: "CRCB_CLI_ID",
-    person_label: "Cliente",
-    person_register: "clientes",
-    person_name: "CLI_DESCRICAO",
-    value: "CRCB_VLR_CTA",
-    surcharge: "CRCB_VLR_ACRESCIMO",
-    paid_on: "CRCB_DTA_PAG",
-    paid_on_label: "Data do Pagamento",
-    origin_id: "CRCB_PEDF_ID",
-    origin_label: "Pedido",
-    origin_serie: "CRCB_PEDF_SERIE",
-};
-
-pub const PAYABLE: Names = Names {
-    prefix: "CMPD",
-    person: "CMPD_COMP_FORN_ID",
-    person_label: "Fornecedor",
-    person_register: "fornecedor",
-    person_name: "FORN_DESCRICAO",
-    value: "CMPD_VLR_TITULO",
-    surcharge: "CMPD_VLR_ACRECIMO",
-    paid_on: "CMPD_DTA_MOV",
-    paid_on_label: "Data da Baixa",
-    origin_id: "CMPD_COMP_ID",
-    origin_label: "Compra",
-    origin_serie: "CMPD_COMP_SERIE",
-};
-
-pub fn names(side: Side) -> &'static Names {
-    match side {
-        Side::Receivable => &RECEIVABLE,
-        Side::Payable => &PAYABLE,
-    }
-}
-
-impl Names {
-    /// `CRCB_DTA_VCTO` from `DTA_VCTO`.
-    pub fn f(&self, suffix: &str) -> String {
-        format!("{}_{suffix}", self.prefix)
-    }
-}
 
 /// `uploads`: where the gateway keeps uploaded files (the logo of receipts).
 pub fn all(uploads: &Path) -> Vec<Resource> {
