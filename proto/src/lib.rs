@@ -8,6 +8,8 @@
 //!   their facts; `stock::v1`: the facts of the stock ledger.
 //! - `finance::v1`: what other services ask finance (`FinanceService`: credit) and
 //!   its facts (`TituloSituacao`).
+//! - `fiscal::v1`: the facts of the NF-e of billing orders (`NfeAutorizada`,
+//!   `NfeCancelada`).
 //! - `subjects`: the subject of every fact, for publishers and consumers alike.
 
 pub mod erp {
@@ -34,6 +36,12 @@ pub mod finance {
     }
 }
 
+pub mod fiscal {
+    pub mod v1 {
+        tonic::include_proto!("fiscal.v1");
+    }
+}
+
 pub mod stock {
     pub mod v1 {
         tonic::include_proto!("stock.v1");
@@ -47,6 +55,11 @@ pub mod subjects {
     pub const PEDIDO_FATURADO: &str = "erp.orders.pedido.faturado";
     /// `orders::v1::OrdemServicoBaixada`: a service order's parts left stock.
     pub const OS_ESTOQUE_BAIXADO: &str = "erp.orders.ordemservico.estoquebaixado";
+    /// `orders::v1::OrdemServicoFinalizada`: a service order was finished.
+    pub const OS_FINALIZADA: &str = "erp.orders.ordemservico.finalizada";
+    /// `orders::v1::CondicionalSituacao`: a conditional sale's whole state after a
+    /// change.
+    pub const CONDICIONAL_SITUACAO: &str = "erp.orders.condicional.situacao";
     /// `orders::v1::RequisicaoSolicitada`: a quote asked stock for a requisition.
     pub const ORCAMENTO_REQUISICAO: &str = "erp.orders.orcamento.requisicao";
     /// `orders::v1::CompraFinalizada`: a purchase was finalized (stock entries at
@@ -64,6 +77,9 @@ pub mod subjects {
     pub const CATALOG_GRUPOS: &str = "erp.catalog.grupo.>";
     pub const CATALOG_SUBGRUPOS: &str = "erp.catalog.subgrupo.>";
     pub const CATALOG_COLABORADORES: &str = "erp.catalog.colaborador.>";
+    /// Vehicles and service sectors (the service orders' reports).
+    pub const CATALOG_VEICULOS: &str = "erp.catalog.veiculo.>";
+    pub const CATALOG_SETORES: &str = "erp.catalog.setorservico.>";
     /// Finance's payment methods.
     pub const FINANCE_FORMAS: &str = "erp.finance.formapagamento.>";
     /// `erp::v1::RecordChanged` of catalog's suppliers and identity's companies
@@ -75,4 +91,19 @@ pub mod subjects {
     /// `finance::v1::TituloSituacao`: a title's settlement changed (settled in part
     /// or in full, offset, or reversed).
     pub const TITULO_SITUACAO: &str = "erp.finance.titulo.situacao";
+    /// `fiscal::v1::NfeAutorizada`: the NF-e of a billing order was authorised.
+    pub const NFE_AUTORIZADA: &str = "erp.fiscal.nfe.autorizada";
+    /// `fiscal::v1::NfeCancelada`: the NF-e of a billing order was cancelled.
+    pub const NFE_CANCELADA: &str = "erp.fiscal.nfe.cancelada";
+    /// `finance::v1::MovimentoBancario`: a bank movement was written, changed or
+    /// removed.
+    pub const MOVIMENTO_BANCARIO: &str = "erp.finance.movimentobancario.registrado";
+    /// `erp::v1::RecordChanged` of finance's bank accounts, cost centres and their
+    /// groups.
+    pub const FINANCE_BANCOS: &str = "erp.finance.banco.>";
+    pub const FINANCE_CENTROS: &str = "erp.finance.centrocusto.>";
+    pub const FINANCE_GRUPOS_CENTRO: &str = "erp.finance.grupocentrocusto.>";
+    /// `erp::v1::DashboardChanged`: facts the reports service applied moved these
+    /// dashboard figures of a company (the gateway pushes it to the open screens).
+    pub const PAINEL_ALTERADO: &str = "erp.reports.painel.alterado";
 }

@@ -194,7 +194,7 @@ pub async fn record(tx: &mut Tx, client: i64, id: i64, m: &Movement) -> Result<(
     .bind(m.direction.signed(m.value))
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    crate::facts::movements(tx, client, m.emp, &[id], "criado").await
 }
 
 /// Sets the company's account balances to the sum of their movements (after a

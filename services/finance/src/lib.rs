@@ -25,9 +25,13 @@
 //!   (refused for good when one was paid). An invoiced order's payment condition
 //!   decides its instalments; without one, the company's default condition of the
 //!   financial parameters, else one instalment of the total due on the issue date.
-//! - Every change of a title's settlement (a settlement, an offset, a reversal)
-//!   writes `erp.finance.titulo.situacao` (`TituloSituacao`) through the outbox in
-//!   its transaction, so orders learns which instalments were paid.
+//! - Every title made, changed, cancelled or removed and every change of its
+//!   settlement (a settlement, an offset, a reversal) writes
+//!   `erp.finance.titulo.situacao` (`TituloSituacao`, the title's whole standing
+//!   and the settlement) through the outbox in its transaction, so orders learns
+//!   which instalments were paid and the reports keep receivables and payables;
+//!   every bank movement written, changed or removed writes
+//!   `erp.finance.movimentobancario.registrado` (`facts`).
 //! - Credit is per company (customers are registered per company): the limit of
 //!   finance's copy of the customer against its open receivables, kept per
 //!   customer by a trigger on the receivables (`credit`).
@@ -70,6 +74,8 @@
 //! - `copies`: finance's copies of catalog's customers and suppliers and of
 //!   identity's companies (consumers and reads).
 //! - `receipts`: the receipt PDFs (a settlement's, free-form ones).
+//! - `facts`: the facts of titles and bank movements, read back from the
+//!   database in the transaction of the change.
 //! - `events`: the consumers of orders' facts (invoiced orders, finalized and
 //!   cancelled purchases) and of the copied registers.
 //! - `grpc`: `finance.v1.FinanceService` (credit position).
@@ -102,6 +108,7 @@ pub mod copies;
 pub mod credit;
 pub mod daily;
 pub mod events;
+pub mod facts;
 pub mod grpc;
 pub mod instalments;
 pub mod receipts;

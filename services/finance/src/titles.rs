@@ -50,9 +50,6 @@ use serde_json::{json, Value};
 use crate::bank::{self, Direction, Movement};
 use crate::charges::{late_charges, LateCharges, LateRules};
 use crate::instalments::Terms;
-use erp_proto::finance::v1::TituloSituacao;
-use erp_proto::subjects::TITULO_SITUACAO;
-use prost::Message as _;
 
 /// Which titles: receivables (`contasreceber`, settled into an account) or payables
 /// (`contaspagar`, paid from one).
@@ -374,6 +371,8 @@ pub async fn insert(
             .await?;
         ids.push(id);
     }
+    let user = titles.first().map(|t| t.user).unwrap_or(0);
+    crate::facts::titles(tx, client, emp, side.code(), &ids, "criado", 0, user).await?;
     Ok(ids)
 }
 
@@ -567,18 +566,30 @@ pub async fn cancel_document(
     lock_unsettled(tx, client, side, doc, "cancelar").await?;
     let sql = format!(
         "UPDATE finance.{} SET tit_cancelado = true WHERE client_id = $1 AND tit_emp_id = $2
-           AND tit_origem = $3 AND tit_origem_id = $4 AND tit_origem_serie = $5 AND NOT tit_cancelado",
+           AND tit_origem = $3 AND tit_origem_id = $4 AND tit_origem_serie = $5 AND NOT tit_cancelado
+         RETURNING tit_id",
         side.table()
     );
-    let n = sqlx::query(&sql)
+    let cancelled: Vec<i64> = sqlx::query_scalar(&sql)
         .bind(client)
         .bind(doc.emp)
         .bind(doc.kind)
         .bind(doc.id)
         .bind(doc.serie)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
+        .fetch_all(&mut **tx)
+        .await?;
+    let n = cancelled.len() as u64;
+    crate::facts::titles(
+        tx,
+        client,
+        doc.emp,
+        side.code(),
+        &cancelled,
+        "cancelado",
+        0,
+        0,
+    )
+    .await?;
     sqlx::query(
         "UPDATE finance.documentos SET doc_situacao = 'C', doc_cancelado = now()
          WHERE client_id = $1 AND doc_emp_id = $2 AND doc_origem = $3 AND doc_id = $4 AND doc_serie = $5",
@@ -643,6 +654,9 @@ pub async fn remove_document(
         .execute(&mut **tx)
         .await?
         .rows_affected();
+    for id in &ids {
+        crate::facts::title_removed(tx, client, doc.emp, side.code(), *id, 0).await?;
+    }
     sqlx::query(
         "DELETE FROM finance.documentos
          WHERE client_id = $1 AND doc_emp_id = $2 AND doc_origem = $3 AND doc_id = $4 AND doc_serie = $5",
@@ -849,39 +863,19 @@ async fn publish_standing(
     t: &Title,
     settlement: i64,
     change: &str,
-    standing: &Standing,
     user: i64,
 ) -> Result<()> {
-    let (paid, balance, status) = standing;
-    let two = |d: Decimal| format!("{:.2}", crate::charges::money(d));
-    let ev = TituloSituacao {
-        client_id: client,
-        emp_id: emp,
-        kind: side.code().to_string(),
-        title_id: t.id,
-        origin: t.origin.to_lowercase(),
-        origin_emp: emp,
-        origin_id: t.origin_id.unwrap_or(0),
-        origin_serie: t.origin_serie.clone().unwrap_or_default(),
-        instalment: t.seq,
-        instalments: t.count,
-        value: two(t.worth),
-        paid: two(*paid),
-        balance: two(*balance),
-        status: status.clone(),
-        settlement_id: settlement,
-        change: change.to_string(),
-        user_id: user,
-    };
-    erp_platform::bus::outbox_insert(
+    crate::facts::titles(
         tx,
-        crate::SCHEMA,
-        TITULO_SITUACAO,
         client,
-        &ev.encode_to_vec(),
+        emp,
+        side.code(),
+        &[t.id],
+        change,
+        settlement,
+        user,
     )
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Settles titles (all or nothing): see the module's doc.
@@ -1017,7 +1011,7 @@ pub async fn settle(
             .bind(s.date)
             .fetch_one(&mut **tx)
             .await?;
-        publish_standing(tx, client, emp, side, t, id, "baixa", &standing, s.user).await?;
+        publish_standing(tx, client, emp, side, t, id, "baixa", s.user).await?;
         let balance = standing.1;
         done.push(Settled {
             settlement: id,
@@ -1160,10 +1154,7 @@ pub async fn reverse(
             );
             Error::from(e).on_constraint(&[("contaspagar_compensado_check", msg.as_str())])
         })?;
-    publish_standing(
-        tx, client, emp, side, t, settlement, "estorno", &standing, user,
-    )
-    .await?;
+    publish_standing(tx, client, emp, side, t, settlement, "estorno", user).await?;
     let (_, balance, status) = standing;
     let mut movement = None;
     if let Some(advance) = advance {
@@ -1376,7 +1367,7 @@ pub async fn offset(tx: &mut Tx, client: i64, emp: i64, o: &Offset) -> Result<Ve
         .bind(o.date)
         .fetch_one(&mut **tx)
         .await?;
-        publish_standing(tx, client, emp, side, t, id, "baixa", &standing, o.user).await?;
+        publish_standing(tx, client, emp, side, t, id, "baixa", o.user).await?;
         done.push(Settled {
             settlement: id,
             title: t.id,

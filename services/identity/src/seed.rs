@@ -37,6 +37,8 @@ pub const LOGINS: [DemoLogin; 3] = [
     },
 ];
 
+/// A company of a seeded client.
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Company {
     pub id: i64,
     pub name: &'static str,
@@ -46,6 +48,12 @@ pub struct Company {
     pub city: &'static str,
     pub uf: &'static str,
     pub ibge: i64,
+    /// State registration and address (what an NF-e's issuer needs; empty: none).
+    pub ie: &'static str,
+    pub street: &'static str,
+    pub number: &'static str,
+    pub district: &'static str,
+    pub cep: &'static str,
 }
 
 pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
@@ -73,6 +81,7 @@ pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
         city: "Porto Alegre",
         uf: "RS",
         ibge: 4314902,
+        ..Company::default()
     }];
     let demo = [
         Company {
@@ -84,6 +93,11 @@ pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
             city: "Caxias do Sul",
             uf: "RS",
             ibge: 4305108,
+            ie: "0290012345",
+            street: "Rua Os Dezoito do Forte",
+            number: "1200",
+            district: "Centro",
+            cep: "95020-472",
         },
         Company {
             id: 2,
@@ -94,6 +108,7 @@ pub async fn seed(db: &Db, operator_client: i64) -> Result<()> {
             city: "São Paulo",
             uf: "SP",
             ibge: 3550308,
+            ..Company::default()
         },
     ];
     seed_client(
@@ -149,8 +164,11 @@ pub async fn seed_client(
         .ok_or_else(|| Error::internal("empresas not registered"))?;
     for c in companies {
         let inserted = sqlx::query(
-            "INSERT INTO identity.empresas (client_id, emp_id, emp_descricao, emp_fantasia, emp_cgc, emp_regime, emp_cidade, emp_uf, emp_cid_ibge)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (client_id, emp_id) DO NOTHING",
+            "INSERT INTO identity.empresas (client_id, emp_id, emp_descricao, emp_fantasia, emp_cgc, emp_regime, emp_cidade,
+                 emp_uf, emp_cid_ibge, emp_ie, emp_endereco, emp_numero, emp_bairro, emp_cep)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, ''), nullif($11, ''), nullif($12, ''),
+                     nullif($13, ''), nullif($14, ''))
+             ON CONFLICT (client_id, emp_id) DO NOTHING",
         )
         .bind(client)
         .bind(c.id)
@@ -161,6 +179,11 @@ pub async fn seed_client(
         .bind(c.city)
         .bind(c.uf)
         .bind(c.ibge)
+        .bind(c.ie)
+        .bind(c.street)
+        .bind(c.number)
+        .bind(c.district)
+        .bind(c.cep)
         .execute(&mut *tx)
         .await?
         .rows_affected()

@@ -4,6 +4,10 @@
 //! - `erp.orders.pedido.faturado` (`PedidoFaturado`): an order was invoiced.
 //! - `erp.orders.ordemservico.estoquebaixado` (`OrdemServicoBaixada`): a service
 //!   order's parts left stock.
+//! - `erp.orders.ordemservico.finalizada` (`OrdemServicoFinalizada`): a service
+//!   order was finished, with its totals and lines (the reports' facts).
+//! - `erp.orders.condicional.situacao` (`CondicionalSituacao`): a conditional
+//!   sale's whole state after any change (the reports' open-goods report).
 //! - `erp.orders.orcamento.requisicao` (`RequisicaoSolicitada`): a quote asked for a
 //!   stock requisition.
 //! - `erp.orders.compra.finalizada` (`CompraFinalizada`): a purchase was finalized:
@@ -15,7 +19,8 @@
 //! Consumes catalog's `RecordChanged` of customers, products, services and suppliers
 //! and identity's of companies, and keeps the copies the documents need (`copies`);
 //! finance's `TituloSituacao` of the payables of purchases, which settle (or reopen)
-//! their instalments (`payables`).
+//! their instalments (`payables`); fiscal's `NfeAutorizada` and `NfeCancelada`,
+//! which set or clear the access key of a billing order's NF-e (`nfe`).
 
 use std::sync::Arc;
 
@@ -54,6 +59,16 @@ pub fn consumers() -> Vec<ConsumerDef> {
             durable: "orders-titulos-compra",
             filter: subjects::TITULO_SITUACAO,
             effect: Arc::new(crate::payables::PurchasePayables),
+        },
+        ConsumerDef {
+            durable: "orders-nfe-autorizada",
+            filter: subjects::NFE_AUTORIZADA,
+            effect: Arc::new(crate::nfe::NfeAuthorised),
+        },
+        ConsumerDef {
+            durable: "orders-nfe-cancelada",
+            filter: subjects::NFE_CANCELADA,
+            effect: Arc::new(crate::nfe::NfeCancelled),
         },
     ]
 }

@@ -36,6 +36,7 @@
 //! - `grants`: what the user may do in another area's program (asked of identity).
 //! - `grpc`: `OrdersService` (invoice, duplicate, convert a quote).
 //! - `money`: amounts as pt-BR messages write them (`R$ 1.234,56`).
+//! - `nfe`: the access key of a billing order's NF-e, from fiscal's facts.
 //! - `payables`: what finance says of a purchase's instalments (settled or not).
 //! - `peer_registers`: another service's registers over its `ResourceService`.
 //! - `purchases`: the purchase's domain without a database: the NF-e XML parser and
@@ -49,6 +50,7 @@ pub mod events;
 pub mod grants;
 pub mod grpc;
 pub mod money;
+pub mod nfe;
 pub mod payables;
 pub mod peer_registers;
 pub mod purchases;

@@ -188,6 +188,17 @@ impl fmt::Display for Cpf {
 pub struct Cnpj(String);
 
 impl Cnpj {
+    /// The valid numeric CNPJ whose first twelve digits are `base` (mod 10^12),
+    /// for generated data (demo history, fixtures).
+    pub fn from_base(base: u64) -> Cnpj {
+        let mut doc: Vec<u8> = format!("{:012}", base % 1_000_000_000_000).into_bytes();
+        let first = mod11_digit(&doc, &CNPJ_WEIGHTS[1..]);
+        doc.push(b'0' + first as u8);
+        let second = mod11_digit(&doc, &CNPJ_WEIGHTS);
+        doc.push(b'0' + second as u8);
+        Cnpj(String::from_utf8_lossy(&doc).into_owned())
+    }
+
     /// Accepts `XX.XXX.XXX/XXXX-XX` or the bare 14 characters, in either case: the
     /// alphanumeric CNPJ (IN RFB nº 2.229/2024) is assigned from July 2026 and both
     /// formats will coexist, so one parser takes both.
@@ -850,5 +861,19 @@ mod tests {
             );
         }
         assert_eq!(Cpf::from_base(111_444_777).as_str(), "11144477735");
+    }
+
+    #[test]
+    fn generated_cnpjs_are_valid() {
+        for base in [1u64, 112_223_330_001, 876_543_210_001, 999_999_999_998] {
+            let c = Cnpj::from_base(base);
+            assert!(Cnpj::parse(c.as_str()).is_ok(), "{c}");
+        }
+        // Public vectors.
+        assert_eq!(Cnpj::from_base(114_447_770_001).as_str(), "11444777000161");
+        assert_eq!(
+            Cnpj::from_base(112_223_330_001).to_string(),
+            "11.222.333/0001-81"
+        );
     }
 }

@@ -457,7 +457,7 @@ pub async fn record_many(
 
     // The movement rows, stamped with the time they are written (the stock card's
     // time, and what the invoice-to-balance benchmark measures).
-    sqlx::query(
+    let written: Vec<(i64, String)> = sqlx::query_as(
         "INSERT INTO stock.movimentos (client_id, movi_emp_id, movi_prod_id, movi_loca_id, movi_tipo, movi_qtde,
              movi_custo_unit, movi_origem, movi_origem_id, movi_saldo_apos, movi_custo_medio_apos, movi_estorno,
              movi_custo_total, movi_data)
@@ -465,7 +465,8 @@ pub async fn record_many(
          FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::numeric[], $7::numeric[],
                      $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::bool[], $13::numeric[])
               WITH ORDINALITY AS v(e, p, l, t, q, c, o, oi, sa, ca, r, v, n)
-         ORDER BY n",
+         ORDER BY n
+         RETURNING movi_id, to_char(movi_data AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD')",
     )
     .bind(client)
     .bind(moves.iter().map(|m| m.emp).collect::<Vec<_>>())
@@ -480,8 +481,11 @@ pub async fn record_many(
     .bind(out.iter().map(|o| o.0.avg_cost).collect::<Vec<_>>())
     .bind(moves.iter().map(|m| m.reversal).collect::<Vec<_>>())
     .bind(moves.iter().map(|m| m.value).collect::<Vec<_>>())
-    .execute(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
+    // The identity numbers the rows in the order they were inserted (ORDER BY n).
+    let mut written = written;
+    written.sort_unstable_by_key(|w| w.0);
 
     let changed: Vec<((i64, i64), Balance)> = keys
         .iter()
@@ -510,22 +514,27 @@ pub async fn record_many(
         .iter()
         .zip(&out)
         .zip(&locations)
-        .map(|((m, (after, unit_cost)), loc)| {
-            erp_proto::stock::v1::MovimentoRegistrado {
-                client_id: client,
-                emp_id: m.emp,
-                product_id: m.product,
-                kind: m.kind.code().into(),
-                quantity: m.qty.to_string(),
-                unit_cost: unit_cost.to_string(),
-                balance_after: after.qty.to_string(),
-                average_cost_after: after.avg_cost.to_string(),
-                origin: m.origin.into(),
-                origin_id: m.origin_id.clone(),
-                location_id: loc.unwrap_or(0),
-            }
-            .encode_to_vec()
-        })
+        .zip(&written)
+        .map(
+            |(((m, (after, unit_cost)), loc), (movement_id, moved_on))| {
+                erp_proto::stock::v1::MovimentoRegistrado {
+                    client_id: client,
+                    emp_id: m.emp,
+                    product_id: m.product,
+                    kind: m.kind.code().into(),
+                    quantity: m.qty.to_string(),
+                    unit_cost: unit_cost.to_string(),
+                    balance_after: after.qty.to_string(),
+                    average_cost_after: after.avg_cost.to_string(),
+                    origin: m.origin.into(),
+                    origin_id: m.origin_id.clone(),
+                    location_id: loc.unwrap_or(0),
+                    movement_id: *movement_id,
+                    moved_on: moved_on.clone(),
+                }
+                .encode_to_vec()
+            },
+        )
         .collect();
     erp_platform::bus::outbox_insert_many(tx, crate::SCHEMA, MOVEMENT_SUBJECT, client, &events)
         .await?;

@@ -86,6 +86,8 @@ pub fn setorservico() -> Resource {
     )
     .screen("/setoresservico")
     .sample(json!({"SETS_DESCRICAO": "OFICINA"}))
+    // The reports' service orders by sector name them.
+    .events("setorservico")
     .key(&["SETS_ID"])
     .company("SETS_EMP_ID")
     .label("SETS_DESCRICAO")

@@ -280,6 +280,7 @@ pub async fn undo(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
             .bind(&created)
             .execute(&mut **tx)
             .await?;
+        crate::facts::movements(tx, client, emp, &created, "excluido").await?;
         bank::refresh(tx, client, emp).await?;
     }
     set_status(tx, client, emp, id, "P").await

@@ -40,6 +40,8 @@ pub fn grupohistoricopadrao() -> Resource {
         "gruposhistoricopadrao",
     )
     .screen("/gruposhistoricopadrao")
+    // The reports name the expenses' groups.
+    .events("grupocentrocusto")
     .key(&["GRHP_ID"])
     .company("GRHP_EMP_ID")
     .label("GRHP_DESCRICAO")
@@ -78,6 +80,8 @@ pub fn historicopadrao() -> Resource {
         "historicopadrao",
     )
     .screen("/historicopadrao")
+    // The reports name the expenses' cost centres.
+    .events("centrocusto")
     .key(&["HISP_ID"])
     .company("HISP_EMP_ID")
     .label("HISP_DESCRICAO")

@@ -259,6 +259,7 @@ impl Hooks for ManualMovements {
                             "Movimento conciliado com o extrato: desfaça a conciliação antes de alterá-lo ou excluí-lo.",
                         )])
                     })?;
+                    crate::facts::movements(tx, client, emp, &[other], "excluido").await?;
                 }
             }
             (_, "TRANSFERENCIA") => return Err(Error::Conflict(FROM_TRANSFER.into())),
@@ -274,6 +275,12 @@ impl Hooks for ManualMovements {
         {
             crate::bank::check_open(tx, client, emp, d).await?;
         }
+        let change = match op {
+            Op::Create => "criado",
+            Op::Update => "alterado",
+            Op::Delete => "excluido",
+        };
+        crate::facts::movements(tx, client, emp, &[int(row, "MBCA_ID")?], change).await?;
         bank::refresh(tx, client, emp).await
     }
 }

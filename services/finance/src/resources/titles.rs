@@ -453,6 +453,29 @@ impl Hooks for TitleHooks {
     }
 
     async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        self.check(tx, op, caller, row).await?;
+        // What the reports keep of the title.
+        let side = self.0;
+        let emp = int(row, &names(side).f("EMP_ID"))?;
+        let id = int(row, side.key())?;
+        let (client, user) = (caller.client_id, caller.user_id);
+        match op {
+            Op::Delete => crate::facts::title_removed(tx, client, emp, side.code(), id, user).await,
+            Op::Create | Op::Update => {
+                let change = if op == Op::Create {
+                    "criado"
+                } else {
+                    "alterado"
+                };
+                crate::facts::titles(tx, client, emp, side.code(), &[id], change, 0, user).await
+            }
+        }
+    }
+}
+
+impl TitleHooks {
+    /// The checks of a title written by hand (see the module's doc).
+    async fn check(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
         let side = self.0;
         let n = names(side);
         if op != Op::Delete

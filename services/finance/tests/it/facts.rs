@@ -1,6 +1,7 @@
-//! `erp.finance.titulo.situacao`: every settlement, offset and reversal writes one
-//! fact per title through the outbox, in its transaction (a refused settlement
-//! writes none), telling the origin document, the instalment and what is paid.
+//! `erp.finance.titulo.situacao`: making a title and every settlement, offset and
+//! reversal writes one fact per title through the outbox, in its transaction (a
+//! refused settlement writes none), telling the origin document, the instalment,
+//! the person, the dates, what is paid and the settlement.
 
 use erp_finance::events::{FinalizedPurchase, InvoicedOrder, COMPRA_FINALIZADA, PEDIDO_FATURADO};
 use erp_platform::db::Db;
@@ -62,10 +63,17 @@ async fn settlements_and_reversals_tell_orders_what_was_paid() {
     let title = rows(&db, c, "contasreceber", json!({"CRCB_PEDF_ID": 70})).await[0]["CRCB_ID"]
         .as_i64()
         .expect("CRCB_ID");
-    assert!(
-        facts(&db, c).await.is_empty(),
-        "making titles is no settlement"
+    let made = facts(&db, c).await;
+    assert_eq!(
+        made.iter().map(summary).collect::<Vec<_>>(),
+        [s(["R", "pedido", "0.00", "100.00", "A", "criado"])],
+        "making a title tells its standing"
     );
+    assert_eq!(
+        (made[0].settlement_id, made[0].settlement.is_none()),
+        (0, true)
+    );
+    assert_eq!(made[0].due_on, "2026-01-10");
 
     let settle = |value: &str| json!({"DATA": "2026-01-10", "BCO_ID": bank, "TITULOS": [{"ID": title, "VALOR": value}]});
     let first = action(
@@ -118,12 +126,13 @@ async fn settlements_and_reversals_tell_orders_what_was_paid() {
     assert_eq!(
         got.iter().map(summary).collect::<Vec<_>>(),
         [
+            s(["R", "pedido", "0.00", "100.00", "A", "criado"]),
             s(["R", "pedido", "40.00", "60.00", "P", "baixa"]),
             s(["R", "pedido", "100.00", "0.00", "Q", "baixa"]),
             s(["R", "pedido", "60.00", "40.00", "P", "estorno"]),
         ]
     );
-    let f = &got[2];
+    let f = &got[3];
     assert_eq!(
         (f.client_id, f.emp_id, f.title_id, f.origin_emp, f.origin_id),
         (c, 1, title, 1, 70)
@@ -138,6 +147,22 @@ async fn settlements_and_reversals_tell_orders_what_was_paid() {
         ("1", 1, 1, "100.00")
     );
     assert_eq!((f.settlement_id, f.user_id), (baixa, 1));
+    // The reversed settlement travels with the reversal: its day and values.
+    let done = f.settlement.as_ref().expect("settlement");
+    assert_eq!(
+        (
+            done.settled_on.as_str(),
+            done.value.as_str(),
+            done.total.as_str(),
+            done.bank_id
+        ),
+        ("2026-01-10", "40.00", "40.00", bank)
+    );
+    assert_eq!(
+        (f.issued_on.as_str(), f.due_on.as_str()),
+        ("2026-01-10", "2026-01-10")
+    );
+    assert!(f.person_id > 0);
 
     // A purchase's payable: kind P, origin compra.
     let fact = event(
@@ -168,10 +193,15 @@ async fn settlements_and_reversals_tell_orders_what_was_paid() {
     .await
     .expect("pay");
     let got = facts(&db, c).await;
-    assert_eq!(got.len(), 4);
+    assert_eq!(got.len(), 6);
     assert_eq!(
-        summary(&got[3]),
+        summary(&got[4]),
+        s(["P", "compra", "0.00", "80.00", "A", "criado"])
+    );
+    assert_eq!(
+        summary(&got[5]),
         s(["P", "compra", "80.00", "0.00", "Q", "baixa"])
     );
-    assert_eq!((got[3].origin_id, got[3].origin_serie.as_str()), (71, ""));
+    assert_eq!((got[5].origin_id, got[5].origin_serie.as_str()), (71, ""));
+    assert_eq!(got[5].due_on, "2026-02-01");
 }

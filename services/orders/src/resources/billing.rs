@@ -115,6 +115,8 @@ fn pedido() -> Resource {
             Field::timestamp("PEDF_LIBERACAO_DTA", "Crédito liberado em"),
             Field::text("PEDF_LIBERACAO_OBS", "Liberação de crédito").len(300).read_only(),
             Field::int("PEDF_ORCA_ID", "Orçamento").read_only(),
+            // Set by fiscal's facts: the access key of the order's authorised NF-e.
+            Field::text("PEDF_NFE_XML", "Chave de Acesso da NF-e").len(44).read_only(),
             Field::int("PEDF_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::timestamp("PEDF_DTA_CAD", "Cadastro"),
         ])
@@ -212,6 +214,8 @@ pub struct OpenOrder {
     stock_lines: Vec<(i64, i64, Decimal, Option<i64>)>,
     /// The sale lines of the invoice fact (products, then services).
     sale_lines: Vec<erp_proto::orders::v1::SaleLine>,
+    /// The surcharge and freight of the product lines that have any.
+    line_charges: Vec<erp_proto::orders::v1::LineCharges>,
     totals: erp_platform::resource::document::arithmetic::Totals,
 }
 
@@ -347,6 +351,17 @@ pub async fn open_order(
                 .map(|(s, l)| sale("S", s.2, s.3, l)),
         )
         .collect();
+    let line_charges = products
+        .iter()
+        .zip(&product_lines)
+        .filter(|(_, l)| !l.surcharge.is_zero() || !l.freight.is_zero())
+        .map(|(p, l)| erp_proto::orders::v1::LineCharges {
+            kind: "P".into(),
+            item: p.0,
+            surcharge: l.surcharge.normalize().to_string(),
+            freight: l.freight.normalize().to_string(),
+        })
+        .collect();
     let totals = erp_platform::resource::document::arithmetic::document(
         &product_lines,
         &service_lines,
@@ -364,6 +379,7 @@ pub async fn open_order(
         method,
         stock_lines: products.iter().map(|p| (p.0, p.1, p.2, p.7)).collect(),
         sale_lines,
+        line_charges,
         totals,
     })
 }
@@ -429,6 +445,7 @@ pub async fn invoice_open(
         payment_condition_id: order.condition.unwrap_or(0),
         payment_method_id: order.method.unwrap_or(0),
         sale_lines: order.sale_lines.clone(),
+        line_charges: order.line_charges.clone(),
     };
     erp_platform::bus::outbox_insert(
         tx,

@@ -11,10 +11,11 @@
 //!   `{"ITENS": [{"CNDP_ID": 1, "QTDE": "2"}], "ENCERRAR": false}` adds the returned
 //!   quantities (never more than went out); the conditional closes when `ENCERRAR`
 //!   is true or everything came back. Answers the header and its product lines.
-//! - `POST /condicional/reports/{emp}`: the open conditional sales with their items
-//!   out, returned and pending (JSON rows; filters COND_CLI_ID, COND_DTA_SAIDA_INI,
-//!   COND_DTA_SAIDA_FIM). The PDF of this report comes with the reports service
-//!   later; this call answers the rows it will print.
+//!
+//! Every change of a conditional (its header, a product line, a return, the
+//! closing, the removal) leaves its whole state in the outbox
+//! (`erp.orders.condicional.situacao`, [`publish_state`]): the reports service
+//! answers the open-goods report (`/condicional/reports`) from it.
 
 use std::sync::Arc;
 
@@ -27,8 +28,11 @@ use erp_platform::resource::{
     Op, Resource, Role, Total,
 };
 use erp_platform::{Error, Result};
+use erp_proto::orders::v1::{CondicionalSituacao, ConditionalLine};
+use prost::Message as _;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
+use sqlx::Row;
 
 use super::customer::CustomerCopy;
 use crate::SCHEMA;
@@ -65,10 +69,9 @@ fn condicional() -> Resource {
         .company("COND_EMP_ID")
         .label("COND_CLI_DESC")
         .order("COND_ID DESC")
-        .hooks(Arc::new(CustomerCopy { customer: "COND_CLI_ID", name: "COND_CLI_DESC", city: None }))
+        .hooks(Arc::new(HeaderHooks(CustomerCopy { customer: "COND_CLI_ID", name: "COND_CLI_DESC", city: None })))
         .sample(json!({"COND_CLI_ID": 1, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
         .action("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Arc::new(Return))
-        .action("POST", "/condicional/reports/{emp}", "relatorio", ActionPerm::View, "Condicionais em aberto com itens que saíram, voltaram e pendentes (filtros: COND_CLI_ID, COND_DTA_SAIDA_INI, COND_DTA_SAIDA_FIM)", Arc::new(Report))
         .fields(vec![
             Field::id("COND_ID", "Número"),
             Field::int("COND_EMP_ID", "Empresa"),
@@ -199,14 +202,118 @@ struct ReturnedCheck;
 
 #[async_trait]
 impl Hooks for ReturnedCheck {
-    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
         if op == Op::Update
             && params::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > params::dec(&row["CNDP_QTDE"])?
         {
             return Err(Error::validation(TOO_MUCH_BACK));
         }
-        Ok(())
+        let (Some(emp), Some(id)) = (num(&row["CNDP_EMP_ID"]), num(&row["CNDP_COND_ID"])) else {
+            return Err(Error::internal(
+                "condicionalprod row without its conditional",
+            ));
+        };
+        publish_state(tx, caller.client_id, emp, id).await
     }
+}
+
+/// The header's hooks: the customer's name from the copy, and the state published
+/// after every write.
+struct HeaderHooks(CustomerCopy);
+
+#[async_trait]
+impl Hooks for HeaderHooks {
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        self.0.prepare(tx, op, caller, emp, body).await
+    }
+
+    async fn after_write(&self, tx: &mut Tx, _op: Op, caller: &Caller, row: &Value) -> Result<()> {
+        let (Some(emp), Some(id)) = (num(&row["COND_EMP_ID"]), num(&row["COND_ID"])) else {
+            return Err(Error::internal("condicional row without its key"));
+        };
+        publish_state(tx, caller.client_id, emp, id).await
+    }
+}
+
+/// Leaves the conditional's whole state in the outbox (`X` once it is gone).
+pub async fn publish_state(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
+    let head = sqlx::query(
+        "SELECT cond_cli_id, coalesce(cond_cli_desc, ''), cond_dta_saida::text, coalesce(cond_dta_retorno::text, ''),
+                cond_situacao
+         FROM orders.condicional WHERE client_id = $1 AND cond_emp_id = $2 AND cond_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let version: i64 =
+        sqlx::query_scalar("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
+            .fetch_one(&mut **tx)
+            .await?;
+    let state = match head {
+        None => CondicionalSituacao {
+            client_id: client,
+            emp_id: emp,
+            cond_id: id,
+            status: "X".into(),
+            version,
+            ..Default::default()
+        },
+        Some(h) => {
+            let lines = sqlx::query(
+                "SELECT cndp_id, cndp_prod_id, coalesce(cndp_descricao, ''), cndp_qtde::text,
+                        cndp_qtde_devolvida::text, cndp_vlr_unit::text
+                 FROM orders.condicionalprod
+                 WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3 ORDER BY cndp_id",
+            )
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(ConditionalLine {
+                    item: r.try_get(0)?,
+                    product_id: r.try_get(1)?,
+                    description: r.try_get(2)?,
+                    quantity: r.try_get(3)?,
+                    returned: r.try_get(4)?,
+                    unit_price: r.try_get(5)?,
+                })
+            })
+            .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
+            CondicionalSituacao {
+                client_id: client,
+                emp_id: emp,
+                cond_id: id,
+                customer_id: h.try_get(0)?,
+                customer_name: h.try_get(1)?,
+                left_on: h.try_get(2)?,
+                return_on: h.try_get(3)?,
+                status: h.try_get(4)?,
+                lines,
+                version,
+            }
+        }
+    };
+    erp_platform::bus::outbox_insert(
+        tx,
+        SCHEMA,
+        erp_proto::subjects::CONDICIONAL_SITUACAO,
+        client,
+        &state.encode_to_vec(),
+    )
+    .await?;
+    Ok(())
 }
 
 fn num(v: &Value) -> Option<i64> {
@@ -314,6 +421,7 @@ impl ActionHandler for Return {
             .execute(&mut **tx)
             .await?;
         }
+        publish_state(tx, client, emp, id).await?;
         let mut head = query::get(tx, res, caller, Some(emp), &[id.to_string()]).await?;
         let mut filter = Map::new();
         filter.insert("CNDP_COND_ID".into(), json!(id));
@@ -323,68 +431,5 @@ impl ActionHandler for Return {
             m.insert("ITENS".into(), Value::Array(lines));
         }
         Ok(head)
-    }
-}
-
-/// Open conditional sales with their product lines out, returned and pending.
-struct Report;
-
-#[async_trait]
-impl ActionHandler for Report {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, body, .. } = call;
-        let emp = params::company(emp)?;
-        let cli = body.get("COND_CLI_ID").and_then(num);
-        let date = |k: &str| -> Result<Option<chrono::NaiveDate>> {
-            match body
-                .get(k)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-            {
-                None => Ok(None),
-                Some(s) => chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d")
-                    .map(Some)
-                    .map_err(|_| Error::validation(format!("Data inválida em {k}."))),
-            }
-        };
-        let (from, to) = (date("COND_DTA_SAIDA_INI")?, date("COND_DTA_SAIDA_FIM")?);
-        let rows: Value = sqlx::query_scalar(
-            "SELECT coalesce(jsonb_agg(r ORDER BY r->>'COND_DTA_SAIDA', (r->>'COND_ID')::bigint), '[]'::jsonb) FROM (
-               SELECT jsonb_build_object(
-                 'COND_ID', c.cond_id, 'COND_EMP_ID', c.cond_emp_id, 'COND_CLI_ID', c.cond_cli_id,
-                 'COND_CLI_DESC', c.cond_cli_desc, 'COND_DTA_SAIDA', to_char(c.cond_dta_saida, 'YYYY-MM-DD'),
-                 'COND_DTA_RETORNO', to_char(c.cond_dta_retorno, 'YYYY-MM-DD'),
-                 'COND_VLR_TOTAL', c.cond_vlr_total::text,
-                 'QTDE_SAIDA', coalesce(sum(p.cndp_qtde), 0)::text,
-                 'QTDE_DEVOLVIDA', coalesce(sum(p.cndp_qtde_devolvida), 0)::text,
-                 'QTDE_PENDENTE', coalesce(sum(p.cndp_qtde - p.cndp_qtde_devolvida), 0)::text,
-                 'VLR_DEVOLVIDO', coalesce(sum(round(p.cndp_qtde_devolvida * p.cndp_vlr_unit, 2)), 0)::numeric(15,2)::text,
-                 'VLR_PENDENTE', coalesce(sum(round((p.cndp_qtde - p.cndp_qtde_devolvida) * p.cndp_vlr_unit, 2)), 0)::numeric(15,2)::text,
-                 'ITENS', coalesce(jsonb_agg(jsonb_build_object(
-                     'CNDP_ID', p.cndp_id, 'CNDP_PROD_ID', p.cndp_prod_id, 'CNDP_DESCRICAO', p.cndp_descricao,
-                     'CNDP_QTDE', p.cndp_qtde::text, 'CNDP_QTDE_DEVOLVIDA', p.cndp_qtde_devolvida::text,
-                     'QTDE_PENDENTE', (p.cndp_qtde - p.cndp_qtde_devolvida)::text,
-                     'CNDP_VLR_UNIT', p.cndp_vlr_unit::text) ORDER BY p.cndp_id)
-                   FILTER (WHERE p.cndp_id IS NOT NULL), '[]'::jsonb)
-               ) AS r
-               FROM orders.condicional c
-               LEFT JOIN orders.condicionalprod p ON p.client_id = c.client_id AND p.cndp_emp_id = c.cond_emp_id
-                    AND p.cndp_cond_id = c.cond_id
-               WHERE c.client_id = $1 AND c.cond_emp_id = $2 AND c.cond_situacao = 'A'
-                 AND ($3::bigint IS NULL OR c.cond_cli_id = $3)
-                 AND ($4::date IS NULL OR c.cond_dta_saida >= $4)
-                 AND ($5::date IS NULL OR c.cond_dta_saida <= $5)
-               GROUP BY c.client_id, c.cond_emp_id, c.cond_id
-             ) t",
-        )
-        .bind(caller.client_id)
-        .bind(emp)
-        .bind(cli)
-        .bind(from)
-        .bind(to)
-        .fetch_one(&mut **tx)
-        .await?;
-        Ok(rows)
     }
 }

@@ -1,11 +1,42 @@
-//! Conditional sales: totals from the lines, returns, closing, the open report,
-//! tenant isolation.
+//! Conditional sales: totals from the lines, returns, closing, the state each
+//! change publishes (the reports' open-goods report), tenant isolation.
 
 use erp_platform::Error;
 use serde_json::json;
 
+use erp_platform::db::Db;
+use erp_proto::orders::v1::CondicionalSituacao;
+use prost::Message as _;
+
 use super::service_orders::{act, d, list, n};
 use super::{client, create, db, delete, get, s, seed_copies, update};
+
+/// The states published for client `c`'s conditionals, newest first.
+async fn published(db: &Db, c: i64) -> Vec<CondicionalSituacao> {
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let rows: Vec<Vec<u8>> = sqlx::query_scalar(
+        "SELECT payload FROM orders.outbox WHERE subject = 'erp.orders.condicional.situacao' AND client_id = $1",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("states");
+    tx.commit().await.expect("commit");
+    let mut states: Vec<CondicionalSituacao> = rows
+        .iter()
+        .map(|p| CondicionalSituacao::decode(p.as_slice()).expect("decode"))
+        .collect();
+    states.sort_by_key(|s| std::cmp::Reverse(s.version));
+    states
+}
+
+async fn last_state(db: &Db, c: i64) -> CondicionalSituacao {
+    published(db, c).await.into_iter().next().expect("a state")
+}
+
+async fn states(db: &Db, c: i64) -> usize {
+    published(db, c).await.len()
+}
 
 #[tokio::test]
 async fn conditional_totals_and_returns() {
@@ -102,77 +133,52 @@ async fn conditional_totals_and_returns() {
         .collect();
     assert_eq!(back, vec![n("1"), n("0")]);
 
-    // The report of open conditionals: 6 out, 1 back, 5 pending; 42.50 back;
-    // pending 3 x 42.50 + 2 x 35.90 = 127.50 + 71.80 = 199.30
-    let rep = act(
-        &db,
-        c,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect("report");
-    let rows = rep.as_array().expect("rows");
-    assert_eq!(rows.len(), 1);
-    let row = &rows[0];
+    // Each change left the conditional's whole state for the reports' open-goods
+    // report: the last one has 6 out, 1 back (line 1: 4 out, 1 back at 42.50;
+    // line 2: 2 out at 35.90), the customer and the day it left.
+    let state = last_state(&db, c).await;
     assert_eq!(
-        (row["COND_ID"].clone(), row["COND_CLI_DESC"].clone()),
-        (json!(1), json!("Oficina do Zé Ltda"))
+        (
+            state.cond_id,
+            state.emp_id,
+            state.customer_id,
+            state.status.as_str()
+        ),
+        (1, 1, 1, "A")
     );
     assert_eq!(
-        [
-            "QTDE_SAIDA",
-            "QTDE_DEVOLVIDA",
-            "QTDE_PENDENTE",
-            "VLR_DEVOLVIDO",
-            "VLR_PENDENTE",
-            "COND_VLR_TOTAL"
+        (state.customer_name.as_str(), state.left_on.as_str()),
+        ("Oficina do Zé Ltda", "2026-11-20")
+    );
+    let lines: Vec<(
+        i64,
+        i64,
+        rust_decimal::Decimal,
+        rust_decimal::Decimal,
+        rust_decimal::Decimal,
+    )> = state
+        .lines
+        .iter()
+        .map(|l| {
+            (
+                l.item,
+                l.product_id,
+                n(&l.quantity),
+                n(&l.returned),
+                n(&l.unit_price),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (1, 2, n("4"), n("1"), n("42.50")),
+            (2, 1, n("2"), n("0"), n("35.90"))
         ]
-        .map(|k| d(&row[k])),
-        ["6", "1", "5", "42.50", "199.30", "240.00"].map(n)
     );
-    let items = row["ITENS"].as_array().expect("items");
-    assert_eq!(items.len(), 2);
-    assert_eq!(
-        (d(&items[0]["CNDP_QTDE"]), d(&items[0]["QTDE_PENDENTE"])),
-        (n("4"), n("3"))
-    );
-    // Filters.
-    let rep = act(
-        &db,
-        c,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({"COND_CLI_ID": 2}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep, json!([]));
-    let rep = act(
-        &db,
-        c,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({"COND_DTA_SAIDA_INI": "2026-11-21"}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep, json!([]));
-    let rep = act(
-        &db,
-        c,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({"COND_DTA_SAIDA_FIM": "2026-11-20"}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep.as_array().map(Vec::len), Some(1));
+    // One per change: the header, two product lines, a quantity, a return (the
+    // service lines are no goods).
+    assert_eq!(states(&db, c).await, 5);
 
     // More back than went out (3 left of line 1).
     let e = act(
@@ -236,17 +242,10 @@ async fn conditional_totals_and_returns() {
     .expect("return all");
     assert_eq!(r["COND_SITUACAO"], json!("F"));
     assert!(r["COND_DTA_RETORNO"].is_string());
-    let rep = act(
-        &db,
-        c,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep, json!([]));
+    // The closed state is published: the open-goods report leaves it out.
+    let state = last_state(&db, c).await;
+    assert_eq!((state.cond_id, state.status.as_str()), (1, "F"));
+    assert!(!state.return_on.is_empty());
     // A closed conditional refuses changes.
     let e = create(
         &db,
@@ -349,17 +348,8 @@ async fn another_tenant_cannot_read_conditionals() {
         .await
         .expect("list")
         .is_empty());
-    let rep = act(
-        &db,
-        b,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep, json!([]));
+    // B's outbox has none of A's states.
+    assert_eq!(states(&db, b).await, 0);
     let e = act(
         &db,
         b,
@@ -375,15 +365,5 @@ async fn another_tenant_cannot_read_conditionals() {
     let h = get(&db, a, "condicional", &["1"]).await.expect("row");
     assert_eq!(h["COND_SITUACAO"], json!("A"));
     assert_eq!(d(&h["COND_VLR_TOTAL"]), n("35.90"));
-    let rep = act(
-        &db,
-        a,
-        "condicional",
-        "relatorio",
-        &[("emp", "1")],
-        json!({}),
-    )
-    .await
-    .expect("report");
-    assert_eq!(rep.as_array().map(Vec::len), Some(1));
+    assert_eq!(last_state(&db, a).await.status, "A");
 }

@@ -42,7 +42,7 @@ pub(crate) fn clientes() -> Resource {
             "CLI_TIPO_PESSOA": "J", "CLI_DESCRICAO": "CLIENTE TESTE LTDA", "CLI_FANTASIA": "Cliente Teste",
             "CLI_CGC": "11.444.777/0001-61", "CLI_IND_IE": 9, "CLI_CEP": "01310-100",
             "CLI_ENDERECO": "Avenida Paulista", "CLI_NUMERO": "1000", "CLI_BAIRRO": "Bela Vista",
-            "CLI_CIDADE": "São Paulo", "CLI_UF": "SP", "CLI_FONE": "(11) 98765-4321",
+            "CLI_CIDADE": "São Paulo", "CLI_UF": "SP", "CLI_CID_IBGE": 3550308, "CLI_FONE": "(11) 98765-4321",
             "CLI_EMAIL": "compras@clienteteste.com.br", "CLI_LIMITE_CREDITO": "5000.00", "CLI_COLA_ID": 1
         }))
         .key(&["CLI_ID"])

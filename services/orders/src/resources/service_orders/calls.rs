@@ -2,6 +2,7 @@
 //! odometer check, close/cancel and grouping of product lines.
 
 use erp_platform::resource::document::arithmetic::money;
+use sqlx::Row;
 
 use super::*;
 
@@ -334,6 +335,17 @@ impl ActionHandler for Transition {
         .bind(to)
         .execute(&mut **tx)
         .await?;
+        if to == "F" {
+            let fact = finished(tx, client, emp, id, &serie, caller.user_id).await?;
+            erp_platform::bus::outbox_insert(
+                tx,
+                SCHEMA,
+                erp_proto::subjects::OS_FINALIZADA,
+                client,
+                &fact.encode_to_vec(),
+            )
+            .await?;
+        }
         query::get(tx, res, caller, Some(emp), &key).await
     }
 }
@@ -375,4 +387,90 @@ impl ActionHandler for Group {
             json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": merged, "ORDP_SEQ": seq}),
         )
     }
+}
+
+/// The fact of a service order just finished: its header and its lines (services
+/// with the order's first sector of the service, then parts).
+async fn finished(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    serie: &str,
+    user_id: i64,
+) -> Result<erp_proto::orders::v1::OrdemServicoFinalizada> {
+    let h = sqlx::query(
+        "SELECT ords_cli_id, coalesce(ords_cli_desc, ''), coalesce(ords_veic_id, 0), coalesce(ords_km, 0),
+                ords_dta_entrada::text, coalesce(ords_dta_saida, current_date)::text, ords_vlr_serv::text,
+                ords_vlr_pecas::text, ords_vlr_acre::text, ords_vlr_desc::text, ords_vlr_total::text,
+                coalesce(ords_cola_id, 0)
+         FROM orders.ordemservico
+         WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_one(&mut **tx)
+    .await?;
+    let lines = sqlx::query(
+        "SELECT 'S' AS kind, i.ordi_id AS item, i.ordi_serv_id AS item_id, coalesce(i.ordi_descricao, '') AS descr,
+                i.ordi_qtde::text AS qty, i.ordi_vlr_unit::text AS price, i.ordi_vlr_desc::text AS disc,
+                i.ordi_vlr_acre::text AS acre, i.ordi_vlr_total::text AS total,
+                coalesce((SELECT min(s.id_setor) FROM orders.ordemservicoservicosetor s
+                          WHERE s.client_id = i.client_id AND s.emp_id = i.ordi_ords_emp_id AND s.nros = i.ordi_ords_id
+                            AND s.serie = i.ordi_serie AND s.id_serv = i.ordi_serv_id), 0) AS sector,
+                coalesce(i.ordi_cola_id, 0) AS mechanic
+         FROM orders.ordemservicoservico i
+         WHERE i.client_id = $1 AND i.ordi_ords_emp_id = $2 AND i.ordi_ords_id = $3 AND i.ordi_serie = $4
+         UNION ALL
+         SELECT 'P', p.ordp_seq, p.ordp_prod_id, coalesce(p.ordp_descricao, ''), p.ordp_qtde::text,
+                p.ordp_vlr_unit::text, p.ordp_vlr_desc::text, p.ordp_vlr_acre::text, p.ordp_vlr_total::text, 0, 0
+         FROM orders.ordemservicoproduto p
+         WHERE p.client_id = $1 AND p.ordp_ords_emp_id = $2 AND p.ordp_ords_id = $3 AND p.ordp_serie = $4
+         ORDER BY 1 DESC, 2",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .bind(serie)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(erp_proto::orders::v1::ServiceOrderLine {
+            kind: r.try_get("kind")?,
+            item: r.try_get("item")?,
+            item_id: r.try_get("item_id")?,
+            description: r.try_get("descr")?,
+            quantity: r.try_get("qty")?,
+            unit_price: r.try_get("price")?,
+            discount: r.try_get("disc")?,
+            surcharge: r.try_get("acre")?,
+            total: r.try_get("total")?,
+            sector_id: r.try_get("sector")?,
+            mechanic_id: r.try_get("mechanic")?,
+        })
+    })
+    .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
+    Ok(erp_proto::orders::v1::OrdemServicoFinalizada {
+        client_id: client,
+        emp_id: emp,
+        ordem_id: id,
+        serie: serie.into(),
+        customer_id: h.try_get(0)?,
+        customer_name: h.try_get(1)?,
+        vehicle_id: h.try_get(2)?,
+        odometer: h.try_get(3)?,
+        entered_on: h.try_get(4)?,
+        closed_on: h.try_get(5)?,
+        services_total: h.try_get(6)?,
+        products_total: h.try_get(7)?,
+        surcharges: h.try_get(8)?,
+        discounts: h.try_get(9)?,
+        total: h.try_get(10)?,
+        user_id,
+        lines,
+        responsible_id: h.try_get(11)?,
+    })
 }

@@ -49,6 +49,7 @@ fn standing(
             "baixa".into()
         },
         user_id: 3,
+        ..Default::default()
     }
 }
 

@@ -245,6 +245,14 @@ async fn a_closed_order_refuses_changes() {
     )
     .await
     .expect("line");
+    create(
+        &db,
+        c,
+        "ordemservicoservicosetor",
+        json!({"NROS": 1, "ID_SERV": 1, "ID_SETOR": 4}),
+    )
+    .await
+    .expect("sector");
     let p = [("ORDS_ID", "1"), ("emp", "1"), ("ORDS_SERIE", "OS")];
     let closed = action(&db, c, "ordemservico", "finalizar", &p)
         .await
@@ -252,6 +260,53 @@ async fn a_closed_order_refuses_changes() {
     assert_eq!(closed["ORDS_SITUACAO"], json!("F"));
     assert!(closed["ORDS_DTA_SAIDA"].is_string());
     assert_eq!(d(&closed["ORDS_VLR_TOTAL"]), n("160.00"));
+
+    // The finish is a fact, once, with the totals and the line and its sector.
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let payloads: Vec<Vec<u8>> = sqlx::query_scalar(
+        "SELECT payload FROM orders.outbox WHERE subject = 'erp.orders.ordemservico.finalizada' AND client_id = $1",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("payload");
+    tx.commit().await.expect("commit");
+    assert_eq!(payloads.len(), 1);
+    let ev = erp_proto::orders::v1::OrdemServicoFinalizada::decode(payloads[0].as_slice())
+        .expect("decode");
+    assert_eq!(
+        (
+            ev.client_id,
+            ev.emp_id,
+            ev.ordem_id,
+            ev.serie.as_str(),
+            ev.customer_id,
+            ev.vehicle_id
+        ),
+        (c, 1, 1, "OS", 1, 10)
+    );
+    assert_eq!(
+        (ev.odometer, ev.total.as_str(), ev.services_total.as_str()),
+        (1000, "160.00", "160.00")
+    );
+    assert_eq!(
+        ev.closed_on,
+        closed["ORDS_DTA_SAIDA"].as_str().unwrap_or_default()
+    );
+    let lines: Vec<(&str, i64, i64, &str, i64)> = ev
+        .lines
+        .iter()
+        .map(|l| {
+            (
+                l.kind.as_str(),
+                l.item,
+                l.item_id,
+                l.total.as_str(),
+                l.sector_id,
+            )
+        })
+        .collect();
+    assert_eq!(lines, vec![("S", 1, 1, "160.00", 4)]);
 
     let msg = "Ordem de serviço finalizada ou cancelada não pode ser alterada.";
     let is_closed = |e: Option<Error>| matches!(&e, Some(Error::Conflict(m)) if m == msg);
