@@ -39,6 +39,11 @@ pub const PRODUTOS: Copy = Copy {
         ("grup_id", "PROD_GRUP_ID", Kind::Int),
         ("gsub_id", "PROD_GSUB_ID", Kind::Int),
         ("custo", "PROD_CUSTO", Kind::Decimal),
+        ("referencia", "PROD_REFERENCIA", Kind::Text),
+        // The unit's abbreviation, which the product's fact carries beside its id.
+        ("unidade", "UNID_ABREVIADA", Kind::Text),
+        ("preco", "PROD_VALOR", Kind::Decimal),
+        ("estoque_min", "PROD_ESTOQUE_MIN", Kind::Decimal),
     ],
 };
 
@@ -77,6 +82,10 @@ pub const CLIENTES: Copy = Copy {
         ("cidade", "CLI_CIDADE", Kind::Text),
         ("uf", "CLI_UF", Kind::Text),
         ("cola_id", "CLI_COLA_ID", Kind::Int),
+        ("cpf", "CLI_CPF", Kind::Text),
+        ("cgc", "CLI_CGC", Kind::Text),
+        ("fone", "CLI_FONE", Kind::Text),
+        ("situacao", "CLI_SITUACAO", Kind::Text),
     ],
 };
 
@@ -105,6 +114,71 @@ pub const EMPRESAS: Copy = Copy {
         ("descricao", "EMP_DESCRICAO", Kind::Text),
         ("logo", "EMP_IMG_LOGO_REL", Kind::Text),
     ],
+};
+
+/// Suppliers are the client's (their register has no company column).
+pub const FORNECEDORES: Copy = Copy {
+    table: "fornecedores",
+    emp_field: None,
+    id: ("forn_id", "FORN_ID"),
+    columns: &[
+        ("descricao", "FORN_DESCRICAO", Kind::Text),
+        ("fantasia", "FORN_FANTASIA", Kind::Text),
+        ("documento", "FORN_CGC", Kind::Text),
+        ("cidade", "FORN_CIDADE", Kind::Text),
+        ("uf", "FORN_UF", Kind::Text),
+        ("fone", "FORN_FONE", Kind::Text),
+    ],
+};
+
+/// Finance's bank accounts (the opening balance of the movement report).
+pub const BANCOS: Copy = Copy {
+    table: "bancos",
+    emp_field: Some("BCO_EMP_ID"),
+    id: ("bco_id", "BCO_ID"),
+    columns: &[
+        ("descricao", "BCO_DESCRICAO", Kind::Text),
+        ("saldo_inicial", "BCO_SALDO_INICIAL", Kind::Decimal),
+    ],
+};
+
+/// Finance's cost centres (`historicopadrao`) and their groups.
+pub const CENTROS: Copy = Copy {
+    table: "centroscusto",
+    emp_field: Some("HISP_EMP_ID"),
+    id: ("hisp_id", "HISP_ID"),
+    columns: &[
+        ("descricao", "HISP_DESCRICAO", Kind::Text),
+        ("tipo", "HISP_TIPO", Kind::Text),
+        ("grhp_id", "HISP_GRHP_ID", Kind::Int),
+    ],
+};
+
+pub const GRUPOS_CENTRO: Copy = Copy {
+    table: "gruposcentrocusto",
+    emp_field: Some("GRHP_EMP_ID"),
+    id: ("grhp_id", "GRHP_ID"),
+    columns: &[("descricao", "GRHP_DESCRICAO", Kind::Text)],
+};
+
+/// Catalog's vehicles and service sectors (the service orders' reports).
+pub const VEICULOS: Copy = Copy {
+    table: "veiculos",
+    emp_field: Some("VEIC_EMP_ID"),
+    id: ("veic_id", "VEIC_ID"),
+    columns: &[
+        ("placa", "VEIC_PLACA1", Kind::Text),
+        ("cli_id", "VEIC_CLI_ID", Kind::Int),
+        ("ano_modelo", "VEIC_ANO_MODELO", Kind::Int),
+        ("cor", "VEIC_COR", Kind::Text),
+    ],
+};
+
+pub const SETORES: Copy = Copy {
+    table: "setores",
+    emp_field: Some("SETS_EMP_ID"),
+    id: ("sets_id", "SETS_ID"),
+    columns: &[("descricao", "SETS_DESCRICAO", Kind::Text)],
 };
 
 /// Users are the client's: the copy keeps the company the fact names; reports

@@ -67,6 +67,8 @@ pub enum FilterKind {
     Reference(&'static str),
     Options(&'static [(&'static str, &'static str)]),
     Text,
+    /// A whole number (at least 1).
+    Int,
 }
 
 #[derive(Clone, Debug)]
@@ -166,10 +168,12 @@ impl Report {
                 continue;
             };
             match &f.kind {
-                FilterKind::Reference(_) => {
+                FilterKind::Reference(_) | FilterKind::Int => {
                     let id = v
                         .parse::<i64>()
-                        .map_err(|_| Error::validation(format!("{} inválido.", f.label)))?;
+                        .ok()
+                        .filter(|n| matches!(f.kind, FilterKind::Reference(_)) || *n >= 1)
+                        .ok_or_else(|| Error::validation(format!("{} inválido.", f.label)))?;
                     p.ids.insert(f.field, id);
                 }
                 FilterKind::Options(opts) => {
@@ -202,6 +206,7 @@ impl Report {
                 "OPCOES": o.iter().map(|(v, l)| json!([v, l])).collect::<Vec<_>>(),
             }),
             FilterKind::Text => json!({"CAMPO": f.field, "ROTULO": f.label, "TIPO": "texto", "OBRIGATORIO": false}),
+            FilterKind::Int => json!({"CAMPO": f.field, "ROTULO": f.label, "TIPO": "inteiro", "OBRIGATORIO": false}),
         }))
         .collect();
         json!({

@@ -10,7 +10,25 @@ use erp_platform::{Error, Result};
 use sqlx::{Connection, Executor};
 
 /// The tables of the read model.
-pub const TABLES: [&str; 12] = [
+pub const TABLES: [&str; 30] = [
+    "condicionaisitens",
+    "condicionais",
+    "vendasnfe",
+    "ordensservicoitens",
+    "ordensservico",
+    "veiculos",
+    "setores",
+    "titulos",
+    "baixas",
+    "movbancario",
+    "compras",
+    "estoquemov",
+    "estoquedia",
+    "estoquesaldo",
+    "fornecedores",
+    "bancos",
+    "centroscusto",
+    "gruposcentrocusto",
     "vendasdia",
     "vendasitens",
     "vendas",

@@ -6,6 +6,12 @@
 //! with calamine), the empty period (204), the dashboard, the definitions and the
 //! rebuild.
 
+mod billing;
+mod finance;
+mod live;
+mod purchases_stock;
+mod service_orders;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -17,6 +23,8 @@ use erp_proto::erp::v1::RecordChanged;
 use erp_proto::orders::v1::{PedidoFaturado, SaleLine};
 use prost::Message as _;
 use serde_json::{json, Value};
+
+pub(crate) const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 static CTX: TestCtx = TestCtx::new("reports", |cfg| {
     Box::pin(async move { erp_reports::migrate(&cfg).await })
@@ -54,7 +62,7 @@ async fn record(db: &Db, c: i64, copy: erp_reports::copies::Copy, resource: &str
         client_id: c,
         // Groups and payment methods are the client's: their facts name no company
         // (and their rows have no company column), as catalog and finance send them.
-        emp_id: if matches!(resource, "grupos" | "formas") {
+        emp_id: if matches!(resource, "grupos" | "formas" | "fornecedores") {
             0
         } else {
             1
@@ -294,6 +302,40 @@ fn file(out: &Value, content_type: &str) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD
         .decode(f["base64"].as_str().expect("base64"))
         .expect("decode")
+}
+
+/// The text of a PDF (`pdftotext -layout`), kept under the artifacts with a
+/// PNG of its first page (`pdftoppm -png -r 60`); `None` without poppler.
+fn pdf_text(pdf: &[u8], name: &str) -> Option<String> {
+    assert!(pdf.starts_with(b"%PDF"));
+    let path = artifacts().join(format!("{name}.pdf"));
+    std::fs::write(&path, pdf).expect("write pdf");
+    let text = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let _ = std::process::Command::new("pdftoppm")
+        .args(["-png", "-r", "60", "-f", "1", "-l", "1"])
+        .arg(&path)
+        .arg(artifacts().join(name))
+        .status();
+    Some(String::from_utf8_lossy(&text.stdout).into_owned())
+}
+
+/// The cells of a spreadsheet's `Sheet1` as text, row by row.
+fn xlsx_rows(bytes: &[u8], name: &str) -> Vec<Vec<String>> {
+    use calamine::Reader as _;
+    let path = artifacts().join(format!("{name}.xlsx"));
+    std::fs::write(&path, bytes).expect("write xlsx");
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&path).expect("workbook");
+    let sheet = book.worksheet_range("Sheet1").expect("Sheet1");
+    sheet
+        .rows()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
 }
 
 fn artifacts() -> PathBuf {
@@ -585,7 +627,12 @@ async fn pdf_xlsx_dashboard_definitions_and_rebuild() {
     .await
     .expect("formas");
     assert_eq!(out["dados"][0], json!({"ROTULO": "PIX", "VALOR": 950}));
-    let e = call(&db, c, "dashboard", &[("nome", "contaspagar")], period()).await;
+    // No service order finished: sales by sector are empty; an unknown figure is 404.
+    let out = call(&db, c, "dashboard", &[("nome", "vendassetor")], period())
+        .await
+        .expect("setor");
+    assert_eq!(out, json!({"dados": [], "TOTAL": 0}));
+    let e = call(&db, c, "dashboard", &[("nome", "vendasmarte")], period()).await;
     assert!(matches!(e, Err(erp_platform::Error::NotFound(_))));
 
     let defs = call(&db, c, "definicoes", &[("emp", "1")], json!({}))
@@ -597,9 +644,37 @@ async fn pdf_xlsx_dashboard_definitions_and_rebuild() {
         .iter()
         .filter_map(|d| d["ROTA"].as_str())
         .collect();
-    assert!(
-        routes.contains(&"/relatoriodevendas") && routes.contains(&"/relatoriocurvadeprodutos")
-    );
+    // Every report screen of screens-and-rules.md §2.4 has its report.
+    for screen in [
+        "relatoriovendadeservicos",
+        "relatoriovendadeprodutos",
+        "relatoriocurvadeprodutos",
+        "relatoriodevendas",
+        "relatorioderecebimentos",
+        "relatorioderequisicoes",
+        "relatoriodeosporsetor",
+        "relatorioordemdeservico",
+        "relatoriosfaturamentocontabil",
+        "relatoriosclientes",
+        "relatorioscurvadeclientes",
+        "relatorioscurvaderepresentantes",
+        "relatorioscurvadegrupos",
+        "relatoriosfornecedores",
+        "relatorioscomissao",
+        "relatoriosmovimentacaoestoque",
+        "relatoriosestimativaestoque",
+        "relatorioshistoricoveicular",
+        "relatoriosrazaofornecedores",
+        "relatoriosprodutos",
+        "relatorioscontasareceber",
+        "relatorioscontasapagar",
+        "relatoriosmovbancario",
+        "relatorioscompras",
+        "relatoriosformaspagamento",
+    ] {
+        let route = format!("/{screen}");
+        assert_eq!(routes.iter().filter(|r| **r == route).count(), 1, "{route}");
+    }
     let curve = defs
         .as_array()
         .and_then(|l| l.iter().find(|d| d["NOME"] == "curvaprodutos"))

@@ -5,8 +5,6 @@
 //! nothing). An undecodable fact, another tenant's, or a value that is not a
 //! decimal is refused for good.
 
-use std::str::FromStr;
-
 use async_trait::async_trait;
 use chrono::NaiveDate;
 use erp_platform::bus::{Effect, Message};
@@ -14,15 +12,8 @@ use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::PedidoFaturado;
 use prost::Message as _;
-use rust_decimal::Decimal;
 
-fn dec(what: &str, s: &str) -> Result<Decimal> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Ok(Decimal::ZERO);
-    }
-    Decimal::from_str(s).map_err(|_| Error::validation(format!("{what} inválido: '{s}'.")))
-}
+use super::dec;
 
 pub struct InvoicedOrder;
 
@@ -73,6 +64,7 @@ impl Effect for InvoicedOrder {
             );
             return Ok(());
         }
+        crate::live::figures_moved(tx, client_id, ev.emp_id, crate::live::SALES).await?;
         let n = ev.sale_lines.len();
         let (mut kinds, mut items, mut ids, mut qty, mut unit, mut disc, mut total) = (
             Vec::with_capacity(n),
