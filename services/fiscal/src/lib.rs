@@ -2,7 +2,9 @@
 //! Nuvem Fiscal provider through which NF-e, CT-e and MDF-e are issued.
 //!
 //! Its registers are declared for the resource engine; the gRPC surface is the
-//! generic `ResourceService`.
+//! generic `ResourceService`. It keeps copies of what an NF-e needs from other
+//! services' facts (never reading their schemas) and publishes the NF-e facts
+//! of billing orders through its outbox.
 //!
 //! Configuration: `NUVEMFISCAL_*` (the provider's credentials; without them the
 //! provider's calls answer `nuvemfiscal::MISSING_CREDENTIALS`), `ERP_DATA_DIR`
@@ -29,20 +31,33 @@
 //! - `nuvemfiscal/`: the provider's client (OAuth2, retries, polling), the
 //!   request and answer types from its OpenAPI description, and a fake server
 //!   of the same API for demos and tests.
+//! - `copies`: the copies of identity's companies, catalog's customers and
+//!   products and finance's payment methods, from their `RecordChanged` facts.
+//! - `facts`: the invoiced orders (`erp.orders.pedido.faturado`) the NF-e of
+//!   billing orders is issued from.
+//! - `resources/order_nfe/`: `pedidofatxml`, the NF-e of billing orders: emit
+//!   (numbering row-locked, provider id stored before polling, one request per
+//!   order), preview, consult, cancel, correction letter, XML and DANFE, the
+//!   accountant's list; its facts `NfeAutorizada`/`NfeCancelada` set the
+//!   order's `PEDF_NFE_XML` in orders.
+//! - `bin/fake-nuvemfiscal`: the fake provider on its own (demos, curl).
 //! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
 //!   with the field to fix and the screen that holds it.
 
 pub mod certificate;
+pub mod copies;
 pub mod crypto;
+pub mod facts;
 pub mod nuvemfiscal;
 pub mod rejections;
 pub mod resources;
 
 use std::sync::Arc;
 
-use erp_platform::service::ServiceCtx;
+use erp_platform::service::{ConsumerDef, ServiceCtx};
 use erp_platform::transport::Listener;
 use erp_platform::{Error, Result};
+use erp_proto::subjects;
 use sqlx::migrate::Migrator;
 
 pub const SCHEMA: &str = "fiscal";
@@ -52,7 +67,53 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
     erp_platform::db::migrate(cfg, SCHEMA, &MIGRATOR).await
 }
 
+/// The consumers of fiscal's copies and of the invoiced orders.
+pub fn consumers() -> Vec<ConsumerDef> {
+    let def = |durable, filter, effect: Arc<dyn erp_platform::bus::Effect>| ConsumerDef {
+        durable,
+        filter,
+        effect,
+    };
+    vec![
+        def(
+            "fiscal-pedido-faturado",
+            subjects::PEDIDO_FATURADO,
+            Arc::new(facts::InvoicedOrder),
+        ),
+        def(
+            "fiscal-empresas",
+            subjects::IDENTITY_EMPRESAS,
+            Arc::new(copies::EMPRESAS),
+        ),
+        def(
+            "fiscal-clientes",
+            subjects::CATALOG_CLIENTES,
+            Arc::new(copies::CLIENTES),
+        ),
+        def(
+            "fiscal-produtos",
+            subjects::CATALOG_PRODUTOS,
+            Arc::new(copies::PRODUTOS),
+        ),
+        def(
+            "fiscal-formas",
+            subjects::FINANCE_FORMAS,
+            Arc::new(copies::FORMAS),
+        ),
+    ]
+}
+
+/// Serves the registers and their calls, with the relay (the NF-e facts for
+/// orders) and the consumers.
 pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
-    let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    erp_platform::service::serve_registers(ctx, listener, SCHEMA, registry).await
+    let client = nuvemfiscal::NuvemFiscal::from_env()
+        .map_err(|e| Error::internal(format!("Nuvem Fiscal: {e}")))?;
+    // The emission's steps commit through a pool of their own: a call holds a
+    // connection of the service's pool while it runs, and must not wait for
+    // another of the same pool.
+    let steps = erp_platform::db::Db::connect(&ctx.cfg).await?;
+    let registry = Arc::new(
+        resources::registry_in(client, &ctx.cfg.data_dir, Some(steps)).map_err(Error::internal)?,
+    );
+    erp_platform::service::serve_with_consumers(ctx, listener, SCHEMA, registry, consumers()).await
 }

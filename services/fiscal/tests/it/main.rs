@@ -1,6 +1,7 @@
 //! Integration tests of fiscal's registers against the real PostgreSQL.
 
 mod company;
+mod order_nfe;
 
 use erp_platform::db::Db;
 use erp_platform::testing::TestCtx;
@@ -52,7 +53,16 @@ fn msg(r: erp_platform::Result<Value>) -> String {
 #[tokio::test]
 async fn every_register_passes_the_table_driven_test() {
     let db = db().await;
+    // The NF-e of orders is written by its calls only (order_nfe's tests).
     let reg = erp_fiscal::resources::registry().expect("registry");
+    let reg = erp_platform::resource::Registry::new(
+        reg.all()
+            .iter()
+            .filter(|r| r.name != "pedidofatxml")
+            .map(|r| (**r).clone())
+            .collect(),
+    )
+    .expect("registry");
     let n = erp_platform::testing::exercise_registry(&db, &reg, client())
         .await
         .expect("exercise_registry");

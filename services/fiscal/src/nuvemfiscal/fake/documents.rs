@@ -284,6 +284,7 @@ fn create(kind: Kind, h: &FakeHandle, new: NewDoc) -> Response {
         chave: Some(chave),
         autorizacao: None,
     };
+    let pending_looks = s.pending_looks;
     s.docs.insert(
         dfe.id.clone(),
         StoredDoc {
@@ -293,6 +294,7 @@ fn create(kind: Kind, h: &FakeHandle, new: NewDoc) -> Response {
             outcome,
             seq,
             cartas: 0,
+            pending_looks,
         },
     );
     Json(dfe).into_response()
@@ -316,7 +318,11 @@ fn with_doc(
         };
         return not_found(message);
     };
-    settle(&mut doc, seq);
+    if doc.pending_looks > 0 {
+        doc.pending_looks -= 1;
+    } else {
+        settle(&mut doc, seq);
+    }
     let resp = f(&mut s, &mut doc);
     s.docs.insert(id.to_string(), doc);
     resp

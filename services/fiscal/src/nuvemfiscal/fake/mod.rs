@@ -9,7 +9,8 @@
 //!   `autorizado` (cStat 100, protocol, 44-digit key with its check digit) on
 //!   the next consult or synchronisation, or `rejeitado` when a rule matches:
 //!   an item with NCM `00000000` is rejected with cStat 778 (more rules with
-//!   [`FakeHandle::reject_ncm`]).
+//!   [`FakeHandle::reject_ncm`]); [`FakeHandle::pending_for`] keeps new
+//!   documents pending for a number of consults.
 //! - Cancel, correction letter, closing (MDF-e), XML, PDF, listing by
 //!   `referencia`, companies with their settings, certificate and logo.
 //! - Knobs for tests: [`FakeHandle::fail_next`] (503, 429 with
@@ -127,6 +128,12 @@ impl FakeHandle {
             c_stat,
             x_motivo: x_motivo.to_string(),
         });
+    }
+
+    /// Documents emitted from now on answer `pendente` to their first `looks`
+    /// consults (or synchronisations) before the SEFAZ's answer.
+    pub fn pending_for(&self, looks: u32) {
+        self.lock().pending_looks = looks;
     }
 
     /// Token requests received (accepted or not).

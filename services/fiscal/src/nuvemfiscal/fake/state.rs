@@ -76,6 +76,9 @@ pub struct StoredDoc {
     pub seq: u64,
     /// Last `numero_sequencial` of its correction letters.
     pub cartas: i32,
+    /// Looks (consults, synchronisations...) still answered `pendente`
+    /// before the SEFAZ's answer is given.
+    pub pending_looks: u32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -126,6 +129,8 @@ pub struct State {
     pub requests: Vec<(Method, String)>,
     pub injected: Injected,
     pub ncm_rejections: Vec<NcmRejection>,
+    /// How many looks the documents emitted from now on stay `pendente`.
+    pub pending_looks: u32,
     pub docs: HashMap<String, StoredDoc>,
     pub empresas: BTreeMap<String, StoredEmpresa>,
     pub next_seq: u64,
@@ -146,6 +151,7 @@ impl State {
                 c_stat: 778,
                 x_motivo: "Rejeição: Informado NCM inexistente".into(),
             }],
+            pending_looks: 0,
             docs: HashMap::new(),
             empresas: BTreeMap::new(),
             next_seq: 1,

@@ -3,5 +3,6 @@
 mod client;
 mod config;
 mod json;
+mod order_request;
 mod samples;
 mod spec;

@@ -42,7 +42,7 @@ use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
 mod certificate;
-mod provider;
+pub(crate) mod provider;
 mod registration;
 mod settings;
 

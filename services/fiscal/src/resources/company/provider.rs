@@ -28,15 +28,17 @@ pub const NO_DOCUMENT: &str =
 const NOT_REGISTERED: &str =
     "A empresa não está cadastrada na Nuvem Fiscal: cadastre-a e tente de novo.";
 
-/// The client, or 503 with `MISSING_CREDENTIALS`.
-pub(super) fn client(ctx: &Ctx) -> Result<&NuvemFiscal> {
+/// The client, or 409 with `MISSING_CREDENTIALS`: the product runs without
+/// them, and a call that needs the provider asks for what the company must set
+/// up (a precondition the user fixes, not a fault of the server).
+pub(crate) fn client(ctx: &Ctx) -> Result<&NuvemFiscal> {
     ctx.client
         .as_ref()
-        .ok_or_else(|| Error::Unavailable(MISSING_CREDENTIALS.into()))
+        .ok_or_else(|| Error::Conflict(MISSING_CREDENTIALS.into()))
 }
 
 /// The provider's error in words for the user.
-pub(super) fn provider_message(e: &nf::Error) -> String {
+pub(crate) fn provider_message(e: &nf::Error) -> String {
     match e {
         nf::Error::Invalid(m) => m.clone(),
         nf::Error::Api { status: 404, .. } => NOT_REGISTERED.into(),
@@ -54,7 +56,7 @@ pub(super) fn provider_message(e: &nf::Error) -> String {
 
 /// The provider's error as this service's: the request's fault is a 400 (404
 /// and 409 as such), the provider's or the network's a 503.
-pub(super) fn provider_error(e: nf::Error) -> Error {
+pub(crate) fn provider_error(e: nf::Error) -> Error {
     let msg = provider_message(&e);
     match e {
         nf::Error::Invalid(_) => Error::Validation(msg),

@@ -146,7 +146,7 @@ async fn each_document_type_s_settings_reach_the_provider() {
             json!({}),
         )
         .await;
-    assert_eq!(msg(r), (503, MISSING_CREDENTIALS.into()));
+    assert_eq!(msg(r), (409, MISSING_CREDENTIALS.into()));
 }
 
 #[tokio::test]
