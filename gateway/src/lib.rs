@@ -26,7 +26,8 @@
 //! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`, `jobs`.
 //! - `openapi`: openapi.json from the route table.
 //! - `bench`: bulk seeding and scenario SQL for `make bench`.
-//! - `demo`: demo rows of the registers for `make run`.
+//! - `demo/`: demo rows of the registers for `make run`, and (`history`) a year
+//!   of invoiced orders and receipts made through the documents.
 
 pub mod access;
 pub mod app;

@@ -157,6 +157,26 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
     let url = format!("http://localhost:{port}");
     if demo {
         erp_gateway::demo::seed_documents(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
+        // A year of invoiced orders, service orders, purchases, receipts and payments
+        // (ERP_DEMO_HISTORY=0: none).
+        if std::env::var("ERP_DEMO_HISTORY").map_or(true, |v| v != "0") {
+            let made = erp_gateway::demo::history::seed(
+                &running.state,
+                erp_identity::seed::DEMO_CLIENT,
+                1,
+            );
+            if let Some(made) = made.await? {
+                println!(
+                    "Histórico de demonstração: {} pedidos faturados, {} ordens de serviço finalizadas, {} compras finalizadas, {} títulos recebidos e {} pagos em {:.1} s",
+                    made.orders,
+                    made.service_orders,
+                    made.purchases,
+                    made.received,
+                    made.paid,
+                    made.elapsed.as_secs_f64()
+                );
+            }
+        }
         roles::print_demo_logins(&url);
     } else {
         println!("ERP {} em {url}", erp_platform::VERSION);

@@ -15,7 +15,7 @@ use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
 use crate::composition::{registry, services};
-use crate::state::{AppState, Notice};
+use crate::state::{AppState, FiguresChanged, Notice};
 use crate::token::Jwt;
 use crate::upstream::{Target, Upstreams};
 use erp_platform::transport::{self, Listener};
@@ -173,6 +173,7 @@ pub async fn start_gateway(
     let st = state(cfg, urls, bus, cache).await?;
     consume_identity_events(&st).await?;
     consume_notifications(&st).await?;
+    consume_dashboard_changes(&st).await?;
     let addr = listener.local_addr().map_err(Error::internal)?;
     let app = crate::app::router(st.clone());
     let task = tokio::spawn(async move {
@@ -199,6 +200,7 @@ pub async fn state(
     let secret = cfg.resolve_jwt_secret().map_err(Error::internal)?;
     let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
     let (notices, _) = broadcast::channel(1024);
+    let (figures, _) = broadcast::channel(1024);
     Ok(AppState {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
         up: Upstreams::new(&urls)?,
@@ -209,6 +211,7 @@ pub async fn state(
         bus,
         db,
         notices,
+        figures,
         principals: Default::default(),
     })
 }
@@ -263,6 +266,33 @@ async fn consume_notifications(st: &AppState) -> Result<()> {
                             id: n.id,
                             message: n.message,
                             created_at: n.created_at,
+                        });
+                    }
+                    Ok(())
+                })
+            }),
+        )
+        .await?;
+    Ok(())
+}
+
+/// The reports service's dashboard changes reach the open dashboards.
+async fn consume_dashboard_changes(st: &AppState) -> Result<()> {
+    let s = st.clone();
+    let durable = format!("gateway-painel-{}", hostname());
+    st.bus
+        .subscribe(
+            &durable,
+            erp_proto::subjects::PAINEL_ALTERADO,
+            Arc::new(move |m| {
+                let s = s.clone();
+                Box::pin(async move {
+                    if let Ok(c) = erp_proto::erp::v1::DashboardChanged::decode(m.payload.as_ref())
+                    {
+                        let _ = s.figures.send(FiguresChanged {
+                            client_id: c.client_id,
+                            emp_id: c.emp_id,
+                            widgets: c.widgets,
                         });
                     }
                     Ok(())

@@ -25,6 +25,15 @@ pub struct Notice {
     pub created_at: String,
 }
 
+/// Dashboard figures of a company that moved (`DashboardChanged`), pushed to the
+/// open dashboards of that client and company.
+#[derive(Clone, Debug)]
+pub struct FiguresChanged {
+    pub client_id: i64,
+    pub emp_id: i64,
+    pub widgets: Vec<String>,
+}
+
 #[derive(Clone)]
 pub struct AppState {
     pub cfg: Arc<Config>,
@@ -36,6 +45,7 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     pub uploads: PathBuf,
     pub notices: broadcast::Sender<Notice>,
+    pub figures: broadcast::Sender<FiguresChanged>,
     /// Decoded principals by their versioned cache key (see `auth::principal`).
     pub principals: Arc<Principals>,
 }

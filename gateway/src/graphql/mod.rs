@@ -368,6 +368,7 @@ impl Mutation {
 pub struct SubscriptionRoot;
 
 type NoticeStream = Pin<Box<dyn Stream<Item = R<Notification>> + Send>>;
+type FiguresStream = Pin<Box<dyn Stream<Item = R<Vec<String>>> + Send>>;
 
 #[Subscription]
 impl SubscriptionRoot {
@@ -386,6 +387,23 @@ impl SubscriptionRoot {
                 message: n.message,
                 created_at: n.created_at,
             })),
+            _ => None,
+        }));
+        s
+    }
+
+    /// The dashboard calls (`/dasboard/{nome}`) of company `emp` whose figures
+    /// moved since the subscription began: the screen asks them again.
+    async fn dashboard_changed(&self, ctx: &Context<'_>, emp: i64) -> FiguresStream {
+        let (Ok(a), Ok(st)) = (ctx.data::<Auth>(), ctx.data::<AppState>()) else {
+            let e = gql_error(Error::Unauthenticated("Token não informado.".into()));
+            let s: FiguresStream = Box::pin(tokio_stream::once(Err(e)));
+            return s;
+        };
+        let cid = a.caller.client_id;
+        let rx = tokio_stream::wrappers::BroadcastStream::new(st.figures.subscribe());
+        let s: FiguresStream = Box::pin(rx.filter_map(move |c| match c {
+            Ok(c) if c.client_id == cid && c.emp_id == emp => Some(Ok(c.widgets)),
             _ => None,
         }));
         s

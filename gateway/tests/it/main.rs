@@ -85,6 +85,7 @@ async fn seed_other_tenants(db: &Db) {
         city: "Rio de Janeiro",
         uf: "RJ",
         ibge: 3304557,
+        ..Default::default()
     }];
     seed::seed_client(
         db,
@@ -117,6 +118,7 @@ async fn seed_other_tenants(db: &Db) {
         city: "Brasília",
         uf: "DF",
         ibge: 5300108,
+        ..Default::default()
     }];
     seed::seed_client(
         db,

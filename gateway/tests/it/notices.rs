@@ -29,9 +29,18 @@ fn notice(user_id: i64, message: &str) -> Message {
     )
 }
 
-#[tokio::test]
-async fn notifications_reach_only_their_users_websocket() {
-    let u = admin().await;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn next_json(m: Ws) -> Option<Value> {
+    match m {
+        Ws::Text(t) => serde_json::from_str(t.as_str()).ok(),
+        _ => None,
+    }
+}
+
+/// A graphql-transport-ws socket, acknowledged, subscribed to `query`.
+async fn subscribed(token: &str, query: &str) -> Socket {
     let url = format!("{}/graphql/ws", app().base.replacen("http://", "ws://", 1));
     let mut req = url.into_client_request().expect("request");
     req.headers_mut().insert(
@@ -41,16 +50,11 @@ async fn notifications_reach_only_their_users_websocket() {
     let (mut ws, _) = tokio_tungstenite::connect_async(req)
         .await
         .expect("websocket");
-    let init = json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {}", u.token)}});
+    let init =
+        json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {token}")}});
     ws.send(Ws::Text(init.to_string().into()))
         .await
         .expect("init");
-    let next_json = |m: Ws| -> Option<Value> {
-        match m {
-            Ws::Text(t) => serde_json::from_str(t.as_str()).ok(),
-            _ => None,
-        }
-    };
     let ack = tokio::time::timeout(Duration::from_secs(10), ws.next())
         .await
         .expect("ack in time");
@@ -60,39 +64,89 @@ async fn notifications_reach_only_their_users_websocket() {
             .map(|v| v["type"].clone()),
         Some(json!("connection_ack"))
     );
-    let sub = json!({"id": "1", "type": "subscribe", "payload": {"query": "subscription { notifications { id message } }"}});
+    let sub = json!({"id": "1", "type": "subscribe", "payload": {"query": query}});
     ws.send(Ws::Text(sub.to_string().into()))
         .await
         .expect("subscribe");
-    // The subscription is ready when a notification reaches it: until then publish
-    // the pair again (another user's first, then this user's); the first one the
-    // socket gets must be this user's.
+    ws
+}
+
+/// The subscription is ready when a message reaches it: until then `publish` the
+/// messages again, once a second; answers the data of the first one delivered.
+async fn first_delivered(ws: &mut Socket, messages: &[Message]) -> Value {
     let nats_url = app().cfg.nats_url.clone().expect("tests run with NATS");
     let bus = NatsBus::connect(&nats_url).await.expect("nats");
-    let got = tokio::time::timeout(Duration::from_secs(30), async {
+    tokio::time::timeout(Duration::from_secs(30), async {
         loop {
-            bus.publish(notice(2, "Para outro usuário"))
-                .await
-                .expect("publish");
-            bus.publish(notice(1, "Pedido 10 faturado"))
-                .await
-                .expect("publish");
+            for m in messages {
+                bus.publish(m.clone()).await.expect("publish");
+            }
             let round = tokio::time::Instant::now() + Duration::from_secs(1);
             while let Ok(Some(Ok(m))) = tokio::time::timeout_at(round, ws.next()).await {
                 if let Some(v) = next_json(m) {
                     if v["type"] == json!("next") {
-                        return Some(v["payload"]["data"]["notifications"]["message"].clone());
+                        return v["payload"]["data"].clone();
                     }
                 }
             }
         }
     })
     .await
-    .expect("a notification in time");
+    .expect("a message in time")
+}
+
+#[tokio::test]
+async fn notifications_reach_only_their_users_websocket() {
+    let u = admin().await;
+    let mut ws = subscribed(&u.token, "subscription { notifications { id message } }").await;
+    // Another user's first, then this user's: the first one the socket gets must
+    // be this user's.
+    let got = first_delivered(
+        &mut ws,
+        &[
+            notice(2, "Para outro usuário"),
+            notice(1, "Pedido 10 faturado"),
+        ],
+    )
+    .await;
     assert_eq!(
-        got,
-        Some(json!("Pedido 10 faturado")),
+        got["notifications"]["message"],
+        json!("Pedido 10 faturado"),
         "the first notification delivered is the user's own"
+    );
+}
+
+fn figures(client_id: i64, emp_id: i64, widgets: &[&str]) -> Message {
+    let c = erp_proto::erp::v1::DashboardChanged {
+        client_id,
+        emp_id,
+        widgets: widgets.iter().map(|w| w.to_string()).collect(),
+    };
+    Message::new(
+        uuid::Uuid::new_v4().to_string(),
+        erp_proto::subjects::PAINEL_ALTERADO,
+        c.encode_to_vec().into(),
+    )
+}
+
+#[tokio::test]
+async fn dashboard_changes_reach_only_their_companys_dashboard() {
+    let u = admin().await;
+    let mut ws = subscribed(&u.token, "subscription { dashboardChanged(emp: 1) }").await;
+    // Another client's company 1 and this client's company 5 first: the first
+    // change the socket gets must be this client's company 1.
+    let got = first_delivered(
+        &mut ws,
+        &[
+            figures(3, 1, &["contaspagar"]),
+            figures(2, 5, &["vendassetor"]),
+            figures(2, 1, &["vendasgrupo", "formaspagamentos"]),
+        ],
+    )
+    .await;
+    assert_eq!(
+        got["dashboardChanged"],
+        json!(["vendasgrupo", "formaspagamentos"])
     );
 }
 

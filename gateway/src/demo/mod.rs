@@ -3,6 +3,8 @@
 //! demo client's company 1, so the screens and their comboboxes have something to
 //! show. Idempotent: a register that already has rows in the company is left alone.
 
+pub mod history;
+
 use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
@@ -28,7 +30,7 @@ fn extras(resource: &str) -> Vec<Value> {
             "CLI_TIPO_PESSOA": "F", "CLI_DESCRICAO": "JOÃO DA SILVA", "CLI_FANTASIA": null, "CLI_CGC": null,
             "CLI_CPF": "111.444.777-35", "CLI_EMAIL": "joao.silva@exemplo.com.br", "CLI_FONE": "(54) 99876-5432",
             "CLI_CIDADE": "Caxias do Sul", "CLI_UF": "RS", "CLI_CEP": "95020-000", "CLI_ENDERECO": "Rua Sinimbu",
-            "CLI_NUMERO": "1500", "CLI_BAIRRO": "Centro"
+            "CLI_NUMERO": "1500", "CLI_BAIRRO": "Centro", "CLI_CID_IBGE": 4305108, "CLI_IND_IE": 9
         })],
         "condicaopagamento" => vec![
             json!({"CNDP_DESCRICAO": "30/60/90 DIAS", "CNDP_PARCELAS": 3, "CNDP_INTERVALO": 30, "CNDP_DIAS_PRIMEIRA": 30}),
@@ -39,9 +41,9 @@ fn extras(resource: &str) -> Vec<Value> {
         ],
         "produtos" => vec![
             json!({"PROD_DESCRICAO": "FILTRO DE ÓLEO PSL 55", "PROD_REFERENCIA": "PSL55", "PROD_CBAR": "7896000000019",
-                   "PROD_CUSTO": "18.50", "PROD_VALOR": "35.90", "PROD_MARGEM": "94"}),
+                   "PROD_CUSTO": "18.50", "PROD_VALOR": "35.90", "PROD_MARGEM": "94", "PROD_NCM": "8421.23.00"}),
             json!({"PROD_DESCRICAO": "ÓLEO MOTOR 5W30 SINTÉTICO 1L", "PROD_REFERENCIA": "OL5W30", "PROD_CBAR": "7896000000026",
-                   "PROD_CUSTO": "28.00", "PROD_VALOR": "42.50", "PROD_MARGEM": "52"}),
+                   "PROD_CUSTO": "28.00", "PROD_VALOR": "42.50", "PROD_MARGEM": "52", "PROD_NCM": "2710.19.32"}),
         ],
         "saldoestoque" => vec![
             json!({"SALD_PROD_ID": 2, "SALD_QTDE": "40", "SALD_CUSTO_UNIT": "18.50", "SALD_OBS": "Saldo inicial"}),

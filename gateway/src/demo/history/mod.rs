@@ -1,0 +1,238 @@
+//! A year of demo history for `make run`, made through the documents: billing
+//! orders over the demo customers, products and services, each invoiced by the
+//! orders service (so stock, finance and reports get their facts as they would
+//! from a user), service orders of the workshop finished (a service or two, each
+//! in its sector, a part now and then), and the receivables due before this week
+//! received, and purchases from the demo suppliers finalized every week (their
+//! payables paid on their due dates, one in six left open). The dashboard and
+//! every sales, service order and purchase report then show something on first
+//! login.
+//!
+//! Deterministic (a fixed seed) and idempotent: a company that already has an
+//! order with the history's note is left alone.
+
+use std::time::{Duration, Instant};
+
+use chrono::{Datelike, Days, NaiveDate, Weekday};
+use erp_platform::grpc::Caller;
+use erp_platform::{Error, Result};
+use erp_proto::erp::v1::{ActionRequest, ListRequest, WriteRequest};
+use erp_proto::orders::v1::{InvoiceRequest, OrderKey};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+use crate::state::AppState;
+use crate::upstream::{call, request};
+
+mod purchases;
+mod sales;
+mod workshop;
+
+use purchases::{buying, pay_past_due, purchase};
+use sales::{customers, order, receive_past_due};
+use workshop::{service_order, workshop};
+
+/// The note on every order of the history (and how a second run knows it ran).
+pub const NOTE: &str = "Histórico de demonstração";
+/// Days of history, ending yesterday.
+const DAYS: u64 = 365;
+/// Orders per working day: between these.
+const PER_DAY: (u32, u32) = (3, 6);
+
+/// What the history made.
+#[derive(Debug, Default)]
+pub struct Made {
+    pub orders: usize,
+    pub service_orders: usize,
+    pub purchases: usize,
+    pub paid: usize,
+    pub received: usize,
+    pub elapsed: Duration,
+}
+
+fn ids(rows: &[Value], field: &str) -> Vec<i64> {
+    rows.iter().filter_map(|r| r[field].as_i64()).collect()
+}
+
+async fn list(
+    st: &AppState,
+    caller: &Caller,
+    schema: &str,
+    resource: &str,
+    body: Value,
+) -> Result<Vec<Value>> {
+    let msg = ListRequest {
+        resource: resource.into(),
+        emp: Some(caller.emp_id),
+        filter_json: serde_json::to_vec(&body)?,
+        with_total: false,
+    };
+    let reply = call(st.up.resources(schema)?.list(request(caller, msg))).await?;
+    Ok(serde_json::from_slice::<Vec<Value>>(&reply.rows_json).unwrap_or_default())
+}
+
+async fn create(st: &AppState, caller: &Caller, resource: &str, body: Value) -> Result<Value> {
+    create_in(st, caller, "orders", resource, body).await
+}
+
+async fn create_in(
+    st: &AppState,
+    caller: &Caller,
+    schema: &str,
+    resource: &str,
+    body: Value,
+) -> Result<Value> {
+    let msg = WriteRequest {
+        resource: resource.into(),
+        emp: Some(caller.emp_id),
+        key: vec![],
+        body_json: serde_json::to_vec(&body)?,
+    };
+    let reply = call(st.up.resources(schema)?.create(request(caller, msg))).await?;
+    Ok(serde_json::from_slice(&reply.row_json)?)
+}
+
+/// `create`, waiting up to 30 s for orders to know a customer catalog just made
+/// (its copy comes with catalog's fact).
+async fn create_waiting(
+    st: &AppState,
+    caller: &Caller,
+    resource: &str,
+    body: Value,
+) -> Result<Value> {
+    let started = Instant::now();
+    loop {
+        match create(st, caller, resource, body.clone()).await {
+            Err(e) if started.elapsed() < Duration::from_secs(30) => {
+                tracing::debug!(error = %e, "demo history: waiting for orders to know the customer");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Seeds the history of company `emp` of `client` once; `None` when it was there.
+pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> {
+    let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
+    let started = Instant::now();
+    let done = list(
+        st,
+        &caller,
+        "orders",
+        "pedido",
+        json!({"PEDF_OBS": NOTE, "LIMIT": 1}),
+    )
+    .await?;
+    if !done.is_empty() {
+        return Ok(None);
+    }
+    let customers = customers(st, &caller).await?;
+    let products = ids(
+        &list(st, &caller, "catalog", "produtos", json!({"LIMIT": 50})).await?,
+        "PROD_ID",
+    );
+    let services = ids(
+        &list(st, &caller, "catalog", "servico", json!({"LIMIT": 50})).await?,
+        "SERV_ID",
+    );
+    let methods = ids(
+        &list(
+            st,
+            &caller,
+            "finance",
+            "formapagamento",
+            json!({"LIMIT": 20}),
+        )
+        .await?,
+        "FRMP_ID",
+    );
+    if customers.is_empty() || products.is_empty() {
+        return Err(Error::internal(
+            "demo history: no customers or products to sell",
+        ));
+    }
+    let workshop = workshop(st, &caller).await?;
+    let buying = buying(st, &caller).await?;
+    let mut rng = StdRng::seed_from_u64(20_261_124);
+    let today = chrono::Local::now().date_naive();
+    let first = today - Days::new(DAYS);
+    let mut made = Made::default();
+    let mut day = first;
+    while day < today {
+        if day.weekday() != Weekday::Sun {
+            for _ in 0..rng.gen_range(PER_DAY.0..=PER_DAY.1) {
+                order(
+                    st, &caller, &mut rng, day, &customers, &products, &services, &methods,
+                )
+                .await?;
+                made.orders += 1;
+            }
+            if !services.is_empty() && rng.gen_ratio(1, 2) {
+                service_order(
+                    st, &caller, &mut rng, day, &customers, &products, &services, &workshop,
+                )
+                .await?;
+                made.service_orders += 1;
+            }
+            if day.weekday() == Weekday::Mon && !buying.suppliers.is_empty() {
+                purchase(
+                    st,
+                    &caller,
+                    &mut rng,
+                    day,
+                    &products,
+                    &buying,
+                    made.purchases,
+                )
+                .await?;
+                made.purchases += 1;
+            }
+        }
+        day = day + Days::new(1);
+    }
+    made.received = receive_past_due(st, &caller, today - Days::new(7)).await?;
+    made.paid = pay_past_due(st, &caller, today - Days::new(7)).await?;
+    made.elapsed = started.elapsed();
+    Ok(Some(made))
+}
+
+fn pick(rng: &mut StdRng, from: &[i64]) -> Option<i64> {
+    (!from.is_empty()).then(|| from[rng.gen_range(0..from.len())])
+}
+
+/// The rows of `resource` under `filter` once their count stops moving (finance
+/// makes titles from facts that arrive after the documents).
+async fn settled_list(
+    st: &AppState,
+    caller: &Caller,
+    resource: &str,
+    filter: Value,
+) -> Result<Vec<Value>> {
+    let waited = Instant::now();
+    let mut seen = 0;
+    loop {
+        let rows = list(st, caller, "finance", resource, filter.clone()).await?;
+        if (rows.len() == seen && seen > 0) || waited.elapsed() > Duration::from_secs(60) {
+            return Ok(rows);
+        }
+        seen = rows.len();
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
+/// The receivables call of finance (`POST /contasreceber/baixa/{emp}`).
+fn settle_request(caller: &Caller, titles: &[i64], date: &str, bank: i64) -> Result<ActionRequest> {
+    let titulos: Vec<Value> = titles
+        .iter()
+        .map(|t| json!({"ID": t, "JUROS": "0", "MULTA": "0"}))
+        .collect();
+    Ok(ActionRequest {
+        resource: "contasreceber".into(),
+        action: "baixa".into(),
+        emp: Some(caller.emp_id),
+        params: [("emp".to_string(), caller.emp_id.to_string())].into(),
+        body_json: serde_json::to_vec(&json!({"TITULOS": titulos, "DATA": date, "BCO_ID": bank}))?,
+    })
+}

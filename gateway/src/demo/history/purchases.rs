@@ -1,0 +1,136 @@
+//! The history's purchases: finalized every Monday, their payables paid on
+//! their due dates.
+
+use super::*;
+
+/// Where the purchases come from and what they cost to.
+pub(super) struct Buying {
+    pub(super) suppliers: Vec<i64>,
+    centres: Vec<i64>,
+}
+
+pub(super) async fn buying(st: &AppState, caller: &Caller) -> Result<Buying> {
+    let suppliers = ids(
+        &list(st, caller, "catalog", "fornecedor", json!({"LIMIT": 5})).await?,
+        "FORN_ID",
+    );
+    let group = create_in(
+        st,
+        caller,
+        "finance",
+        "grupohistoricopadrao",
+        json!({"GRHP_DESCRICAO": "CUSTO DAS MERCADORIAS", "GRHP_TIPO": "D"}),
+    )
+    .await?;
+    let mut centres = Vec::new();
+    for name in ["COMPRA DE PEÇAS", "COMPRA DE LUBRIFICANTES"] {
+        let row = create_in(
+            st,
+            caller,
+            "finance",
+            "historicopadrao",
+            json!({"HISP_DESCRICAO": name, "HISP_TIPO": "D", "HISP_GRHP_ID": group["GRHP_ID"]}),
+        )
+        .await?;
+        centres.extend(row["HISP_ID"].as_i64());
+    }
+    Ok(Buying { suppliers, centres })
+}
+
+/// One purchase of `day` (the `n`th): two or three products at their cost, one
+/// instalment due in 28 days, finalized at once (stock entries, payables).
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn purchase(
+    st: &AppState,
+    caller: &Caller,
+    rng: &mut StdRng,
+    day: NaiveDate,
+    products: &[i64],
+    buying: &Buying,
+    n: usize,
+) -> Result<()> {
+    let date = day.format("%Y-%m-%d").to_string();
+    let mut items = Vec::new();
+    let mut total = rust_decimal::Decimal::ZERO;
+    for _ in 0..rng.gen_range(2..=3) {
+        let qty = rust_decimal::Decimal::from(rng.gen_range(6..=24));
+        let unit = rust_decimal::Decimal::new(rng.gen_range(500..=4000), 2);
+        total += qty * unit;
+        items.push(json!({
+            "CMPP_PROD_ID": pick(rng, products), "CMPP_QTDE": qty.to_string(), "CMPP_VLR_UNIT": unit.to_string()
+        }));
+    }
+    let number = 5000 + n;
+    let due = (day + Days::new(28)).format("%Y-%m-%d").to_string();
+    let msg = ActionRequest {
+        resource: "compra".into(),
+        action: "completa".into(),
+        emp: Some(caller.emp_id),
+        params: [("emp".to_string(), caller.emp_id.to_string())].into(),
+        body_json: serde_json::to_vec(&json!({
+            "compra": {
+                "COMP_FORN_ID": pick(rng, &buying.suppliers), "COMP_MODELO": "55", "COMP_SERIE": "1",
+                "COMP_NUMERO": number, "COMP_DTA_EMISSAO": date, "COMP_DTA_ENTRADA": date,
+                "COMP_HISP_ID": pick(rng, &buying.centres), "COMP_OBS": NOTE
+            },
+            "itens": items,
+            "pagamentos": [{"CMPD_NUMERO": format!("{number}/1"), "CMPD_DTA_VCTO": due,
+                            "CMPD_VLR_TITULO": total.round_dp(2).to_string()}],
+        }))?,
+    };
+    let out = call(st.up.resources("orders")?.action(request(caller, msg))).await?;
+    let made: Value = serde_json::from_slice(&out.row_json)?;
+    let id = made["compra"]["COMP_ID"]
+        .as_i64()
+        .ok_or_else(|| Error::internal("demo history: purchase without COMP_ID"))?;
+    let msg = ActionRequest {
+        resource: "compra".into(),
+        action: "finalizar".into(),
+        emp: Some(caller.emp_id),
+        params: [
+            ("COMP_ID".to_string(), id.to_string()),
+            ("emp".to_string(), caller.emp_id.to_string()),
+        ]
+        .into(),
+        body_json: b"{}".to_vec(),
+    };
+    call(st.up.resources("orders")?.action(request(caller, msg))).await?;
+    Ok(())
+}
+
+/// Pays the open payables due before `until` on their due dates (one in six is
+/// left open), once finance has made them from the purchases' facts.
+pub(super) async fn pay_past_due(
+    st: &AppState,
+    caller: &Caller,
+    until: NaiveDate,
+) -> Result<usize> {
+    let banks = ids(
+        &list(st, caller, "finance", "banco", json!({"LIMIT": 1})).await?,
+        "BCO_ID",
+    );
+    let Some(bank) = banks.first().copied() else {
+        return Ok(0);
+    };
+    let filter = json!({
+        "CMPD_SITUACAO": "A", "CMPD_DTA_VCTO_FIM": until.format("%Y-%m-%d").to_string(),
+        "ORDENACAO": "CMPD_DTA_VCTO", "LIMIT": 6000
+    });
+    let rows = settled_list(st, caller, "contaspagar", filter).await?;
+    let mut by_day: std::collections::BTreeMap<String, Vec<i64>> = Default::default();
+    for (i, r) in rows.iter().enumerate() {
+        if let (Some(id), Some(due)) = (r["CMPD_ID"].as_i64(), r["CMPD_DTA_VCTO"].as_str()) {
+            if i % 6 != 5 {
+                by_day.entry(due.to_string()).or_default().push(id);
+            }
+        }
+    }
+    let mut paid = 0;
+    for (day, titles) in by_day {
+        let mut msg = settle_request(caller, &titles, &day, bank)?;
+        msg.resource = "contaspagar".into();
+        call(st.up.resources("finance")?.action(request(caller, msg))).await?;
+        paid += titles.len();
+    }
+    Ok(paid)
+}

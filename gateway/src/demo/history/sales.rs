@@ -1,0 +1,196 @@
+//! The history's sales: its own customers, an invoiced order, the receivables
+//! received on their due dates.
+
+use super::*;
+
+/// The history's customers (companies without a credit limit, so that a year of
+/// sales leaves the demo's own customers and their limits as they were), made
+/// through catalog when missing: their CNPJs, names and towns.
+const CUSTOMERS: [(u64, &str, &str, &str); 6] = [
+    (
+        876543210001,
+        "TRANSPORTES SERRA GAÚCHA LTDA",
+        "Caxias do Sul",
+        "RS",
+    ),
+    (
+        765432100001,
+        "AUTO PEÇAS CENTRAL LTDA",
+        "Bento Gonçalves",
+        "RS",
+    ),
+    (
+        654321000001,
+        "DISTRIBUIDORA VALE DO TAQUARI LTDA",
+        "Lajeado",
+        "RS",
+    ),
+    (
+        543210980001,
+        "OFICINA MECÂNICA BOA VIAGEM LTDA",
+        "Porto Alegre",
+        "RS",
+    ),
+    (
+        432109870001,
+        "AGROPECUÁRIA CAMPOS DE CIMA LTDA",
+        "Vacaria",
+        "RS",
+    ),
+    (
+        321098760001,
+        "LOGÍSTICA LITORAL NORTE LTDA",
+        "Florianópolis",
+        "SC",
+    ),
+];
+
+fn cnpj(base: u64) -> String {
+    erp_platform::validators::Cnpj::from_base(base).to_string()
+}
+
+/// The ids of the history's customers, made when missing.
+pub(super) async fn customers(st: &AppState, caller: &Caller) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    for (base, name, city, uf) in CUSTOMERS {
+        let doc = cnpj(base);
+        let found = list(
+            st,
+            caller,
+            "catalog",
+            "clientes",
+            json!({"CLI_CGC": doc, "LIMIT": 1}),
+        )
+        .await?;
+        if let Some(id) = found.first().and_then(|r| r["CLI_ID"].as_i64()) {
+            out.push(id);
+            continue;
+        }
+        let row = create_in(
+            st,
+            caller,
+            "catalog",
+            "clientes",
+            json!({
+                "CLI_TIPO_PESSOA": "J", "CLI_DESCRICAO": name, "CLI_CGC": doc, "CLI_IND_IE": 9,
+                "CLI_CIDADE": city, "CLI_UF": uf, "CLI_COLA_ID": 1
+            }),
+        )
+        .await?;
+        out.extend(row["CLI_ID"].as_i64());
+    }
+    Ok(out)
+}
+
+/// One order of `day`: one to three products, a service one time in three,
+/// invoiced at once.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn order(
+    st: &AppState,
+    caller: &Caller,
+    rng: &mut StdRng,
+    day: NaiveDate,
+    customers: &[i64],
+    products: &[i64],
+    services: &[i64],
+    methods: &[i64],
+) -> Result<()> {
+    let date = day.format("%Y-%m-%d").to_string();
+    let header = create_waiting(
+        st,
+        caller,
+        "pedido",
+        json!({
+            "PEDF_SERIE": "1", "PEDF_CLI_ID": pick(rng, customers), "PEDF_DTA_EMISSAO": date,
+            "PEDF_FRMP_ID": pick(rng, methods), "PEDF_OBS": NOTE
+        }),
+    )
+    .await?;
+    let id = header["PEDF_ID"]
+        .as_i64()
+        .ok_or_else(|| Error::internal("demo history: order without PEDF_ID"))?;
+    for _ in 0..rng.gen_range(1..=3) {
+        create(
+            st,
+            caller,
+            "pedidoproduto",
+            json!({
+                "PEDI_PEDF_ID": id, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": pick(rng, products),
+                "PEDI_QTDE": rng.gen_range(1..=6).to_string()
+            }),
+        )
+        .await?;
+    }
+    if rng.gen_ratio(1, 3) {
+        if let Some(service) = pick(rng, services) {
+            create(
+                st,
+                caller,
+                "pedidoservico",
+                json!({"PFOS_PEDF_ID": id, "PFOS_PEDF_SERIE": "1", "PFOS_SERV_ID": service, "PFOS_QTDE": "1"}),
+            )
+            .await?;
+        }
+    }
+    let key = OrderKey { emp: caller.emp_id, id, serie: "1".into() };
+    call(st.up.orders()?.invoice(request(
+        caller,
+        InvoiceRequest { key: Some(key), release_credit: true },
+    )))
+    .await?;
+    Ok(())
+}
+
+/// Receives the open receivables due before `until` on their due dates (one in
+/// eight is left overdue), once finance has them: its titles come from the
+/// invoices' facts, so this waits until their count stops moving.
+pub(super) async fn receive_past_due(
+    st: &AppState,
+    caller: &Caller,
+    until: NaiveDate,
+) -> Result<usize> {
+    let banks = ids(
+        &list(st, caller, "finance", "banco", json!({"LIMIT": 1})).await?,
+        "BCO_ID",
+    );
+    let Some(bank) = banks.first().copied() else {
+        return Ok(0);
+    };
+    let filter = json!({
+        "CRCB_SITUACAO": "A", "CRCB_DTA_VCTO_FIM": until.format("%Y-%m-%d").to_string(),
+        "ORDENACAO": "CRCB_DTA_VCTO", "LIMIT": 6000
+    });
+    let rows = settled_list(st, caller, "contasreceber", filter).await?;
+    let mut by_day: std::collections::BTreeMap<String, Vec<i64>> = Default::default();
+    for (i, r) in rows.iter().enumerate() {
+        if let (Some(id), Some(due)) = (r["CRCB_ID"].as_i64(), r["CRCB_DTA_VCTO"].as_str()) {
+            if i % 8 != 3 {
+                by_day.entry(due.to_string()).or_default().push(id);
+            }
+        }
+    }
+    let mut received = 0;
+    for (day, titles) in by_day {
+        let msg = settle_request(caller, &titles, &day, bank)?;
+        call(st.up.resources("finance")?.action(request(caller, msg))).await?;
+        received += titles.len();
+    }
+    Ok(received)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use erp_platform::validators::Cnpj;
+
+    #[test]
+    fn the_history_customers_have_valid_cnpjs() {
+        // Public vectors: the demo's customer and client CNPJs.
+        assert_eq!(cnpj(114_447_770_001), "11.444.777/0001-61");
+        assert_eq!(cnpj(112_223_330_001), "11.222.333/0001-81");
+        for (base, ..) in CUSTOMERS {
+            let doc = cnpj(base);
+            assert!(Cnpj::parse(&doc).is_ok(), "{doc}");
+        }
+    }
+}
