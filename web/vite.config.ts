@@ -22,6 +22,9 @@ export default defineConfig({
       '/boletos/': { target: backend, changeOrigin: true },
       '/conciliacaobancaria/ofx': { target: backend, changeOrigin: true },
       '/integracaodominio/': { target: backend, changeOrigin: true },
+      // Fiscal: the NF-e's DANFE and XML, the company's A1 certificate upload.
+      '/pedidofatxml/': { target: backend, changeOrigin: true },
+      '/empresasservicos/certificado/': { target: backend, changeOrigin: true },
       // Reports: the definitions, the dashboard and every report call (POST only: a GET
       // of the same path is a screen).
       '/relatorios/': { target: backend, changeOrigin: true },

@@ -84,6 +84,31 @@ describe('register and document routes', () => {
     expect(document.title).toMatch(/^Editar Pedidos de Venda/);
   });
 
+  it("shows an invoiced billing order's NF-e under its totals", async () => {
+    const id = { PEDF_ID: 9, PEDF_SERIE: '1' };
+    renderRoute(`/pedidos/alterar?id=${encodeURIComponent(JSON.stringify(id))}`, [
+      {
+        request: { query: ResourceGetDocument, variables: { name: 'pedido', emp: 1, id } },
+        result: { data: { resourceGet: { ...id, PEDF_CLI_DESC: 'ANA', PEDF_SITUACAO: 'F', PEDF_VLR_TOTAL: '10' } } },
+      },
+      linesMock('pedidoproduto', { PEDI_PEDF_ID: 9, PEDI_PEDF_SERIE_ID: '1' }),
+      linesMock('pedidoservico', { PFOS_PEDF_ID: 9, PFOS_PEDF_SERIE: '1' }),
+      {
+        request: {
+          query: ResourceListDocument,
+          variables: {
+            name: 'pedidofatxml',
+            emp: 1,
+            input: { page: 1, limit: 1, where: { PEXM_PEDF_ID: 9, PEXM_SERIE: '1' } },
+          },
+        },
+        result: page([]),
+      },
+    ]);
+    const nfe = await screen.findByRole('region', { name: 'NF-e' }, LAZY);
+    expect(await within(nfe).findByRole('button', { name: 'Emitir NF-e' }, LAZY)).toBeEnabled();
+  });
+
   it("offers a purchase's cost and price update beside its buttons", async () => {
     renderRoute('/compras/alterar?id=12', [
       {

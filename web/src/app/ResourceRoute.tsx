@@ -4,7 +4,7 @@ import { LoadingScreen } from '../components/dialogs/LoadingScreen';
 import { isDocument, matchResource, type ResourceMeta } from '../lib/resources/metaFields';
 import { useResourceMetas } from '../lib/resources/useResourceData';
 import type { DocumentTool } from '../features/documents/DocumentFormPage';
-import type { RecordPanel } from '../features/registers/RegisterFormPage';
+import type { RecordPanel, RecordTab } from '../features/registers/RegisterFormPage';
 
 // Each screen is its own chunk: a register's form and a document's screen load on demand.
 const RegisterListPage = lazy(() => import('../components/registers/RegisterListPage'));
@@ -20,6 +20,8 @@ const MovementTools = lazy(() => import('../features/finance/BankTools').then((m
 const ReconciliationPage = lazy(() => import('../features/finance/ReconciliationPage'));
 const DailyCashPage = lazy(() => import('../features/finance/DailyCashPage'));
 const DominioPage = lazy(() => import('../features/finance/DominioPage'));
+const OrderNfePanel = lazy(() => import('../features/fiscal/OrderNfePanel'));
+const FiscalServicesTab = lazy(() => import('../features/fiscal/FiscalServicesTab'));
 
 type RegisterScreen = ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>;
 /** A screen of its own over a register, which works whether or not the gateway describes it. */
@@ -70,6 +72,19 @@ const DOCUMENT_TOOLS: Record<string, DocumentTool> = {
   compra: PurchasePriceUpdate,
 };
 
+/**
+ * What a saved document's screen shows under its totals, by register name: a section the
+ * metadata cannot declare. An invoiced billing order's NF-e (register `pedidofatxml`).
+ */
+const DOCUMENT_PANELS: Record<string, DocumentTool> = {
+  pedido: OrderNfePanel,
+};
+
+/** Tabs of a register's edit screen beside its fields, by register name: a company's fiscal services. */
+const FORM_TABS: Record<string, RecordTab[]> = {
+  empresas: [{ label: 'Serviços fiscais', Screen: FiscalServicesTab }],
+};
+
 /** What a register's edit screen shows above its fields, by register name: a customer's credit. */
 const FORM_PANELS: Record<string, RecordPanel> = {
   clientes: CustomerCredit,
@@ -111,6 +126,7 @@ export default function ResourceRoute() {
           metas={metas}
           action={action}
           tool={DOCUMENT_TOOLS[meta.name]}
+          panel={DOCUMENT_PANELS[meta.name]}
         />
       ) : (
         <RegisterFormPage
@@ -119,6 +135,7 @@ export default function ResourceRoute() {
           metas={metas}
           action={action}
           panel={FORM_PANELS[meta.name]}
+          tabs={FORM_TABS[meta.name]}
         />
       )}
     </Suspense>

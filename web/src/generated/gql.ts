@@ -20,6 +20,7 @@ type Documents = {
     "\n  query Me {\n    me {\n      ...SessionFields\n    }\n  }\n": typeof types.MeDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  query ServerVersion {\n    serverVersion\n  }\n": typeof types.ServerVersionDocument,
+    "\n  subscription DashboardChanged($emp: Int!) {\n    dashboardChanged(emp: $emp)\n  }\n": typeof types.DashboardChangedDocument,
     "\n  query Menu {\n    menu {\n      label\n      icon\n      program {\n        ...ProgramFields\n      }\n      children {\n        label\n        icon\n        program {\n          ...ProgramFields\n        }\n        children {\n          label\n          icon\n          program {\n            ...ProgramFields\n          }\n          children {\n            label\n            icon\n            program {\n              ...ProgramFields\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.MenuDocument,
     "\n  mutation ToggleFavorite($programId: Int!) {\n    toggleFavorite(programId: $programId) {\n      ...ProgramFields\n    }\n  }\n": typeof types.ToggleFavoriteDocument,
     "\n  subscription Notifications {\n    notifications {\n      id\n      message\n      createdAt\n    }\n  }\n": typeof types.NotificationsDocument,
@@ -40,6 +41,7 @@ const documents: Documents = {
     "\n  query Me {\n    me {\n      ...SessionFields\n    }\n  }\n": types.MeDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  query ServerVersion {\n    serverVersion\n  }\n": types.ServerVersionDocument,
+    "\n  subscription DashboardChanged($emp: Int!) {\n    dashboardChanged(emp: $emp)\n  }\n": types.DashboardChangedDocument,
     "\n  query Menu {\n    menu {\n      label\n      icon\n      program {\n        ...ProgramFields\n      }\n      children {\n        label\n        icon\n        program {\n          ...ProgramFields\n        }\n        children {\n          label\n          icon\n          program {\n            ...ProgramFields\n          }\n          children {\n            label\n            icon\n            program {\n              ...ProgramFields\n            }\n          }\n        }\n      }\n    }\n  }\n": types.MenuDocument,
     "\n  mutation ToggleFavorite($programId: Int!) {\n    toggleFavorite(programId: $programId) {\n      ...ProgramFields\n    }\n  }\n": types.ToggleFavoriteDocument,
     "\n  subscription Notifications {\n    notifications {\n      id\n      message\n      createdAt\n    }\n  }\n": types.NotificationsDocument,
@@ -92,6 +94,10 @@ export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (ty
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ServerVersion {\n    serverVersion\n  }\n"): (typeof documents)["\n  query ServerVersion {\n    serverVersion\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DashboardChanged($emp: Int!) {\n    dashboardChanged(emp: $emp)\n  }\n"): (typeof documents)["\n  subscription DashboardChanged($emp: Int!) {\n    dashboardChanged(emp: $emp)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

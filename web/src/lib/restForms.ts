@@ -13,19 +13,23 @@ import { dispositionName, headers, refusal, REST_TIMEOUT_MS, RestError, type Fet
 const fetcher = (timeoutMs: number | null): typeof fetch => (timeoutMs == null ? fetch : timeoutFetch(timeoutMs));
 
 /**
- * POSTs a multipart form: `file` under the field `fileField` and each of `fields` as text.
- * Answers the JSON the server sent.
+ * Sends a multipart form (POST, or `method`: the certificate upload is a PUT): `file` under the
+ * field `fileField` and each of `fields` as text. Answers the JSON the server sent.
  */
 export async function postForm(
   path: string,
   file: File,
   fields: Record<string, string | number>,
-  { fileField = 'file', timeoutMs = REST_TIMEOUT_MS }: { fileField?: string; timeoutMs?: number | null } = {},
+  {
+    fileField = 'file',
+    timeoutMs = REST_TIMEOUT_MS,
+    method = 'POST',
+  }: { fileField?: string; timeoutMs?: number | null; method?: 'POST' | 'PUT' } = {},
 ): Promise<unknown> {
   const body = new FormData();
   body.append(fileField, file, file.name);
   for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
-  const res = await fetcher(timeoutMs)(path, { method: 'POST', headers: headers(), body });
+  const res = await fetcher(timeoutMs)(path, { method, headers: headers(), body });
   if (!res.ok) throw await refusal(res, MSG.uploadFailed);
   return res.json().catch(() => null);
 }

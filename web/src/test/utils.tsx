@@ -1,4 +1,4 @@
-import type { ApolloCache } from '@apollo/client';
+import type { ApolloCache, ApolloLink } from '@apollo/client';
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
 import { useState, type ReactElement, type ReactNode } from 'react';
@@ -55,12 +55,14 @@ interface Options {
   route?: string;
   /** The app's cache by default; a test that inspects the cache after a write passes its own. */
   cache?: ApolloCache<object>;
+  /** Instead of the mocks: a link the test drives, e.g. MockSubscriptionLink pushing subscription data. */
+  link?: ApolloLink;
 }
 
-export function Providers({ children, mocks = [], route = '/', cache }: Options & { children: ReactNode }) {
+export function Providers({ children, mocks = [], route = '/', cache, link }: Options & { children: ReactNode }) {
   const [ownCache] = useState(() => cache ?? createCache());
   return (
-    <MockedProvider mocks={mocks} cache={ownCache}>
+    <MockedProvider mocks={mocks} cache={ownCache} link={link}>
       <DialogHost>
         <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
       </DialogHost>

@@ -17,6 +17,9 @@ export function Pager({ page, pageSize, total, onPage }: Props) {
     >
       <span className="whitespace-nowrap">Total de registros: {total}</span>
       <div className="flex items-center gap-2">
+        <button type="button" className={secondaryButton} disabled={page <= 1} onClick={() => onPage(1)}>
+          Primeira
+        </button>
         <button type="button" className={secondaryButton} disabled={page <= 1} onClick={() => onPage(page - 1)}>
           Anterior
         </button>
@@ -25,6 +28,9 @@ export function Pager({ page, pageSize, total, onPage }: Props) {
         </span>
         <button type="button" className={secondaryButton} disabled={page >= pages} onClick={() => onPage(page + 1)}>
           Próxima
+        </button>
+        <button type="button" className={secondaryButton} disabled={page >= pages} onClick={() => onPage(pages)}>
+          Última
         </button>
       </div>
     </nav>

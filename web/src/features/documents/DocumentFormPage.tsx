@@ -48,6 +48,11 @@ interface Props {
   metas: ResourceMeta[];
   action: 'inserir' | 'alterar';
   tool?: DocumentTool;
+  /**
+   * A section of a saved document's screen the metadata cannot declare, under its totals and
+   * before its buttons (ResourceRoute gives it by register: a billing order's NF-e).
+   */
+  panel?: DocumentTool;
 }
 
 export const todayScreen = () => {
@@ -61,7 +66,7 @@ export const todayScreen = () => {
  * belong to it (children: instalments, freight...), the totals the server computes and the
  * buttons of its calls.
  */
-export default function DocumentFormPage({ meta, metas, action, tool: Tool }: Props) {
+export default function DocumentFormPage({ meta, metas, action, tool: Tool, panel: Panel }: Props) {
   const editing = action === 'alterar';
   const doc = meta.document;
   usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
@@ -280,6 +285,13 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool }: Pr
             ))}
           </dl>
         </section>
+      )}
+
+      {editing && record && Panel && (
+        // A panel may be a lazy chunk: the screen stays while it loads.
+        <Suspense fallback={null}>
+          <Panel meta={meta} metas={metas} record={record} />
+        </Suspense>
       )}
 
       {editing && record && (buttons.length > 0 || Tool) && (

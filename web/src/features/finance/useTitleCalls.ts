@@ -9,13 +9,12 @@
 // records of every register over the same titles (what is on screen is read again), and the
 // hook that holds a call's answer reads it again after its own writes.
 import { useApolloClient } from '@apollo/client';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Row } from '../../components/tables/types';
 import { RestError, fetchFile, type FetchedFile } from '../../lib/rest';
-import { ResourceActionDocument } from '../../lib/resources/documents';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
-import { evictReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
+import { useCallResult, useRegisterCall } from '../../lib/resources/registerCalls';
 
 /** The registers over the same titles as `meta`: those keyed by the same column (contaspagar, baixacontaspagar). */
 export function sameTitles(meta: ResourceMeta, metas: ResourceMeta[]): string[] {
@@ -23,70 +22,8 @@ export function sameTitles(meta: ResourceMeta, metas: ResourceMeta[]): string[] 
   return [meta.name, ...metas.filter((m) => m.name !== meta.name && m.key.join(',') === key).map((m) => m.name)];
 }
 
-/**
- * Runs a declared call of register `name` (`emp` added to its path parameters). With `evicts`,
- * the call writes: those registers' cached reads go.
- */
-export function useRegisterCall() {
-  const client = useApolloClient();
-  const emp = useCompanyId();
-  return useCallback(
-    async (
-      name: string,
-      action: string,
-      params: Record<string, unknown> = {},
-      body?: unknown,
-      evicts: string[] = [],
-    ): Promise<unknown> => {
-      const { data } = await client.mutate({
-        mutation: ResourceActionDocument,
-        variables: { name, action, params: { emp, ...params }, ...(body !== undefined ? { body } : {}) },
-        update: evicts.length
-          ? (cache) =>
-              evictReads(
-                cache,
-                evicts.map((n) => ({ name: n, emp })),
-              )
-          : undefined,
-      });
-      return data?.resourceAction;
-    },
-    [client, emp],
-  );
-}
-
-export interface CallResult<T> {
-  /** The answer; while a new one is read, the previous one stays. */
-  data: T | undefined;
-  error: unknown;
-  loading: boolean;
-  /** Reads again (the hooks call it after their own writes). */
-  reload: () => void;
-}
-
-/**
- * The answer of `read` (null: nothing to read). A new `read` (its inputs changed) reads again;
- * until it answers, `loading` is true and the previous answer is kept.
- */
-export function useCallResult<T>(read: (() => Promise<T>) | null): CallResult<T> {
-  const [version, setVersion] = useState(0);
-  const [state, setState] = useState<{ read: unknown; version: number; data?: T; error?: unknown } | null>(null);
-  useEffect(() => {
-    if (!read) return;
-    let live = true;
-    read().then(
-      (data) => live && setState({ read, version, data }),
-      (error: unknown) => live && setState((s) => ({ read, version, data: s?.data, error })),
-    );
-    return () => {
-      live = false;
-    };
-  }, [read, version]);
-  const current = state && state.read === read && state.version === version ? state : null;
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { data: state?.data, error: current?.error, loading: read != null && !current, reload };
-}
-
+// The declared-call hooks are shared with the other features (src/lib/resources/registerCalls).
+export { useCallResult, useRegisterCall, type CallResult } from '../../lib/resources/registerCalls';
 const asRows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
 
 /** What `baixa` and `rapida` answer. */

@@ -172,4 +172,48 @@ describe('RegisterFormPage', () => {
     expect(await screen.findByDisplayValue('Ana')).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Salvar' })).not.toBeInTheDocument();
   });
+
+  it("shows a saved record's tabs beside its fields, each screen getting the record", async () => {
+    grant();
+    const user = userEvent.setup();
+    const Credit = ({ record }: { record: Record<string, unknown> }) => <p>Ficha de {String(record.CLI_DESCRICAO)}</p>;
+    renderPage(
+      <RegisterFormPage
+        meta={clientesMeta}
+        metas={[clientesMeta]}
+        action="alterar"
+        tabs={[{ label: 'Crédito', Screen: Credit }]}
+      />,
+      [
+        {
+          request: { query: ResourceGetDocument, variables: { name: 'clientes', emp: 1, id: 1 } },
+          result: { data: { resourceGet: rows[0] } },
+        },
+      ],
+      '/clientes/alterar?id=1',
+    );
+    expect(await screen.findByDisplayValue('Ana')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Dados' })).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('tab', { name: 'Crédito' }));
+    expect(await screen.findByText('Ficha de Ana')).toBeInTheDocument();
+    expect(screen.queryByDisplayValue('Ana')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Dados' }));
+    expect(await screen.findByDisplayValue('Ana')).toBeInTheDocument();
+  });
+
+  it('shows no tabs on a new record', () => {
+    grant();
+    const Credit = () => <p>Crédito</p>;
+    renderPage(
+      <RegisterFormPage
+        meta={clientesMeta}
+        metas={[clientesMeta]}
+        action="inserir"
+        tabs={[{ label: 'Crédito', Screen: Credit }]}
+      />,
+      [],
+      '/clientes/inserir',
+    );
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+  });
 });

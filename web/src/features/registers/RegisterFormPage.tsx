@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client';
-import { useEffect, useMemo, useRef, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
@@ -32,15 +32,27 @@ import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 /** What a register's edit screen shows above its fields about the record (a customer's credit). */
 export type RecordPanel = ComponentType<{ meta: ResourceMeta; id: unknown }>;
 
+/**
+ * A tab of a saved record's edit screen beside its fields, with a screen of its own (a
+ * company's fiscal services): it gets the record as read and saves through its own calls.
+ */
+export interface RecordTab {
+  label: string;
+  Screen: ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[]; record: Row }>;
+}
+
 interface Props {
   meta: ResourceMeta;
   metas: ResourceMeta[];
   action: 'inserir' | 'alterar';
   /** Shown above the fields of a saved record. */
   panel?: RecordPanel;
+  /** Tabs after the record's own fields ('Dados'), on a saved record. */
+  tabs?: RecordTab[];
 }
 
-export default function RegisterFormPage({ meta, metas, action, panel: Panel }: Props) {
+export default function RegisterFormPage({ meta, metas, action, panel: Panel, tabs = [] }: Props) {
+  const [tab, setTab] = useState(0);
   const editing = action === 'alterar';
   usePageMeta(`${editing ? 'Editar' : 'Cadastrar'} ${meta.title}`, routeName(meta, action));
   const session = useSession();
@@ -128,7 +140,7 @@ export default function RegisterFormPage({ meta, metas, action, panel: Panel }: 
     }
   };
 
-  return (
+  const fieldsForm = (
     <form
       noValidate
       className="space-y-4 rounded bg-white p-4 shadow-sm"
@@ -157,5 +169,36 @@ export default function RegisterFormPage({ meta, metas, action, panel: Panel }: 
         )}
       </div>
     </form>
+  );
+  if (!editing || !record || tabs.length === 0) return fieldsForm;
+  const Extra = tab > 0 ? tabs[tab - 1]?.Screen : undefined;
+  return (
+    <div className="space-y-3">
+      <div role="tablist" aria-label={meta.title} className="flex flex-wrap gap-1 border-b border-slate-300">
+        {['Dados', ...tabs.map((t) => t.label)].map((label, i) => (
+          <button
+            key={label}
+            type="button"
+            role="tab"
+            aria-selected={tab === i}
+            className={`rounded-t px-4 py-2 text-sm font-medium ${
+              tab === i ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:bg-slate-100'
+            }`}
+            onClick={() => setTab(i)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {Extra ? (
+        <div role="tabpanel" aria-label={tabs[tab - 1].label}>
+          <Suspense fallback={<LoadingScreen />}>
+            <Extra meta={meta} metas={metas} record={record} />
+          </Suspense>
+        </div>
+      ) : (
+        fieldsForm
+      )}
+    </div>
   );
 }
