@@ -70,6 +70,7 @@ browser:
 
 ## The Playwright journey against a fresh server with demo data.
 e2e: browser build web
+	cargo build -p erp-fiscal --bin fake-nuvemfiscal
 	@deploy/e2e.sh $(E2E_PORT)
 
 ## The API contract: schemathesis against a running server's openapi.json.

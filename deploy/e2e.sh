@@ -12,14 +12,36 @@ ADMIN_URL="${BASE_URL%/*}/postgres"
 E2E_URL="${BASE_URL%/*}/$DB"
 WORK=$(mktemp -d)
 
+# The fake Nuvem Fiscal (services/fiscal's bin) when it is built: the journey then
+# emits NF-e through it with the credentials it prints.
+FAKE=${FAKE_NUVEMFISCAL_BIN:-$(dirname "$ERP")/fake-nuvemfiscal}
+FAKE_PORT=$((PORT + 1000))
+FAKE_PID=
+NF_ENV=()
+if [ -x "$FAKE" ]; then
+    "$FAKE" "127.0.0.1:$FAKE_PORT" >"$WORK/fake-nuvemfiscal.log" 2>&1 &
+    FAKE_PID=$!
+    NF_ENV=(NUVEMFISCAL_CLIENT_ID=erp-demo NUVEMFISCAL_CLIENT_SECRET=erp-demo-secret
+        NUVEMFISCAL_BASE_URL="http://127.0.0.1:$FAKE_PORT"
+        NUVEMFISCAL_AUTH_URL="http://127.0.0.1:$FAKE_PORT/oauth/token")
+    export E2E_NUVEMFISCAL=1
+fi
+
 psql -q -X "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
 env -u NATS_URL -u REDIS_URL DATABASE_URL="$E2E_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
-    ERP_WEB_DIR="$ROOT/web/dist" "$ERP" run --demo >"$WORK/erp.log" 2>&1 &
+    ERP_WEB_DIR="$ROOT/web/dist" "${NF_ENV[@]}" "$ERP" run --demo >"$WORK/erp.log" 2>&1 &
 PID=$!
-cleanup() { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"; }
+cleanup() {
+    kill "$PID" 2>/dev/null || true
+    wait "$PID" 2>/dev/null || true
+    [ -z "$FAKE_PID" ] || kill "$FAKE_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
-for _ in $(seq 1 120); do
-    if curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; then break; fi
+# Ready once the demo is seeded (its logins are printed last, after the year of
+# history that `make run` makes too).
+for _ in $(seq 1 480); do
+    if grep -q "Logins de demonstração" "$WORK/erp.log" 2>/dev/null; then break; fi
     if ! kill -0 "$PID" 2>/dev/null; then cat "$WORK/erp.log"; echo "e2e: server did not start"; exit 1; fi
     sleep 0.5
 done
