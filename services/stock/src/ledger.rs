@@ -386,6 +386,11 @@ pub async fn record_many(
     if moves.is_empty() {
         return Ok(Vec::new());
     }
+    if moves.iter().any(|m| m.emp <= 0 || m.product <= 0) {
+        // Ids are positive: a document with product 0 (or a negative one) would
+        // write a movement that no card and no report could place.
+        return Err(Error::validation("Produto não informado."));
+    }
     let mut keys: Vec<(i64, i64)> = moves.iter().map(|m| (m.emp, m.product)).collect();
     keys.sort_unstable();
     keys.dedup();
