@@ -311,3 +311,17 @@ async fn a_correction_sets_the_counted_quantity() {
         (d("7"), d("3"), d("21"))
     );
 }
+
+#[tokio::test]
+async fn an_entry_without_a_product_is_refused_and_writes_nothing() {
+    let db = crate::db().await;
+    let c = crate::client();
+    for product in [0, -3] {
+        let err = post(&db, c, "saldoestoque", json!({"SALD_PROD_ID": product, "SALD_TIPO": "E", "SALD_QTDE": "2", "SALD_CUSTO_UNIT": "1.00", "SALD_DATA": "2026-11-23"}))
+            .await
+            .expect_err("no product");
+        assert_eq!(err.public_message(), "Produto não informado.");
+    }
+    assert!(rows(&db, c, "saldoestoque", json!({})).await.is_empty());
+    assert!(rows(&db, c, "fichaestoque", json!({})).await.is_empty());
+}
