@@ -40,6 +40,9 @@
 //!   order), preview, consult, cancel, correction letter, XML and DANFE, the
 //!   accountant's list; its facts `NfeAutorizada`/`NfeCancelada` set the
 //!   order's `PEDF_NFE_XML` in orders.
+//! - `resources/manifest/`: `manifestonfe`, the NF-e issued against the
+//!   company (distribution by NSU, XML upload) and its manifestation.
+//! - `nfe_xml`: what an NF-e XML and its access key say.
 //! - `bin/fake-nuvemfiscal`: the fake provider on its own (demos, curl).
 //! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
 //!   with the field to fix and the screen that holds it.
@@ -48,6 +51,7 @@ pub mod certificate;
 pub mod copies;
 pub mod crypto;
 pub mod facts;
+pub mod nfe_xml;
 pub mod nuvemfiscal;
 pub mod rejections;
 pub mod resources;

@@ -25,7 +25,8 @@
 //! - `client`: `NuvemFiscal` and the one `send` with the
 //!   retry rules; `auth`: the OAuth2 token and its cache.
 //! - `documents`: NF-e, CT-e and MDF-e operations; `companies`: companies,
-//!   settings, certificate, logo; `polling`: `aguardar_*`.
+//!   settings, certificate, logo; `distribution`: the NF-e issued against
+//!   the company and the recipient's manifestation; `polling`: `aguardar_*`.
 //! - `types/`: request and answer bodies from the spec's schemas; `number`:
 //!   `Decimal` as a JSON number; `paths`: the endpoints used.
 //! - `error`: `Error`, `MISSING_CREDENTIALS`.
@@ -36,6 +37,7 @@ pub mod auth;
 pub mod client;
 pub mod companies;
 pub mod config;
+pub mod distribution;
 pub mod documents;
 pub mod error;
 pub mod fake;

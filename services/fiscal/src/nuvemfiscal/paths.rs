@@ -49,6 +49,12 @@ pub const MDFE: DocPaths = DocPaths {
 };
 pub const MDFE_ENCERRAMENTO: &str = "/mdfe/{id}/encerramento";
 
+/// Distribuição de NF-e: the documents issued against a company.
+pub const DISTRIBUICAO_NFE: &str = "/distribuicao/nfe";
+pub const DISTRIBUICAO_NFE_ID: &str = "/distribuicao/nfe/{id}";
+pub const DISTRIBUICAO_NFE_DOCUMENTO_XML: &str = "/distribuicao/nfe/documentos/{id}/xml";
+pub const DISTRIBUICAO_NFE_MANIFESTACOES: &str = "/distribuicao/nfe/manifestacoes";
+
 pub const EMPRESAS: &str = "/empresas";
 pub const EMPRESA: &str = "/empresas/{cpf_cnpj}";
 pub const EMPRESA_NFE: &str = "/empresas/{cpf_cnpj}/nfe";
@@ -88,6 +94,10 @@ pub const USED: &[(&str, &str)] = &[
     ("GET", MDFE.xml),
     ("GET", MDFE.pdf),
     ("POST", MDFE_ENCERRAMENTO),
+    ("POST", DISTRIBUICAO_NFE),
+    ("GET", DISTRIBUICAO_NFE_ID),
+    ("GET", DISTRIBUICAO_NFE_DOCUMENTO_XML),
+    ("POST", DISTRIBUICAO_NFE_MANIFESTACOES),
     ("GET", EMPRESAS),
     ("POST", EMPRESAS),
     ("GET", EMPRESA),

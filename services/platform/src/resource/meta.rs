@@ -59,7 +59,7 @@ impl Resource {
             "document": self.document.as_ref()
                 .filter(|d| d.part == super::document::Part::Header)
                 .map(|d| d.def.meta(self)),
-            "actions": self.actions.iter().filter_map(|a| a.button.as_ref().map(|b| serde_json::json!({
+            "actions": self.actions.iter().flat_map(|a| a.buttons.iter().map(move |b| serde_json::json!({
                 "name": a.name,
                 "method": a.method,
                 "path": a.path,
@@ -73,6 +73,7 @@ impl Resource {
                 "dialogTitle": b.dialog_title,
                 "opens": b.opens,
                 "primary": b.primary,
+                "download": b.download,
                 "permission": match a.perm {
                     ActionPerm::View => "view",
                     ActionPerm::Create => "create",

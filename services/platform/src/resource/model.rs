@@ -499,6 +499,8 @@ pub struct Button {
     pub primary: bool,
     /// The dialog's title, when it has one.
     pub dialog_title: Option<String>,
+    /// The call answers a file (XML, PDF) that the browser downloads.
+    pub download: bool,
 }
 
 impl Button {
@@ -539,6 +541,11 @@ impl Button {
         self.opens = Some(resource.into());
         self
     }
+    /// The answer is a file to download, not a record to show.
+    pub fn download(mut self) -> Self {
+        self.download = true;
+        self
+    }
 }
 
 #[derive(Clone)]
@@ -555,8 +562,9 @@ pub struct Action {
     /// What runs it in the owning service; none when a typed call of the service's
     /// own API serves it (a document transition): the gateway routes it there.
     pub handler: Option<Arc<dyn ActionHandler>>,
-    /// Shown as a button on the register's screen.
-    pub button: Option<Button>,
+    /// Shown as buttons on the register's screen (one call may be offered
+    /// several ways: the NF-e manifest's four events are one call).
+    pub buttons: Vec<Button>,
 }
 
 impl Action {
@@ -802,7 +810,7 @@ impl Resource {
             upload: None,
             summary: summary.into(),
             handler: Some(handler),
-            button: None,
+            buttons: Vec::new(),
         });
         self
     }
@@ -825,14 +833,15 @@ impl Resource {
             upload: None,
             summary: summary.into(),
             handler: None,
-            button: None,
+            buttons: Vec::new(),
         });
         self
     }
-    /// Shows the last declared call as a button on the register's screen.
+    /// Shows the last declared call as a button on the register's screen (each
+    /// call adds one more button to it).
     pub fn button(mut self, b: Button) -> Self {
         if let Some(a) = self.actions.last_mut() {
-            a.button = Some(b);
+            a.buttons.push(b);
         }
         self
     }
@@ -854,7 +863,7 @@ impl Resource {
             upload: Some(types.iter().map(|t| t.to_string()).collect()),
             summary: summary.into(),
             handler: Some(handler),
-            button: None,
+            buttons: Vec::new(),
         });
         self
     }

@@ -20,11 +20,13 @@
 //!
 //! Layout: here the router, the handle, authentication and the injected
 //! failures; `state`: what is remembered; `documents`: NF-e, CT-e and MDF-e;
-//! `companies`: `/empresas`; `access_key`: the chave de acesso; `files`: XML
+//! `companies`: `/empresas`; `distribution`: the NF-e issued against a
+//! company and the manifestation; `access_key`: the chave de acesso; `files`: XML
 //! and PDF.
 
 pub mod access_key;
 mod companies;
+pub mod distribution;
 mod documents;
 pub mod files;
 pub mod state;
@@ -171,6 +173,7 @@ pub fn router() -> (Router, FakeHandle) {
     let handle = FakeHandle::new();
     let api = documents::routes()
         .merge(companies::routes())
+        .merge(distribution::routes())
         .layer(middleware::from_fn_with_state(handle.clone(), bearer))
         .layer(middleware::from_fn_with_state(handle.clone(), injected))
         .layer(middleware::from_fn_with_state(handle.clone(), record));

@@ -134,6 +134,8 @@ pub struct State {
     pub docs: HashMap<String, StoredDoc>,
     pub empresas: BTreeMap<String, StoredEmpresa>,
     pub next_seq: u64,
+    /// Distribuição de NF-e and manifestations.
+    pub dist: super::distribution::DistState,
 }
 
 impl State {
@@ -155,6 +157,7 @@ impl State {
             docs: HashMap::new(),
             empresas: BTreeMap::new(),
             next_seq: 1,
+            dist: Default::default(),
         }
     }
 

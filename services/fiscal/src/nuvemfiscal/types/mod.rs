@@ -16,11 +16,14 @@
 //! - `mdfe`: the MDF-e emission request and its cancel and closing events.
 //! - `dfe`: the document answer (`Dfe`) and the events shared by all three.
 //! - `empresa`: companies, their settings and certificate.
+//! - `distribution`: the NF-e issued against a company (distribuição) and
+//!   the recipient's manifestation.
 //! - here: the enums of the spec's string `enum`s and the error body.
 
 pub mod cte;
 pub mod cte_service;
 pub mod dfe;
+pub mod distribution;
 pub mod empresa;
 pub mod mdfe;
 pub mod nfe;
@@ -30,6 +33,7 @@ pub mod nfe_totals;
 pub use cte::*;
 pub use cte_service::*;
 pub use dfe::*;
+pub use distribution::*;
 pub use empresa::*;
 pub use mdfe::*;
 pub use nfe::*;

@@ -371,7 +371,7 @@ fn company(
 /// folder at once (a certificate must not stay there in plain form, where
 /// `/uploads/{emp}/{file}` would serve it). The gateway keeps the file under
 /// the path's `{emp}`, else the user's current company.
-async fn take_upload(
+pub(crate) async fn take_upload(
     uploads: &Path,
     caller: &erp_platform::grpc::Caller,
     params: &std::collections::HashMap<String, String>,
