@@ -13,13 +13,16 @@ E2E_URL="${BASE_URL%/*}/$DB"
 WORK=$(mktemp -d)
 
 # The fake Nuvem Fiscal (services/fiscal's bin) when it is built: the journey then
-# emits NF-e through it with the credentials it prints.
+# emits NF-e through it with the credentials it prints, and finds in its
+# distribution two real NF-e (public test-suite files) issued against the demo
+# company (11.222.333/0001-81), for the NF-e manifest.
 FAKE=${FAKE_NUVEMFISCAL_BIN:-$(dirname "$ERP")/fake-nuvemfiscal}
 FAKE_PORT=$((PORT + 1000))
 FAKE_PID=
 NF_ENV=()
 if [ -x "$FAKE" ]; then
-    "$FAKE" "127.0.0.1:$FAKE_PORT" >"$WORK/fake-nuvemfiscal.log" 2>&1 &
+    "$FAKE" "127.0.0.1:$FAKE_PORT" 11222333000181 "$ROOT"/services/fiscal/tests/fixtures/nfe/*.xml \
+        >"$WORK/fake-nuvemfiscal.log" 2>&1 &
     FAKE_PID=$!
     NF_ENV=(NUVEMFISCAL_CLIENT_ID=erp-demo NUVEMFISCAL_CLIENT_SECRET=erp-demo-secret
         NUVEMFISCAL_BASE_URL="http://127.0.0.1:$FAKE_PORT"

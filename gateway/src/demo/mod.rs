@@ -26,6 +26,21 @@ fn extras(resource: &str) -> Vec<Value> {
             json!({"MDLV_MRCV_ID": 2, "MDLV_DESCRICAO": "UNO 1.0", "MDLV_COD_FIPE": "001267-0"}),
             json!({"MDLV_MRCV_ID": 3, "MDLV_DESCRICAO": "ONIX 1.0", "MDLV_COD_FIPE": "004435-0"}),
         ],
+        // More vehicles for the workshop's history (its service orders spread over them).
+        "veiculo" => vec![
+            json!({"VEIC_PLACA1": "RST-2E45", "VEIC_UF": "RS", "VEIC_CLI_ID": 2, "VEIC_MRCV_ID": 2, "VEIC_MDLV_ID": 2,
+                   "VEIC_ANO_FABRICACAO": 2018, "VEIC_ANO_MODELO": 2018, "VEIC_COR": "Branco", "VEIC_CHASSI": null,
+                   "VEIC_RENAVAM": null, "VEIC_HODOMETRO": 82000}),
+            json!({"VEIC_PLACA1": "QWE-7F12", "VEIC_UF": "RS", "VEIC_CLI_ID": 2, "VEIC_MRCV_ID": 3, "VEIC_MDLV_ID": 3,
+                   "VEIC_ANO_FABRICACAO": 2022, "VEIC_ANO_MODELO": 2023, "VEIC_COR": "Preto", "VEIC_CHASSI": null,
+                   "VEIC_RENAVAM": null, "VEIC_HODOMETRO": 21000}),
+            json!({"VEIC_PLACA1": "MNB-4C87", "VEIC_UF": "SP", "VEIC_CLI_ID": 1, "VEIC_MRCV_ID": 2, "VEIC_MDLV_ID": 2,
+                   "VEIC_ANO_FABRICACAO": 2015, "VEIC_ANO_MODELO": 2016, "VEIC_COR": "Vermelho", "VEIC_CHASSI": null,
+                   "VEIC_RENAVAM": null, "VEIC_HODOMETRO": 134000}),
+            json!({"VEIC_PLACA1": "JKL-9A33", "VEIC_UF": "SC", "VEIC_CLI_ID": 1, "VEIC_MRCV_ID": 3, "VEIC_MDLV_ID": 3,
+                   "VEIC_ANO_FABRICACAO": 2020, "VEIC_ANO_MODELO": 2020, "VEIC_COR": "Cinza", "VEIC_CHASSI": null,
+                   "VEIC_RENAVAM": null, "VEIC_HODOMETRO": 56000}),
+        ],
         "clientes" => vec![json!({
             "CLI_TIPO_PESSOA": "F", "CLI_DESCRICAO": "JOÃO DA SILVA", "CLI_FANTASIA": null, "CLI_CGC": null,
             "CLI_CPF": "111.444.777-35", "CLI_EMAIL": "joao.silva@exemplo.com.br", "CLI_FONE": "(54) 99876-5432",
@@ -39,11 +54,24 @@ fn extras(resource: &str) -> Vec<Value> {
             json!({"FRMP_DESCRICAO": "PIX"}),
             json!({"FRMP_DESCRICAO": "CARTÃO DE CRÉDITO"}),
         ],
+        // Each product in its own group and subgroup (the sample's are FERRAGENS,
+        // PARAFUSOS), so the sales by group show three.
+        "grupo" => vec![
+            json!({"GRUP_DESCRICAO": "FILTROS", "GRUP_MARGEM": "90"}),
+            json!({"GRUP_DESCRICAO": "LUBRIFICANTES", "GRUP_MARGEM": "50"}),
+        ],
+        "subgrupo" => vec![
+            json!({"GSUB_DESCRICAO": "FILTROS DE ÓLEO", "GSUB_GRUP_ID": 2}),
+            json!({"GSUB_DESCRICAO": "ÓLEOS DE MOTOR", "GSUB_GRUP_ID": 3}),
+        ],
         "produtos" => vec![
             json!({"PROD_DESCRICAO": "FILTRO DE ÓLEO PSL 55", "PROD_REFERENCIA": "PSL55", "PROD_CBAR": "7896000000019",
-                   "PROD_CUSTO": "18.50", "PROD_VALOR": "35.90", "PROD_MARGEM": "94", "PROD_NCM": "8421.23.00"}),
+                   "PROD_CUSTO": "18.50", "PROD_VALOR": "35.90", "PROD_MARGEM": "94", "PROD_NCM": "8421.23.00",
+                   "PROD_GRUP_ID": 2, "PROD_GSUB_ID": 2, "PROD_CEST": null, "PROD_ESTOQUE_MIN": "20"}),
             json!({"PROD_DESCRICAO": "ÓLEO MOTOR 5W30 SINTÉTICO 1L", "PROD_REFERENCIA": "OL5W30", "PROD_CBAR": "7896000000026",
-                   "PROD_CUSTO": "28.00", "PROD_VALOR": "42.50", "PROD_MARGEM": "52", "PROD_NCM": "2710.19.32"}),
+                   "PROD_CUSTO": "28.00", "PROD_VALOR": "42.50", "PROD_MARGEM": "52", "PROD_NCM": "2710.19.32",
+                   "PROD_GRUP_ID": 3, "PROD_GSUB_ID": 3, "PROD_CEST": "06.001.00", "PROD_ESTOQUE_MIN": "60",
+                   "PROD_PESO_BRUTO": "0.9000"}),
         ],
         "saldoestoque" => vec![
             json!({"SALD_PROD_ID": 2, "SALD_QTDE": "40", "SALD_CUSTO_UNIT": "18.50", "SALD_OBS": "Saldo inicial"}),

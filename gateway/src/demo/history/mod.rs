@@ -129,10 +129,16 @@ pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> 
         return Ok(None);
     }
     let customers = customers(st, &caller).await?;
-    let products = ids(
-        &list(st, &caller, "catalog", "produtos", json!({"LIMIT": 50})).await?,
-        "PROD_ID",
-    );
+    let product_rows = list(st, &caller, "catalog", "produtos", json!({"LIMIT": 50})).await?;
+    let products = ids(&product_rows, "PROD_ID");
+    // What each product costs (purchases are made near it).
+    let costs: std::collections::HashMap<i64, rust_decimal::Decimal> = product_rows
+        .iter()
+        .filter_map(|r| {
+            let cost = r["PROD_CUSTO"].to_string().trim_matches('"').parse().ok()?;
+            Some((r["PROD_ID"].as_i64()?, cost))
+        })
+        .collect();
     let services = ids(
         &list(st, &caller, "catalog", "servico", json!({"LIMIT": 50})).await?,
         "SERV_ID",
@@ -153,25 +159,30 @@ pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> 
             "demo history: no customers or products to sell",
         ));
     }
-    let workshop = workshop(st, &caller).await?;
+    let mut workshop = workshop(st, &caller).await?;
     let buying = buying(st, &caller).await?;
     let mut rng = StdRng::seed_from_u64(20_261_124);
     let today = chrono::Local::now().date_naive();
     let first = today - Days::new(DAYS);
     let mut made = Made::default();
     let mut day = first;
+    // Quantities sold since the last purchase, which the next one replaces.
+    let mut sold = std::collections::BTreeMap::<i64, i64>::new();
     while day < today {
         if day.weekday() != Weekday::Sun {
             for _ in 0..rng.gen_range(PER_DAY.0..=PER_DAY.1) {
-                order(
+                for (product, qty) in order(
                     st, &caller, &mut rng, day, &customers, &products, &services, &methods,
                 )
-                .await?;
+                .await?
+                {
+                    *sold.entry(product).or_default() += qty;
+                }
                 made.orders += 1;
             }
             if !services.is_empty() && rng.gen_ratio(1, 2) {
                 service_order(
-                    st, &caller, &mut rng, day, &customers, &products, &services, &workshop,
+                    st, &caller, &mut rng, day, &customers, &products, &services, &mut workshop,
                 )
                 .await?;
                 made.service_orders += 1;
@@ -183,10 +194,13 @@ pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> 
                     &mut rng,
                     day,
                     &products,
+                    &sold,
+                    &costs,
                     &buying,
                     made.purchases,
                 )
                 .await?;
+                sold.clear();
                 made.purchases += 1;
             }
         }

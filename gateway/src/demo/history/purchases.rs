@@ -37,8 +37,11 @@ pub(super) async fn buying(st: &AppState, caller: &Caller) -> Result<Buying> {
     Ok(Buying { suppliers, centres })
 }
 
-/// One purchase of `day` (the `n`th): two or three products at their cost, one
-/// instalment due in 28 days, finalized at once (stock entries, payables).
+/// One purchase of `day` (the `n`th): what was sold since the last one
+/// (`needs`, per product) rounded up to boxes of six, or two or three
+/// products when nothing was sold; one instalment due in 28 days, finalized at
+/// once (stock entries, payables). So the demo's stock does not go below zero
+/// for more than the days before the first Monday.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn purchase(
     st: &AppState,
@@ -46,18 +49,34 @@ pub(super) async fn purchase(
     rng: &mut StdRng,
     day: NaiveDate,
     products: &[i64],
+    needs: &std::collections::BTreeMap<i64, i64>,
+    costs: &std::collections::HashMap<i64, rust_decimal::Decimal>,
     buying: &Buying,
     n: usize,
 ) -> Result<()> {
     let date = day.format("%Y-%m-%d").to_string();
+    let mut lines: Vec<(i64, i64)> = needs
+        .iter()
+        .filter(|(_, q)| **q > 0)
+        .map(|(p, q)| (*p, (q + 5) / 6 * 6))
+        .collect();
+    if lines.is_empty() {
+        for _ in 0..rng.gen_range(2..=3) {
+            lines.extend(pick(rng, products).map(|p| (p, rng.gen_range(6..=24))));
+        }
+    }
     let mut items = Vec::new();
     let mut total = rust_decimal::Decimal::ZERO;
-    for _ in 0..rng.gen_range(2..=3) {
-        let qty = rust_decimal::Decimal::from(rng.gen_range(6..=24));
-        let unit = rust_decimal::Decimal::new(rng.gen_range(500..=4000), 2);
+    for (product, qty) in lines {
+        let qty = rust_decimal::Decimal::from(qty);
+        // The product's cost, give or take 5% (a random one without a cost).
+        let unit = match costs.get(&product).filter(|c| !c.is_zero()) {
+            Some(cost) => (cost * rust_decimal::Decimal::new(rng.gen_range(95..=105), 2)).round_dp(2),
+            None => rust_decimal::Decimal::new(rng.gen_range(500..=4000), 2),
+        };
         total += qty * unit;
         items.push(json!({
-            "CMPP_PROD_ID": pick(rng, products), "CMPP_QTDE": qty.to_string(), "CMPP_VLR_UNIT": unit.to_string()
+            "CMPP_PROD_ID": product, "CMPP_QTDE": qty.to_string(), "CMPP_VLR_UNIT": unit.to_string()
         }));
     }
     let number = 5000 + n;

@@ -94,7 +94,7 @@ pub(super) async fn order(
     products: &[i64],
     services: &[i64],
     methods: &[i64],
-) -> Result<()> {
+) -> Result<Vec<(i64, i64)>> {
     let date = day.format("%Y-%m-%d").to_string();
     let header = create_waiting(
         st,
@@ -109,17 +109,23 @@ pub(super) async fn order(
     let id = header["PEDF_ID"]
         .as_i64()
         .ok_or_else(|| Error::internal("demo history: order without PEDF_ID"))?;
+    let mut sold = Vec::new();
     for _ in 0..rng.gen_range(1..=3) {
+        let Some(product) = pick(rng, products) else {
+            continue;
+        };
+        let qty: i64 = rng.gen_range(1..=6);
         create(
             st,
             caller,
             "pedidoproduto",
             json!({
-                "PEDI_PEDF_ID": id, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": pick(rng, products),
-                "PEDI_QTDE": rng.gen_range(1..=6).to_string()
+                "PEDI_PEDF_ID": id, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": product,
+                "PEDI_QTDE": qty.to_string()
             }),
         )
         .await?;
+        sold.push((product, qty));
     }
     if rng.gen_ratio(1, 3) {
         if let Some(service) = pick(rng, services) {
@@ -138,7 +144,7 @@ pub(super) async fn order(
         InvoiceRequest { key: Some(key), release_credit: true },
     )))
     .await?;
-    Ok(())
+    Ok(sold)
 }
 
 /// Receives the open receivables due before `until` on their due dates (one in

@@ -2,10 +2,13 @@
 
 use super::*;
 
-/// The workshop's sectors (made here) and vehicles (the demo's).
+/// The workshop's sectors (made here) and vehicles (the demo's) with their
+/// owners and odometers (the last one each came in with).
 pub(super) struct Workshop {
     sectors: Vec<i64>,
     vehicles: Vec<i64>,
+    owners: std::collections::HashMap<i64, i64>,
+    km: std::collections::HashMap<i64, i64>,
 }
 
 pub(super) async fn workshop(st: &AppState, caller: &Caller) -> Result<Workshop> {
@@ -21,11 +24,19 @@ pub(super) async fn workshop(st: &AppState, caller: &Caller) -> Result<Workshop>
         .await?;
         sectors.extend(row["SETS_ID"].as_i64());
     }
-    let vehicles = ids(
-        &list(st, caller, "catalog", "veiculo", json!({"LIMIT": 20})).await?,
-        "VEIC_ID",
-    );
-    Ok(Workshop { sectors, vehicles })
+    let rows = list(st, caller, "catalog", "veiculo", json!({"LIMIT": 20})).await?;
+    let vehicles = ids(&rows, "VEIC_ID");
+    let mut owners = std::collections::HashMap::new();
+    let mut km = std::collections::HashMap::new();
+    for r in &rows {
+        if let Some(v) = r["VEIC_ID"].as_i64() {
+            owners.extend(r["VEIC_CLI_ID"].as_i64().map(|c| (v, c)));
+            // A year ago: what it shows now less a year of driving.
+            let now = r["VEIC_HODOMETRO"].as_i64().unwrap_or(30_000);
+            km.insert(v, (now - 15_000).max(0));
+        }
+    }
+    Ok(Workshop { sectors, vehicles, owners, km })
 }
 
 /// One service order of `day`: one or two services, each in a sector, a part one
@@ -39,15 +50,26 @@ pub(super) async fn service_order(
     customers: &[i64],
     products: &[i64],
     services: &[i64],
-    workshop: &Workshop,
+    workshop: &mut Workshop,
 ) -> Result<()> {
     let date = day.format("%Y-%m-%d").to_string();
+    // Each visit a few hundred to a few thousand km after the vehicle's last.
+    let vehicle = pick(rng, &workshop.vehicles);
+    let km = vehicle.map(|v| {
+        let km = workshop.km.get(&v).copied().unwrap_or(30_000) + rng.gen_range(100..=900);
+        workshop.km.insert(v, km);
+        km
+    });
+    // The vehicle's owner brings it in (anyone, for a vehicle without one).
+    let customer = vehicle
+        .and_then(|v| workshop.owners.get(&v).copied())
+        .or_else(|| pick(rng, customers));
     let header = create_waiting(
         st,
         caller,
         "ordemservico",
         json!({
-            "ORDS_CLI_ID": pick(rng, customers), "ORDS_VEIC_ID": pick(rng, &workshop.vehicles),
+            "ORDS_CLI_ID": customer, "ORDS_VEIC_ID": vehicle, "ORDS_KM": km,
             "ORDS_DTA_ENTRADA": date, "ORDS_DTA_SAIDA": date, "ORDS_OBS": NOTE,
             "ORDS_DEFEITO": "Revisão"
         }),
