@@ -11,6 +11,7 @@ use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
 pub mod company;
+pub mod cte;
 pub mod order_nfe;
 pub mod taxes;
 
@@ -43,5 +44,5 @@ pub fn registry_in(
         sealer: Sealer::from_env()?,
     });
     let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
-    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe)].concat())
+    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe.clone()), cte::all(nfe)?].concat())
 }
