@@ -271,7 +271,7 @@ fn ctenotas() -> Resource {
         .order("CTEN_ID")
         .list_path("/ctenotas/{CTEN_CTE_ID}/{emp}")
         .constraint("cte_notas_chave_key", "Esta NF-e já está no CT-e.")
-        .sample(json!({"CTEN_CTE_ID": 1, "CTEN_CHAVE": "35250512345678000195550010000012341000012345"}))
+        .sample(json!({"CTEN_CTE_ID": 1, "CTEN_CHAVE": "35250512345678000195550010000012341000012346"}))
         .fields(vec![
             Field::int("CTEN_CTE_ID", "CT-e").required(),
             Field::int("CTEN_EMP_ID", "Empresa"),
