@@ -44,5 +44,13 @@ pub fn registry_in(
         sealer: Sealer::from_env()?,
     });
     let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
-    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe.clone()), cte::all(nfe)?].concat())
+    Registry::new(
+        [
+            taxes::all(),
+            company::all(company),
+            order_nfe::all(nfe.clone()),
+            cte::all(nfe)?,
+        ]
+        .concat(),
+    )
 }

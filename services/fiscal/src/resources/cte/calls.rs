@@ -159,7 +159,11 @@ impl ActionHandler for Cancel {
             .await
             .map_err(provider_error)?;
         if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused("O cancelamento", ev.codigo_status, ev.motivo_status));
+            return Err(event_refused(
+                "O cancelamento",
+                ev.codigo_status,
+                ev.motivo_status,
+            ));
         }
         // The cancelled CT-e's XML (with its event) replaces the authorised one.
         let xml = nf
@@ -220,7 +224,9 @@ impl ActionHandler for Correct {
             None => vec![correction(&call.body)?],
         };
         if correcoes.len() > 20 {
-            return Err(Error::validation("Uma carta de correção leva até 20 correções."));
+            return Err(Error::validation(
+                "Uma carta de correção leva até 20 correções.",
+            ));
         }
         let c = call.caller.client_id;
         let doc = store::by_id(tx, c, emp, id, true).await?;
@@ -235,7 +241,11 @@ impl ActionHandler for Correct {
             .await
             .map_err(provider_error)?;
         if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused("A carta de correção", ev.codigo_status, ev.motivo_status));
+            return Err(event_refused(
+                "A carta de correção",
+                ev.codigo_status,
+                ev.motivo_status,
+            ));
         }
         let seq: i32 = match ev.numero_sequencial {
             Some(s) => s,
@@ -471,12 +481,19 @@ impl ActionHandler for Duplicate {
         let emp = company_of(&call)?;
         let id = cte_id(&call)?;
         let c = call.caller.client_id;
-        let copy = copy::duplicate(tx, call.res, call.caller, Some(emp), &[id.to_string()], Map::new())
-            .await
-            .map_err(|e| match e {
-                Error::NotFound(_) => Error::NotFound(MISSING.into()),
-                other => other,
-            })?;
+        let copy = copy::duplicate(
+            tx,
+            call.res,
+            call.caller,
+            Some(emp),
+            &[id.to_string()],
+            Map::new(),
+        )
+        .await
+        .map_err(|e| match e {
+            Error::NotFound(_) => Error::NotFound(MISSING.into()),
+            other => other,
+        })?;
         let new_id = copy["CTE_ID"]
             .as_i64()
             .ok_or_else(|| Error::internal("cte: the copy has no CTE_ID"))?;
@@ -504,7 +521,12 @@ impl ActionHandler for Duplicate {
         }
         let mut row = store::row(tx, call.res, call.caller, emp, new_id).await?;
         if let Value::Object(m) = &mut row {
-            m.insert("msg".into(), Value::from(format!("CT-e {id} duplicado: novo CT-e {new_id} em digitação.")));
+            m.insert(
+                "msg".into(),
+                Value::from(format!(
+                    "CT-e {id} duplicado: novo CT-e {new_id} em digitação."
+                )),
+            );
         }
         Ok(row)
     }

@@ -35,8 +35,7 @@ use crate::resources::order_nfe::request::Numbering;
 pub const NO_NUMBERING: &str =
     "Cadastre a numeração do CT-e (modelo 57) da empresa em Numeração de Documentos.";
 pub const ALREADY_AUTHORISED: &str = "Este CT-e já foi autorizado.";
-pub const IN_PROGRESS: &str =
-    "Este CT-e já foi enviado e aguarda a resposta da SEFAZ: consulte-o.";
+pub const IN_PROGRESS: &str = "Este CT-e já foi enviado e aguarda a resposta da SEFAZ: consulte-o.";
 const ALREADY_CANCELLED: &str = "Este CT-e foi cancelado.";
 
 /// A reference unique across clients (the provider account is shared).

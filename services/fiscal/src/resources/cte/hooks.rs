@@ -52,7 +52,11 @@ impl Hooks for Header {
         body: &mut Map<String, Value>,
     ) -> Result<()> {
         normalise_cfop(body, "CTE_CFOP", "CFOP")?;
-        for (p, what) in [("ENV", "de emissão"), ("INI", "de início"), ("FIM", "de término")] {
+        for (p, what) in [
+            ("ENV", "de emissão"),
+            ("INI", "de início"),
+            ("FIM", "de término"),
+        ] {
             digits(
                 body,
                 &format!("CTE_MUN_{p}_IBGE"),
@@ -61,7 +65,11 @@ impl Hooks for Header {
             )?;
             uf(body, &format!("CTE_MUN_{p}_UF"), what)?;
         }
-        for (p, what) in [("REM", "do remetente"), ("DEST", "do destinatário"), ("TOMA", "do tomador")] {
+        for (p, what) in [
+            ("REM", "do remetente"),
+            ("DEST", "do destinatário"),
+            ("TOMA", "do tomador"),
+        ] {
             digits(
                 body,
                 &format!("CTE_{p}_MUN_IBGE"),
@@ -70,7 +78,12 @@ impl Hooks for Header {
             )?;
             uf(body, &format!("CTE_{p}_UF"), what)?;
         }
-        digits(body, "CTE_RNTRC", 8, "RNTRC: informe os 8 dígitos do registro na ANTT.")?;
+        digits(
+            body,
+            "CTE_RNTRC",
+            8,
+            "RNTRC: informe os 8 dígitos do registro na ANTT.",
+        )?;
         Ok(())
     }
 

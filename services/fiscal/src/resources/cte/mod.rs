@@ -100,18 +100,36 @@ pub fn all(ctx: Arc<Ctx>) -> Result<Vec<Resource>, String> {
 /// filled from the copy where left blank).
 fn party(p: &str, who: &str) -> Vec<Field> {
     let f = |suffix: &str| format!("CTE_{p}_{suffix}");
-    let mut out = vec![Field::reference(&f("CLI_ID"), &format!("{who} (cliente)"), "clientes", Kind::Autocomplete).width(6)];
+    let mut out = vec![Field::reference(
+        &f("CLI_ID"),
+        &format!("{who} (cliente)"),
+        "clientes",
+        Kind::Autocomplete,
+    )
+    .width(6)];
     if p != "TOMA" {
         out.push(Field::cpf_cnpj(&f("CNPJCPF"), &format!("CPF/CNPJ do {who}")).width(3));
     }
-    let name = Field::text(&f("NOME"), &format!("Nome do {who}")).len(60).width(6);
-    out.push(if p == "TOMA" { name } else { name.searchable().list() });
+    let name = Field::text(&f("NOME"), &format!("Nome do {who}"))
+        .len(60)
+        .width(6);
+    out.push(if p == "TOMA" {
+        name
+    } else {
+        name.searchable().list()
+    });
     out.extend([
-        Field::text(&f("IE"), &format!("IE do {who}")).len(20).width(3),
-        Field::text(&f("ENDERECO"), &format!("Endereço do {who}")).len(255).width(6),
+        Field::text(&f("IE"), &format!("IE do {who}"))
+            .len(20)
+            .width(3),
+        Field::text(&f("ENDERECO"), &format!("Endereço do {who}"))
+            .len(255)
+            .width(6),
         Field::text(&f("NUMERO"), "Número").len(60).width(2),
         Field::text(&f("BAIRRO"), "Bairro").len(60).width(3),
-        Field::text(&f("MUN_IBGE"), "Município (IBGE)").len(7).width(2),
+        Field::text(&f("MUN_IBGE"), "Município (IBGE)")
+            .len(7)
+            .width(2),
         Field::text(&f("MUNICIPIO"), "Município").len(60).width(3),
         Field::text(&f("UF"), "UF").len(2).width(1),
         Field::cep(&f("CEP"), "CEP"),
@@ -121,9 +139,18 @@ fn party(p: &str, who: &str) -> Vec<Field> {
 
 fn place(p: &str, what: &str) -> Vec<Field> {
     vec![
-        Field::text(&format!("CTE_MUN_{p}_IBGE"), &format!("Município {what} (IBGE)")).len(7).width(2),
-        Field::text(&format!("CTE_MUN_{p}_NOME"), &format!("Município {what}")).len(60).width(3),
-        Field::text(&format!("CTE_MUN_{p}_UF"), &format!("UF {what}")).len(2).width(1),
+        Field::text(
+            &format!("CTE_MUN_{p}_IBGE"),
+            &format!("Município {what} (IBGE)"),
+        )
+        .len(7)
+        .width(2),
+        Field::text(&format!("CTE_MUN_{p}_NOME"), &format!("Município {what}"))
+            .len(60)
+            .width(3),
+        Field::text(&format!("CTE_MUN_{p}_UF"), &format!("UF {what}"))
+            .len(2)
+            .width(1),
     ]
 }
 
@@ -131,16 +158,56 @@ fn fields() -> Vec<Field> {
     let mut f = vec![
         Field::id("CTE_ID", "Código"),
         Field::int("CTE_EMP_ID", "Empresa"),
-        Field::options("CTE_SITUACAO", "Situação", DbType::Text, &STATUSES).read_only().list().width(2),
-        Field::options("CTE_TIPO_CTE", "Tipo do CT-e", DbType::Int, &CTE_TYPES).required().default(json!(1)).width(3),
-        Field::options("CTE_TIPO_SERVICO", "Tipo do Serviço", DbType::Int, &CTE_SERVICE_TYPES).required().default(json!(0)).width(3),
-        Field::options("CTE_MODAL", "Modal", DbType::Text, &CTE_MODALS).required().default(json!("01")).width(2),
-        Field::options("CTE_AMBIENTE", "Ambiente", DbType::Int, &ENVIRONMENTS).required().default(json!(2)).width(2),
+        Field::options("CTE_SITUACAO", "Situação", DbType::Text, &STATUSES)
+            .read_only()
+            .list()
+            .width(2),
+        Field::options("CTE_TIPO_CTE", "Tipo do CT-e", DbType::Int, &CTE_TYPES)
+            .required()
+            .default(json!(1))
+            .width(3),
+        Field::options(
+            "CTE_TIPO_SERVICO",
+            "Tipo do Serviço",
+            DbType::Int,
+            &CTE_SERVICE_TYPES,
+        )
+        .required()
+        .default(json!(0))
+        .width(3),
+        Field::options("CTE_MODAL", "Modal", DbType::Text, &CTE_MODALS)
+            .required()
+            .default(json!("01"))
+            .width(2),
+        Field::options("CTE_AMBIENTE", "Ambiente", DbType::Int, &ENVIRONMENTS)
+            .required()
+            .default(json!(2))
+            .width(2),
         cfop("CTE_CFOP", "CFOP").required(),
-        Field::text("CTE_NATUREZA", "Natureza da Operação").len(60).required().searchable().width(6),
+        Field::text("CTE_NATUREZA", "Natureza da Operação")
+            .len(60)
+            .required()
+            .searchable()
+            .width(6),
         Field::date("CTE_DTA_EMISSAO", "Data").list(),
-        Field::options("CTE_FRMP_ID", "Pagamento do Frete", DbType::Int, &CTE_FREIGHT_PAYERS).required().default(json!(1)).width(2),
-        Field::options("CTE_TOMADOR", "Tomador do Serviço", DbType::Int, &CTE_TAKERS).required().default(json!(0)).width(3),
+        Field::options(
+            "CTE_FRMP_ID",
+            "Pagamento do Frete",
+            DbType::Int,
+            &CTE_FREIGHT_PAYERS,
+        )
+        .required()
+        .default(json!(1))
+        .width(2),
+        Field::options(
+            "CTE_TOMADOR",
+            "Tomador do Serviço",
+            DbType::Int,
+            &CTE_TAKERS,
+        )
+        .required()
+        .default(json!(0))
+        .width(3),
         Field::cpf_cnpj("CTE_CNPJCPF", "CPF/CNPJ do Tomador").width(3),
     ];
     f.extend(place("ENV", "de emissão"));
@@ -150,27 +217,73 @@ fn fields() -> Vec<Field> {
     f.extend(party("DEST", "Destinatário"));
     f.extend(party("TOMA", "Tomador"));
     f.extend([
-        Field::money("CTE_VLR_FRETE", "Valor da Prestação").min("0").list().width(2),
-        Field::money("CTE_VLR_RECEBER", "Valor a Receber").min("0").width(2),
-        Field::options("CTE_CST", "CST do ICMS", DbType::Text, &CTE_CST).required().default(json!("00")).width(4),
-        Field::decimal("CTE_PERC_RED_BC", "Redução da Base (%)").scale(4).min("0").max("100").width(2),
-        Field::money("CTE_VLR_BC_ICMS", "Base do ICMS").min("0").width(2),
-        Field::decimal("CTE_ALIQ_ICMS", "Alíquota do ICMS (%)").scale(4).min("0").max("100").width(2),
-        Field::money("CTE_VLR_ICMS", "Valor do ICMS").min("0").width(2),
-        Field::money("CTE_VLR_CARGA", "Valor da Carga").min("0").width(2),
-        Field::text("CTE_PRODUTO_PREDOMINANTE", "Produto Predominante").len(60).width(4),
-        Field::text("CTE_OUTRAS_CARACTERISTICAS", "Outras Características da Carga").len(30).width(4),
-        Field::options("CTE_UNIDADE", "Unidade da Quantidade", DbType::Text, &CTE_UNITS).default(json!("01")).width(2),
-        Field::text("CTE_TIPO_MEDIDA", "Tipo da Medida").len(20).width(3),
-        Field::decimal("CTE_QTDE", "Quantidade").scale(4).min("0").width(2),
+        Field::money("CTE_VLR_FRETE", "Valor da Prestação")
+            .min("0")
+            .list()
+            .width(2),
+        Field::money("CTE_VLR_RECEBER", "Valor a Receber")
+            .min("0")
+            .width(2),
+        Field::options("CTE_CST", "CST do ICMS", DbType::Text, &CTE_CST)
+            .required()
+            .default(json!("00"))
+            .width(4),
+        Field::decimal("CTE_PERC_RED_BC", "Redução da Base (%)")
+            .scale(4)
+            .min("0")
+            .max("100")
+            .width(2),
+        Field::money("CTE_VLR_BC_ICMS", "Base do ICMS")
+            .min("0")
+            .width(2),
+        Field::decimal("CTE_ALIQ_ICMS", "Alíquota do ICMS (%)")
+            .scale(4)
+            .min("0")
+            .max("100")
+            .width(2),
+        Field::money("CTE_VLR_ICMS", "Valor do ICMS")
+            .min("0")
+            .width(2),
+        Field::money("CTE_VLR_CARGA", "Valor da Carga")
+            .min("0")
+            .width(2),
+        Field::text("CTE_PRODUTO_PREDOMINANTE", "Produto Predominante")
+            .len(60)
+            .width(4),
+        Field::text(
+            "CTE_OUTRAS_CARACTERISTICAS",
+            "Outras Características da Carga",
+        )
+        .len(30)
+        .width(4),
+        Field::options(
+            "CTE_UNIDADE",
+            "Unidade da Quantidade",
+            DbType::Text,
+            &CTE_UNITS,
+        )
+        .default(json!("01"))
+        .width(2),
+        Field::text("CTE_TIPO_MEDIDA", "Tipo da Medida")
+            .len(20)
+            .width(3),
+        Field::decimal("CTE_QTDE", "Quantidade")
+            .scale(4)
+            .min("0")
+            .width(2),
         Field::text("CTE_RNTRC", "RNTRC").len(8).width(2),
         Field::textarea("CTE_OBS", "Observações").len(2000),
         Field::int("CTE_SERIE", "Série").read_only().list().width(1),
-        Field::int("CTE_NUMERO", "Número").read_only().list().width(2),
+        Field::int("CTE_NUMERO", "Número")
+            .read_only()
+            .list()
+            .width(2),
         Field::int("CTE_TENTATIVA", "Tentativa").read_only(),
         Field::text("CTE_REFERENCIA", "Referência na Nuvem Fiscal").read_only(),
         Field::text("CTE_ID_FISCAL", "Id na Nuvem Fiscal").read_only(),
-        Field::access_key("CTE_CHAVE", "Chave de Acesso").read_only().searchable(),
+        Field::access_key("CTE_CHAVE", "Chave de Acesso")
+            .read_only()
+            .searchable(),
         Field::text("CTE_PROTOCOLO", "Protocolo").read_only(),
         Field::int("CTE_CSTAT", "cStat").read_only(),
         Field::text("CTE_MOTIVO", "Motivo").read_only(),
@@ -271,33 +384,52 @@ fn ctenotas() -> Resource {
         .order("CTEN_ID")
         .list_path("/ctenotas/{CTEN_CTE_ID}/{emp}")
         .constraint("cte_notas_chave_key", "Esta NF-e já está no CT-e.")
-        .sample(json!({"CTEN_CTE_ID": 1, "CTEN_CHAVE": "35250512345678000195550010000012341000012346"}))
+        .sample(
+            json!({"CTEN_CTE_ID": 1, "CTEN_CHAVE": "35250512345678000195550010000012341000012346"}),
+        )
         .fields(vec![
             Field::int("CTEN_CTE_ID", "CT-e").required(),
             Field::int("CTEN_EMP_ID", "Empresa"),
-            Field::int("CTEN_ID", "Sequência").read_only().list().width(1),
-            Field::access_key("CTEN_CHAVE", "Chave da NF-e").required().searchable().list(),
+            Field::int("CTEN_ID", "Sequência")
+                .read_only()
+                .list()
+                .width(1),
+            Field::access_key("CTEN_CHAVE", "Chave da NF-e")
+                .required()
+                .searchable()
+                .list(),
             Field::text("CTEN_PIN", "PIN SUFRAMA").len(9).width(2),
             Field::date("CTEN_DTA_PREVISTA", "Entrega Prevista").list(),
         ])
 }
 
 fn cteufpercursos() -> Resource {
-    Resource::new("cteufpercursos", "Percurso do CT-e", SCHEMA, "cte_uf_percursos", PROGRAM)
-        .key(&["CUFP_CTE_ID", "CUFP_ID"])
-        .seq_key()
-        .company("CUFP_EMP_ID")
-        .label("CUFP_UF")
-        .order("CUFP_ID")
-        .list_path("/cteufpercursos/{CUFP_CTE_ID}/{emp}")
-        .hooks(Arc::new(hooks::RouteState))
-        .sample(json!({"CUFP_CTE_ID": 1, "CUFP_UF": "MG"}))
-        .fields(vec![
-            Field::int("CUFP_CTE_ID", "CT-e").required(),
-            Field::int("CUFP_EMP_ID", "Empresa"),
-            Field::int("CUFP_ID", "Ordem").read_only().list().width(1),
-            Field::text("CUFP_UF", "UF").len(2).required().searchable().list().width(1),
-        ])
+    Resource::new(
+        "cteufpercursos",
+        "Percurso do CT-e",
+        SCHEMA,
+        "cte_uf_percursos",
+        PROGRAM,
+    )
+    .key(&["CUFP_CTE_ID", "CUFP_ID"])
+    .seq_key()
+    .company("CUFP_EMP_ID")
+    .label("CUFP_UF")
+    .order("CUFP_ID")
+    .list_path("/cteufpercursos/{CUFP_CTE_ID}/{emp}")
+    .hooks(Arc::new(hooks::RouteState))
+    .sample(json!({"CUFP_CTE_ID": 1, "CUFP_UF": "MG"}))
+    .fields(vec![
+        Field::int("CUFP_CTE_ID", "CT-e").required(),
+        Field::int("CUFP_EMP_ID", "Empresa"),
+        Field::int("CUFP_ID", "Ordem").read_only().list().width(1),
+        Field::text("CUFP_UF", "UF")
+            .len(2)
+            .required()
+            .searchable()
+            .list()
+            .width(1),
+    ])
 }
 
 fn cteveiculosnovos() -> Resource {
@@ -325,27 +457,55 @@ fn cteveiculosnovos() -> Resource {
 }
 
 fn ctecartacorrecaogrupo() -> Resource {
-    Resource::new("ctecartacorrecaogrupo", "Cartas de Correção do CT-e", SCHEMA, "cte_carta_correcao_grupo", PROGRAM)
-        .key(&["CTECG_CTE_ID", "CTECG_ID"])
-        .seq_key()
-        .company("CTECG_EMP_ID")
-        .label("CTECG_VALOR")
-        .order("CTECG_ID")
-        .list_path("/ctecartacorrecaogrupo/{CTECG_CTE_ID}/{emp}")
-        .hooks(Arc::new(hooks::LettersByCallOnly))
-        // No sample: a row is a correction the SEFAZ registered, never a
-        // demo or round-trip register row.
-        .fields(vec![
-            Field::int("CTECG_CTE_ID", "CT-e").required(),
-            Field::int("CTECG_EMP_ID", "Empresa"),
-            Field::int("CTECG_ID", "Sequência").read_only().list().width(1),
-            Field::int("CTECG_SEQUENCIA", "Carta").read_only().list().width(1),
-            Field::text("CTECG_GRUPO", "Grupo").len(20).read_only().list().width(2),
-            Field::text("CTECG_CAMPO", "Campo").len(20).read_only().list().width(2),
-            Field::text("CTECG_VALOR", "Valor Correto").len(500).read_only().searchable().list().width(5),
-            Field::int("CTECG_NUMERO_ITEM", "Item").read_only().width(1),
-            Field::text("CTECG_PROTOCOLO", "Protocolo").read_only().list().width(3),
-            Field::int("CTECG_USR_ID", "Usuário").read_only(),
-            Field::timestamp("CTECG_DTA", "Registrada em").list(),
-        ])
+    Resource::new(
+        "ctecartacorrecaogrupo",
+        "Cartas de Correção do CT-e",
+        SCHEMA,
+        "cte_carta_correcao_grupo",
+        PROGRAM,
+    )
+    .key(&["CTECG_CTE_ID", "CTECG_ID"])
+    .seq_key()
+    .company("CTECG_EMP_ID")
+    .label("CTECG_VALOR")
+    .order("CTECG_ID")
+    .list_path("/ctecartacorrecaogrupo/{CTECG_CTE_ID}/{emp}")
+    .hooks(Arc::new(hooks::LettersByCallOnly))
+    // No sample: a row is a correction the SEFAZ registered, never a
+    // demo or round-trip register row.
+    .fields(vec![
+        Field::int("CTECG_CTE_ID", "CT-e").required(),
+        Field::int("CTECG_EMP_ID", "Empresa"),
+        Field::int("CTECG_ID", "Sequência")
+            .read_only()
+            .list()
+            .width(1),
+        Field::int("CTECG_SEQUENCIA", "Carta")
+            .read_only()
+            .list()
+            .width(1),
+        Field::text("CTECG_GRUPO", "Grupo")
+            .len(20)
+            .read_only()
+            .list()
+            .width(2),
+        Field::text("CTECG_CAMPO", "Campo")
+            .len(20)
+            .read_only()
+            .list()
+            .width(2),
+        Field::text("CTECG_VALOR", "Valor Correto")
+            .len(500)
+            .read_only()
+            .searchable()
+            .list()
+            .width(5),
+        Field::int("CTECG_NUMERO_ITEM", "Item").read_only().width(1),
+        Field::text("CTECG_PROTOCOLO", "Protocolo")
+            .read_only()
+            .list()
+            .width(3),
+        Field::int("CTECG_USR_ID", "Usuário").read_only(),
+        Field::timestamp("CTECG_DTA", "Registrada em").list(),
+    ])
 }

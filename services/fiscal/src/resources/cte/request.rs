@@ -246,9 +246,8 @@ fn party(
         nome,
         &format!("Informe o {who} do CT-e: escolha o cliente ou digite o nome e o endereço."),
     )?;
-    let doc = digits(doc).ok_or_else(|| {
-        Error::validation(format!("Informe o CPF ou o CNPJ do {who} do CT-e."))
-    })?;
+    let doc = digits(doc)
+        .ok_or_else(|| Error::validation(format!("Informe o CPF ou o CNPJ do {who} do CT-e.")))?;
     let (cnpj, cpf) = match doc.len() {
         14 => (Some(doc), None),
         11 => (None, Some(doc)),
@@ -259,7 +258,9 @@ fn party(
         }
     };
     let c_mun = digits(mun_ibge).filter(|m| m.len() == 7).ok_or_else(|| {
-        Error::validation(format!("Informe o município (código IBGE) do {who} do CT-e."))
+        Error::validation(format!(
+            "Informe o município (código IBGE) do {who} do CT-e."
+        ))
     })?;
     let uf = blank(uf)
         .map(|u| u.to_uppercase())
@@ -271,12 +272,21 @@ fn party(
         ie: ie_of(ie),
         nome: cut(nome, 60),
         ender: CteSefazEndereco {
-            xLgr: cut(need(endereco, &format!("Informe o endereço do {who} do CT-e."))?, 255),
+            xLgr: cut(
+                need(endereco, &format!("Informe o endereço do {who} do CT-e."))?,
+                255,
+            ),
             nro: cut(blank(numero).unwrap_or_else(|| "S/N".into()), 60),
             xCpl: None,
-            xBairro: cut(need(bairro, &format!("Informe o bairro do {who} do CT-e."))?, 60),
+            xBairro: cut(
+                need(bairro, &format!("Informe o bairro do {who} do CT-e."))?,
+                60,
+            ),
             cMun: c_mun,
-            xMun: cut(need(municipio, &format!("Informe o município do {who} do CT-e."))?, 60),
+            xMun: cut(
+                need(municipio, &format!("Informe o município do {who} do CT-e."))?,
+                60,
+            ),
             CEP: digits(cep).filter(|c| c.len() == 8),
             UF: uf,
             cPais: Some("1058".into()),
@@ -442,7 +452,8 @@ fn icms(h: &Header, crt: i32) -> Result<CteSefazImp> {
             CteSefazImp {
                 ICMS90: Some(CteSefazICMS90 {
                     CST: cst.clone(),
-                    pRedBC: (h.cte_perc_red_bc > Decimal::ZERO).then(|| h.cte_perc_red_bc.normalize()),
+                    pRedBC: (h.cte_perc_red_bc > Decimal::ZERO)
+                        .then(|| h.cte_perc_red_bc.normalize()),
                     vBC: v_bc,
                     pICMS: p_icms,
                     vICMS: v_icms,
@@ -451,7 +462,11 @@ fn icms(h: &Header, crt: i32) -> Result<CteSefazImp> {
                 ..Default::default()
             }
         }
-        other => return Err(Error::validation(format!("CST do ICMS do CT-e inválido: {other}."))),
+        other => {
+            return Err(Error::validation(format!(
+                "CST do ICMS do CT-e inválido: {other}."
+            )))
+        }
     })
 }
 
@@ -477,9 +492,24 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
     let ie = ie_of(&c.ie)
         .filter(|ie| ie != "ISENTO")
         .ok_or_else(|| Error::validation("Informe a inscrição estadual da empresa em Empresas."))?;
-    let env = place(&h.cte_mun_env_ibge, &h.cte_mun_env_nome, &h.cte_mun_env_uf, "de emissão")?;
-    let ini = place(&h.cte_mun_ini_ibge, &h.cte_mun_ini_nome, &h.cte_mun_ini_uf, "de início da prestação")?;
-    let fim = place(&h.cte_mun_fim_ibge, &h.cte_mun_fim_nome, &h.cte_mun_fim_uf, "de término da prestação")?;
+    let env = place(
+        &h.cte_mun_env_ibge,
+        &h.cte_mun_env_nome,
+        &h.cte_mun_env_uf,
+        "de emissão",
+    )?;
+    let ini = place(
+        &h.cte_mun_ini_ibge,
+        &h.cte_mun_ini_nome,
+        &h.cte_mun_ini_uf,
+        "de início da prestação",
+    )?;
+    let fim = place(
+        &h.cte_mun_fim_ibge,
+        &h.cte_mun_fim_nome,
+        &h.cte_mun_fim_uf,
+        "de término da prestação",
+    )?;
     let rem = sender(h)?;
     let dest = recipient(h)?;
     let (toma3, toma4, ind_ie_toma) = match h.cte_tomador {
@@ -504,7 +534,9 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
         }
     };
     if h.cte_vlr_frete <= Decimal::ZERO {
-        return Err(Error::validation("Informe o valor da prestação (frete) do CT-e."));
+        return Err(Error::validation(
+            "Informe o valor da prestação (frete) do CT-e.",
+        ));
     }
     let v_rec = h.cte_vlr_receber.unwrap_or(h.cte_vlr_frete);
     if v_rec > h.cte_vlr_frete {
@@ -534,8 +566,8 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
             "Informe ao menos uma NF-e transportada (chave de acesso) nas notas do CT-e.",
         ));
     }
-    let numero = i32::try_from(n.numero)
-        .map_err(|_| Error::validation("Número do CT-e fora do limite."))?;
+    let numero =
+        i32::try_from(n.numero).map_err(|_| Error::validation("Número do CT-e fora do limite."))?;
     let ambiente = if h.cte_ambiente == 1 {
         Ambiente::Producao
     } else {
@@ -592,12 +624,18 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
                 CNPJ: Some(cnpj),
                 IE: Some(ie),
                 xNome: Some(cut(
-                    need(&c.descricao, "Informe a razão social da empresa em Empresas.")?,
+                    need(
+                        &c.descricao,
+                        "Informe a razão social da empresa em Empresas.",
+                    )?,
                     60,
                 )),
                 xFant: blank(&c.fantasia).map(|f| cut(f, 60)),
                 enderEmit: Some(CteSefazEndeEmi {
-                    xLgr: Some(need(&c.endereco, "Informe o endereço da empresa em Empresas.")?),
+                    xLgr: Some(need(
+                        &c.endereco,
+                        "Informe o endereço da empresa em Empresas.",
+                    )?),
                     nro: Some(blank(&c.numero).unwrap_or_else(|| "S/N".into())),
                     xCpl: blank(&c.complemento),
                     xBairro: Some(need(&c.bairro, "Informe o bairro da empresa em Empresas.")?),

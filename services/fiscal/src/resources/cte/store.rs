@@ -28,7 +28,8 @@ pub struct Doc {
     pub cte_chave: Option<String>,
 }
 
-const DOC_COLS: &str = "cte_id, cte_emp_id, cte_situacao, cte_ambiente, cte_serie, cte_numero, cte_tentativa, \
+const DOC_COLS: &str =
+    "cte_id, cte_emp_id, cte_situacao, cte_ambiente, cte_serie, cte_numero, cte_tentativa, \
     cte_referencia, cte_id_fiscal, cte_chave";
 
 pub async fn by_id(tx: &mut Tx, client: i64, emp: i64, id: i64, lock: bool) -> Result<Doc> {

@@ -24,16 +24,24 @@ async fn cte_is_authorised_with_its_number_key_protocol_and_files() {
         .on(&me, "numerosequencial", id, json!({}))
         .await
         .expect("next number");
-    assert_eq!((next["CTE_SERIE"].as_i64(), next["CTE_NUMERO"].as_i64()), (Some(1), Some(501)));
+    assert_eq!(
+        (next["CTE_SERIE"].as_i64(), next["CTE_NUMERO"].as_i64()),
+        (Some(1), Some(501))
+    );
     let doc = env.emit(&me, id).await.expect("emitted");
     assert_eq!(status(&doc), "autorizado", "{doc}");
     assert_eq!(doc["msg"], "CT-e autorizado.");
-    assert_eq!((doc["CTE_SERIE"].as_i64(), doc["CTE_NUMERO"].as_i64()), (Some(1), Some(501)));
+    assert_eq!(
+        (doc["CTE_SERIE"].as_i64(), doc["CTE_NUMERO"].as_i64()),
+        (Some(1), Some(501))
+    );
     let key = doc["CTE_CHAVE"].as_str().expect("key");
     assert_eq!(key.len(), 44);
     assert_eq!(&key[20..22], "57", "model 57 in the key: {key}");
     assert!(doc["CTE_PROTOCOLO"].as_str().is_some_and(|p| p.len() == 15));
-    assert!(doc["CTE_ID_FISCAL"].as_str().is_some_and(|f| f.starts_with("cte_")));
+    assert!(doc["CTE_ID_FISCAL"]
+        .as_str()
+        .is_some_and(|f| f.starts_with("cte_")));
     // The parties came from the customer copy, the taker is the sender.
     assert_eq!(doc["CTE_REM_NOME"], "REMETENTE TESTE LTDA");
     assert_eq!(doc["CTE_CNPJCPF"], "11444777000161");
@@ -60,19 +68,31 @@ async fn cte_rejection_answers_the_cstat_explained_and_goes_again_with_its_numbe
     let doc = env.emit(&me, id).await.expect("answered");
     assert_eq!(status(&doc), "rejeitado", "{doc}");
     assert_eq!(doc["cStat"], "528");
-    assert_eq!(doc["xMotivo"], "Rejeição: Valor do ICMS difere do produto BC e Alíquota");
+    assert_eq!(
+        doc["xMotivo"],
+        "Rejeição: Valor do ICMS difere do produto BC e Alíquota"
+    );
     let explanation = doc["explicacao"].as_str().expect("explanation");
     assert!(explanation.contains("ICMS do CT-e"), "{explanation}");
     assert_eq!(doc["CTE_EXPLICACAO"].as_str(), Some(explanation));
     assert!(doc["msg"].as_str().is_some_and(|m| m.contains("528")));
     // A rejected CT-e is open again: fixed and sent with its number.
-    write(&env.db, c, "cte", Some(id), json!({"CTE_VLR_ICMS": "180.09"}))
-        .await
-        .expect("fixed");
+    write(
+        &env.db,
+        c,
+        "cte",
+        Some(id),
+        json!({"CTE_VLR_ICMS": "180.09"}),
+    )
+    .await
+    .expect("fixed");
     let again = env.emit(&me, id).await.expect("sent again");
     assert_eq!(status(&again), "autorizado", "{again}");
     assert_eq!(
-        (again["CTE_NUMERO"].as_i64(), again["CTE_TENTATIVA"].as_i64()),
+        (
+            again["CTE_NUMERO"].as_i64(),
+            again["CTE_TENTATIVA"].as_i64()
+        ),
         (doc["CTE_NUMERO"].as_i64(), Some(2))
     );
     assert_ne!(again["CTE_REFERENCIA"], doc["CTE_REFERENCIA"]);
@@ -127,20 +147,39 @@ async fn cte_with_missing_data_is_refused_in_pt_br_and_nothing_changes() {
     let c = client();
     let me = CTX.caller(c, 1);
     seed(&env.db, c).await;
-    let id = typed(&env.db, c, json!({"CTE_RNTRC": "", "CTE_PRODUTO_PREDOMINANTE": ""})).await;
+    let id = typed(
+        &env.db,
+        c,
+        json!({"CTE_RNTRC": "", "CTE_PRODUTO_PREDOMINANTE": ""}),
+    )
+    .await;
     let r = env.emit(&me, id).await;
     let e = r.as_ref().err().map(|e| e.http_status());
     assert_eq!(e, Some(400));
     assert_eq!(msg(r), "Informe o produto predominante da carga do CT-e.");
-    write(&env.db, c, "cte", Some(id), json!({"CTE_PRODUTO_PREDOMINANTE": "ELETRÔNICOS"}))
-        .await
-        .expect("fixed");
+    write(
+        &env.db,
+        c,
+        "cte",
+        Some(id),
+        json!({"CTE_PRODUTO_PREDOMINANTE": "ELETRÔNICOS"}),
+    )
+    .await
+    .expect("fixed");
     let r = env.emit(&me, id).await;
     assert_eq!(msg(r), "Informe o RNTRC da empresa no CT-e (8 dígitos).");
     let r = env
-        .call(&me, "emitir", &[("id", &id.to_string()), ("emp", "1"), ("type", "3")], json!({}))
+        .call(
+            &me,
+            "emitir",
+            &[("id", &id.to_string()), ("emp", "1"), ("type", "3")],
+            json!({}),
+        )
         .await;
-    assert_eq!(msg(r), "Ambiente inválido: use 1 (produção) ou 2 (homologação).");
+    assert_eq!(
+        msg(r),
+        "Ambiente inválido: use 1 (produção) ou 2 (homologação)."
+    );
     // Nothing numbered, nothing sent, still open.
     assert_eq!(next_number(&env.db, c).await, 501);
     assert_eq!(env.fake().requests("POST", "/cte"), 0);
@@ -148,13 +187,37 @@ async fn cte_with_missing_data_is_refused_in_pt_br_and_nothing_changes() {
     assert_eq!(status(&row), "aberto");
     assert!(row["CTE_NUMERO"].is_null());
     // The register's own checks, in pt-BR.
-    let r = super::super::create(&env.db, c, "cte", json!({"CTE_CFOP": "8353", "CTE_NATUREZA": "X"})).await;
+    let r = super::super::create(
+        &env.db,
+        c,
+        "cte",
+        json!({"CTE_CFOP": "8353", "CTE_NATUREZA": "X"}),
+    )
+    .await;
     assert_eq!(msg(r), "CFOP: informe 4 dígitos iniciados por 1 a 7.");
-    let r = super::super::create(&env.db, c, "cte", json!({"CTE_CFOP": "5353", "CTE_NATUREZA": "X", "CTE_MUN_FIM_UF": "XX"})).await;
+    let r = super::super::create(
+        &env.db,
+        c,
+        "cte",
+        json!({"CTE_CFOP": "5353", "CTE_NATUREZA": "X", "CTE_MUN_FIM_UF": "XX"}),
+    )
+    .await;
     assert_eq!(msg(r), "UF de término inválida: XX.");
-    let r = super::super::create(&env.db, c, "cte", json!({"CTE_CFOP": "5353", "CTE_NATUREZA": "X", "CTE_TIPO_SERVICO": 5})).await;
+    let r = super::super::create(
+        &env.db,
+        c,
+        "cte",
+        json!({"CTE_CFOP": "5353", "CTE_NATUREZA": "X", "CTE_TIPO_SERVICO": 5}),
+    )
+    .await;
     assert_eq!(msg(r), "Valor inválido para o campo Tipo do Serviço.");
-    let r = super::super::create(&env.db, c, "ctenotas", json!({"CTEN_CTE_ID": id, "CTEN_CHAVE": "123"})).await;
+    let r = super::super::create(
+        &env.db,
+        c,
+        "ctenotas",
+        json!({"CTEN_CTE_ID": id, "CTEN_CHAVE": "123"}),
+    )
+    .await;
     assert_eq!(msg(r), "Número incompleto.");
 }
 

@@ -86,8 +86,13 @@ impl Env {
     /// `GET /cte/emitirnota/{id}/1/2`.
     pub async fn emit(&self, me: &Caller, id: i64) -> erp_platform::Result<Value> {
         let id = id.to_string();
-        self.call(me, "emitir", &[("id", &id), ("emp", "1"), ("type", "2")], json!({}))
-            .await
+        self.call(
+            me,
+            "emitir",
+            &[("id", &id), ("emp", "1"), ("type", "2")],
+            json!({}),
+        )
+        .await
     }
 
     /// A call on CT-e `id` of company 1 (`{id}/{emp}` paths).
@@ -150,12 +155,22 @@ pub async fn typed(db: &Db, c: i64, extra: Value) -> i64 {
     }
     let row = create(db, c, RES, body).await.expect("CT-e typed");
     let id = row["CTE_ID"].as_i64().expect("id");
-    create(db, c, "ctenotas", json!({"CTEN_CTE_ID": id, "CTEN_CHAVE": NFE_KEY}))
-        .await
-        .expect("note");
-    create(db, c, "cteufpercursos", json!({"CUFP_CTE_ID": id, "CUFP_UF": "sp"}))
-        .await
-        .expect("route");
+    create(
+        db,
+        c,
+        "ctenotas",
+        json!({"CTEN_CTE_ID": id, "CTEN_CHAVE": NFE_KEY}),
+    )
+    .await
+    .expect("note");
+    create(
+        db,
+        c,
+        "cteufpercursos",
+        json!({"CUFP_CTE_ID": id, "CUFP_UF": "sp"}),
+    )
+    .await
+    .expect("route");
     id
 }
 

@@ -38,7 +38,10 @@ fn resolve(schema: &Value) -> &Value {
 
 fn check(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>) {
     let schema = resolve(schema);
-    let ty = schema.get("type").and_then(Value::as_str).unwrap_or("object");
+    let ty = schema
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("object");
     let mut fail = |what: String| errors.push(format!("{path}: {what}"));
     match value {
         Value::Null => fail("null".into()),
@@ -57,8 +60,14 @@ fn check(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>) {
                 if !allowed.iter().any(|a| a.as_str() == Some(s)) {
                     fail(format!("'{s}' not in {allowed:?}"));
                 }
-            } else if schema.get("maxLength").and_then(Value::as_u64).is_some_and(|m| len > m)
-                || schema.get("minLength").and_then(Value::as_u64).is_some_and(|m| len < m)
+            } else if schema
+                .get("maxLength")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| len > m)
+                || schema
+                    .get("minLength")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|m| len < m)
             {
                 fail(format!("'{s}' does not fit the spec's length"));
             }
@@ -137,19 +146,40 @@ async fn cte_request_follows_the_provider_schema() {
     let pedido = request_of(&env, c, id).await;
     let json = assert_follows_the_spec(&pedido);
     let inf = &pedido.infCte;
-    assert_eq!((inf.ide.cUF, inf.ide.r#mod, inf.ide.serie, inf.ide.nCT), (35, Some(57), 1, 501));
-    assert_eq!((inf.ide.CFOP.as_str(), inf.ide.modal.as_str(), inf.ide.tpCTe), ("5353", "01", 0));
+    assert_eq!(
+        (inf.ide.cUF, inf.ide.r#mod, inf.ide.serie, inf.ide.nCT),
+        (35, Some(57), 1, 501)
+    );
+    assert_eq!(
+        (inf.ide.CFOP.as_str(), inf.ide.modal.as_str(), inf.ide.tpCTe),
+        ("5353", "01", 0)
+    );
     assert_eq!(inf.ide.toma3.as_ref().map(|t| t.toma), Some(0));
     assert_eq!(inf.ide.indIEToma, 1);
     assert_eq!(inf.emit.CNPJ.as_deref(), Some("11222333000181"));
-    assert_eq!(inf.rem.as_ref().and_then(|r| r.CNPJ.as_deref()), Some("11444777000161"));
-    assert_eq!(inf.dest.as_ref().map(|d| d.enderDest.cMun.as_str()), Some("3509502"));
+    assert_eq!(
+        inf.rem.as_ref().and_then(|r| r.CNPJ.as_deref()),
+        Some("11444777000161")
+    );
+    assert_eq!(
+        inf.dest.as_ref().map(|d| d.enderDest.cMun.as_str()),
+        Some("3509502")
+    );
     let icms = inf.imp.ICMS.ICMS00.as_ref().expect("ICMS00");
-    assert_eq!((icms.vBC.to_string(), icms.vICMS.to_string()), ("1500.75".into(), "180.09".into()));
+    assert_eq!(
+        (icms.vBC.to_string(), icms.vICMS.to_string()),
+        ("1500.75".into(), "180.09".into())
+    );
     assert_eq!(json["infCte"]["vPrest"]["vTPrest"], json!(1500.75));
     let norm = inf.infCTeNorm.as_ref().expect("infCTeNorm");
-    assert_eq!(norm.infModal.rodo.as_ref().map(|r| r.RNTRC.as_str()), Some("12345678"));
-    assert_eq!(norm.infDoc.as_ref().map(|d| d.infNFe[0].chave.as_str()), Some(super::NFE_KEY));
+    assert_eq!(
+        norm.infModal.rodo.as_ref().map(|r| r.RNTRC.as_str()),
+        Some("12345678")
+    );
+    assert_eq!(
+        norm.infDoc.as_ref().map(|d| d.infNFe[0].chave.as_str()),
+        Some(super::NFE_KEY)
+    );
     assert_eq!(norm.veicNovos[0].chassi, "9BWZZZ377VT004251");
     assert_eq!(
         inf.compl.as_ref().map(|c| c.ObsCont[0].xTexto.as_str()),
@@ -175,12 +205,21 @@ async fn cte_request_follows_the_provider_schema() {
         assert_follows_the_spec(&pedido);
         let ide = &pedido.infCte.ide;
         let toma = ide.toma4.as_ref().expect("toma4");
-        assert_eq!((toma.toma, toma.CPF.as_deref(), ide.indIEToma), (4, Some("12345678909"), 9));
+        assert_eq!(
+            (toma.toma, toma.CPF.as_deref(), ide.indIEToma),
+            (4, Some("12345678909"), 9)
+        );
         let i = &pedido.infCte.imp.ICMS;
         match cst {
-            "20" => assert_eq!(i.ICMS20.as_ref().map(|x| x.vBC.to_string()), Some("1200.60".into())),
+            "20" => assert_eq!(
+                i.ICMS20.as_ref().map(|x| x.vBC.to_string()),
+                Some("1200.60".into())
+            ),
             "40" => assert_eq!(i.ICMS45.as_ref().map(|x| x.CST.as_str()), Some("40")),
-            _ => assert_eq!(i.ICMS90.as_ref().map(|x| x.vICMS.to_string()), Some("120.00".into())),
+            _ => assert_eq!(
+                i.ICMS90.as_ref().map(|x| x.vICMS.to_string()),
+                Some("120.00".into())
+            ),
         }
     }
     let _ = CTX.caller(c, 1);
