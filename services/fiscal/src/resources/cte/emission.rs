@@ -119,7 +119,8 @@ async fn prepare(
     let doc: Doc = sqlx::query_as(
         "UPDATE fiscal.cte SET cte_serie = $4, cte_numero = $5, cte_tentativa = $6, cte_referencia = $7,
              cte_situacao = 'enviando', cte_id_fiscal = NULL, cte_cstat = NULL, cte_motivo = NULL,
-             cte_explicacao = NULL, cte_chave = NULL, cte_protocolo = NULL, cte_dh_emissao = $8
+             cte_explicacao = NULL, cte_chave = NULL, cte_protocolo = NULL, cte_dh_emissao = $8,
+             cte_dta_emissao = ($8 AT TIME ZONE 'America/Sao_Paulo')::date
          WHERE client_id = $1 AND cte_emp_id = $2 AND cte_id = $3
          RETURNING cte_id, cte_emp_id, cte_situacao, cte_ambiente, cte_serie, cte_numero, cte_tentativa,
                    cte_referencia, cte_id_fiscal, cte_chave",

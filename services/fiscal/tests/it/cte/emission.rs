@@ -237,3 +237,53 @@ async fn cte_without_credentials_says_where_to_set_them() {
     );
     assert_eq!(next_number(&env.db, c).await, 501);
 }
+
+#[tokio::test]
+async fn cte_concurrent_emissions_take_consecutive_numbers() {
+    let env = env(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    const N: i64 = 20;
+    let mut ids = Vec::new();
+    for _ in 0..N {
+        ids.push(typed(&env.db, c, json!({})).await);
+    }
+    let docs = futures::future::join_all(ids.iter().map(|id| env.emit(&me, *id))).await;
+    let mut numbers: Vec<i64> = docs
+        .iter()
+        .map(|d| {
+            let d = d.as_ref().expect("emitted");
+            assert_eq!(status(d), "autorizado", "{d}");
+            d["CTE_NUMERO"].as_i64().expect("number")
+        })
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (501..501 + N).collect::<Vec<_>>());
+    assert_eq!(next_number(&env.db, c).await, 501 + N);
+    assert_eq!(env.fake().requests("POST", "/cte"), N as usize);
+}
+
+#[tokio::test]
+async fn cte_rejected_is_removed_and_its_number_returns() {
+    let env = env(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    let id = typed(&env.db, c, json!({"CTE_VLR_ICMS": "1.00"})).await;
+    let doc = env.emit(&me, id).await.expect("answered");
+    assert_eq!(status(&doc), "rejeitado");
+    assert_eq!(next_number(&env.db, c).await, 502);
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    CTX.delete(
+        &env.db,
+        reg.get("cte").expect("cte"),
+        &me,
+        Some(1),
+        &[id.to_string()],
+    )
+    .await
+    .expect("removed");
+    assert_eq!(next_number(&env.db, c).await, 501);
+    assert!(super::get(&env.db, &me, id).await.is_err());
+}
