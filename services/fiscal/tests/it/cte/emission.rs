@@ -287,3 +287,32 @@ async fn cte_rejected_is_removed_and_its_number_returns() {
     assert_eq!(next_number(&env.db, c).await, 501);
     assert!(super::get(&env.db, &me, id).await.is_err());
 }
+
+#[tokio::test]
+async fn cte_whose_answer_was_lost_is_found_by_its_reference_and_not_sent_again() {
+    let env = env(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    let id = typed(&env.db, c, json!({})).await;
+    // The provider creates the CT-e but its answer is lost.
+    env.fake().fail_after_handling(1, 503);
+    let r = env.emit(&me, id).await;
+    assert_eq!(r.as_ref().err().map(|e| e.http_status()), Some(503));
+    let row = super::get(&env.db, &me, id).await.expect("row");
+    assert_eq!(status(&row), "enviando");
+    let r = env.emit(&me, id).await;
+    assert_eq!(
+        msg(r),
+        "Este CT-e já foi enviado e aguarda a resposta da SEFAZ: consulte-o."
+    );
+    assert_eq!(env.fake().requests("POST", "/cte"), 1);
+    let doc = env
+        .on(&me, "consultar", id, json!({}))
+        .await
+        .expect("consulted");
+    assert_eq!(status(&doc), "autorizado", "{doc}");
+    assert_eq!(doc["CTE_NUMERO"], 501);
+    assert_eq!(env.fake().requests("POST", "/cte"), 1);
+    assert_eq!(env.fake().documents(), 1);
+}
