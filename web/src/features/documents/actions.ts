@@ -108,36 +108,6 @@ export const ACTION_DIALOGS: Record<string, ActionDialog> = {
     ],
     body: surchargeBody,
   },
-  // A fiscal document's cancel: the SEFAZ takes a justification of 15 to 255 characters.
-  justification: {
-    okText: 'Cancelar documento',
-    groups: [
-      {
-        fields: [
-          { name: 'JUSTIFICATIVA', type: 'TEXTAREA', text: 'Justificativa (15 a 255 caracteres)', required: true, width: 12 },
-        ],
-      },
-    ],
-    body: (values) => ({ JUSTIFICATIVA: String(values.JUSTIFICATIVA ?? '').trim() }),
-  },
-  // A CT-e's correction letter: the group and field of the CT-e and the right value.
-  'cte-correction': {
-    okText: 'Enviar carta de correção',
-    groups: [
-      {
-        fields: [
-          { name: 'GRUPO', type: 'TEXT', text: 'Grupo (ex.: compl)', required: true, width: 4 },
-          { name: 'CAMPO', type: 'TEXT', text: 'Campo (ex.: xObs)', required: true, width: 4 },
-          { name: 'VALOR', type: 'TEXTAREA', text: 'Valor correto', required: true, width: 12 },
-        ],
-      },
-    ],
-    body: (values) => ({
-      GRUPO: String(values.GRUPO ?? '').trim(),
-      CAMPO: String(values.CAMPO ?? '').trim(),
-      VALOR: String(values.VALOR ?? '').trim(),
-    }),
-  },
 };
 
 /**

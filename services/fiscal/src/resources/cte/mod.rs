@@ -341,7 +341,7 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
             Arc::new(calls::Cancel(ctx.clone())))
         .button(Button::new("Cancelar").open_when(&["autorizado"])
             .param("fiscalId", Source::Field("CTE_ID_FISCAL".into()))
-            .dialog("justification", "Justificativa do cancelamento (15 a 255 caracteres)"))
+            .dialog("justificativa", "Justificativa do cancelamento (15 a 255 caracteres)"))
         .action("POST", "/cte/cartacorrecao/{emp}", "cartacorrecao", ActionPerm::Update,
             "CT-e: carta de correção (CTE_ID, CORRECOES: [{GRUPO, CAMPO, VALOR, NUMERO_ITEM}] ou uma correção no corpo)",
             Arc::new(calls::Correct(ctx.clone())))
