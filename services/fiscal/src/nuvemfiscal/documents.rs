@@ -252,3 +252,47 @@ fn checked_len(text: &str, (min, max): (usize, usize), message: &str) -> Result<
     }
     Ok(text.to_string())
 }
+
+/// CT-e calls beyond the ones shared with the NF-e and the MDF-e.
+impl NuvemFiscal {
+    /// `POST /cte/{id}/carta-correcao`: one or more corrections (group, field
+    /// and the right value); the last letter sent is the one that counts.
+    pub async fn carta_correcao_cte(
+        &self,
+        id: &str,
+        pedido: &super::types::CtePedidoCartaCorrecao,
+    ) -> Result<super::types::CteCartaCorrecao> {
+        if pedido.correcoes.is_empty() {
+            return Err(Error::Invalid(
+                "Informe ao menos uma correção (grupo, campo e valor).".into(),
+            ));
+        }
+        self.evento(&paths::fill(paths::CTE_CARTA_CORRECAO, id), pedido)
+            .await
+    }
+
+    /// `GET /cte?cpf_cnpj=&ambiente=&chave=&$top=&$skip=&$inlinecount=true`: a
+    /// page of the company's CT-e at the provider, newest first.
+    pub async fn listar_cte_pagina(
+        &self,
+        cpf_cnpj: &str,
+        ambiente: Ambiente,
+        chave: Option<&str>,
+        top: u32,
+        skip: u32,
+    ) -> Result<DfeListagem> {
+        let (top, skip) = (top.clamp(1, 100).to_string(), skip.to_string());
+        let mut query = vec![
+            ("cpf_cnpj", cpf_cnpj),
+            ("ambiente", ambiente.as_str()),
+            ("$top", top.as_str()),
+            ("$skip", skip.as_str()),
+            ("$inlinecount", "true"),
+        ];
+        if let Some(c) = chave {
+            query.push(("chave", c));
+        }
+        self.call(Method::GET, CTE.root, &query, Body::Empty, Replay::Safe)
+            .await
+    }
+}

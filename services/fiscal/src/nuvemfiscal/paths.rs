@@ -86,6 +86,7 @@ pub const USED: &[(&str, &str)] = &[
     ("POST", CTE.sincronizar),
     ("GET", CTE.xml),
     ("GET", CTE.pdf),
+    ("POST", CTE_CARTA_CORRECAO),
     ("GET", MDFE.root),
     ("POST", MDFE.root),
     ("GET", MDFE.id),
@@ -142,3 +143,6 @@ pub fn fill(template: &str, value: &str) -> String {
     out.push_str(&template[end..]);
     out
 }
+
+/// `POST`: a CT-e's correction letter (`CtePedidoCartaCorrecao`).
+pub const CTE_CARTA_CORRECAO: &str = "/cte/{id}/carta-correcao";

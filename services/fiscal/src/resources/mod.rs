@@ -11,6 +11,7 @@ use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
 pub mod company;
+pub mod cte;
 pub mod manifest;
 pub mod order_nfe;
 pub mod taxes;
@@ -48,7 +49,8 @@ pub fn registry_in(
         [
             taxes::all(),
             company::all(company.clone()),
-            order_nfe::all(nfe),
+            order_nfe::all(nfe.clone()),
+            cte::all(nfe)?,
             manifest::all(company),
         ]
         .concat(),

@@ -86,6 +86,7 @@ pub(super) fn routes() -> Router<FakeHandle> {
     }
     router
         .route(paths::NFE_CARTA_CORRECAO, post(carta_correcao))
+        .route(paths::CTE_CARTA_CORRECAO, post(carta_correcao_cte))
         .route(paths::MDFE_ENCERRAMENTO, post(encerrar))
 }
 
@@ -103,6 +104,8 @@ struct NewDoc {
     codigo: Option<String>,
     valor_total: Decimal,
     ncms: Vec<String>,
+    /// The SEFAZ's rejection this document gets whatever its items (CT-e).
+    rejection: Option<Outcome>,
 }
 
 fn emit(kind: Kind, h: &FakeHandle, body: &[u8]) -> Response {
@@ -136,11 +139,14 @@ fn emit(kind: Kind, h: &FakeHandle, body: &[u8]) -> Response {
                 codigo: inf.ide.cNF,
                 valor_total: inf.total.ICMSTot.vNF,
                 ncms: inf.det.into_iter().map(|d| d.prod.NCM).collect(),
+                rejection: None,
             }
         }),
         Kind::Cte => parse::<CtePedidoEmissao>(body).map(|p| {
+            let rejection = cte_rejection(&p);
             let inf = p.infCte;
             NewDoc {
+                rejection,
                 ambiente: p.ambiente,
                 referencia: p.referencia,
                 cpf_cnpj: inf.emit.CNPJ.or(inf.emit.CPF),
@@ -170,6 +176,7 @@ fn emit(kind: Kind, h: &FakeHandle, body: &[u8]) -> Response {
                 codigo: inf.ide.cMDF,
                 valor_total: inf.tot.vCarga,
                 ncms: Vec::new(),
+                rejection: None,
             }
         }),
     };
@@ -261,14 +268,15 @@ fn create(kind: Kind, h: &FakeHandle, new: NewDoc) -> Response {
     }) else {
         return invalid("Os dados da chave de acesso (cUF, CNPJ, série, número, código) não cabem nos seus tamanhos.");
     };
-    let outcome = s
-        .ncm_rejections
-        .iter()
-        .find(|rule| new.ncms.contains(&rule.ncm))
-        .map_or(Outcome::Authorize, |rule| Outcome::Reject {
-            c_stat: rule.c_stat,
-            x_motivo: rule.x_motivo.clone(),
-        });
+    let outcome = new.rejection.unwrap_or_else(|| {
+        s.ncm_rejections
+            .iter()
+            .find(|rule| new.ncms.contains(&rule.ncm))
+            .map_or(Outcome::Authorize, |rule| Outcome::Reject {
+                c_stat: rule.c_stat,
+                x_motivo: rule.x_motivo.clone(),
+            })
+    });
     let dfe = Dfe {
         id: format!("{}_{}", kind.prefix(), uuid::Uuid::new_v4().simple()),
         ambiente: Some(new.ambiente),
@@ -632,4 +640,71 @@ fn list(kind: Kind, h: &FakeHandle, q: ListQuery) -> Response {
         data,
     })
     .into_response()
+}
+
+/// The SEFAZ's check of a CT-e's ICMS: the value must be the base times the
+/// rate (to the cent), else cStat 528.
+fn cte_rejection(p: &CtePedidoEmissao) -> Option<Outcome> {
+    let icms = &p.infCte.imp.ICMS;
+    let (bc, rate, value) = if let Some(i) = &icms.ICMS00 {
+        (i.vBC, i.pICMS, i.vICMS)
+    } else if let Some(i) = &icms.ICMS20 {
+        (i.vBC, i.pICMS, i.vICMS)
+    } else if let Some(i) = &icms.ICMS90 {
+        (i.vBC, i.pICMS, i.vICMS)
+    } else {
+        return None;
+    };
+    let expected = (bc * rate / Decimal::ONE_HUNDRED).round_dp(2);
+    ((expected - value).abs() > Decimal::new(1, 2)).then(|| Outcome::Reject {
+        c_stat: 528,
+        x_motivo: "Rejeição: Valor do ICMS difere do produto BC e Alíquota".into(),
+    })
+}
+
+async fn carta_correcao_cte(
+    State(h): State<FakeHandle>,
+    Path(id): Path<String>,
+    Body(pedido): Body<crate::nuvemfiscal::types::CtePedidoCartaCorrecao>,
+) -> Response {
+    if pedido.correcoes.is_empty() {
+        return invalid("Informe ao menos uma correção.");
+    }
+    for c in &pedido.correcoes {
+        let sizes = [
+            (&c.grupo_alterado, 20, "grupo_alterado"),
+            (&c.campo_alterado, 20, "campo_alterado"),
+            (&c.valor_alterado, 500, "valor_alterado"),
+        ];
+        for (text, max, name) in sizes {
+            let msg = format!("{name} deve ter entre 1 e {max} caracteres.");
+            if let Err(resp) = check_len(text, 1, max, &msg) {
+                return resp.into_response();
+            }
+        }
+    }
+    with_doc(Kind::Cte, &h, &id, |s, doc| {
+        if let Some(resp) = not_authorized(doc, "corrigir") {
+            return resp;
+        }
+        let e = event(doc, s.next_seq());
+        doc.cartas += 1;
+        Json(crate::nuvemfiscal::types::CteCartaCorrecao {
+            correcoes: pedido.correcoes,
+            id: Some(e.id),
+            ambiente: doc.dfe.ambiente,
+            status: Some(EventoStatus::Registrado),
+            autor: Some(DfeAutorEvento { cpf_cnpj: Some(doc.cpf_cnpj.clone()) }),
+            chave_acesso: doc.dfe.chave.clone(),
+            data_evento: Some(e.now),
+            numero_sequencial: Some(doc.cartas),
+            data_recebimento: Some(e.now),
+            codigo_status: Some(135),
+            motivo_status: Some(e.motivo),
+            numero_protocolo: Some(e.protocolo),
+            tipo_evento: Some("110110".into()),
+            ..Default::default()
+        })
+        .into_response()
+    })
 }

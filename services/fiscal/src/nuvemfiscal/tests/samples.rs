@@ -460,6 +460,7 @@ pub fn cte(referencia: &str) -> CtePedidoEmissao {
                     versaoModal: "4.00".into(),
                     rodo: Some(CteSefazRodo { RNTRC: "12345678".into() }),
                 },
+                veicNovos: Vec::new(),
             }),
             ..Default::default()
         },

@@ -404,3 +404,80 @@ pub struct CtePedidoCancelamento {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub justificativa: Option<String>,
 }
+
+/// Informações dos veículos transportados (`infCTeNorm.veicNovos`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteSefazVeicNovos {
+    /// Chassi do veículo.
+    pub chassi: String,
+    /// Cor do veículo. Código de cada montadora.
+    pub cCor: String,
+    /// Descrição da cor.
+    pub xCor: String,
+    /// Código Marca Modelo. Utilizar tabela RENAVAM.
+    pub cMod: String,
+    /// Valor Unitário do Veículo.
+    #[serde(with = "crate::nuvemfiscal::number")]
+    pub vUnit: rust_decimal::Decimal,
+    /// Frete Unitário.
+    #[serde(with = "crate::nuvemfiscal::number")]
+    pub vFrete: rust_decimal::Decimal,
+}
+
+/// Pedido de carta de correção de CT-e (`POST /cte/{id}/carta-correcao`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CtePedidoCartaCorrecao {
+    /// Grupo de Informações de Correção (ao menos uma).
+    pub correcoes: Vec<CteInfCorrecao>,
+}
+
+/// Uma correção: o grupo e o campo do CT-e e o valor correto.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteInfCorrecao {
+    /// Grupo de informações do campo alterado. Ex: ide.
+    pub grupo_alterado: String,
+    /// Nome do campo modificado do CT-e Original.
+    pub campo_alterado: String,
+    /// Valor correspondente à alteração.
+    pub valor_alterado: String,
+    /// Número do item alterado, quando o campo se repete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numero_item_alterado: Option<i32>,
+}
+
+/// Evento de carta de correção de CT-e.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteCartaCorrecao {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub correcoes: Vec<CteInfCorrecao>,
+    /// ID único gerado pela Nuvem Fiscal para este evento.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ambiente: Option<Ambiente>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::EventoStatus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autor: Option<super::DfeAutorEvento>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chave_acesso: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_evento: Option<DateTime<FixedOffset>>,
+    /// Sequencial do evento para o mesmo tipo de evento.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numero_sequencial: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_recebimento: Option<DateTime<FixedOffset>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codigo_status: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub motivo_status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numero_protocolo: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codigo_mensagem: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mensagem: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tipo_evento: Option<String>,
+}

@@ -211,13 +211,16 @@ pub struct CteSefazICMSSN {
 
 /// Grupo de informações do CT-e Normal e Substituto.
 ///
-/// Groups of the schema not modelled here: `docAnt`, `veicNovos`, `cobr`, `infCteSub`, `infGlobalizado`, `infServVinc`.
+/// Groups of the schema not modelled here: `docAnt`, `cobr`, `infCteSub`, `infGlobalizado`, `infServVinc`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CteSefazInfCTeNorm {
     pub infCarga: CteSefazInfCarga,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infDoc: Option<CteSefazInfDoc>,
     pub infModal: CteSefazInfModal,
+    /// Informações dos veículos transportados.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub veicNovos: Vec<super::cte::CteSefazVeicNovos>,
 }
 
 /// Informações da Carga do CT-e.

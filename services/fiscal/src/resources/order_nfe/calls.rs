@@ -40,14 +40,14 @@ fn company_of(call: &Call<'_>) -> Result<i64> {
     )
 }
 
-fn body_int(body: &Value, key: &str) -> Option<i64> {
+pub(crate) fn body_int(body: &Value, key: &str) -> Option<i64> {
     match body.get(key)? {
         Value::String(s) => s.trim().parse().ok(),
         v => v.as_i64(),
     }
 }
 
-fn body_text(body: &Value, key: &str) -> Option<String> {
+pub(crate) fn body_text(body: &Value, key: &str) -> Option<String> {
     match body.get(key)? {
         Value::String(s) => Some(s.trim().to_string()),
         Value::Number(n) => Some(n.to_string()),
@@ -56,7 +56,7 @@ fn body_text(body: &Value, key: &str) -> Option<String> {
     .filter(|s| !s.is_empty())
 }
 
-fn len_between(text: &str, min: usize, max: usize) -> bool {
+pub(crate) fn len_between(text: &str, min: usize, max: usize) -> bool {
     (min..=max).contains(&text.chars().count())
 }
 
@@ -249,7 +249,7 @@ impl ActionHandler for Correct {
     }
 }
 
-fn event_refused(what: &str, c_stat: Option<i32>, motivo: Option<String>) -> Error {
+pub(crate) fn event_refused(what: &str, c_stat: Option<i32>, motivo: Option<String>) -> Error {
     let c_stat = c_stat.map(|c| c.to_string()).unwrap_or_default();
     let e = rejections::explain(&c_stat, motivo.as_deref().unwrap_or_default());
     Error::validation(format!(

@@ -61,20 +61,36 @@ async fn numbering(
     serie: Option<i32>,
     lock: bool,
 ) -> Result<(i64, i32, i64)> {
+    numbering_of(tx, client, emp, "55", serie, lock)
+        .await?
+        .ok_or_else(|| Error::validation(NO_NUMBERING))
+}
+
+/// The numbering row (id, series, next number) of document model `model`:
+/// series `serie`, else the company's first active one of the model; locked
+/// when `lock` (until the row holding the number taken is committed).
+pub(crate) async fn numbering_of(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    model: &str,
+    serie: Option<i32>,
+    lock: bool,
+) -> Result<Option<(i64, i32, i64)>> {
     let sql = format!(
         "SELECT num_id, num_serie, num_proximo FROM fiscal.numeracao
-         WHERE client_id = $1 AND num_emp_id = $2 AND num_modelo = '55' AND num_situacao = 1
+         WHERE client_id = $1 AND num_emp_id = $2 AND num_modelo = $4 AND num_situacao = 1
            AND ($3::int IS NULL OR num_serie = $3)
          ORDER BY num_serie LIMIT 1{}",
         if lock { " FOR UPDATE" } else { "" }
     );
-    sqlx::query_as(&sql)
+    Ok(sqlx::query_as(&sql)
         .bind(client)
         .bind(emp)
         .bind(serie)
+        .bind(model)
         .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| Error::validation(NO_NUMBERING))
+        .await?)
 }
 
 /// A reference unique across clients (the provider account is shared).

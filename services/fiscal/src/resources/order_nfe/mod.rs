@@ -37,7 +37,7 @@ use serde_json::{Map, Value};
 
 use super::taxes::codes::ENVIRONMENTS;
 
-mod calls;
+pub(crate) mod calls;
 pub mod emission;
 pub mod item_taxes;
 pub mod request;
@@ -56,7 +56,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    fn db(&self) -> Result<&Db> {
+    pub(crate) fn db(&self) -> Result<&Db> {
         self.db
             .as_ref()
             .ok_or_else(|| Error::internal("pedidofatxml: registry without a database"))

@@ -203,16 +203,7 @@ pub async fn load(
     if items.is_empty() {
         return Err(Error::validation(NO_PRODUCTS));
     }
-    let company: Company = sqlx::query_as(
-        "SELECT descricao, fantasia, cnpj, ie, im, cnae, regime, endereco, numero, complemento, bairro, cid_ibge,
-                cidade, uf, cep, fone
-         FROM fiscal.empresas WHERE client_id = $1 AND emp_id = $2 AND NOT excluido",
-    )
-    .bind(client)
-    .bind(emp)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| Error::validation(NO_COMPANY))?;
+    let company = company(tx, client, emp).await?;
     let settings: Settings = sqlx::query_as(
         "SELECT emps_nfe_ambiente AS ambiente, emps_nfe_regime AS regime, emps_nfe_serie AS serie
          FROM fiscal.empresas_servicos WHERE client_id = $1 AND emps_emp_id = $2",
@@ -301,4 +292,18 @@ async fn operation_nature(tx: &mut Tx, client: i64, emp: i64, id: Option<i64>) -
             NO_NATURE
         })
     })
+}
+
+/// The company (emitter) as fiscal's copy has it.
+pub async fn company(tx: &mut Tx, client: i64, emp: i64) -> Result<Company> {
+    sqlx::query_as(
+        "SELECT descricao, fantasia, cnpj, ie, im, cnae, regime, endereco, numero, complemento, bairro, cid_ibge,
+                cidade, uf, cep, fone
+         FROM fiscal.empresas WHERE client_id = $1 AND emp_id = $2 AND NOT excluido",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::validation(NO_COMPANY))
 }

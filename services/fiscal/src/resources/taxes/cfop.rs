@@ -7,13 +7,13 @@ use serde_json::{Map, Value};
 
 use super::body::text;
 
-pub(super) fn cfop(name: &str, label: &str) -> Field {
+pub(crate) fn cfop(name: &str, label: &str) -> Field {
     Field::text(name, label).len(4).mask("#.###").width(3)
 }
 
 /// Keeps only the digits of a CFOP typed as `5.102`; refuses anything that is not
 /// four digits starting with 1 to 7.
-pub(super) fn normalise_cfop(
+pub(crate) fn normalise_cfop(
     body: &mut Map<String, Value>,
     field: &str,
     label: &str,

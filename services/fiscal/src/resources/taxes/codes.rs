@@ -228,3 +228,60 @@ const UF_CODES: [(&str, i32); 27] = [
 pub fn uf_code(uf: &str) -> Option<i32> {
     UF_CODES.iter().find(|(u, _)| *u == uf).map(|(_, c)| *c)
 }
+
+/// CT-e type (CTE_TIPO_CTE); the SEFAZ's tpCTe is the code less one.
+pub const CTE_TYPES: [(&str, &str); 4] = [
+    ("1", "Normal"),
+    ("2", "Complemento de valores"),
+    ("3", "Anulação"),
+    ("4", "Substituto"),
+];
+
+/// CT-e service type (CTE_TIPO_SERVICO, the SEFAZ's tpServ).
+pub const CTE_SERVICE_TYPES: [(&str, &str); 8] = [
+    ("0", "Normal"),
+    ("1", "Subcontratação"),
+    ("2", "Redespacho"),
+    ("3", "Redespacho intermediário"),
+    ("4", "Serviço vinculado a multimodal"),
+    ("6", "Transporte de pessoas"),
+    ("7", "Transporte de valores"),
+    ("8", "Excesso de bagagem"),
+];
+
+/// CST of the CT-e's ICMS (CTE_CST).
+pub const CTE_CST: [(&str, &str); 7] = [
+    ("00", "00 - Tributação normal"),
+    ("20", "20 - Base de cálculo reduzida"),
+    ("40", "40 - Isenta"),
+    ("41", "41 - Não tributada"),
+    ("51", "51 - Diferimento"),
+    ("60", "60 - ICMS cobrado anteriormente por ST"),
+    ("90", "90 - Outros"),
+];
+
+/// Freight payment (CTE_FRMP_ID).
+pub const CTE_FREIGHT_PAYERS: [(&str, &str); 3] =
+    [("1", "Pago"), ("2", "A pagar"), ("3", "Outros")];
+
+/// Who takes the service (toma3 0 and 3, toma4 4).
+pub const CTE_TAKERS: [(&str, &str); 3] =
+    [("0", "Remetente"), ("3", "Destinatário"), ("4", "Outros")];
+
+/// Unit of the cargo's quantity (cUnid).
+pub const CTE_UNITS: [(&str, &str); 6] = [
+    ("00", "M3"),
+    ("01", "KG"),
+    ("02", "TON"),
+    ("03", "UNIDADE"),
+    ("04", "LITROS"),
+    ("05", "MMBTU"),
+];
+
+/// Modal of the CT-e (only the road one is issued).
+pub const CTE_MODALS: [(&str, &str); 1] = [("01", "Rodoviário")];
+
+/// The states' abbreviations (UF).
+pub fn is_uf(uf: &str) -> bool {
+    uf_code(uf).is_some()
+}

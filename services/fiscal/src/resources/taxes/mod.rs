@@ -18,8 +18,8 @@
 
 use erp_platform::resource::Resource;
 
-mod body;
-mod cfop;
+pub(crate) mod body;
+pub(crate) mod cfop;
 pub mod codes;
 mod numbering;
 mod operation_natures;
