@@ -11,6 +11,7 @@ use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
 pub mod company;
+pub mod mdfe;
 pub mod order_nfe;
 pub mod taxes;
 
@@ -42,6 +43,7 @@ pub fn registry_in(
         uploads: data_dir.join("uploads"),
         sealer: Sealer::from_env()?,
     });
+    let mdfe = Arc::new(mdfe::Ctx { company: company.clone(), db: db.clone() });
     let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
-    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe)].concat())
+    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe), mdfe::all(mdfe)?].concat())
 }
