@@ -1,6 +1,7 @@
 //! Integration tests of fiscal's registers against the real PostgreSQL.
 
 mod company;
+mod mdfe;
 mod order_nfe;
 
 use erp_platform::db::Db;
@@ -66,7 +67,8 @@ async fn every_register_passes_the_table_driven_test() {
     let n = erp_platform::testing::exercise_registry(&db, &reg, client())
         .await
         .expect("exercise_registry");
-    assert_eq!(n, 4);
+    // numeracao, natureza, tributacao, empresasservicos; mdfe and its 11 rows.
+    assert_eq!(n, 16);
 }
 
 #[tokio::test]

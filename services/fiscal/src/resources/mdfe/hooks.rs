@@ -4,6 +4,7 @@
 //! refusal is a pt-BR message (400) and writes nothing.
 
 use async_trait::async_trait;
+use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{Hooks, Op};
 use erp_platform::validators::Cpf;
@@ -218,7 +219,74 @@ impl Hooks for Payment {
     }
 }
 
-/// An NF-e or CT-e unloaded in a destination city: the model from its key.
+fn int(body: &Map<String, Value>, key: &str) -> Option<i64> {
+    match body.get(key)? {
+        Value::String(s) => s.trim().parse().ok(),
+        v => v.as_i64(),
+    }
+}
+
+/// A row that names another row of the same MDF-e (`parent_key` in the
+/// body): 400 with `message` when that row is not there.
+async fn sibling_exists(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+    (mdfe_key, sibling_key): (&str, &str),
+    (table, prefix): (&str, &str),
+    message: &str,
+) -> Result<()> {
+    let (Some(mdfe), Some(sibling)) = (int(body, mdfe_key), int(body, sibling_key)) else {
+        return Ok(());
+    };
+    let found: Option<i32> = sqlx::query_scalar(&format!(
+        "SELECT 1 FROM fiscal.{table} WHERE client_id = $1 AND {prefix}_emp_id = $2
+           AND {prefix}_mdfe_id = $3 AND {prefix}_id = $4"
+    ))
+    .bind(caller.client_id)
+    .bind(emp.unwrap_or(caller.emp_id))
+    .bind(mdfe)
+    .bind(sibling)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if found.is_none() {
+        return Err(Error::validation(message));
+    }
+    Ok(())
+}
+
+/// A payment component: its payment must be one of the MDF-e's.
+pub struct Component;
+
+#[async_trait]
+impl Hooks for Component {
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        sibling_exists(
+            tx,
+            caller,
+            emp,
+            body,
+            ("MDPC_MDFE_ID", "MDPC_MDPG_ID"),
+            ("mdfe_pagamentos", "mdpg"),
+            PAYMENT_MISSING,
+        )
+        .await
+    }
+}
+
+pub const PAYMENT_MISSING: &str = "Pagamento não encontrado neste MDF-e.";
+pub const CITY_MISSING: &str = "Município de descarregamento não encontrado neste MDF-e.";
+
+/// An NF-e or CT-e unloaded in a destination city: the model from its key,
+/// and the city must be one of the MDF-e's.
 pub struct UnloadedDocument;
 
 #[async_trait]
@@ -240,5 +308,25 @@ impl Hooks for UnloadedDocument {
             body.insert("MDNC_MODELO".into(), Value::from(model));
         }
         Ok(())
+    }
+
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        sibling_exists(
+            tx,
+            caller,
+            emp,
+            body,
+            ("MDNC_MDFE_ID", "MDNC_MCID_ID"),
+            ("mdfe_cidades_destino", "mcid"),
+            CITY_MISSING,
+        )
+        .await
     }
 }

@@ -428,7 +428,7 @@ fn mdfecidadedestino() -> Resource {
 fn mdfenotascidadedestino() -> Resource {
     row("mdfenotascidadedestino", "Documentos Descarregados", "mdfe_notas_cidade_destino", "MDNC", "MDNC_CHAVE")
         .hooks(Arc::new(hooks::UnloadedDocument))
-        .constraint("mdfe_notas_cidade_fkey", "Município de descarregamento não encontrado neste MDF-e.")
+        .constraint("mdfe_notas_cidade_fkey", hooks::CITY_MISSING)
         .constraint("mdfe_notas_chave_key", "Este documento já está neste MDF-e.")
         .sample(json!({"MDNC_MDFE_ID": 1, "MDNC_MCID_ID": 1, "MDNC_CHAVE": "35261111222333000181550010000012341000012345"}))
         .fields(with(row_keys("MDNC"), vec![
@@ -512,7 +512,8 @@ fn mdfepagamentos() -> Resource {
 
 fn mdfecomponentes() -> Resource {
     row("mdfecomponentes", "Componentes do Pagamento", "mdfe_componentes", "MDPC", "MDPC_DESCRICAO")
-        .constraint("mdfe_componentes_pagamento_fkey", "Pagamento não encontrado neste MDF-e.")
+        .hooks(Arc::new(hooks::Component))
+        .constraint("mdfe_componentes_pagamento_fkey", hooks::PAYMENT_MISSING)
         .sample(json!({"MDPC_MDFE_ID": 1, "MDPC_MDPG_ID": 1, "MDPC_TIPO": "04", "MDPC_VLR_COMP": "1500.00", "MDPC_DESCRICAO": "Frete peso"}))
         .fields(with(row_keys("MDPC"), vec![
             Field::int("MDPC_MDPG_ID", "Pagamento").required().list().width(2),
