@@ -45,5 +45,13 @@ pub fn registry_in(
     });
     let mdfe = Arc::new(mdfe::Ctx { company: company.clone(), db: db.clone() });
     let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
-    Registry::new([taxes::all(), company::all(company), order_nfe::all(nfe), mdfe::all(mdfe)?].concat())
+    Registry::new(
+        [
+            taxes::all(),
+            company::all(company),
+            order_nfe::all(nfe),
+            mdfe::all(mdfe)?,
+        ]
+        .concat(),
+    )
 }

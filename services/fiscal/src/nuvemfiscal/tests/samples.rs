@@ -540,8 +540,7 @@ pub fn mdfe(referencia: &str) -> MdfePedidoEmissao {
                             indPag: 1,
                             infPrazo: vec![MdfeSefazInfPrazo {
                                 nParcela: 1,
-                                dVenc: NaiveDate::from_ymd_opt(2026, 12, 30)
-                                    .unwrap_or_default(),
+                                dVenc: NaiveDate::from_ymd_opt(2026, 12, 30).unwrap_or_default(),
                                 vParcela: d("1500.00"),
                             }],
                             infBanc: MdfeSefazInfBanc {

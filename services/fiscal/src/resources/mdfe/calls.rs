@@ -135,7 +135,14 @@ fn event_refused(what: &str, c_stat: Option<i32>, motivo: Option<String>) -> Err
 }
 
 /// The provider's XML after an event (it carries the event), stored.
-async fn refresh_xml(tx: &mut Tx, nf: &crate::nuvemfiscal::NuvemFiscal, c: i64, emp: i64, id: i64, nuvem_id: &str) -> Result<()> {
+async fn refresh_xml(
+    tx: &mut Tx,
+    nf: &crate::nuvemfiscal::NuvemFiscal,
+    c: i64,
+    emp: i64,
+    id: i64,
+    nuvem_id: &str,
+) -> Result<()> {
     if let Ok(xml) = nf.baixar_xml_mdfe(nuvem_id).await {
         sqlx::query(
             "UPDATE fiscal.mdfe SET mdfe_xml = $4 WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3",
@@ -174,7 +181,11 @@ impl ActionHandler for Cancel {
             .await
             .map_err(provider_error)?;
         if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused("O cancelamento", ev.codigo_status, ev.motivo_status));
+            return Err(event_refused(
+                "O cancelamento",
+                ev.codigo_status,
+                ev.motivo_status,
+            ));
         }
         sqlx::query(
             "UPDATE fiscal.mdfe SET mdfe_situacao = 'cancelado', mdfe_cancel_justificativa = $4,
@@ -220,9 +231,7 @@ impl ActionHandler for Close {
         let mun = body_text(b, "CODIGO_MUNICIPIO")
             .filter(|m| m.len() == 7 && m.chars().all(|c| c.is_ascii_digit()))
             .ok_or_else(|| {
-                Error::validation(
-                    "Informe o código IBGE do município de encerramento (7 dígitos).",
-                )
+                Error::validation("Informe o código IBGE do município de encerramento (7 dígitos).")
             })?;
         if let Some(d) = date {
             let today = crate::resources::order_nfe::emission::now_brt().date_naive();
@@ -249,7 +258,11 @@ impl ActionHandler for Close {
             .await
             .map_err(provider_error)?;
         if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused("O encerramento", ev.codigo_status, ev.motivo_status));
+            return Err(event_refused(
+                "O encerramento",
+                ev.codigo_status,
+                ev.motivo_status,
+            ));
         }
         sqlx::query(
             "UPDATE fiscal.mdfe SET mdfe_situacao = 'encerrado',
@@ -309,7 +322,9 @@ impl ActionHandler for Download {
         .ok_or_else(|| Error::NotFound(super::MISSING.into()))?;
         let bytes = match (stored, nuvem_id) {
             (Some(b), _) => b,
-            (None, Some(n)) if matches!(status.as_str(), "autorizado" | "cancelado" | "encerrado") => {
+            (None, Some(n))
+                if matches!(status.as_str(), "autorizado" | "cancelado" | "encerrado") =>
+            {
                 let nf = client(&self.0.company)?;
                 let fetched = match self.1 {
                     File::Xml => nf.baixar_xml_mdfe(&n).await,
@@ -370,7 +385,15 @@ impl ActionHandler for Duplicate {
         let emp = company_of(&call)?;
         let id = id_param(call.params, "MDFE_ID")?;
         let c = call.caller.client_id;
-        let copy = copy::duplicate(tx, call.res, call.caller, Some(emp), &[id.to_string()], Map::new()).await?;
+        let copy = copy::duplicate(
+            tx,
+            call.res,
+            call.caller,
+            Some(emp),
+            &[id.to_string()],
+            Map::new(),
+        )
+        .await?;
         let new_id = copy
             .get("MDFE_ID")
             .and_then(Value::as_i64)

@@ -44,12 +44,7 @@ fn uf(body: &mut Map<String, Value>, key: &str, what: &str) -> Result<()> {
 }
 
 /// Digits only, of exactly `len` characters when present.
-fn exact_digits(
-    body: &mut Map<String, Value>,
-    key: &str,
-    len: usize,
-    message: &str,
-) -> Result<()> {
+fn exact_digits(body: &mut Map<String, Value>, key: &str, len: usize, message: &str) -> Result<()> {
     let Some(raw) = text(body, key) else {
         return Ok(());
     };
@@ -58,7 +53,13 @@ fn exact_digits(
         return Ok(());
     }
     let d = digits(&raw);
-    if d.len() != len || d.len() != raw.chars().filter(|c| !matches!(c, '.' | '-' | ' ' | '/')).count() {
+    if d.len() != len
+        || d.len()
+            != raw
+                .chars()
+                .filter(|c| !matches!(c, '.' | '-' | ' ' | '/'))
+                .count()
+    {
         return Err(Error::validation(message));
     }
     body.insert(key.into(), Value::from(d));
@@ -87,8 +88,18 @@ impl Hooks for Header {
                 ));
             }
         }
-        exact_digits(body, "MDFE_RNTRC", 8, "RNTRC inválido: informe os 8 dígitos do registro na ANTT.")?;
-        exact_digits(body, "MDFE_PROD_NCM", 8, "NCM do produto predominante inválido: informe 8 dígitos.")?;
+        exact_digits(
+            body,
+            "MDFE_RNTRC",
+            8,
+            "RNTRC inválido: informe os 8 dígitos do registro na ANTT.",
+        )?;
+        exact_digits(
+            body,
+            "MDFE_PROD_NCM",
+            8,
+            "NCM do produto predominante inválido: informe 8 dígitos.",
+        )?;
         Ok(())
     }
 }

@@ -40,9 +40,7 @@
 use std::sync::Arc;
 
 use erp_platform::db::Db;
-use erp_platform::resource::{
-    ActionPerm, Button, DbType, Document, Field, Resource, Role, Source,
-};
+use erp_platform::resource::{ActionPerm, Button, DbType, Document, Field, Resource, Role, Source};
 use erp_platform::{Error, Result};
 use serde_json::json;
 
@@ -96,7 +94,10 @@ pub const OPEN: [&str; 3] = ["aberto", "rejeitado", "erro"];
 const EMITTER_TYPES: [(&str, &str); 3] = [
     ("1", "1 - Prestador de serviço de transporte"),
     ("2", "2 - Transportador de carga própria"),
-    ("3", "3 - Prestador de serviço de transporte que emitirá CT-e Globalizado"),
+    (
+        "3",
+        "3 - Prestador de serviço de transporte que emitirá CT-e Globalizado",
+    ),
 ];
 const TRANSPORTER_TYPES: [(&str, &str); 3] = [("1", "1 - ETC"), ("2", "2 - TAC"), ("3", "3 - CTC")];
 const MODALS: [(&str, &str); 1] = [("1", "1 - Rodoviário")];
@@ -134,7 +135,10 @@ const VEHICLE_KINDS: [(&str, &str); 2] = [("T", "Tração"), ("R", "Reboque")];
 const COMPONENT_TYPES: [(&str, &str); 5] = [
     ("01", "01 - Vale Pedágio"),
     ("02", "02 - Impostos, taxas e contribuições"),
-    ("03", "03 - Despesas (bancárias, meios de pagamento, outras)"),
+    (
+        "03",
+        "03 - Despesas (bancárias, meios de pagamento, outras)",
+    ),
     ("04", "04 - Frete"),
     ("99", "99 - Outros"),
 ];
@@ -175,12 +179,22 @@ fn header_fields() -> Vec<Field> {
     vec![
         Field::id("MDFE_ID", "Código"),
         Field::int("MDFE_EMP_ID", "Empresa"),
-        Field::options("MDFE_TP_EMIT", "Tipo do Emitente", DbType::Int, &EMITTER_TYPES)
-            .required()
-            .default(json!(2))
-            .width(4),
-        Field::options("MDFE_TP_TRANSP", "Tipo do Transportador", DbType::Int, &TRANSPORTER_TYPES)
-            .width(3),
+        Field::options(
+            "MDFE_TP_EMIT",
+            "Tipo do Emitente",
+            DbType::Int,
+            &EMITTER_TYPES,
+        )
+        .required()
+        .default(json!(2))
+        .width(4),
+        Field::options(
+            "MDFE_TP_TRANSP",
+            "Tipo do Transportador",
+            DbType::Int,
+            &TRANSPORTER_TYPES,
+        )
+        .width(3),
         Field::options("MDFE_MODAL", "Modal", DbType::Int, &MODALS)
             .default(json!(1))
             .width(2),
@@ -212,19 +226,35 @@ fn header_fields() -> Vec<Field> {
             .min("0")
             .required()
             .width(2),
-        Field::options("MDFE_PROD_TP_CARGA", "Tipo de Carga", DbType::Text, &LOAD_TYPES).width(3),
+        Field::options(
+            "MDFE_PROD_TP_CARGA",
+            "Tipo de Carga",
+            DbType::Text,
+            &LOAD_TYPES,
+        )
+        .width(3),
         Field::text("MDFE_PROD_DESCRICAO", "Produto Predominante")
             .len(120)
             .searchable()
             .width(6),
-        Field::text("MDFE_PROD_NCM", "NCM do Produto").len(8).width(2),
-        Field::text("MDFE_PROD_EAN", "GTIN do Produto").len(14).width(2),
+        Field::text("MDFE_PROD_NCM", "NCM do Produto")
+            .len(8)
+            .width(2),
+        Field::text("MDFE_PROD_EAN", "GTIN do Produto")
+            .len(14)
+            .width(2),
         Field::textarea("MDFE_OBS", "Observações (interesse do contribuinte)").len(5000),
         Field::textarea("MDFE_OBS_FISCO", "Observações (interesse do fisco)").len(2000),
         Field::int("MDFE_USR_ID", "Usuário").role(Role::CreatedBy),
         Field::timestamp("MDFE_DTA_CAD", "Cadastro"),
-        Field::int("MDFE_SERIE", "Série").read_only().list().width(1),
-        Field::int("MDFE_NUMERO", "Número").read_only().list().width(2),
+        Field::int("MDFE_SERIE", "Série")
+            .read_only()
+            .list()
+            .width(1),
+        Field::int("MDFE_NUMERO", "Número")
+            .read_only()
+            .list()
+            .width(2),
         Field::options("MDFE_AMBIENTE", "Ambiente", DbType::Int, &ENVIRONMENTS).read_only(),
         Field::int("MDFE_TENTATIVA", "Tentativa").read_only(),
         Field::text("MDFE_REFERENCIA", "Referência na Nuvem Fiscal").read_only(),
@@ -241,8 +271,12 @@ fn header_fields() -> Vec<Field> {
         Field::int("MDFE_CSTAT", "cStat").read_only(),
         Field::text("MDFE_MOTIVO", "Motivo").read_only(),
         Field::textarea("MDFE_EXPLICACAO", "Explicação").read_only(),
-        Field::int("MDFE_QTD_CTE", "Quantidade de CT-e").read_only().width(2),
-        Field::int("MDFE_QTD_NFE", "Quantidade de NF-e").read_only().width(2),
+        Field::int("MDFE_QTD_CTE", "Quantidade de CT-e")
+            .read_only()
+            .width(2),
+        Field::int("MDFE_QTD_NFE", "Quantidade de NF-e")
+            .read_only()
+            .width(2),
         Field::timestamp("MDFE_DTA_EMISSAO", "Emissão").list(),
         Field::timestamp("MDFE_DTA_AUTORIZACAO", "Autorização"),
         Field::text("MDFE_CANCEL_JUSTIFICATIVA", "Justificativa do Cancelamento").read_only(),
@@ -256,9 +290,7 @@ fn header_fields() -> Vec<Field> {
 }
 
 fn mdfe(ctx: Arc<Ctx>) -> Resource {
-    let by_id = |b: Button| {
-        b.param("MDFE_ID", Source::Field("MDFE_ID".into()))
-    };
+    let by_id = |b: Button| b.param("MDFE_ID", Source::Field("MDFE_ID".into()));
     Resource::new(NAME, "MDF-e", SCHEMA, "mdfe", PROGRAM)
         .screen("/mdfe")
         .key(&["MDFE_ID"])
@@ -398,31 +430,67 @@ fn with(mut keys: Vec<Field>, fields: Vec<Field>) -> Vec<Field> {
 }
 
 fn mdfecidadeorigem() -> Resource {
-    row("mdfecidadeorigem", "Municípios de Carregamento", "mdfe_cidades_origem", "MCIO", "MCIO_CIDADE")
-        .hooks(Arc::new(hooks::City("MCIO")))
-        .sample(json!({"MCIO_MDFE_ID": 1, "MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"}))
-        .fields(with(row_keys("MCIO"), vec![
-            Field::text("MCIO_CID_IBGE", "Código IBGE").required().len(7).list().width(2),
-            Field::text("MCIO_CIDADE", "Município").required().len(60).searchable().list().width(6),
-        ]))
+    row(
+        "mdfecidadeorigem",
+        "Municípios de Carregamento",
+        "mdfe_cidades_origem",
+        "MCIO",
+        "MCIO_CIDADE",
+    )
+    .hooks(Arc::new(hooks::City("MCIO")))
+    .sample(json!({"MCIO_MDFE_ID": 1, "MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"}))
+    .fields(with(
+        row_keys("MCIO"),
+        vec![
+            Field::text("MCIO_CID_IBGE", "Código IBGE")
+                .required()
+                .len(7)
+                .list()
+                .width(2),
+            Field::text("MCIO_CIDADE", "Município")
+                .required()
+                .len(60)
+                .searchable()
+                .list()
+                .width(6),
+        ],
+    ))
 }
 
 fn mdfecidadedestino() -> Resource {
-    row("mdfecidadedestino", "Municípios de Descarregamento", "mdfe_cidades_destino", "MCID", "MCID_CIDADE")
-        .hooks(Arc::new(hooks::City("MCID")))
-        .sample(json!({"MCID_MDFE_ID": 1, "MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"}))
-        .action(
-            "GET",
-            "/mdfecidadedestino_semdoc/{id}/{emp}",
-            "semdoc",
-            ActionPerm::View,
-            "MDF-e: os municípios de descarregamento sem nenhum documento (o que impede a emissão)",
-            Arc::new(calls::CitiesWithoutDocuments),
-        )
-        .fields(with(row_keys("MCID"), vec![
-            Field::text("MCID_CID_IBGE", "Código IBGE").required().len(7).list().width(2),
-            Field::text("MCID_CIDADE", "Município").required().len(60).searchable().list().width(6),
-        ]))
+    row(
+        "mdfecidadedestino",
+        "Municípios de Descarregamento",
+        "mdfe_cidades_destino",
+        "MCID",
+        "MCID_CIDADE",
+    )
+    .hooks(Arc::new(hooks::City("MCID")))
+    .sample(json!({"MCID_MDFE_ID": 1, "MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"}))
+    .action(
+        "GET",
+        "/mdfecidadedestino_semdoc/{id}/{emp}",
+        "semdoc",
+        ActionPerm::View,
+        "MDF-e: os municípios de descarregamento sem nenhum documento (o que impede a emissão)",
+        Arc::new(calls::CitiesWithoutDocuments),
+    )
+    .fields(with(
+        row_keys("MCID"),
+        vec![
+            Field::text("MCID_CID_IBGE", "Código IBGE")
+                .required()
+                .len(7)
+                .list()
+                .width(2),
+            Field::text("MCID_CIDADE", "Município")
+                .required()
+                .len(60)
+                .searchable()
+                .list()
+                .width(6),
+        ],
+    ))
 }
 
 fn mdfenotascidadedestino() -> Resource {
@@ -439,12 +507,24 @@ fn mdfenotascidadedestino() -> Resource {
 }
 
 fn mdfeufpercurso() -> Resource {
-    row("mdfeufpercurso", "UF de Percurso", "mdfe_uf_percurso", "MUFP", "MUFP_UF")
-        .hooks(Arc::new(hooks::PathState))
-        .sample(json!({"MUFP_MDFE_ID": 1, "MUFP_UF": "RJ"}))
-        .fields(with(row_keys("MUFP"), vec![
-            Field::text("MUFP_UF", "UF").required().len(2).searchable().list().width(1),
-        ]))
+    row(
+        "mdfeufpercurso",
+        "UF de Percurso",
+        "mdfe_uf_percurso",
+        "MUFP",
+        "MUFP_UF",
+    )
+    .hooks(Arc::new(hooks::PathState))
+    .sample(json!({"MUFP_MDFE_ID": 1, "MUFP_UF": "RJ"}))
+    .fields(with(
+        row_keys("MUFP"),
+        vec![Field::text("MUFP_UF", "UF")
+            .required()
+            .len(2)
+            .searchable()
+            .list()
+            .width(1)],
+    ))
 }
 
 fn mdfeveiculo() -> Resource {
@@ -466,21 +546,52 @@ fn mdfeveiculo() -> Resource {
 }
 
 fn mdfemotorista() -> Resource {
-    row("mdfemotorista", "Motoristas", "mdfe_motoristas", "MDMO", "MDMO_NOME")
-        .hooks(Arc::new(hooks::Driver))
-        .sample(json!({"MDMO_MDFE_ID": 1, "MDMO_NOME": "JOSE DA SILVA", "MDMO_CPF": "529.982.247-25"}))
-        .fields(with(row_keys("MDMO"), vec![
-            Field::text("MDMO_NOME", "Nome").required().len(60).searchable().list().width(6),
-            Field::text("MDMO_CPF", "CPF").required().len(14).mask("###.###.###-##").list().width(3),
-        ]))
+    row(
+        "mdfemotorista",
+        "Motoristas",
+        "mdfe_motoristas",
+        "MDMO",
+        "MDMO_NOME",
+    )
+    .hooks(Arc::new(hooks::Driver))
+    .sample(json!({"MDMO_MDFE_ID": 1, "MDMO_NOME": "JOSE DA SILVA", "MDMO_CPF": "529.982.247-25"}))
+    .fields(with(
+        row_keys("MDMO"),
+        vec![
+            Field::text("MDMO_NOME", "Nome")
+                .required()
+                .len(60)
+                .searchable()
+                .list()
+                .width(6),
+            Field::text("MDMO_CPF", "CPF")
+                .required()
+                .len(14)
+                .mask("###.###.###-##")
+                .list()
+                .width(3),
+        ],
+    ))
 }
 
 fn mdfelacres() -> Resource {
-    row("mdfelacres", "Lacres", "mdfe_lacres", "LACRE", "LACRE_NUMERO")
-        .sample(json!({"LACRE_MDFE_ID": 1, "LACRE_NUMERO": "LC-000123"}))
-        .fields(with(row_keys("LACRE"), vec![
-            Field::text("LACRE_NUMERO", "Número do Lacre").required().len(60).searchable().list().width(4),
-        ]))
+    row(
+        "mdfelacres",
+        "Lacres",
+        "mdfe_lacres",
+        "LACRE",
+        "LACRE_NUMERO",
+    )
+    .sample(json!({"LACRE_MDFE_ID": 1, "LACRE_NUMERO": "LC-000123"}))
+    .fields(with(
+        row_keys("LACRE"),
+        vec![Field::text("LACRE_NUMERO", "Número do Lacre")
+            .required()
+            .len(60)
+            .searchable()
+            .list()
+            .width(4)],
+    ))
 }
 
 fn mdfecontratante() -> Resource {

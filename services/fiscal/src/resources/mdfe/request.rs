@@ -19,7 +19,8 @@ pub const NO_DOCUMENT: &str =
     "Informe ao menos um documento (NF-e ou CT-e) descarregado (Documentos Descarregados).";
 pub const NO_VEHICLE: &str = "Informe o veículo de tração (Veículos, tipo Tração).";
 pub const NO_DRIVER: &str = "Informe ao menos um motorista (Motoristas).";
-const OWN_LOAD_CTE: &str = "Um MDF-e de carga própria (tipo de emitente 2) relaciona NF-e, não CT-e: \
+const OWN_LOAD_CTE: &str =
+    "Um MDF-e de carga própria (tipo de emitente 2) relaciona NF-e, não CT-e: \
      altere o tipo do emitente ou remova os CT-e.";
 const NO_LOAD_VALUE: &str = "Informe o valor da carga (maior que zero).";
 const NO_LOAD_WEIGHT: &str = "Informe o peso bruto da carga (maior que zero).";
@@ -43,7 +44,10 @@ pub fn ambiente(s: &Sources) -> Ambiente {
 }
 
 fn digits(s: &str) -> String {
-    s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_uppercase()
+    s.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_uppercase()
 }
 
 /// CPF (11) or CNPJ (14) of a person or company.
@@ -116,7 +120,10 @@ pub fn check(s: &Sources) -> Result<()> {
     if s.head.mdfe_q_carga <= Decimal::ZERO {
         return Err(Error::validation(NO_LOAD_WEIGHT));
     }
-    if s.payments.iter().any(|p| p.ind_pag == 1 && p.dta_vcto.is_none()) {
+    if s.payments
+        .iter()
+        .any(|p| p.ind_pag == 1 && p.dta_vcto.is_none())
+    {
         return Err(Error::validation(
             "Informe o vencimento do pagamento a prazo (Pagamentos do Frete).",
         ));
@@ -147,7 +154,10 @@ fn emitter(s: &Sources, uf: &str) -> Result<MdfeSefazEmit> {
         )?),
         xFant: blank(&c.fantasia),
         enderEmit: Some(MdfeSefazEndeEmi {
-            xLgr: Some(need(&c.endereco, "Informe o endereço da empresa em Empresas.")?),
+            xLgr: Some(need(
+                &c.endereco,
+                "Informe o endereço da empresa em Empresas.",
+            )?),
             nro: Some(blank(&c.numero).unwrap_or_else(|| "S/N".into())),
             xCpl: blank(&c.complemento),
             xBairro: Some(need(&c.bairro, "Informe o bairro da empresa em Empresas.")?),
@@ -158,7 +168,9 @@ fn emitter(s: &Sources, uf: &str) -> Result<MdfeSefazEmit> {
             xMun: Some(need(&c.cidade, "Informe a cidade da empresa em Empresas.")?),
             CEP: blank(&c.cep).map(|c| digits(&c)),
             UF: Some(uf.to_string()),
-            fone: blank(&c.fone).map(|f| digits(&f)).filter(|f| (6..=14).contains(&f.len())),
+            fone: blank(&c.fone)
+                .map(|f| digits(&f))
+                .filter(|f| (6..=14).contains(&f.len())),
             email: None,
         }),
     })
@@ -170,10 +182,9 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
         .iter()
         .find(|v| v.tipo == "T")
         .ok_or_else(|| Error::validation(NO_VEHICLE))?;
-    let tp_rod = tracao
-        .tp_rod
-        .clone()
-        .ok_or_else(|| Error::validation("Informe o tipo de rodado do veículo de tração (Veículos)."))?;
+    let tp_rod = tracao.tp_rod.clone().ok_or_else(|| {
+        Error::validation("Informe o tipo de rodado do veículo de tração (Veículos).")
+    })?;
     let condutor = s
         .drivers
         .iter()
@@ -187,7 +198,10 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
             RENAVAM: r.renavam.clone(),
             tara: r.tara,
             capKG: r.cap_kg.ok_or_else(|| {
-                Error::validation(format!("Informe a capacidade em kg do reboque {}.", r.placa))
+                Error::validation(format!(
+                    "Informe a capacidade em kg do reboque {}.",
+                    r.placa
+                ))
             })?,
             capM3: r.cap_m3,
             tpCar: r.tp_car.clone(),
@@ -270,13 +284,14 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
         categCombVeic: None,
     });
     let rntrc = blank(&s.head.mdfe_rntrc);
-    let antt = (rntrc.is_some() || !s.contractors.is_empty() || !s.payments.is_empty() || vale.is_some())
-        .then_some(MdfeSefazInfANTT {
-            RNTRC: rntrc,
-            valePed: vale,
-            infContratante: contractors,
-            infPag: payments,
-        });
+    let antt =
+        (rntrc.is_some() || !s.contractors.is_empty() || !s.payments.is_empty() || vale.is_some())
+            .then_some(MdfeSefazInfANTT {
+                RNTRC: rntrc,
+                valePed: vale,
+                infContratante: contractors,
+                infPag: payments,
+            });
     Ok(MdfeSefazRodo {
         infANTT: antt,
         veicTracao: MdfeSefazVeicTracao {
@@ -306,7 +321,9 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<MdfePedidoEmissao> {
     let numero = i32::try_from(n.numero)
         .ok()
         .filter(|n| (1..=999_999_999).contains(n))
-        .ok_or_else(|| Error::validation("Número do MDF-e fora de 1 a 999999999: confira a numeração."))?;
+        .ok_or_else(|| {
+            Error::validation("Número do MDF-e fora de 1 a 999999999: confira a numeração.")
+        })?;
     let h = &s.head;
     let municipios = s
         .destinations
@@ -346,9 +363,10 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<MdfePedidoEmissao> {
         }
         _ => None,
     };
-    let inf_adic = (blank(&h.mdfe_obs).is_some() || blank(&h.mdfe_obs_fisco).is_some()).then(|| {
-        MdfeSefazInfAdic { infAdFisco: blank(&h.mdfe_obs_fisco), infCpl: blank(&h.mdfe_obs) }
-    });
+    let inf_adic =
+        (blank(&h.mdfe_obs).is_some() || blank(&h.mdfe_obs_fisco).is_some()).then(|| {
+            MdfeSefazInfAdic { infAdFisco: blank(&h.mdfe_obs_fisco), infCpl: blank(&h.mdfe_obs) }
+        });
     Ok(MdfePedidoEmissao {
         infMDFe: MdfeSefazInfMDFe {
             versao: "3.00".into(),

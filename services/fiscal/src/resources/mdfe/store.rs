@@ -175,7 +175,10 @@ pub fn answer(mut row: Value, notices: Vec<String>) -> Value {
                 .unwrap_or_default()
                 .to_string();
             let e = rejections::explain(&c_stat, &x_motivo);
-            let msg = format!("MDF-e {status} pela SEFAZ ({}): {}", e.c_stat, e.explanation);
+            let msg = format!(
+                "MDF-e {status} pela SEFAZ ({}): {}",
+                e.c_stat, e.explanation
+            );
             m.insert("cStat".into(), Value::from(e.c_stat));
             m.insert("xMotivo".into(), Value::from(e.x_motivo));
             m.insert("explicacao".into(), Value::from(e.explanation));

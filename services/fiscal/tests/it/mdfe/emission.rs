@@ -16,20 +16,41 @@ async fn mdfe_is_authorised_with_its_number_key_protocol_and_files() {
     let me = CTX.caller(c, 1);
     seed(&env.db, c).await;
     let id = complete(&env.db, c, "73181500").await;
-    let next = on(&env, &me, "numerosequencial", 0, json!({})).await.expect("next");
-    assert_eq!((next["MDFE_SERIE"].as_i64(), next["MDFE_NUMERO"].as_i64()), (Some(1), Some(7)));
+    let next = on(&env, &me, "numerosequencial", 0, json!({}))
+        .await
+        .expect("next");
+    assert_eq!(
+        (next["MDFE_SERIE"].as_i64(), next["MDFE_NUMERO"].as_i64()),
+        (Some(1), Some(7))
+    );
     let doc = emit(&env, &me, id).await.expect("emitted");
     assert_eq!(status(&doc), "autorizado", "{doc}");
     assert_eq!(doc["msg"], "MDF-e autorizado.");
-    assert_eq!((doc["MDFE_SERIE"].as_i64(), doc["MDFE_NUMERO"].as_i64()), (Some(1), Some(7)));
+    assert_eq!(
+        (doc["MDFE_SERIE"].as_i64(), doc["MDFE_NUMERO"].as_i64()),
+        (Some(1), Some(7))
+    );
     let key = doc["MDFE_CHAVE"].as_str().expect("key");
     assert_eq!(key.len(), 44);
     assert_eq!(&key[20..22], "58", "model 58: {key}");
     assert_eq!(&key[6..20], "11222333000181");
-    assert!(doc["MDFE_PROTOCOLO"].as_str().is_some_and(|p| p.len() == 15), "{doc}");
-    assert!(doc["MDFE_ID_FISCAL"].as_str().is_some_and(|p| p.starts_with("mdfe_") || !p.is_empty()));
-    assert_eq!((doc["MDFE_QTD_NFE"].as_i64(), doc["MDFE_QTD_CTE"].as_i64()), (Some(1), Some(0)));
-    assert_eq!((doc["MDFE_XML"].as_bool(), doc["MDFE_PDF"].as_bool()), (Some(true), Some(true)));
+    assert!(
+        doc["MDFE_PROTOCOLO"]
+            .as_str()
+            .is_some_and(|p| p.len() == 15),
+        "{doc}"
+    );
+    assert!(doc["MDFE_ID_FISCAL"]
+        .as_str()
+        .is_some_and(|p| p.starts_with("mdfe_") || !p.is_empty()));
+    assert_eq!(
+        (doc["MDFE_QTD_NFE"].as_i64(), doc["MDFE_QTD_CTE"].as_i64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(
+        (doc["MDFE_XML"].as_bool(), doc["MDFE_PDF"].as_bool()),
+        (Some(true), Some(true))
+    );
     assert_eq!(next_number(&env.db, c).await, 8);
     assert_eq!(env.fake().requests("POST", "/mdfe"), 1);
     // Emitting again sends nothing.
@@ -43,7 +64,13 @@ async fn mdfe_is_authorised_with_its_number_key_protocol_and_files() {
     assert!(r.contains("MDF-e já enviado à SEFAZ"), "{r}");
     let reg = erp_fiscal::resources::registry().expect("registry");
     let r = CTX
-        .delete(&env.db, reg.get("mdfe").expect("mdfe"), &me, Some(1), &[id.to_string()])
+        .delete(
+            &env.db,
+            reg.get("mdfe").expect("mdfe"),
+            &me,
+            Some(1),
+            &[id.to_string()],
+        )
         .await;
     assert!(r.is_err());
     // The files, stored.
@@ -51,7 +78,9 @@ async fn mdfe_is_authorised_with_its_number_key_protocol_and_files() {
     let file = &xml["$arquivo"];
     assert_eq!(file["tipo"], "application/xml");
     assert_eq!(file["nome"], format!("{key}-mdfe.xml"));
-    let pdf = on(&env, &me, "damdfe", id, json!({})).await.expect("damdfe");
+    let pdf = on(&env, &me, "damdfe", id, json!({}))
+        .await
+        .expect("damdfe");
     assert_eq!(pdf["$arquivo"]["tipo"], "application/pdf");
     // Stored, so the downloads asked the provider nothing more.
     let nid = doc["MDFE_ID_FISCAL"].as_str().expect("provider id");
@@ -80,20 +109,34 @@ async fn a_rejection_answers_the_cstat_explained_and_goes_again_with_its_number(
     assert_eq!(status(&doc), "rejeitado", "{doc}");
     assert_eq!(doc["cStat"], "778");
     assert_eq!(doc["MDFE_CSTAT"], 778);
-    assert!(doc["xMotivo"].as_str().is_some_and(|m| !m.is_empty()), "{doc}");
+    assert!(
+        doc["xMotivo"].as_str().is_some_and(|m| !m.is_empty()),
+        "{doc}"
+    );
     let explanation = doc["explicacao"].as_str().expect("explanation");
     assert!(!explanation.is_empty());
     assert_eq!(doc["MDFE_EXPLICACAO"].as_str(), Some(explanation));
-    assert!(doc["msg"].as_str().is_some_and(|m| m.starts_with("MDF-e rejeitado pela SEFAZ (778)")));
+    assert!(doc["msg"]
+        .as_str()
+        .is_some_and(|m| m.starts_with("MDF-e rejeitado pela SEFAZ (778)")));
     assert_eq!(doc["MDFE_NUMERO"], 7);
     assert_eq!(next_number(&env.db, c).await, 8);
     // A rejected MDF-e is open: fixed, it goes again with the same number.
-    write(&env.db, c, "mdfe", Some(id), json!({"MDFE_PROD_NCM": "7318.15.00"}))
-        .await
-        .expect("fixed");
+    write(
+        &env.db,
+        c,
+        "mdfe",
+        Some(id),
+        json!({"MDFE_PROD_NCM": "7318.15.00"}),
+    )
+    .await
+    .expect("fixed");
     let doc = emit(&env, &me, id).await.expect("emitted again");
     assert_eq!(status(&doc), "autorizado", "{doc}");
-    assert_eq!((doc["MDFE_NUMERO"].as_i64(), doc["MDFE_TENTATIVA"].as_i64()), (Some(7), Some(2)));
+    assert_eq!(
+        (doc["MDFE_NUMERO"].as_i64(), doc["MDFE_TENTATIVA"].as_i64()),
+        (Some(7), Some(2))
+    );
     assert_eq!(next_number(&env.db, c).await, 8);
     assert_eq!(env.fake().requests("POST", "/mdfe"), 2);
 }
@@ -111,7 +154,9 @@ async fn pending_twice_then_authorised_on_the_third_consult() {
     let nid = doc["MDFE_ID_FISCAL"].as_str().expect("provider id");
     assert_eq!(env.fake().requests("GET", &format!("/mdfe/{nid}")), 3);
     // The consult of an authorised MDF-e keeps it so.
-    let again = on(&env, &me, "consultar", id, json!({})).await.expect("consulted");
+    let again = on(&env, &me, "consultar", id, json!({}))
+        .await
+        .expect("consulted");
     assert_eq!(status(&again), "autorizado", "{again}");
     assert_eq!(env.fake().requests("POST", "/mdfe"), 1);
 }
@@ -151,7 +196,11 @@ async fn concurrent_emissions_take_consecutive_numbers() {
     let docs = futures::future::join_all(ids.iter().map(|id| emit(&env, &me, *id))).await;
     let mut numbers: Vec<i64> = docs
         .iter()
-        .map(|d| d.as_ref().expect("emitted")["MDFE_NUMERO"].as_i64().expect("number"))
+        .map(|d| {
+            d.as_ref().expect("emitted")["MDFE_NUMERO"]
+                .as_i64()
+                .expect("number")
+        })
         .collect();
     numbers.sort_unstable();
     assert_eq!(numbers, vec![7, 8, 9]);
@@ -166,10 +215,22 @@ async fn what_is_missing_blocks_the_emission_and_changes_nothing() {
     seed(&env.db, c).await;
     let id = header(&env.db, c, "73181500").await;
     let steps: [(&str, &str); 5] = [
-        ("origin", "Informe ao menos um município de carregamento (Municípios de Carregamento)."),
-        ("destination", "Informe ao menos um município de descarregamento (Municípios de Descarregamento)."),
-        ("document", "Informe ao menos um documento (NF-e ou CT-e) descarregado (Documentos Descarregados)."),
-        ("vehicle", "Informe o veículo de tração (Veículos, tipo Tração)."),
+        (
+            "origin",
+            "Informe ao menos um município de carregamento (Municípios de Carregamento).",
+        ),
+        (
+            "destination",
+            "Informe ao menos um município de descarregamento (Municípios de Descarregamento).",
+        ),
+        (
+            "document",
+            "Informe ao menos um documento (NF-e ou CT-e) descarregado (Documentos Descarregados).",
+        ),
+        (
+            "vehicle",
+            "Informe o veículo de tração (Veículos, tipo Tração).",
+        ),
         ("driver", "Informe ao menos um motorista (Motoristas)."),
     ];
     let mut city = json!(null);
@@ -177,29 +238,78 @@ async fn what_is_missing_blocks_the_emission_and_changes_nothing() {
         let r = emit(&env, &me, id).await;
         let e = r.expect_err("refused");
         assert_eq!(e.public_message(), expected, "before {step}");
-        assert!(matches!(e, erp_platform::Error::Validation(_)), "400: {e:?}");
+        assert!(
+            matches!(e, erp_platform::Error::Validation(_)),
+            "400: {e:?}"
+        );
         match step {
             "origin" => {
-                add(&env.db, c, "mdfecidadeorigem", id, "MCIO", json!({"MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"})).await;
+                add(
+                    &env.db,
+                    c,
+                    "mdfecidadeorigem",
+                    id,
+                    "MCIO",
+                    json!({"MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"}),
+                )
+                .await;
             }
             "destination" => {
-                city = add(&env.db, c, "mdfecidadedestino", id, "MCID", json!({"MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"})).await;
+                city = add(
+                    &env.db,
+                    c,
+                    "mdfecidadedestino",
+                    id,
+                    "MCID",
+                    json!({"MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"}),
+                )
+                .await;
             }
             "document" => {
                 // The city without documents is what blocks the emission.
-                let semdoc = super::call(&env, &me, "mdfecidadedestino", "semdoc", &[("id", &id.to_string()), ("emp", "1")], json!({}))
-                    .await
-                    .expect("semdoc");
+                let semdoc = super::call(
+                    &env,
+                    &me,
+                    "mdfecidadedestino",
+                    "semdoc",
+                    &[("id", &id.to_string()), ("emp", "1")],
+                    json!({}),
+                )
+                .await
+                .expect("semdoc");
                 assert_eq!(semdoc[0]["MCID_CIDADE"], "Belo Horizonte", "{semdoc}");
-                add(&env.db, c, "mdfenotascidadedestino", id, "MDNC", json!({"MDNC_MCID_ID": city["MCID_ID"], "MDNC_CHAVE": NFE_KEY})).await;
-                let semdoc = super::call(&env, &me, "mdfecidadedestino", "semdoc", &[("id", &id.to_string()), ("emp", "1")], json!({}))
-                    .await
-                    .expect("semdoc");
+                add(
+                    &env.db,
+                    c,
+                    "mdfenotascidadedestino",
+                    id,
+                    "MDNC",
+                    json!({"MDNC_MCID_ID": city["MCID_ID"], "MDNC_CHAVE": NFE_KEY}),
+                )
+                .await;
+                let semdoc = super::call(
+                    &env,
+                    &me,
+                    "mdfecidadedestino",
+                    "semdoc",
+                    &[("id", &id.to_string()), ("emp", "1")],
+                    json!({}),
+                )
+                .await
+                .expect("semdoc");
                 assert_eq!(semdoc, json!([]));
             }
             "vehicle" => {
-                add(&env.db, c, "mdfeveiculo", id, "VEIC", json!({"VEIC_PLACA1": "ABC1234", "VEIC_TARA": 8000,
-                    "VEIC_TP_ROD": "02", "VEIC_TP_CAR": "02", "VEIC_UF": "SP"})).await;
+                add(
+                    &env.db,
+                    c,
+                    "mdfeveiculo",
+                    id,
+                    "VEIC",
+                    json!({"VEIC_PLACA1": "ABC1234", "VEIC_TARA": 8000,
+                    "VEIC_TP_ROD": "02", "VEIC_TP_CAR": "02", "VEIC_UF": "SP"}),
+                )
+                .await;
             }
             _ => {}
         }
@@ -210,8 +320,24 @@ async fn what_is_missing_blocks_the_emission_and_changes_nothing() {
     assert_eq!(next_number(&env.db, c).await, 7);
     assert_eq!(env.fake().requests("POST", "/mdfe"), 0);
     // A destination city with no document left names itself.
-    add(&env.db, c, "mdfecidadedestino", id, "MCID", json!({"MCID_CID_IBGE": "3304557", "MCID_CIDADE": "Rio de Janeiro"})).await;
-    add(&env.db, c, "mdfemotorista", id, "MDMO", json!({"MDMO_NOME": "JOSE", "MDMO_CPF": "52998224725"})).await;
+    add(
+        &env.db,
+        c,
+        "mdfecidadedestino",
+        id,
+        "MCID",
+        json!({"MCID_CID_IBGE": "3304557", "MCID_CIDADE": "Rio de Janeiro"}),
+    )
+    .await;
+    add(
+        &env.db,
+        c,
+        "mdfemotorista",
+        id,
+        "MDMO",
+        json!({"MDMO_NOME": "JOSE", "MDMO_CPF": "52998224725"}),
+    )
+    .await;
     let r = emit(&env, &me, id).await;
     assert_eq!(
         msg(r),
