@@ -79,7 +79,7 @@ impl ActionHandler for Emit {
         let id = id_param(call.params, "MDFE_ID")?;
         let nf = client(&self.0.company)?;
         let db = self.0.db()?;
-        emission::emit(db, nf, call.caller.client_id, emp, id).await
+        emission::emit(db, nf, call.res, call.caller, emp, id).await
     }
 }
 
@@ -113,15 +113,25 @@ impl ActionHandler for Consult {
                 let cnpj: String = cnpj.chars().filter(char::is_ascii_alphanumeric).collect();
                 match emission::recover(db, nf, c, emp, &doc, &cnpj).await? {
                     Some(dfe) => dfe.id,
-                    None => return Ok(store::answer(store::row(tx, c, emp, id).await?, vec![])),
+                    None => {
+                        return Ok(store::answer(
+                            store::row(tx, call.res, call.caller, emp, id).await?,
+                            vec![],
+                        ))
+                    }
                 }
             }
-            (None, _) => return Ok(store::answer(store::row(tx, c, emp, id).await?, vec![])),
+            (None, _) => {
+                return Ok(store::answer(
+                    store::row(tx, call.res, call.caller, emp, id).await?,
+                    vec![],
+                ))
+            }
         };
         if let Err(e) = nf.sincronizar_mdfe(&nuvem_id).await {
             tracing::warn!(id, error = %e, "MDF-e synchronisation failed");
         }
-        emission::follow(db, nf, c, emp, &doc, &nuvem_id).await
+        emission::follow(db, nf, call.res, call.caller, emp, &doc, &nuvem_id).await
     }
 }
 
@@ -200,7 +210,10 @@ impl ActionHandler for Cancel {
         .execute(&mut **tx)
         .await?;
         refresh_xml(tx, nf, c, emp, id, &nuvem_id).await?;
-        Ok(store::answer(store::row(tx, c, emp, id).await?, vec![]))
+        Ok(store::answer(
+            store::row(tx, call.res, call.caller, emp, id).await?,
+            vec![],
+        ))
     }
 }
 
@@ -280,7 +293,10 @@ impl ActionHandler for Close {
         .execute(&mut **tx)
         .await?;
         refresh_xml(tx, nf, c, emp, id, &nuvem_id).await?;
-        Ok(store::answer(store::row(tx, c, emp, id).await?, vec![]))
+        Ok(store::answer(
+            store::row(tx, call.res, call.caller, emp, id).await?,
+            vec![],
+        ))
     }
 }
 

@@ -19,6 +19,8 @@
 //!    answer is committed.
 
 use erp_platform::db::{Db, Tx};
+use erp_platform::grpc::Caller;
+use erp_platform::resource::Resource;
 use erp_platform::{Error, Result};
 use serde_json::Value;
 
@@ -157,7 +159,15 @@ async fn prepare(db: &Db, client: i64, emp: i64, id: i64) -> Result<(Doc, MdfePe
 }
 
 /// `GET /mdfe/emitirnota/{MDFE_ID}/{emp}`: steps 1 to 3.
-pub async fn emit(db: &Db, nf: &NuvemFiscal, client: i64, emp: i64, id: i64) -> Result<Value> {
+pub async fn emit(
+    db: &Db,
+    nf: &NuvemFiscal,
+    res: &Resource,
+    caller: &Caller,
+    emp: i64,
+    id: i64,
+) -> Result<Value> {
+    let client = caller.client_id;
     let (doc, pedido) = prepare(db, client, emp, id).await?;
     let dfe = match nf.emitir_mdfe(&pedido).await {
         Ok(dfe) => dfe,
@@ -177,18 +187,20 @@ pub async fn emit(db: &Db, nf: &NuvemFiscal, client: i64, emp: i64, id: i64) -> 
     let mut tx = db.begin_tenant(client).await?;
     store::sent(&mut tx, client, emp, id, &dfe).await?;
     tx.commit().await?;
-    follow(db, nf, client, emp, &doc, &dfe.id).await
+    follow(db, nf, res, caller, emp, &doc, &dfe.id).await
 }
 
 /// Step 3 (also the consult's): waits for a final status and writes it.
 pub async fn follow(
     db: &Db,
     nf: &NuvemFiscal,
-    client: i64,
+    res: &Resource,
+    caller: &Caller,
     emp: i64,
     doc: &Doc,
     nuvem_id: &str,
 ) -> Result<Value> {
+    let client = caller.client_id;
     let mut notices = Vec::new();
     match nf.aguardar_mdfe(nuvem_id, MAX_WAIT).await {
         Ok(dfe) => {
@@ -212,7 +224,7 @@ pub async fn follow(
         )),
     }
     let mut tx = db.begin_tenant(client).await?;
-    let row = store::row(&mut tx, client, emp, doc.mdfe_id).await?;
+    let row = store::row(&mut tx, res, caller, emp, doc.mdfe_id).await?;
     tx.commit().await?;
     Ok(store::answer(row, notices))
 }

@@ -4,6 +4,8 @@
 //! cancel and the closing).
 
 use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{query, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
@@ -41,35 +43,28 @@ pub async fn by_id(tx: &mut Tx, client: i64, emp: i64, id: i64, lock: bool) -> R
     .ok_or_else(|| Error::NotFound(MISSING.into()))
 }
 
-/// The register's row (through the engine, so it is exactly what the generic
-/// get answers), plus whether the XML and the DAMDFE are stored.
-pub async fn row(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Value> {
-    let mut row: Value = sqlx::query_scalar(
-        "SELECT to_jsonb(m) - 'client_id' - 'mdfe_xml' - 'mdfe_pdf'
-                || jsonb_build_object('mdfe_xml', mdfe_xml IS NOT NULL, 'mdfe_pdf', mdfe_pdf IS NOT NULL)
-         FROM fiscal.mdfe m WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3",
+/// The register's row as the generic get reads it, plus whether the XML
+/// (`MDFE_XML`) and the DAMDFE (`MDFE_PDF`) are stored.
+pub async fn row(tx: &mut Tx, res: &Resource, caller: &Caller, emp: i64, id: i64) -> Result<Value> {
+    let mut row = query::get(tx, res, caller, Some(emp), &[id.to_string()])
+        .await
+        .map_err(|e| match e {
+            Error::NotFound(_) => Error::NotFound(MISSING.into()),
+            other => other,
+        })?;
+    let (xml, pdf): (bool, bool) = sqlx::query_as(
+        "SELECT mdfe_xml IS NOT NULL, mdfe_pdf IS NOT NULL FROM fiscal.mdfe
+         WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3",
     )
-    .bind(client)
+    .bind(caller.client_id)
     .bind(emp)
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?
-    .ok_or_else(|| Error::NotFound(MISSING.into()))?;
-    // The register's names are the columns upper-cased; money as text.
+    .unwrap_or_default();
     if let Value::Object(m) = &mut row {
-        let upper: serde_json::Map<String, Value> = std::mem::take(m)
-            .into_iter()
-            .map(|(k, v)| {
-                let v = match (k.as_str(), v) {
-                    ("mdfe_vlr_carga" | "mdfe_q_carga", Value::Number(n)) => {
-                        Value::from(n.to_string())
-                    }
-                    (_, v) => v,
-                };
-                (k.to_uppercase(), v)
-            })
-            .collect();
-        *m = upper;
+        m.insert("MDFE_XML".into(), Value::from(xml));
+        m.insert("MDFE_PDF".into(), Value::from(pdf));
     }
     Ok(row)
 }

@@ -53,6 +53,11 @@ async fn mdfe_is_authorised_with_its_number_key_protocol_and_files() {
     );
     assert_eq!(next_number(&env.db, c).await, 8);
     assert_eq!(env.fake().requests("POST", "/mdfe"), 1);
+    // The call answers the register's row, as the generic get reads it.
+    let got = super::get(&env.db, &me, id).await.expect("row");
+    for (k, v) in got.as_object().expect("object") {
+        assert_eq!(&doc[k], v, "{k}");
+    }
     // Emitting again sends nothing.
     let r = emit(&env, &me, id).await;
     assert_eq!(msg(r), "Este MDF-e já foi autorizado.");
