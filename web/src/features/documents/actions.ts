@@ -5,6 +5,7 @@
 import type { FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
 import { parseBRNumber, toApiDate } from '../../lib/format';
+import type { FetchedFile } from '../../lib/rest';
 import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { allows, type Permissions } from '../../lib/resources/permissions';
 import { statusOf } from './documentMeta';
@@ -82,6 +83,18 @@ export interface ActionDialog {
 export function surchargeBody(values: FormValues): Record<string, unknown> {
   const n = String(parseBRNumber(String(values.VALOR ?? '')) ?? 0);
   return values.TIPO === 'P' ? { PERCENTUAL: n } : { VALOR: n };
+}
+
+/**
+ * The file a call answered instead of JSON (`{"$arquivo": {tipo, nome, base64}}`: an XML, a
+ * PDF), ready to hand to the browser; null for any other answer.
+ */
+export function answeredFile(answer: Row): FetchedFile | null {
+  const file = answer.$arquivo as { tipo?: unknown; nome?: unknown; base64?: unknown } | null | undefined;
+  if (!file || typeof file !== 'object' || typeof file.base64 !== 'string') return null;
+  const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+  const type = typeof file.tipo === 'string' ? file.tipo : 'application/octet-stream';
+  return { blob: new Blob([bytes], { type }), name: typeof file.nome === 'string' ? file.nome : 'arquivo' };
 }
 
 /** The cancel dialog's justification (the server wants 15 to 255 characters) as the call's body. */

@@ -31,6 +31,7 @@ import {
   actionBody,
   actionEnabled,
   actionParams,
+  answeredFile,
   closingBody,
   fillText,
   justificationBody,
@@ -985,6 +986,14 @@ describe('document buttons from the metadata', () => {
   it('sends the amount of an acréscimo as VALOR, a percentage as PERCENTUAL', () => {
     expect(surchargeBody({ TIPO: 'V', VALOR: '1.234,50' })).toEqual({ VALOR: '1234.5' });
     expect(surchargeBody({ TIPO: 'P', VALOR: '10,00' })).toEqual({ PERCENTUAL: '10' });
+  });
+
+  it('takes a file a call answered as a download', () => {
+    const file = answeredFile({ $arquivo: { tipo: 'application/xml', nome: 'm.xml', base64: btoa('<mdfe/>') } });
+    expect(file?.name).toBe('m.xml');
+    expect(file?.blob.type).toBe('application/xml');
+    expect(file?.blob.size).toBe(7);
+    expect(answeredFile({ msg: 'MDF-e autorizado.' })).toBeNull();
   });
 
   it('sends an MDF-e cancel justification and closing as the calls read them', () => {
