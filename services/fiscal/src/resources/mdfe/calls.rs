@@ -18,10 +18,10 @@ use erp_platform::resource::{file_reply, ActionHandler, Call};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
+use super::rejections;
 use super::store;
 use super::{emission, sources, Ctx};
 use crate::nuvemfiscal::types::{EventoStatus, MdfePedidoEncerramento};
-use crate::rejections;
 use crate::resources::company::provider::{client, provider_error, provider_message};
 use crate::resources::taxes::codes::uf_code;
 

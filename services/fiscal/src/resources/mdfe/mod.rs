@@ -33,7 +33,8 @@
 //!   any document (what blocks the emission).
 //!
 //! Layout: here the descriptors; `hooks`: the rows' checks; `calls`: the
-//! declared calls; `emission`: the emission's steps; `sources`: what an MDF-e
+//! declared calls; `emission`: the emission's steps; `rejections`: the
+//! SEFAZ codes particular to the MDF-e; `sources`: what an MDF-e
 //! is read from; `request`: the `MdfePedidoEmissao` built from it; `store`:
 //! the rows and the answers.
 
@@ -49,6 +50,7 @@ use super::taxes::codes::ENVIRONMENTS;
 mod calls;
 pub mod emission;
 mod hooks;
+pub mod rejections;
 pub mod request;
 pub mod sources;
 mod store;

@@ -9,9 +9,9 @@ use erp_platform::resource::{query, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
+use super::rejections;
 use super::MISSING;
 use crate::nuvemfiscal::types::{Dfe, DfeStatus};
-use crate::rejections;
 
 /// What the calls need of a row besides its JSON.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -369,3 +369,27 @@ async fn without_credentials_the_emission_asks_for_them() {
     assert_eq!(status(&row), "aberto");
     assert_eq!(next_number(&env.db, c).await, 7);
 }
+
+#[tokio::test]
+async fn an_earlier_mdfe_not_closed_is_explained_as_such() {
+    let env = env_with(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    env.fake().reject_ncm(
+        "84314910",
+        611,
+        "Rejeição: Existe MDF-e não encerrado para esta placa, tipo de emitente e UF de descarregamento",
+    );
+    let id = complete(&env.db, c, "84314910").await;
+    let doc = emit(&env, &me, id).await.expect("answered");
+    assert_eq!(status(&doc), "rejeitado", "{doc}");
+    assert_eq!(doc["cStat"], "611");
+    assert_eq!(doc["campo"], "Placa do veículo");
+    let explanation = doc["explicacao"].as_str().expect("explanation");
+    assert!(
+        explanation.contains("Encerre o MDF-e da viagem"),
+        "{explanation}"
+    );
+    assert_eq!(doc["MDFE_EXPLICACAO"].as_str(), Some(explanation));
+}
