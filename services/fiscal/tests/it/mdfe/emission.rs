@@ -393,3 +393,37 @@ async fn an_earlier_mdfe_not_closed_is_explained_as_such() {
     );
     assert_eq!(doc["MDFE_EXPLICACAO"].as_str(), Some(explanation));
 }
+
+#[tokio::test]
+async fn a_lost_answer_is_recovered_by_its_reference_without_sending_again() {
+    let env = env_with(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    let id = complete(&env.db, c, "73181500").await;
+    // The provider creates the document, then the answer is lost.
+    env.fake().fail_after_handling(1, 502);
+    let e = emit(&env, &me, id).await.expect_err("answer lost");
+    assert!(matches!(e, erp_platform::Error::Unavailable(_)), "{e:?}");
+    assert_eq!(
+        e.public_message(),
+        "A Nuvem Fiscal não confirmou o recebimento do MDF-e: consulte-o antes de emitir de novo."
+    );
+    let row = super::get(&env.db, &me, id).await.expect("row");
+    assert_eq!(status(&row), "enviando");
+    assert_eq!(row["MDFE_NUMERO"], 7);
+    // Sent and unanswered: emitting again sends nothing.
+    let r = emit(&env, &me, id).await;
+    assert_eq!(
+        msg(r),
+        "Este MDF-e já foi enviado e aguarda a resposta da SEFAZ: consulte-o."
+    );
+    // The consult finds it by its reference and settles it.
+    let doc = on(&env, &me, "consultar", id, json!({}))
+        .await
+        .expect("consulted");
+    assert_eq!(status(&doc), "autorizado", "{doc}");
+    assert_eq!(doc["MDFE_NUMERO"], 7);
+    assert_eq!(env.fake().requests("POST", "/mdfe"), 1);
+    assert_eq!(env.fake().documents(), 1);
+}
