@@ -170,9 +170,12 @@ fn the_mdfe_request_follows_the_spec() {
     assert_eq!(pag.infPrazo[0].vParcela, d("1000.00"));
 }
 
+/// A change that leaves the MDF-e incomplete.
+type Change = fn(&mut Sources);
+
 #[test]
 fn an_incomplete_mdfe_is_refused_before_sending() {
-    let cases: [(fn(&mut Sources), &str); 6] = [
+    let cases: [(Change, &str); 6] = [
         (|s| s.origins.clear(), request::NO_ORIGIN),
         (|s| s.destinations.clear(), request::NO_DESTINATION),
         (|s| s.documents.clear(), request::NO_DOCUMENT),
