@@ -427,3 +427,47 @@ async fn a_lost_answer_is_recovered_by_its_reference_without_sending_again() {
     assert_eq!(env.fake().requests("POST", "/mdfe"), 1);
     assert_eq!(env.fake().documents(), 1);
 }
+
+#[tokio::test]
+async fn a_rejected_mdfe_is_removed_with_its_rows_and_its_number_returns() {
+    let env = env_with(true).await;
+    let c = client();
+    let me = CTX.caller(c, 1);
+    seed(&env.db, c).await;
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    let res = reg.get("mdfe").expect("mdfe");
+    // An authorised one is not removed: it is cancelled or closed.
+    let ok = complete(&env.db, c, "73181500").await;
+    emit(&env, &me, ok).await.expect("emitted");
+    let e = CTX
+        .delete(&env.db, res, &me, Some(1), &[ok.to_string()])
+        .await
+        .expect_err("issued");
+    assert!(
+        e.public_message().contains("MDF-e"),
+        "{}",
+        e.public_message()
+    );
+    // A rejected one goes, and so does its number (the last one taken).
+    let id = complete(&env.db, c, "00000000").await;
+    let doc = emit(&env, &me, id).await.expect("answered");
+    assert_eq!(
+        (status(&doc), doc["MDFE_NUMERO"].as_i64()),
+        ("rejeitado", Some(8))
+    );
+    assert_eq!(next_number(&env.db, c).await, 9);
+    CTX.delete(&env.db, res, &me, Some(1), &[id.to_string()])
+        .await
+        .expect("removed");
+    assert_eq!(next_number(&env.db, c).await, 8);
+    let mut tx = env.db.begin_tenant(c).await.expect("tx");
+    let rows: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM fiscal.mdfe_veiculos WHERE client_id = $1 AND veic_mdfe_id = $2",
+    )
+    .bind(c)
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("count");
+    assert_eq!(rows, 0);
+}
