@@ -192,6 +192,22 @@ fn an_incomplete_mdfe_is_refused_before_sending() {
         let e = build(&s, &numbering()).expect_err(expected);
         assert_eq!(e.public_message(), expected);
     }
+    // The cities must be of the states of loading and unloading.
+    let mut s = sources();
+    s.destinations[0].ibge = "3304557".into();
+    s.destinations[0].cidade = "Rio de Janeiro".into();
+    let e = build(&s, &numbering()).expect_err("city of another state");
+    assert_eq!(
+        e.public_message(),
+        "O município de descarregamento Rio de Janeiro (3304557) não é da UF de descarregamento MG."
+    );
+    let mut s = sources();
+    s.head.mdfe_uf_ini = "PR".into();
+    let e = build(&s, &numbering()).expect_err("origin of another state");
+    assert_eq!(
+        e.public_message(),
+        "O município de carregamento São Paulo (3550308) não é da UF de carregamento PR."
+    );
     // A carrier (tipo 1) lists the CT-e.
     let mut s = sources();
     s.head.mdfe_tp_emit = 1;

@@ -97,6 +97,23 @@ pub fn check(s: &Sources) -> Result<()> {
             empty.join(", ")
         )));
     }
+    // An IBGE city code starts with its state's code.
+    let in_uf = |ibge: &str, uf: &str| {
+        uf_code(uf).is_some_and(|c| ibge.get(..2) == Some(c.to_string().as_str()))
+    };
+    let (ini, fim) = (s.head.mdfe_uf_ini.as_str(), s.head.mdfe_uf_fim.as_str());
+    if let Some(c) = s.origins.iter().find(|c| !in_uf(&c.ibge, ini)) {
+        return Err(Error::validation(format!(
+            "O município de carregamento {} ({}) não é da UF de carregamento {ini}.",
+            c.cidade, c.ibge
+        )));
+    }
+    if let Some(c) = s.destinations.iter().find(|c| !in_uf(&c.ibge, fim)) {
+        return Err(Error::validation(format!(
+            "O município de descarregamento {} ({}) não é da UF de descarregamento {fim}.",
+            c.cidade, c.ibge
+        )));
+    }
     if s.head.mdfe_tp_emit == 2 && s.documents.iter().any(|d| d.modelo == "57") {
         return Err(Error::validation(OWN_LOAD_CTE));
     }
