@@ -12,7 +12,6 @@ import { errorMessage } from '../../lib/apollo';
 import { formatMoney } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
-import { saveFile } from '../../lib/restForms';
 import { notify } from '../../lib/toast';
 import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
@@ -31,7 +30,7 @@ import { permissionsFor } from '../../lib/resources/permissions';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
-import { ACTION_DIALOGS, actionEnabled, answeredFile, fillText, overridableRefusal, type ActionMeta } from './actions';
+import { ACTION_DIALOGS, actionEnabled, fillText, overridableRefusal, type ActionMeta } from './actions';
 import { DocumentChildRows } from './DocumentChildRows';
 import { DocumentHeading } from './DocumentHeading';
 import { DocumentLines } from './DocumentLines';
@@ -167,12 +166,6 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
   const run = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
     try {
       const { answer, next } = await call(button, shown, asked);
-      // A download (an XML, a PDF): the file goes to the browser, the screen stays.
-      const file = answeredFile(answer);
-      if (file) {
-        saveFile(file);
-        return;
-      }
       notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
       if (next) navigate(next, { state: { record: answer } });
     } catch (e) {

@@ -4,8 +4,7 @@
 // override (asked, then the call made again with the override in its body).
 import type { FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
-import { parseBRNumber, toApiDate } from '../../lib/format';
-import type { FetchedFile } from '../../lib/rest';
+import { parseBRNumber } from '../../lib/format';
 import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { allows, type Permissions } from '../../lib/resources/permissions';
 import { statusOf } from './documentMeta';
@@ -85,80 +84,8 @@ export function surchargeBody(values: FormValues): Record<string, unknown> {
   return values.TIPO === 'P' ? { PERCENTUAL: n } : { VALOR: n };
 }
 
-/**
- * The file a call answered instead of JSON (`{"$arquivo": {tipo, nome, base64}}`: an XML, a
- * PDF), ready to hand to the browser; null for any other answer.
- */
-export function answeredFile(answer: Row): FetchedFile | null {
-  const file = answer.$arquivo as { tipo?: unknown; nome?: unknown; base64?: unknown } | null | undefined;
-  if (!file || typeof file !== 'object' || typeof file.base64 !== 'string') return null;
-  const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-  const type = typeof file.tipo === 'string' ? file.tipo : 'application/octet-stream';
-  return { blob: new Blob([bytes], { type }), name: typeof file.nome === 'string' ? file.nome : 'arquivo' };
-}
-
-/** The cancel dialog's justification (the server wants 15 to 255 characters) as the call's body. */
-export function justificationBody(values: FormValues): Record<string, unknown> {
-  return { JUSTIFICATIVA: String(values.JUSTIFICATIVA ?? '').trim() };
-}
-
-/**
- * The closing dialog (an MDF-e's encerramento) as the call's body: the date as the API writes
- * dates (none: the server takes today), the state upper-cased and the city's IBGE digits.
- */
-export function closingBody(values: FormValues): Record<string, unknown> {
-  const raw = String(values.DATA_ENCERRAMENTO ?? '').trim();
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? raw : toApiDate(raw);
-  return {
-    ...(date ? { DATA_ENCERRAMENTO: date } : {}),
-    UF: String(values.UF ?? '')
-      .trim()
-      .toUpperCase(),
-    CODIGO_MUNICIPIO: String(values.CODIGO_MUNICIPIO ?? '').replace(/\D/g, ''),
-  };
-}
-
 /** The dialogs the client knows by `ActionMeta.dialog`. */
 export const ACTION_DIALOGS: Record<string, ActionDialog> = {
-  justificativa: {
-    okText: 'Confirmar',
-    groups: [
-      {
-        fields: [
-          {
-            name: 'JUSTIFICATIVA',
-            type: 'TEXTAREA',
-            text: 'Justificativa',
-            required: true,
-            min: 15,
-            length: 255,
-            width: 12,
-          },
-        ],
-      },
-    ],
-    body: justificationBody,
-  },
-  encerramento: {
-    okText: 'Encerrar',
-    groups: [
-      {
-        fields: [
-          { name: 'DATA_ENCERRAMENTO', type: 'DATE', text: 'Data do encerramento', required: true, width: 4 },
-          { name: 'UF', type: 'TEXT', text: 'UF', required: true, length: 2, width: 2 },
-          {
-            name: 'CODIGO_MUNICIPIO',
-            type: 'TEXT',
-            text: 'Município (código IBGE)',
-            required: true,
-            length: 7,
-            width: 6,
-          },
-        ],
-      },
-    ],
-    body: closingBody,
-  },
   surcharge: {
     okText: 'Aplicar',
     groups: [

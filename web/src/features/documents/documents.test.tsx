@@ -31,10 +31,7 @@ import {
   actionBody,
   actionEnabled,
   actionParams,
-  answeredFile,
-  closingBody,
   fillText,
-  justificationBody,
   openedHref,
   overridableRefusal,
   pathParams,
@@ -986,26 +983,6 @@ describe('document buttons from the metadata', () => {
   it('sends the amount of an acréscimo as VALOR, a percentage as PERCENTUAL', () => {
     expect(surchargeBody({ TIPO: 'V', VALOR: '1.234,50' })).toEqual({ VALOR: '1234.5' });
     expect(surchargeBody({ TIPO: 'P', VALOR: '10,00' })).toEqual({ PERCENTUAL: '10' });
-  });
-
-  it('takes a file a call answered as a download', () => {
-    const file = answeredFile({ $arquivo: { tipo: 'application/xml', nome: 'm.xml', base64: btoa('<mdfe/>') } });
-    expect(file?.name).toBe('m.xml');
-    expect(file?.blob.type).toBe('application/xml');
-    expect(file?.blob.size).toBe(7);
-    expect(answeredFile({ msg: 'MDF-e autorizado.' })).toBeNull();
-  });
-
-  it('sends an MDF-e cancel justification and closing as the calls read them', () => {
-    expect(justificationBody({ JUSTIFICATIVA: '  Carga não embarcada no veículo ' })).toEqual({
-      JUSTIFICATIVA: 'Carga não embarcada no veículo',
-    });
-    expect(closingBody({ DATA_ENCERRAMENTO: '10/01/2026', UF: 'mg', CODIGO_MUNICIPIO: '3106200' })).toEqual({
-      DATA_ENCERRAMENTO: '2026-01-10',
-      UF: 'MG',
-      CODIGO_MUNICIPIO: '3106200',
-    });
-    expect(closingBody({ UF: 'SP', CODIGO_MUNICIPIO: '3550308' })).toEqual({ UF: 'SP', CODIGO_MUNICIPIO: '3550308' });
   });
 });
 
