@@ -13,6 +13,7 @@ use crate::nuvemfiscal::NuvemFiscal;
 pub mod company;
 pub mod cte;
 pub mod manifest;
+pub mod mdfe;
 pub mod order_nfe;
 pub mod taxes;
 
@@ -44,6 +45,7 @@ pub fn registry_in(
         uploads: data_dir.join("uploads"),
         sealer: Sealer::from_env()?,
     });
+    let mdfe = Arc::new(mdfe::Ctx { company: company.clone(), db: db.clone() });
     let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
     Registry::new(
         [
@@ -51,6 +53,7 @@ pub fn registry_in(
             company::all(company.clone()),
             order_nfe::all(nfe.clone()),
             cte::all(nfe)?,
+            mdfe::all(mdfe)?,
             manifest::all(company),
         ]
         .concat(),

@@ -3,6 +3,7 @@
 mod company;
 mod cte;
 mod manifest;
+mod mdfe;
 mod order_nfe;
 
 use erp_platform::db::Db;
@@ -72,7 +73,9 @@ async fn every_register_passes_the_table_driven_test() {
     let n = erp_platform::testing::exercise_registry(&db, &reg, client())
         .await
         .expect("exercise_registry");
-    assert_eq!(n, 8);
+    // numeracao, natureza, tributacao, empresasservicos; cte and its notes,
+    // route states and new vehicles; mdfe and its 11 rows.
+    assert_eq!(n, 20);
 }
 
 #[tokio::test]

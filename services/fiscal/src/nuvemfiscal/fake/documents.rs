@@ -175,7 +175,8 @@ fn emit(kind: Kind, h: &FakeHandle, body: &[u8]) -> Response {
                 tp_emis: inf.ide.tpEmis,
                 codigo: inf.ide.cMDF,
                 valor_total: inf.tot.vCarga,
-                ncms: Vec::new(),
+                // The predominant product's NCM, so a rule rejects an MDF-e too.
+                ncms: inf.prodPred.and_then(|p| p.NCM).into_iter().collect(),
                 rejection: None,
             }
         }),

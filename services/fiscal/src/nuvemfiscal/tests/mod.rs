@@ -3,6 +3,7 @@
 mod client;
 mod config;
 mod json;
+mod mdfe_request;
 mod order_request;
 mod samples;
 mod spec;

@@ -513,6 +513,44 @@ pub fn mdfe(referencia: &str) -> MdfePedidoEmissao {
                         }],
                         ..Default::default()
                     },
+                    infANTT: Some(MdfeSefazInfANTT {
+                        RNTRC: Some("12345678".into()),
+                        valePed: Some(MdfeSefazValePed {
+                            disp: vec![MdfeSefazDisp {
+                                CNPJForn: CNPJ.into(),
+                                nCompra: Some("998877".into()),
+                                vValePed: d("35.40"),
+                                ..Default::default()
+                            }],
+                            categCombVeic: None,
+                        }),
+                        infContratante: vec![MdfeSefazInfContratante {
+                            xNome: Some("Contratante de Teste".into()),
+                            CNPJ: Some(CNPJ.into()),
+                            ..Default::default()
+                        }],
+                        infPag: vec![MdfeSefazInfPag {
+                            xNome: Some("Contratante de Teste".into()),
+                            CNPJ: Some(CNPJ.into()),
+                            Comp: vec![MdfeSefazComp {
+                                tpComp: "04".into(),
+                                vComp: d("1500.00"),
+                                xComp: None,
+                            }],
+                            vContrato: d("1500.00"),
+                            indPag: 1,
+                            infPrazo: vec![MdfeSefazInfPrazo {
+                                nParcela: 1,
+                                dVenc: NaiveDate::from_ymd_opt(2026, 12, 30).unwrap_or_default(),
+                                vParcela: d("1500.00"),
+                            }],
+                            infBanc: MdfeSefazInfBanc {
+                                PIX: Some("fiscal@example.com".into()),
+                                ..Default::default()
+                            },
+                            ..Default::default()
+                        }],
+                    }),
                     ..Default::default()
                 }),
             },

@@ -209,12 +209,139 @@ pub struct MdfeSefazRodo {
 
 /// Grupo de informações para Agência Reguladora.
 ///
-/// Groups of the schema not modelled here: `infCIOT`, `valePed`, `infContratante`, `infPag`.
+/// Groups of the schema not modelled here: `infCIOT`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MdfeSefazInfANTT {
     /// Registro Nacional de Transportadores Rodoviários de Carga.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub RNTRC: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valePed: Option<MdfeSefazValePed>,
+    /// Grupo de informações dos contratantes do serviço de transporte.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infContratante: Vec<MdfeSefazInfContratante>,
+    /// Informações do Pagamento do Frete.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infPag: Vec<MdfeSefazInfPag>,
+}
+
+/// Informações de Vale Pedágio.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazValePed {
+    pub disp: Vec<MdfeSefazDisp>,
+    /// Categoria de Combinação Veicular.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub categCombVeic: Option<String>,
+}
+
+/// Informações dos dispositivos do Vale Pedágio.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazDisp {
+    /// CNPJ da empresa fornecedora do Vale-Pedágio.
+    pub CNPJForn: String,
+    /// CNPJ do responsável pelo pagamento do Vale-Pedágio (quando não é o emitente).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CNPJPg: Option<String>,
+    /// CPF do responsável pelo pagamento do Vale-Pedágio (quando não é o emitente).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CPFPg: Option<String>,
+    /// Número do comprovante de compra.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nCompra: Option<String>,
+    /// Valor do Vale-Pedágio.
+    #[serde(with = "num")]
+    pub vValePed: Decimal,
+    /// Tipo do Vale Pedágio (01 TAG, 02 Cupom, 03 Cartão).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tpValePed: Option<String>,
+}
+
+/// Informações dos contratantes do serviço de transporte.
+///
+/// Groups of the schema not modelled here: `infContrato`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfContratante {
+    /// Razão social ou Nome do contratante.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xNome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CPF: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CNPJ: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idEstrangeiro: Option<String>,
+}
+
+/// Informações do Pagamento do Frete.
+///
+/// Fields of the schema not modelled here: `indAltoDesemp`, `indAntecipaAdiant`, `tpAntecip`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfPag {
+    /// Razão social ou Nome do responsável pelo pagamento.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xNome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CPF: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CNPJ: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idEstrangeiro: Option<String>,
+    /// Componentes do Pagamento do Frete.
+    pub Comp: Vec<MdfeSefazComp>,
+    /// Valor Total do Contrato.
+    #[serde(with = "num")]
+    pub vContrato: Decimal,
+    /// Indicador da Forma de Pagamento: 0 à vista, 1 a prazo.
+    pub indPag: i32,
+    /// Valor do Adiantamento.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "num::opt")]
+    pub vAdiant: Option<Decimal>,
+    /// Informações do pagamento a prazo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infPrazo: Vec<MdfeSefazInfPrazo>,
+    pub infBanc: MdfeSefazInfBanc,
+}
+
+/// Componentes do Pagamento do Frete.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazComp {
+    /// Tipo do Componente (01 Vale Pedágio, 02 Impostos, 03 Despesas, 04 Frete, 99 Outros).
+    pub tpComp: String,
+    /// Valor do componente.
+    #[serde(with = "num")]
+    pub vComp: Decimal,
+    /// Descrição do componente do tipo Outros.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xComp: Option<String>,
+}
+
+/// Informações do pagamento a prazo.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfPrazo {
+    /// Número da Parcela.
+    pub nParcela: i32,
+    /// Data de vencimento da Parcela (AAAA-MM-DD).
+    pub dVenc: NaiveDate,
+    /// Valor da Parcela.
+    #[serde(with = "num")]
+    pub vParcela: Decimal,
+}
+
+/// Informações bancárias.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfBanc {
+    /// Número do banco.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codBanco: Option<String>,
+    /// Número da agência bancária.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codAgencia: Option<String>,
+    /// CNPJ da Instituição de pagamento Eletrônico do Frete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CNPJIPEF: Option<String>,
+    /// Chave PIX.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub PIX: Option<String>,
 }
 
 /// Dados do Veículo com a Tração.

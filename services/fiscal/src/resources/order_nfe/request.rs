@@ -45,17 +45,17 @@ pub fn ambiente(s: &Sources) -> Ambiente {
     }
 }
 
-fn blank(v: &Option<String>) -> Option<String> {
+pub(crate) fn blank(v: &Option<String>) -> Option<String> {
     v.as_ref()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
 }
 
-fn need(v: &Option<String>, message: &str) -> Result<String> {
+pub(crate) fn need(v: &Option<String>, message: &str) -> Result<String> {
     blank(v).ok_or_else(|| Error::validation(message))
 }
 
-fn ie_of(v: &Option<String>) -> Option<String> {
+pub(crate) fn ie_of(v: &Option<String>) -> Option<String> {
     let raw = blank(v)?;
     if raw.eq_ignore_ascii_case("ISENTO") {
         return Some("ISENTO".into());

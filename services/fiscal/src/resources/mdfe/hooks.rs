@@ -1,0 +1,343 @@
+//! The checks of the MDF-e's registers on every generic write: states and
+//! IBGE codes, the time of the trip, RNTRC and NCM digits, plates, the
+//! driver's CPF, and the model of an unloaded document from its key. Every
+//! refusal is a pt-BR message (400) and writes nothing.
+
+use async_trait::async_trait;
+use erp_platform::db::Tx;
+use erp_platform::grpc::Caller;
+use erp_platform::resource::{Hooks, Op};
+use erp_platform::validators::Cpf;
+use erp_platform::{Error, Result};
+use serde_json::{Map, Value};
+
+use crate::resources::taxes::codes::uf_code;
+
+/// The text of `key` when the body carries it (trimmed; `None` when absent,
+/// `Some("")` when cleared).
+fn text(body: &Map<String, Value>, key: &str) -> Option<String> {
+    match body.get(key)? {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Null => Some(String::new()),
+        v => Some(v.to_string()),
+    }
+}
+
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// A state of the body, upper-cased; `required` refuses it blank.
+fn uf(body: &mut Map<String, Value>, key: &str, what: &str) -> Result<()> {
+    let Some(raw) = text(body, key) else {
+        return Ok(());
+    };
+    if raw.is_empty() {
+        return Ok(());
+    }
+    let up = raw.to_uppercase();
+    if uf_code(&up).is_none() {
+        return Err(Error::validation(format!("{what}: UF inválida '{raw}'.")));
+    }
+    body.insert(key.into(), Value::from(up));
+    Ok(())
+}
+
+/// Digits only, of exactly `len` characters when present.
+fn exact_digits(body: &mut Map<String, Value>, key: &str, len: usize, message: &str) -> Result<()> {
+    let Some(raw) = text(body, key) else {
+        return Ok(());
+    };
+    if raw.is_empty() {
+        body.insert(key.into(), Value::Null);
+        return Ok(());
+    }
+    let d = digits(&raw);
+    if d.len() != len
+        || d.len()
+            != raw
+                .chars()
+                .filter(|c| !matches!(c, '.' | '-' | ' ' | '/'))
+                .count()
+    {
+        return Err(Error::validation(message));
+    }
+    body.insert(key.into(), Value::from(d));
+    Ok(())
+}
+
+/// The MDF-e header.
+pub struct Header;
+
+#[async_trait]
+impl Hooks for Header {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        uf(body, "MDFE_UF_INI", "UF de carregamento")?;
+        uf(body, "MDFE_UF_FIM", "UF de descarregamento")?;
+        if let Some(h) = text(body, "MDFE_HORA_VIAGEM") {
+            if h.is_empty() {
+                body.insert("MDFE_HORA_VIAGEM".into(), Value::Null);
+            } else if chrono::NaiveTime::parse_from_str(&h, "%H:%M").is_err() || h.len() != 5 {
+                return Err(Error::validation(
+                    "Hora do início da viagem inválida: use HH:MM (ex.: 08:30).",
+                ));
+            }
+        }
+        exact_digits(
+            body,
+            "MDFE_RNTRC",
+            8,
+            "RNTRC inválido: informe os 8 dígitos do registro na ANTT.",
+        )?;
+        exact_digits(
+            body,
+            "MDFE_PROD_NCM",
+            8,
+            "NCM do produto predominante inválido: informe 8 dígitos.",
+        )?;
+        Ok(())
+    }
+}
+
+/// Origin and destination cities: a 7-digit IBGE code.
+pub struct City(pub &'static str);
+
+#[async_trait]
+impl Hooks for City {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        exact_digits(
+            body,
+            &format!("{}_CID_IBGE", self.0),
+            7,
+            "Código IBGE do município inválido: informe os 7 dígitos.",
+        )
+    }
+}
+
+/// A path state.
+pub struct PathState;
+
+#[async_trait]
+impl Hooks for PathState {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        uf(body, "MUFP_UF", "UF de percurso")
+    }
+}
+
+/// A vehicle: the plate (old or Mercosul) without the dash, upper-cased.
+pub struct Vehicle;
+
+fn plate_ok(p: &str) -> bool {
+    let b = p.as_bytes();
+    b.len() == 7
+        && b[..3].iter().all(u8::is_ascii_uppercase)
+        && b[3].is_ascii_digit()
+        && (b[4].is_ascii_digit() || b[4].is_ascii_uppercase())
+        && b[5..].iter().all(u8::is_ascii_digit)
+}
+
+#[async_trait]
+impl Hooks for Vehicle {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        if let Some(raw) = text(body, "VEIC_PLACA1") {
+            let p: String = raw
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_uppercase();
+            if !plate_ok(&p) {
+                return Err(Error::validation(format!(
+                    "Placa inválida '{raw}': use o formato ABC1234 ou ABC1D23."
+                )));
+            }
+            body.insert("VEIC_PLACA1".into(), Value::from(p));
+        }
+        if let Some(raw) = text(body, "VEIC_RENAVAM") {
+            let d = digits(&raw);
+            if raw.is_empty() {
+                body.insert("VEIC_RENAVAM".into(), Value::Null);
+            } else if !(9..=11).contains(&d.len()) || d.len() != raw.len() {
+                return Err(Error::validation(
+                    "RENAVAM inválido: informe os 9 a 11 dígitos do documento do veículo.",
+                ));
+            } else {
+                body.insert("VEIC_RENAVAM".into(), Value::from(d));
+            }
+        }
+        uf(body, "VEIC_UF", "UF de licenciamento do veículo")
+    }
+}
+
+/// A driver: a valid CPF, stored as its digits.
+pub struct Driver;
+
+#[async_trait]
+impl Hooks for Driver {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        if let Some(raw) = text(body, "MDMO_CPF") {
+            let cpf = Cpf::parse(&raw)
+                .map_err(|_| Error::validation(format!("CPF do motorista inválido: '{raw}'.")))?;
+            body.insert("MDMO_CPF".into(), Value::from(cpf.as_str()));
+        }
+        Ok(())
+    }
+}
+
+/// A freight payment: one due date when paid in instalments.
+pub struct Payment;
+
+#[async_trait]
+impl Hooks for Payment {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let a_prazo = text(body, "MDPG_IND_PAG").is_some_and(|v| v == "1");
+        let due = text(body, "MDPG_DTA_VCTO").is_some_and(|v| !v.is_empty());
+        if op == Op::Create && a_prazo && !due {
+            return Err(Error::validation(
+                "Informe o vencimento do pagamento a prazo (MDPG_DTA_VCTO).",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn int(body: &Map<String, Value>, key: &str) -> Option<i64> {
+    match body.get(key)? {
+        Value::String(s) => s.trim().parse().ok(),
+        v => v.as_i64(),
+    }
+}
+
+/// A row that names another row of the same MDF-e (`parent_key` in the
+/// body): 400 with `message` when that row is not there.
+async fn sibling_exists(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: Option<i64>,
+    body: &Map<String, Value>,
+    (mdfe_key, sibling_key): (&str, &str),
+    (table, prefix): (&str, &str),
+    message: &str,
+) -> Result<()> {
+    let (Some(mdfe), Some(sibling)) = (int(body, mdfe_key), int(body, sibling_key)) else {
+        return Ok(());
+    };
+    let found: Option<i32> = sqlx::query_scalar(&format!(
+        "SELECT 1 FROM fiscal.{table} WHERE client_id = $1 AND {prefix}_emp_id = $2
+           AND {prefix}_mdfe_id = $3 AND {prefix}_id = $4"
+    ))
+    .bind(caller.client_id)
+    .bind(emp.unwrap_or(caller.emp_id))
+    .bind(mdfe)
+    .bind(sibling)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if found.is_none() {
+        return Err(Error::validation(message));
+    }
+    Ok(())
+}
+
+/// A payment component: its payment must be one of the MDF-e's.
+pub struct Component;
+
+#[async_trait]
+impl Hooks for Component {
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        sibling_exists(
+            tx,
+            caller,
+            emp,
+            body,
+            ("MDPC_MDFE_ID", "MDPC_MDPG_ID"),
+            ("mdfe_pagamentos", "mdpg"),
+            PAYMENT_MISSING,
+        )
+        .await
+    }
+}
+
+pub const PAYMENT_MISSING: &str = "Pagamento não encontrado neste MDF-e.";
+pub const CITY_MISSING: &str = "Município de descarregamento não encontrado neste MDF-e.";
+
+/// An NF-e or CT-e unloaded in a destination city: the model from its key,
+/// and the city must be one of the MDF-e's.
+pub struct UnloadedDocument;
+
+#[async_trait]
+impl Hooks for UnloadedDocument {
+    async fn before_write(
+        &self,
+        _op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        if let Some(raw) = text(body, "MDNC_CHAVE") {
+            let key: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+            let model = key.get(20..22).unwrap_or_default();
+            if key.len() == 44 && !matches!(model, "55" | "57") {
+                return Err(Error::validation(
+                    "A chave informada não é de NF-e (modelo 55) nem de CT-e (modelo 57).",
+                ));
+            }
+            body.insert("MDNC_MODELO".into(), Value::from(model));
+        }
+        Ok(())
+    }
+
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        sibling_exists(
+            tx,
+            caller,
+            emp,
+            body,
+            ("MDNC_MDFE_ID", "MDNC_MCID_ID"),
+            ("mdfe_cidades_destino", "mcid"),
+            CITY_MISSING,
+        )
+        .await
+    }
+}
