@@ -287,6 +287,9 @@ pub struct ActionMeta {
     pub primary: bool,
     /// The program permission the call needs: `view`, `create`, `update`, `delete`.
     pub permission: String,
+    /// The call answers a file (XML, PDF) that the browser downloads.
+    #[serde(default)]
+    pub download: bool,
 }
 
 #[derive(InputObject, Default)]

@@ -182,7 +182,14 @@ pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> 
             }
             if !services.is_empty() && rng.gen_ratio(1, 2) {
                 service_order(
-                    st, &caller, &mut rng, day, &customers, &products, &services, &mut workshop,
+                    st,
+                    &caller,
+                    &mut rng,
+                    day,
+                    &customers,
+                    &products,
+                    &services,
+                    &mut workshop,
                 )
                 .await?;
                 made.service_orders += 1;

@@ -71,7 +71,9 @@ pub(super) async fn purchase(
         let qty = rust_decimal::Decimal::from(qty);
         // The product's cost, give or take 5% (a random one without a cost).
         let unit = match costs.get(&product).filter(|c| !c.is_zero()) {
-            Some(cost) => (cost * rust_decimal::Decimal::new(rng.gen_range(95..=105), 2)).round_dp(2),
+            Some(cost) => {
+                (cost * rust_decimal::Decimal::new(rng.gen_range(95..=105), 2)).round_dp(2)
+            }
             None => rust_decimal::Decimal::new(rng.gen_range(500..=4000), 2),
         };
         total += qty * unit;
