@@ -613,6 +613,29 @@ async function run(vp: Viewport) {
             await setNcm(ncm);
           }
         });
+
+        // The NF-e manifest: the fake distributes two real NF-e to the demo company (keys
+        // 4318...0301 of 2018, R$ 500,00, and 3520...7161); the 2018 one gets its ciência and
+        // its whole XML is downloaded. A second viewport finds them fetched already.
+        await step('manifest-nfe', async () => {
+          const EMITTER = 'UMA RAZAO SOCIAL DE TESTE QUALQUER';
+          await page.goto(`${BASE}/manifestonfe`);
+          await page.getByRole('button', { name: 'Buscar NF-e na SEFAZ' }).click();
+          await page.locator('[data-sonner-toast]', { hasText: /nova/ }).first().waitFor({ timeout: 30_000 });
+          await page.getByText('Total de registros: 2').waitFor();
+          const row = rowOf(EMITTER).filter({ hasText: '500,00' });
+          await row.getByRole('button', { name: /^(Editar|Visualizar)$/ }).click();
+          const status = page.getByTestId('status-badge');
+          await status.waitFor();
+          if ((await status.innerText()) === 'Sem manifestação') {
+            await page.getByRole('button', { name: 'Ciência da Operação' }).click();
+          }
+          await status.filter({ hasText: 'Ciência da operação' }).waitFor({ timeout: 30_000 });
+          const downloaded = page.waitForEvent('download');
+          await page.getByRole('button', { name: 'Baixar XML' }).click();
+          const file = (await downloaded).suggestedFilename();
+          if (!file.endsWith('-nfe.xml')) throw new Error(`the XML downloaded is '${file}', not the whole NF-e's`);
+        });
       }
 
       // Receivables (issue 13): the invoiced order's instalments on /contasareceber, one settled

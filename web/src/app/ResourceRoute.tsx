@@ -22,6 +22,8 @@ const DailyCashPage = lazy(() => import('../features/finance/DailyCashPage'));
 const DominioPage = lazy(() => import('../features/finance/DominioPage'));
 const OrderNfePanel = lazy(() => import('../features/fiscal/OrderNfePanel'));
 const FiscalServicesTab = lazy(() => import('../features/fiscal/FiscalServicesTab'));
+const ManifestTools = lazy(() => import('../features/fiscal/ManifestTools'));
+const ManifestPurchase = lazy(() => import('../features/purchases/ManifestPurchase'));
 
 type RegisterScreen = ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>;
 /** A screen of its own over a register, which works whether or not the gateway describes it. */
@@ -43,10 +45,12 @@ const REGISTER_SCREENS: Record<string, OwnScreen> = {
  * What a register's list shows beside its add button, by register name: calls the metadata
  * cannot declare as buttons (an upload). The purchases import an NF-e XML; the bank accounts
  * send and read the slips' bank files and, with the bank movements, show the balances of a
- * period and transfer between accounts.
+ * period and transfer between accounts; the NF-e manifest fetches the NF-e issued against the
+ * company from the SEFAZ and takes one received as XML.
  */
 const LIST_TOOLS: Record<string, RegisterScreen> = {
   compra: PurchaseImport,
+  manifestonfe: ManifestTools,
   banco: BankTools,
   movimentacaobancaria: MovementTools,
 };
@@ -66,10 +70,12 @@ const LIST_SCREENS: Record<string, RegisterScreen> = {
 /**
  * What a saved document's screen shows beside its buttons, by register name: calls the metadata
  * cannot declare as the document's buttons. A purchase updates its products' costs and prices
- * (a call of its line register).
+ * (a call of its line register); an NF-e of the manifest becomes a purchase ('Gerar Compra':
+ * calls of two registers).
  */
 const DOCUMENT_TOOLS: Record<string, DocumentTool> = {
   compra: PurchasePriceUpdate,
+  manifestonfe: ManifestPurchase,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../test/utils';
 import { RestError } from './rest';
-import { isNoContent, isNotice, postForFile, postForm, requestJson, saveFile } from './restForms';
+import { isNoContent, isNotice, postForFile, postForm, requestFile, requestJson, saveFile } from './restForms';
 import { getSession } from './session';
 
 const json = (body: unknown, status: number) =>
@@ -161,5 +161,62 @@ describe('postForFile on 204', () => {
     expect(isNoContent(refused)).toBe(true);
     expect(refused).toBeInstanceOf(RestError);
     expect((refused as RestError).message).toBe('Não foi possível obter o arquivo.');
+  });
+});
+
+describe('requestFile', () => {
+  it('calls with the method and JSON body and reads a file of any type under its name', async () => {
+    signIn();
+    const fetchMock = vi.fn(
+      async () =>
+        new Response('%PDF', {
+          status: 200,
+          headers: { 'content-type': 'application/pdf', 'content-disposition': 'inline; filename="dacte-12.pdf"' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const file = await requestFile('/cte/dacte', { json: { CTE_ID: 12 }, fallbackName: 'dacte.pdf' });
+    expect(file.name).toBe('dacte-12.pdf');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/cte/dacte');
+    expect(init.method).toBe('POST');
+    expect(JSON.parse(String(init.body))).toEqual({ CTE_ID: 12 });
+    expect(init.headers).toMatchObject({ authorization: 'Bearer token-123' });
+
+    // GET sends no body; no Content-Disposition: the fallback name.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<xml/>', { status: 200, headers: { 'content-type': 'application/xml' } })),
+    );
+    const got = await requestFile('/x/1', { method: 'get', fallbackName: 'x.xml' });
+    expect(got.name).toBe('x.xml');
+  });
+
+  it("refuses with the server's msg, a notice for JSON with success, and a fixed text for HTML", async () => {
+    signIn();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 409, msg: 'O XML desta NF-e ainda não está disponível.' }, 409)),
+    );
+    await expect(requestFile('/x', { fallbackName: 'x' })).rejects.toMatchObject({
+      message: 'O XML desta NF-e ainda não está disponível.',
+      status: 409,
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ code: 200, msg: 'Nada a baixar.' }, 200)),
+    );
+    const notice = await requestFile('/x', { fallbackName: 'x' }).catch((e: unknown) => e);
+    expect(isNotice(notice)).toBe(true);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<!doctype html>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    );
+    await expect(requestFile('/x', { fallbackName: 'x' })).rejects.toThrow('Não foi possível obter o arquivo.');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 500 })),
+    );
+    await expect(requestFile('/x', { fallbackName: 'x' })).rejects.toBeInstanceOf(RestError);
   });
 });

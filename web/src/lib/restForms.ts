@@ -2,7 +2,8 @@
 // return file with its account, an OFX statement with its account), a file answer of any of
 // several types (a CNAB remittance is text), the long calls of the accounting integration
 // that wait as long as the server takes (spec §7.1: "a second client with no timeout"), and
-// handing a fetched file to the browser as a download; and plain JSON calls (GET, or POST with a
+// handing a fetched file to the browser as a download (and a file answered by any call: a
+// document's download button); and plain JSON calls (GET, or POST with a
 // JSON body) that tell a 204 (nothing) from an answer. They carry the same headers as
 // lib/rest.ts, throw the server's pt-BR `msg` as a RestError, and a 401 ends the session.
 import { timeoutFetch } from './apollo';
@@ -121,6 +122,47 @@ export async function postForFile(
   const blob = await res.blob();
   return {
     blob: blob.type ? blob : new Blob([blob], { type: types[0] }),
+    name: dispositionName(res.headers.get('content-disposition')) ?? fallbackName,
+  };
+}
+
+/**
+ * Calls `path` with `method` (a body, `json`, for any but GET) and reads the file it answers,
+ * whatever its type (a document's download button: an XML, a PDF). A JSON answer is the
+ * server's refusal all the same (its `msg`; a RestNotice when the status is a success), and an
+ * HTML one (a misrouted call answering the app) is refused with a fixed text. `fallbackName`
+ * names the file when the server sends no Content-Disposition.
+ */
+export async function requestFile(
+  path: string,
+  {
+    method = 'POST',
+    json,
+    fallbackName,
+    timeoutMs = REST_TIMEOUT_MS,
+  }: { method?: string; json?: unknown; fallbackName: string; timeoutMs?: number | null },
+): Promise<FetchedFile> {
+  const verb = method.toUpperCase();
+  const init: RequestInit =
+    verb === 'GET'
+      ? { method: verb, headers: headers() }
+      : {
+          method: verb,
+          headers: { ...headers(), 'content-type': 'application/json' },
+          body: JSON.stringify(json ?? {}),
+        };
+  const res = await fetcher(timeoutMs)(path, init);
+  if (!res.ok) throw await refusal(res, MSG.fileFailed);
+  if (res.status === 204) throw new NoContent();
+  const received = (res.headers.get('content-type') ?? '').toLowerCase();
+  if (received.startsWith('application/json')) {
+    const refused = await refusal(res, MSG.fileFailed);
+    throw new RestNotice(refused.message, refused.status);
+  }
+  if (received.startsWith('text/html')) throw new RestError(MSG.fileFailed, res.status);
+  const blob = await res.blob();
+  return {
+    blob: blob.type || !received ? blob : new Blob([blob], { type: received }),
     name: dispositionName(res.headers.get('content-disposition')) ?? fallbackName,
   };
 }

@@ -97,7 +97,7 @@ export const documentLine = (
 
 /**
  * A button: no confirmation, enabled in any status, path parameters by name, no body, not the
- * screen's primary one, needing the update permission.
+ * screen's primary one, needing the update permission, answering a record (not a file).
  */
 export const action = (over: Pick<Action, 'name' | 'path' | 'label'> & Partial<Action>): Action => ({
   method: 'POST',
@@ -111,6 +111,7 @@ export const action = (over: Pick<Action, 'name' | 'path' | 'label'> & Partial<A
   opens: null,
   primary: false,
   permission: 'update',
+  download: false,
   ...over,
 });
 
@@ -913,4 +914,103 @@ export const payablesSettlementMeta = titleMeta({
   title: 'Baixa de Contas a Pagar',
   program: 'baixacontaspagar',
   ...payableNames,
+});
+
+// ------------------------------------------------------------------ NF-e manifest
+// The NF-e manifest as the fiscal service declares it (services/fiscal/src/resources/manifest):
+// rows written by its calls only (no status accepts changes), its four events as buttons of one
+// call, and its XML as a download button.
+const manifestStatus: StatusLabel[] = [
+  { value: 'P', text: 'Sem manifestação', tone: 'open' },
+  { value: 'C', text: 'Ciência da operação', tone: 'open' },
+  { value: 'F', text: 'Operação confirmada', tone: 'done' },
+  { value: 'D', text: 'Operação desconhecida', tone: 'cancelled' },
+  { value: 'N', text: 'Operação não realizada', tone: 'cancelled' },
+];
+const manifestEvent = (label: string, code: string, openWhen: string[], over: Partial<Action> = {}) =>
+  action({
+    name: 'manifestar',
+    path: '/manifestonfe/manifestar/nfe',
+    label,
+    openWhen,
+    body: [
+      { name: 'MAN_ID', source: fromField('MAN_ID') },
+      { name: 'TIPO_EVENTO', source: constant(code) },
+    ],
+    ...over,
+  });
+
+export const manifestMeta: DocumentRegister = {
+  name: 'manifestonfe',
+  path: '/manifestonfe',
+  title: 'Manifesto de NF-e',
+  program: 'manifestonfe',
+  key: ['MAN_ID'],
+  companyColumn: 'MAN_EMP_ID',
+  labelField: 'MAN_EMIT_NOME',
+  labelLength: null,
+  defaultOrder: 'MAN_DATA DESC, MAN_ID DESC',
+  fields: [
+    field({ name: 'MAN_ID', kind: 'NUMBER', label: 'Código', editable: false }),
+    field({ name: 'MAN_DATA', kind: 'DATE', label: 'Emissão', editable: false, inList: true }),
+    field({ name: 'MAN_NUMERO', kind: 'NUMBER', label: 'Número', editable: false, inList: true }),
+    field({ name: 'MAN_EMIT_NOME', kind: 'TEXT', label: 'Emitente', editable: false, inList: true }),
+    { ...money('MAN_VALOR', 'Valor'), inList: true },
+    situation('MAN_SITUACAO', manifestStatus),
+    field({ name: 'MAN_CHAVE', kind: 'ACCESS_KEY', label: 'Chave de Acesso', editable: false }),
+    field({ name: 'MAN_COMPLETA', kind: 'BOOLEAN', label: 'XML completo', editable: false, inList: true }),
+    field({ name: 'MAN_COMP_ID', kind: 'NUMBER', label: 'Compra', editable: false }),
+  ],
+  groups: [],
+  document: {
+    key: ['MAN_ID'],
+    dateField: 'MAN_DATA',
+    breadcrumbs: ['Início', 'Fiscal', 'Manifesto de NF-e'],
+    blockStock: false,
+    children: [],
+    status: { field: 'MAN_SITUACAO', open: [], labels: manifestStatus },
+    totals: [],
+    lines: [],
+  },
+  actions: [
+    manifestEvent('Ciência da Operação', '210210', ['P'], { primary: true }),
+    manifestEvent('Confirmar Operação', '210200', ['P', 'C'], {
+      confirm: {
+        title: 'Confirmar operação',
+        text: 'Confirmar que a NF-e {MAN_NUMERO} de {MAN_EMIT_NOME} foi recebida como emitida?',
+        ok: 'Confirmar',
+      },
+    }),
+    manifestEvent('Desconhecer', '210220', ['P', 'C'], {
+      dialog: 'justificativa',
+      dialogTitle: 'Desconhecimento da operação',
+    }),
+    manifestEvent('Operação não Realizada', '210240', ['P', 'C'], {
+      dialog: 'justificativa',
+      dialogTitle: 'Operação não realizada',
+    }),
+    action({
+      name: 'download',
+      path: '/manifestonfe/download/doc',
+      label: 'Baixar XML',
+      permission: 'view',
+      body: [{ name: 'MAN_ID', source: fromField('MAN_ID') }],
+      download: true,
+    }),
+  ],
+};
+
+/** An NF-e of the manifest: the 2018 one the fake provider distributes, acknowledged and whole. */
+export const manifestRow = (over: object = {}) => ({
+  MAN_ID: 9,
+  MAN_EMP_ID: 1,
+  MAN_DATA: '2018-09-25',
+  MAN_NUMERO: 26,
+  MAN_EMIT_NOME: 'UMA RAZAO SOCIAL DE TESTE QUALQUER',
+  MAN_VALOR: '500.00',
+  MAN_SITUACAO: 'C',
+  MAN_CHAVE: '43180906929383000163550010000000261000010301',
+  MAN_COMPLETA: true,
+  MAN_COMP_ID: null,
+  ...over,
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { MSG } from '../../lib/messages';
+import { CellContent } from './CellContent';
 import { cellText, type Column, type Row, type RowSelect, type RowTone } from './types';
 
 interface Props {
@@ -60,7 +61,7 @@ export function CardList({
                 <div key={c.key} className="contents">
                   <dt className="text-slate-500">{c.label}</dt>
                   <dd className={`truncate ${rowTone === 'danger' ? 'text-red-800' : 'text-slate-700'}`}>
-                    {cellText(c, row)}
+                    <CellContent column={c} row={row} />
                   </dd>
                 </div>
               ))}

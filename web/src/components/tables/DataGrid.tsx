@@ -17,16 +17,8 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { useMemo, useState, type ReactNode } from 'react';
 import { MSG } from '../../lib/messages';
-import {
-  cellText,
-  mergeOrder,
-  withOrdem,
-  type Column,
-  type Row,
-  type RowSelect,
-  type RowTone,
-  type SortState,
-} from './types';
+import { CellContent } from './CellContent';
+import { mergeOrder, withOrdem, type Column, type Row, type RowSelect, type RowTone, type SortState } from './types';
 
 interface Props {
   columns: Column[];
@@ -177,7 +169,7 @@ export function DataGrid({
                         key={c.key}
                         className={`px-2.5 py-1.5 ${c.align === 'right' ? 'text-right' : ''} ${c.nowrap ? 'whitespace-nowrap' : ''}`}
                       >
-                        {cellText(c, row)}
+                        <CellContent column={c} row={row} />
                       </td>
                     ))}
                     {actions && (

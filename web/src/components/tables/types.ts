@@ -7,7 +7,19 @@ export interface Column {
   align?: 'left' | 'right';
   /** Kept on one line (documents, phones, dates, amounts). */
   nowrap?: boolean;
+  /** Shows the text as a badge of this tone (a document's status); none: plain text. */
+  tone?: (value: unknown, row: Row) => string | null | undefined;
 }
+
+/** A badge's colours by its tone (a document status's StatusLabel.tone); any other: neutral. */
+const BADGE_TONES: Record<string, string> = {
+  open: 'bg-emerald-100 text-emerald-800',
+  done: 'bg-blue-100 text-blue-800',
+  cancelled: 'bg-red-100 text-red-800',
+};
+
+export const badgeClass = (tone: string | null | undefined) =>
+  `rounded-full px-2.5 py-0.5 text-xs font-semibold ${(tone && BADGE_TONES[tone]) || 'bg-slate-200 text-slate-700'}`;
 
 /** Rows the user picks for a call on several of them (settle the chosen titles). */
 export interface RowSelect {

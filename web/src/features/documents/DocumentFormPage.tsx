@@ -12,6 +12,7 @@ import { errorMessage } from '../../lib/apollo';
 import { formatMoney } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
+import { isNotice, saveFile } from '../../lib/restForms';
 import { notify } from '../../lib/toast';
 import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
@@ -117,7 +118,9 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
 
   const { create, loading: creating } = useCreateRecord(meta.name);
   const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
-  const { call, loading: acting } = useDocumentAction(meta, metas);
+  const { call, download, loading: calling } = useDocumentAction(meta, metas);
+  const [fetching, setFetching] = useState(false);
+  const acting = calling || fetching;
 
   if (!perms.canView && !(action === 'inserir' && perms.canCreate)) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
@@ -164,6 +167,10 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
   // A refusal the button may override (REFUSAL_OVERRIDES) becomes a question: once the user
   // confirms, the call is made again with the override added to its body. Any other is a toast.
   const run = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
+    if (button.download) {
+      await fetchFile(button, shown, asked);
+      return;
+    }
     try {
       const { answer, next } = await call(button, shown, asked);
       notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
@@ -182,6 +189,19 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
         cancelText: 'Cancelar',
         onOk: () => run(button, shown, { ...asked, ...override.body }),
       });
+    }
+  };
+
+  // A download button's file goes to the browser; a JSON refusal with success is a warning.
+  const fetchFile = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
+    setFetching(true);
+    try {
+      saveFile(await download(button, shown, asked));
+    } catch (e) {
+      if (isNotice(e)) notify.warning(e.message);
+      else notify.error(errorMessage(e));
+    } finally {
+      setFetching(false);
     }
   };
 
@@ -302,9 +322,10 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
               <Tool meta={meta} metas={metas} record={record} />
             </Suspense>
           )}
-          {buttons.map((b) => (
+          {buttons.map((b, i) => (
             <button
-              key={b.name}
+              // One call may be offered by several buttons (the NF-e manifest's four events).
+              key={`${b.name}-${i}`}
               type="button"
               className={b.primary ? primaryButton : secondaryButton}
               disabled={acting || !actionEnabled(b, meta, record, perms)}

@@ -1,15 +1,8 @@
-import type { Row } from '../../components/tables/types';
+import { badgeClass, type Row } from '../../components/tables/types';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { labelText } from '../../lib/resources/recordLabel';
 import { statusLabel, statusOf } from './documentMeta';
 
-/** A status badge's colours by the tone the metadata gives it (StatusLabel.tone); any other: neutral. */
-const TONES: Record<string, string> = {
-  open: 'bg-emerald-100 text-emerald-800',
-  done: 'bg-blue-100 text-blue-800',
-  cancelled: 'bg-red-100 text-red-800',
-};
-const NEUTRAL = 'bg-slate-200 text-slate-700';
 const badge = 'rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
 interface Props {
@@ -35,7 +28,7 @@ export function DocumentHeading({ meta, record, locks }: Props) {
         {label && <span className="font-normal text-slate-600"> - {label}</span>}
       </h2>
       {status && (
-        <span data-testid="status-badge" className={`${badge} ${(status.tone && TONES[status.tone]) || NEUTRAL}`}>
+        <span data-testid="status-badge" className={badgeClass(status.tone)}>
           {status.text}
         </span>
       )}

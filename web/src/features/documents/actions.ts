@@ -4,7 +4,7 @@
 // override (asked, then the call made again with the override in its body).
 import type { FormValues, GroupDescriptor } from '../../components/fields/types';
 import type { Row } from '../../components/tables/types';
-import { parseBRNumber } from '../../lib/format';
+import { parseBRNumber, toApiDate } from '../../lib/format';
 import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { allows, type Permissions } from '../../lib/resources/permissions';
 import { statusOf } from './documentMeta';
@@ -54,6 +54,16 @@ export function actionParams(action: ActionMeta, ctx: ActionContext): Record<str
   return params;
 }
 
+/**
+ * The call's legacy REST path with its parameters filled in (`/manifestonfe/download/doc`,
+ * `/cte/dacte/{CTE_ID}` -> `/cte/dacte/12`): a download button calls it directly, since its
+ * answer is a file, not a record GraphQL could carry.
+ */
+export function actionPath(action: ActionMeta, ctx: ActionContext): string {
+  const params = actionParams(action, ctx);
+  return action.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
+}
+
 /** The call's body: the button's declared values and what its dialog asked; none when both are empty. */
 export function actionBody(
   action: ActionMeta,
@@ -84,8 +94,81 @@ export function surchargeBody(values: FormValues): Record<string, unknown> {
   return values.TIPO === 'P' ? { PERCENTUAL: n } : { VALOR: n };
 }
 
-/** The dialogs the client knows by `ActionMeta.dialog`. */
+/**
+ * A dialog of one required multi-line text `name` ('{label}') of `min` to `max` characters
+ * (the generic forms' messages: required, minimum length; the field takes no more than `max`),
+ * sent trimmed as the body's `name`: the justification of a cancellation, a correction letter.
+ */
+function textDialog(name: string, label: string, min: number, max: number, okText: string): ActionDialog {
+  return {
+    okText,
+    groups: [{ fields: [{ name, type: 'TEXTAREA', text: label, required: true, min, length: max, width: 12 }] }],
+    body: (values) => ({ [name]: String(values[name] ?? '').trim() }),
+  };
+}
+
+/** The MDF-e closing dialog's values as the call's body: the date (yyyy-MM-dd), UF and IBGE code. */
+export function closingBody(values: FormValues): Record<string, unknown> {
+  const raw = String(values.DATA_ENCERRAMENTO ?? '').trim();
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? raw : toApiDate(raw);
+  return {
+    ...(date ? { DATA_ENCERRAMENTO: date } : {}),
+    UF: String(values.UF ?? '')
+      .trim()
+      .toUpperCase(),
+    CODIGO_MUNICIPIO: String(values.CODIGO_MUNICIPIO ?? '').replace(/\D/g, ''),
+  };
+}
+
+/** The CT-e correction letter's values as the call's body: the group, field and right value. */
+export function cteCorrectionBody(values: FormValues): Record<string, unknown> {
+  const text = (name: string) => String(values[name] ?? '').trim();
+  return { GRUPO: text('GRUPO'), CAMPO: text('CAMPO'), VALOR: text('VALOR') };
+}
+
+/**
+ * The dialogs the client knows by `ActionMeta.dialog`: `surcharge` (a value or percentage),
+ * `justificativa` (JUSTIFICATIVA, 15 to 255 characters: an NF-e event, a CT-e or MDF-e
+ * cancellation) and `correcao` (CORRECAO, 15 to 1000 characters: a correction letter).
+ */
 export const ACTION_DIALOGS: Record<string, ActionDialog> = {
+  justificativa: textDialog('JUSTIFICATIVA', 'Justificativa', 15, 255, 'Confirmar'),
+  correcao: textDialog('CORRECAO', 'Correção', 15, 1000, 'Enviar'),
+  // An MDF-e's closing: where and when the trip ended.
+  encerramento: {
+    okText: 'Encerrar',
+    groups: [
+      {
+        fields: [
+          { name: 'DATA_ENCERRAMENTO', type: 'DATE', text: 'Data do encerramento', required: true, width: 4 },
+          { name: 'UF', type: 'TEXT', text: 'UF', required: true, length: 2, width: 2 },
+          {
+            name: 'CODIGO_MUNICIPIO',
+            type: 'TEXT',
+            text: 'Município (código IBGE)',
+            required: true,
+            length: 7,
+            width: 6,
+          },
+        ],
+      },
+    ],
+    body: closingBody,
+  },
+  // A CT-e's correction letter names the group and field of the CT-e and the right value.
+  'cte-correction': {
+    okText: 'Enviar carta de correção',
+    groups: [
+      {
+        fields: [
+          { name: 'GRUPO', type: 'TEXT', text: 'Grupo (ex.: compl)', required: true, width: 4 },
+          { name: 'CAMPO', type: 'TEXT', text: 'Campo (ex.: xObs)', required: true, width: 4 },
+          { name: 'VALOR', type: 'TEXTAREA', text: 'Valor correto', required: true, width: 12 },
+        ],
+      },
+    ],
+    body: cteCorrectionBody,
+  },
   surcharge: {
     okText: 'Aplicar',
     groups: [

@@ -1,11 +1,13 @@
 import { useApolloClient, useMutation } from '@apollo/client';
 import { useCallback } from 'react';
 import type { Row } from '../../components/tables/types';
+import type { FetchedFile } from '../../lib/rest';
 import type { DocumentRegister, ResourceMeta } from '../../lib/resources/metaFields';
 import { evictPages, shownReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
-import { actionBody, actionParams, openedHref, type ActionMeta } from './actions';
+import { requestFile } from '../../lib/restForms';
+import { actionBody, actionParams, actionPath, openedHref, type ActionMeta } from './actions';
 import { ResourceActionDocument } from '../../lib/resources/documents';
 
 /**
@@ -52,5 +54,27 @@ export function useDocumentAction(meta: DocumentRegister, metas: ResourceMeta[])
     },
     [run, client, emp, userId, meta, metas],
   );
-  return { call, loading };
+
+  /**
+   * A download button (ActionMeta.download): its legacy REST path, method and body as for any
+   * button, answering the file the browser is to save (under the name the server gives it).
+   * Fetching it may have completed the document on the server (the NF-e manifest keeps the
+   * whole XML once it came), so the shown header is read again, without waiting for it.
+   */
+  const download = useCallback(
+    async (action: ActionMeta, record: Row, asked?: Record<string, unknown>): Promise<FetchedFile> => {
+      const ctx = { record, emp, userId };
+      const file = await requestFile(actionPath(action, ctx), {
+        method: action.method,
+        json: actionBody(action, ctx, asked) ?? {},
+        fallbackName: `${meta.name}-${action.name}`,
+      });
+      for (const read of shownReads(client, [meta.name])) {
+        client.query({ ...read, fetchPolicy: 'network-only' }).catch(() => undefined);
+      }
+      return file;
+    },
+    [client, emp, userId, meta],
+  );
+  return { call, download, loading };
 }

@@ -7,18 +7,12 @@ import type { SelectedItem } from '../../components/picker/pickerState';
 import { cellText, type Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { notify } from '../../lib/toast';
-import {
-  editHref,
-  encodeId,
-  listColumns,
-  type DocumentRegister,
-  type ResourceMeta,
-} from '../../lib/resources/metaFields';
+import { encodeId, listColumns, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { usePickerLoad } from '../../lib/resources/pickerLoad';
-import { idOf } from '../../lib/resources/recordCache';
 import { labelText } from '../../lib/resources/recordLabel';
 import { useReferenceTexts } from '../../lib/resources/useResourceData';
 import {
+  IMPORTED,
   isPending,
   itemColumns,
   itemFields,
@@ -26,6 +20,7 @@ import {
   matchText,
   productDraft,
   productLine,
+  purchaseScreen,
   type ImportAnswer,
 } from './importAnswer';
 import { useCreateItemProduct, useImportXml, useLineMeta, useLinkItem } from './useImportXml';
@@ -103,7 +98,7 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
       const a = await upload(file);
       setAnswer(a);
       setItems(a.itens);
-      notify.success('XML importado com sucesso!');
+      notify.success(IMPORTED);
     } catch (e) {
       const message = errorMessage(e);
       setError(message);
@@ -144,7 +139,8 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
 
   const openPurchase = () => {
     if (!answer) return;
-    navigate(editHref(meta, idOf(meta.document.key, answer.compra)), { state: { record: answer.compra } });
+    const { href, state } = purchaseScreen(meta, answer.compra);
+    navigate(href, { state });
     onClose();
   };
 

@@ -5,7 +5,7 @@
 import type { Column, Row } from '../../components/tables/types';
 import { formatQuantity } from '../../lib/format';
 import { onlyDigits } from '../../lib/masks';
-import { listColumns, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
+import { editHref, listColumns, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { idOf } from '../../lib/resources/recordCache';
 
 /** The legacy call the import posts the file to (multipart field `file`). */
@@ -26,6 +26,24 @@ export interface ImportAnswer {
   itens: Row[];
   avisos: string[];
 }
+
+/** The notice of an imported XML. */
+export const IMPORTED = 'XML importado com sucesso!';
+
+/** The purchase's supplier (its field referencing the suppliers: COMP_FORN_ID), null when it names none. */
+export function purchaseSupplier(meta: ResourceMeta, purchase: Row): unknown {
+  const field =
+    meta.fields.find((f) => /^fornecedor/i.test(f.reference ?? '') && /^fornecedor$/i.test(f.label))?.name ??
+    'COMP_FORN_ID';
+  const v = purchase[field];
+  return v == null || v === '' ? null : v;
+}
+
+/** The edit screen of the purchase an import created, and the state that hands it its row. */
+export const purchaseScreen = (meta: DocumentRegister, purchase: Row) => ({
+  href: editHref(meta, idOf(meta.document.key, purchase)),
+  state: { record: purchase },
+});
 
 /** The answer as the server sends it; anything else is refused with a pt-BR message. */
 export function parseImportAnswer(json: unknown): ImportAnswer {

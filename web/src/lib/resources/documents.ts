@@ -112,6 +112,7 @@ export const ResourceMetaFieldsFragment = graphql(`
       opens
       primary
       permission
+      download
     }
   }
 `);

@@ -109,13 +109,17 @@ export function listFields(meta: ResourceMeta): FieldMeta[] {
   return shown.length ? shown : meta.fields.slice(0, 4);
 }
 
+/** The list's columns; a document's status shows as a badge of its label's tone. */
 export function listColumns(meta: ResourceMeta, texts: ReferenceTexts = {}): Column[] {
+  const status = meta.document?.status;
+  const tone = (v: unknown) => status?.labels.find((l) => l.value === String(v ?? ''))?.tone;
   return listFields(meta).map((f) => ({
     key: f.name,
     label: f.label,
     format: cellFormat(f, texts),
     align: f.kind === 'MONEY' || f.kind === 'NUMBER' ? 'right' : 'left',
     nowrap: NOWRAP_KINDS.has(f.kind),
+    ...(status && f.name === status.field ? { tone } : {}),
   }));
 }
 
