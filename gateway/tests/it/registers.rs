@@ -254,6 +254,20 @@ async fn register_routes_refuse_other_companies_and_answer_204_when_empty() {
             ),
         ] {
             let (status, body_out) = s.call(m.clone(), &p, body).await;
+            // A register whose create is a multipart upload (POST /manifestonfe:
+            // an NF-e XML) stores it in the session's company, never one named in
+            // a body: a JSON body is refused as such, before any company.
+            let upload_create = m == Method::POST
+                && p == format!("/{name}")
+                && res
+                    .actions
+                    .iter()
+                    .any(|a| a.upload.is_some() && a.method == "POST" && a.path == p);
+            if upload_create {
+                assert_eq!(status, 400, "{m} {p}: {body_out}");
+                assert_eq!(body_out["msg"], "Envie o arquivo como multipart/form-data.");
+                continue;
+            }
             assert_eq!(status, 403, "{m} {p}: {body_out}");
         }
         // Company 2 of the demo client has no rows of these registers.

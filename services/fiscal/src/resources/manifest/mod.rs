@@ -141,6 +141,7 @@ fn manifest_button(label: &str, code: &str, open_when: &[&str]) -> Button {
 
 fn manifestonfe(ctx: Arc<Ctx>) -> Resource {
     Resource::new(NAME, "Manifesto de NF-e", SCHEMA, "manifestonfe", "manifestonfe")
+        .screen("/manifestonfe")
         .key(&["MAN_ID"])
         .company("MAN_EMP_ID")
         .label("MAN_EMIT_NOME")

@@ -238,7 +238,8 @@ fn int(body: &Map<String, Value>, key: &str) -> Option<i64> {
 }
 
 /// A row that names another row of the same MDF-e (`parent_key` in the
-/// body): 400 with `message` when that row is not there.
+/// body): 404 with `message` when that row is not there (in this client and
+/// company: another client's ids are not found either).
 async fn sibling_exists(
     tx: &mut Tx,
     caller: &Caller,
@@ -262,7 +263,7 @@ async fn sibling_exists(
     .fetch_optional(&mut **tx)
     .await?;
     if found.is_none() {
-        return Err(Error::validation(message));
+        return Err(Error::NotFound(message.into()));
     }
     Ok(())
 }

@@ -271,10 +271,19 @@ async fn rows_refuse_bad_input_with_a_message() {
     ];
     for (res, body, expected) in cases {
         let e = create(&env.db, c, res, body).await.expect_err(res);
-        assert!(
-            matches!(e, erp_platform::Error::Validation(_)),
-            "{res}: 400: {e:?}"
-        );
+        // A row of the MDF-e that is not there is not found (404); the rest is
+        // bad input (400).
+        if expected.contains("não encontrado neste MDF-e") {
+            assert!(
+                matches!(e, erp_platform::Error::NotFound(_)),
+                "{res}: 404: {e:?}"
+            );
+        } else {
+            assert!(
+                matches!(e, erp_platform::Error::Validation(_)),
+                "{res}: 400: {e:?}"
+            );
+        }
         assert_eq!(e.public_message(), expected, "{res}");
     }
     // A CT-e key is taken as a CT-e; an own-load MDF-e refuses it at emission.
