@@ -405,25 +405,6 @@ pub struct CtePedidoCancelamento {
     pub justificativa: Option<String>,
 }
 
-/// Informações dos veículos transportados (`infCTeNorm.veicNovos`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CteSefazVeicNovos {
-    /// Chassi do veículo.
-    pub chassi: String,
-    /// Cor do veículo. Código de cada montadora.
-    pub cCor: String,
-    /// Descrição da cor.
-    pub xCor: String,
-    /// Código Marca Modelo. Utilizar tabela RENAVAM.
-    pub cMod: String,
-    /// Valor Unitário do Veículo.
-    #[serde(with = "crate::nuvemfiscal::number")]
-    pub vUnit: rust_decimal::Decimal,
-    /// Frete Unitário.
-    #[serde(with = "crate::nuvemfiscal::number")]
-    pub vFrete: rust_decimal::Decimal,
-}
-
 /// Pedido de carta de correção de CT-e (`POST /cte/{id}/carta-correcao`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CtePedidoCartaCorrecao {

@@ -220,7 +220,7 @@ pub struct CteSefazInfCTeNorm {
     pub infModal: CteSefazInfModal,
     /// Informações dos veículos transportados.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub veicNovos: Vec<super::cte::CteSefazVeicNovos>,
+    pub veicNovos: Vec<CteSefazVeicNovos>,
 }
 
 /// Informações da Carga do CT-e.
@@ -400,4 +400,23 @@ pub struct CteSefazInfCTeSupl {
     /// Texto com o QR-Code impresso no DACTE.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qrCodCTe: Option<String>,
+}
+
+/// Informações dos veículos transportados (`infCTeNorm.veicNovos`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteSefazVeicNovos {
+    /// Chassi do veículo.
+    pub chassi: String,
+    /// Cor do veículo. Código de cada montadora.
+    pub cCor: String,
+    /// Descrição da cor.
+    pub xCor: String,
+    /// Código Marca Modelo. Utilizar tabela RENAVAM.
+    pub cMod: String,
+    /// Valor Unitário do Veículo.
+    #[serde(with = "num")]
+    pub vUnit: rust_decimal::Decimal,
+    /// Frete Unitário.
+    #[serde(with = "num")]
+    pub vFrete: rust_decimal::Decimal,
 }
