@@ -7,29 +7,24 @@
 //! the provider: one event per NF-e at a time.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use async_trait::async_trait;
-use chrono::Utc;
 use erp_platform::db::Tx;
 use erp_platform::resource::params::{company, id_param};
 use erp_platform::resource::{file_reply, query, ActionHandler, Call};
 use erp_platform::{Error, Result};
-use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
+use super::events::{fetch_whole, register};
+use super::store::{company_settings, upsert, whole, Incoming, DIST_WAIT};
 use super::Ctx;
 use crate::nfe_xml::{AccessKey, NfeHeader};
 use crate::nuvemfiscal::types::{
-    Ambiente, DistribuicaoNfeDocumento, DistribuicaoNfePedido, DistribuicaoNfePedidoManifestacao,
-    DistribuicaoStatus, TipoConsultaDistribuicao, TipoManifestacao,
+    DistribuicaoNfePedido, DistribuicaoStatus, TipoConsultaDistribuicao, TipoManifestacao,
 };
-use crate::nuvemfiscal::NuvemFiscal;
 use crate::resources::company::provider::{client, provider_error, provider_message};
 use crate::resources::company::take_upload;
 
-/// How long one distribution request may stay `processando`.
-const DIST_WAIT: Duration = Duration::from_secs(30);
 /// Requests per "Buscar NF-e" at most (50 documents each): a company far
 /// behind catches up over a few presses instead of one endless call.
 const DIST_ROUNDS: usize = 20;
@@ -38,8 +33,6 @@ const TYPES: &str =
     "Informe o tipo da manifestação (TIPO_EVENTO): 210210 ciência, 210200 confirmação, 210220 desconhecimento ou 210240 operação não realizada.";
 const SHORT_JUSTIFICATION: &str =
     "A justificativa da manifestação deve ter entre 15 e 255 caracteres.";
-const NO_CNPJ: &str =
-    "A empresa não tem CNPJ: informe-o em Empresas para buscar as NF-e emitidas contra ela.";
 
 fn body_int(body: &Value, key: &str) -> Option<i64> {
     match body.get(key)? {
@@ -75,219 +68,6 @@ fn man_id(call: &Call<'_>) -> Result<i64> {
 /// The row as the register reads it.
 async fn row(tx: &mut Tx, call: &Call<'_>, emp: i64, id: i64) -> Result<Value> {
     query::get(tx, call.res, call.caller, Some(emp), &[id.to_string()]).await
-}
-
-/// The company's CNPJ and UF, and its distribution settings (environment,
-/// automatic ciência).
-struct Company {
-    cnpj: String,
-    uf: Option<String>,
-    ambiente: Ambiente,
-    ciencia_aut: bool,
-}
-
-async fn company_settings(tx: &mut Tx, client: i64, emp: i64) -> Result<Company> {
-    let (cnpj, uf): (Option<String>, Option<String>) = sqlx::query_as(
-        "SELECT cnpj, uf FROM fiscal.empresas WHERE client_id = $1 AND emp_id = $2 AND NOT excluido",
-    )
-    .bind(client)
-    .bind(emp)
-    .fetch_optional(&mut **tx)
-    .await?
-    .unwrap_or_default();
-    let cnpj: String = cnpj
-        .unwrap_or_default()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
-    if cnpj.len() != 14 && cnpj.len() != 11 {
-        return Err(Error::validation(NO_CNPJ));
-    }
-    let (ambiente, ciencia_aut): (i32, bool) = sqlx::query_as(
-        "SELECT emps_dist_ambiente, emps_dist_ciencia_aut FROM fiscal.empresas_servicos
-         WHERE client_id = $1 AND emps_emp_id = $2",
-    )
-    .bind(client)
-    .bind(emp)
-    .fetch_optional(&mut **tx)
-    .await?
-    .unwrap_or((2, false));
-    Ok(Company {
-        cnpj,
-        uf,
-        ambiente: if ambiente == 1 {
-            Ambiente::Producao
-        } else {
-            Ambiente::Homologacao
-        },
-        ciencia_aut,
-    })
-}
-
-async fn next_id(tx: &mut Tx, client: i64, emp: i64) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO fiscal.id_counters (client_id, emp_id, resource, last_id)
-         VALUES ($1, $2, 'manifestonfe',
-                 (SELECT coalesce(max(man_id), 0) + 1 FROM fiscal.manifestonfe
-                  WHERE client_id = $1 AND man_emp_id = $2))
-         ON CONFLICT (client_id, emp_id, resource) DO UPDATE
-         SET last_id = greatest(fiscal.id_counters.last_id + 1, EXCLUDED.last_id) RETURNING last_id",
-    )
-    .bind(client)
-    .bind(emp)
-    .fetch_one(&mut **tx)
-    .await?)
-}
-
-/// What a row is written from: a distributed summary or a whole NF-e.
-struct Incoming {
-    key: AccessKey,
-    nsu: Option<i64>,
-    emit_cnpj: Option<String>,
-    emit_nome: Option<String>,
-    emit_ie: Option<String>,
-    valor: Option<Decimal>,
-    data: Option<chrono::NaiveDate>,
-    tipo: Option<i32>,
-    protocolo: Option<String>,
-    /// The whole NF-e and the provider's id of it (none for an upload).
-    xml: Option<Vec<u8>>,
-    doc_id: Option<String>,
-    origem: &'static str,
-}
-
-impl Incoming {
-    fn from_summary(doc: &DistribuicaoNfeDocumento, key: AccessKey) -> Incoming {
-        Incoming {
-            key,
-            nsu: doc.nsu,
-            emit_cnpj: doc.emitente_cpf_cnpj.clone(),
-            emit_nome: doc.emitente_nome_razao_social.clone(),
-            emit_ie: doc.emitente_inscricao_estadual.clone(),
-            valor: doc.valor_nfe,
-            data: doc.data_evento.map(|d| d.date_naive()),
-            tipo: doc.tipo_nfe,
-            protocolo: doc.numero_protocolo.clone(),
-            xml: None,
-            doc_id: Some(doc.id.clone()),
-            origem: "DISTRIBUICAO",
-        }
-    }
-
-    fn from_xml(
-        h: NfeHeader,
-        xml: Vec<u8>,
-        nsu: Option<i64>,
-        doc_id: Option<String>,
-        origem: &'static str,
-    ) -> Incoming {
-        Incoming {
-            nsu,
-            emit_cnpj: Some(h.emitente_cnpj),
-            emit_nome: Some(h.emitente_nome),
-            emit_ie: Some(h.emitente_ie).filter(|s| !s.is_empty()),
-            valor: Some(h.valor),
-            data: h.emissao.map(|d| d.date_naive()),
-            tipo: h.tipo,
-            protocolo: h.protocolo,
-            xml: Some(xml),
-            doc_id,
-            origem,
-            key: h.key,
-        }
-    }
-}
-
-/// Writes the NF-e: a new key is a new row; a known one keeps what it had and
-/// takes the whole XML when it comes. True when the row is new.
-async fn upsert(tx: &mut Tx, client: i64, emp: i64, user: i64, i: &Incoming) -> Result<bool> {
-    let existing: Option<i64> = sqlx::query_scalar(
-        "SELECT man_id FROM fiscal.manifestonfe WHERE client_id = $1 AND man_emp_id = $2 AND man_chave = $3 FOR UPDATE",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(&i.key.key)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let complete = i.xml.is_some();
-    match existing {
-        Some(id) => {
-            if complete {
-                sqlx::query(
-                    "UPDATE fiscal.manifestonfe SET man_xml = $4, man_completa = true,
-                         man_doc_id = coalesce($5, man_doc_id), man_nsu = coalesce($6, man_nsu),
-                         man_protocolo = coalesce(man_protocolo, $7), man_emit_ie = coalesce(man_emit_ie, $8)
-                     WHERE client_id = $1 AND man_emp_id = $2 AND man_id = $3",
-                )
-                .bind(client)
-                .bind(emp)
-                .bind(id)
-                .bind(&i.xml)
-                .bind(&i.doc_id)
-                .bind(i.nsu)
-                .bind(&i.protocolo)
-                .bind(&i.emit_ie)
-                .execute(&mut **tx)
-                .await?;
-            }
-            Ok(false)
-        }
-        None => {
-            let id = next_id(tx, client, emp).await?;
-            sqlx::query(
-                "INSERT INTO fiscal.manifestonfe (client_id, man_emp_id, man_id, man_chave, man_numero, man_serie,
-                     man_data, man_origem, man_nsu, man_emit_cnpj, man_emit_nome, man_emit_ie, man_valor, man_tipo_nfe,
-                     man_protocolo, man_completa, man_doc_id, man_xml, man_usr_id)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
-            )
-            .bind(client)
-            .bind(emp)
-            .bind(id)
-            .bind(&i.key.key)
-            .bind(i.key.numero)
-            .bind(i.key.serie)
-            .bind(i.data)
-            .bind(i.origem)
-            .bind(i.nsu)
-            .bind(i.emit_cnpj.clone().unwrap_or_else(|| i.key.cnpj.clone()))
-            .bind(&i.emit_nome)
-            .bind(&i.emit_ie)
-            .bind(i.valor)
-            .bind(i.tipo)
-            .bind(&i.protocolo)
-            .bind(complete)
-            .bind(&i.doc_id)
-            .bind(&i.xml)
-            .bind(user)
-            .execute(&mut **tx)
-            .await?;
-            Ok(true)
-        }
-    }
-}
-
-/// The whole NF-e of a distributed document, when it is one; `None` for a
-/// summary or an event.
-async fn whole(nf: &NuvemFiscal, doc: &DistribuicaoNfeDocumento) -> Result<Option<Incoming>> {
-    if doc.resumo != Some(false) || doc.tipo_documento.as_deref() == Some("evento") {
-        return Ok(None);
-    }
-    let xml = nf
-        .baixar_xml_documento_distribuicao(&doc.id)
-        .await
-        .map_err(provider_error)?;
-    let h = NfeHeader::read(&xml).map_err(|e| {
-        Error::Unavailable(format!(
-            "A SEFAZ distribuiu um XML que não é de NF-e ({e})."
-        ))
-    })?;
-    Ok(Some(Incoming::from_xml(
-        h,
-        xml,
-        doc.nsu,
-        Some(doc.id.clone()),
-        "DISTRIBUICAO",
-    )))
 }
 
 /// `POST /manifestonfe/distribuicao/{emp}`.
@@ -428,111 +208,6 @@ impl ActionHandler for Distribute {
             "msg": msg,
         }))
     }
-}
-
-/// `MAN_SITUACAO` after an event.
-fn status_of(t: TipoManifestacao) -> &'static str {
-    match t {
-        TipoManifestacao::Ciencia => "C",
-        TipoManifestacao::Confirmacao => "F",
-        TipoManifestacao::Desconhecimento => "D",
-        TipoManifestacao::NaoRealizada => "N",
-    }
-}
-
-/// Sends the event for the row of `key` and records it; a ciência or
-/// confirmação then asks for the whole NF-e (a failure there is only logged:
-/// the next "Buscar NF-e" brings it).
-#[allow(clippy::too_many_arguments)]
-async fn register(
-    nf: &NuvemFiscal,
-    company: &Company,
-    tx: &mut Tx,
-    c: i64,
-    emp: i64,
-    key: &str,
-    tipo: TipoManifestacao,
-    justificativa: Option<String>,
-) -> Result<()> {
-    let event = nf
-        .manifestar_nfe(&DistribuicaoNfePedidoManifestacao {
-            cpf_cnpj: company.cnpj.clone(),
-            ambiente: company.ambiente,
-            chave_acesso: key.to_string(),
-            tipo_evento: tipo,
-            justificativa: justificativa.clone(),
-        })
-        .await
-        .map_err(provider_error)?;
-    if event.status.as_deref() != Some("registrado") {
-        return Err(Error::Conflict(format!(
-            "A SEFAZ não registrou a manifestação: {} - {}",
-            event
-                .codigo_status
-                .map(|c| c.to_string())
-                .unwrap_or_default(),
-            event.motivo_status.unwrap_or_default()
-        )));
-    }
-    sqlx::query(
-        "UPDATE fiscal.manifestonfe SET man_situacao = $4, man_manifestacao = $5, man_manif_protocolo = $6,
-             man_manif_data = coalesce($7, now()), man_justificativa = $8
-         WHERE client_id = $1 AND man_emp_id = $2 AND man_chave = $3",
-    )
-    .bind(c)
-    .bind(emp)
-    .bind(key)
-    .bind(status_of(tipo))
-    .bind(tipo.code())
-    .bind(&event.numero_protocolo)
-    .bind(event.data_registro.map(|d| d.with_timezone(&Utc)))
-    .bind(&justificativa)
-    .execute(&mut **tx)
-    .await?;
-    if matches!(
-        tipo,
-        TipoManifestacao::Ciencia | TipoManifestacao::Confirmacao
-    ) {
-        if let Err(e) = fetch_whole(nf, company, tx, c, emp, key).await {
-            tracing::warn!(client = c, emp, key, error = %e, "manifestonfe: whole NF-e not fetched yet");
-        }
-    }
-    Ok(())
-}
-
-/// Asks the distribution for the key's newest document and keeps the whole
-/// NF-e when that is what came.
-async fn fetch_whole(
-    nf: &NuvemFiscal,
-    company: &Company,
-    tx: &mut Tx,
-    c: i64,
-    emp: i64,
-    key: &str,
-) -> Result<bool> {
-    let answer = nf
-        .distribuir_nfe_e_aguardar(
-            &DistribuicaoNfePedido {
-                cpf_cnpj: company.cnpj.clone(),
-                ambiente: company.ambiente,
-                uf_autor: company.uf.clone().filter(|u| u.len() == 2),
-                tipo_consulta: TipoConsultaDistribuicao::ConsChave,
-                dist_nsu: None,
-                cons_nsu: None,
-                cons_chave: Some(key.to_string()),
-                ignorar_tempo_espera: None,
-            },
-            DIST_WAIT,
-        )
-        .await
-        .map_err(provider_error)?;
-    for doc in &answer.documentos {
-        if let Some(incoming) = whole(nf, doc).await? {
-            upsert(tx, c, emp, 0, &incoming).await?;
-            return Ok(true);
-        }
-    }
-    Ok(false)
 }
 
 /// `POST /manifestonfe/manifestar/nfe` {MAN_ID, TIPO_EVENTO, JUSTIFICATIVA}.

@@ -22,8 +22,9 @@
 //! Rows are written by these calls only: the generic create and update are
 //! refused (the generic delete removes a row, e.g. an upload made by mistake).
 //!
-//! Layout: here the descriptor and its buttons; `calls`: the calls (an NF-e
-//! XML is read by `crate::nfe_xml`).
+//! Layout: here the descriptor and its buttons; `calls`: the calls;
+//! `events`: the manifestation sent and recorded; `store`: the company's
+//! settings and the rows (an NF-e XML is read by `crate::nfe_xml`).
 
 use std::sync::Arc;
 
@@ -36,6 +37,8 @@ use erp_platform::{Error, Result};
 use serde_json::{Map, Value};
 
 mod calls;
+mod events;
+mod store;
 
 pub const NAME: &str = "manifestonfe";
 const SCHEMA: &str = crate::SCHEMA;
