@@ -30,8 +30,6 @@
 //! Published: `erp.stock.movimento.registrado` (`MovimentoRegistrado`), one per
 //! ledger movement, written by `ledger::record` to the outbox.
 
-use std::str::FromStr;
-
 use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
@@ -40,10 +38,10 @@ use erp_platform::resource::query;
 use erp_platform::service::ConsumerDef;
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{OrdemServicoBaixada, PedidoFaturado, RequisicaoSolicitada, StockLine};
-use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
 use crate::ledger::{self, Movement};
+use crate::payload::{decode, quantity, same_tenant};
 use crate::purchases;
 use crate::resources::{documents, util};
 
@@ -85,24 +83,6 @@ pub fn consumers() -> Vec<ConsumerDef> {
             effect: std::sync::Arc::new(purchases::CancelledPurchase),
         },
     ]
-}
-
-pub(crate) fn decode<M: prost::Message + Default>(msg: &Message) -> Result<M> {
-    M::decode(msg.payload.as_ref())
-        .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))
-}
-
-/// The payload's tenant must be the one the event was recorded for.
-pub(crate) fn same_tenant(client_id: i64, payload_client: i64) -> Result<()> {
-    if payload_client != 0 && payload_client != client_id {
-        return Err(Error::validation("Evento de outro cliente."));
-    }
-    Ok(())
-}
-
-pub(crate) fn quantity(s: &str) -> Result<Decimal> {
-    Decimal::from_str(s.trim())
-        .map_err(|_| Error::validation(format!("Quantidade inválida: '{s}'.")))
 }
 
 fn sorted(lines: &[StockLine]) -> Vec<&StockLine> {

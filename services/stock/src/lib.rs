@@ -32,6 +32,7 @@
 //! - `ledger`: the average-cost arithmetic, `record` (the one write path),
 //!   balances and the recalculation.
 //! - `events`: the consumers' effects and the consumer list.
+//! - `payload`: a fact's message, tenant and quantities, read alike by the consumers.
 //! - `purchases`: the purchase consumers (entries of a finalized purchase at
 //!   landed cost, their undo on cancellation, `stock.compras` ordering the two).
 //! - `resources`: register descriptors, one module per group (`locations`,
@@ -39,6 +40,7 @@
 
 pub mod events;
 pub mod ledger;
+pub mod payload;
 pub mod purchases;
 pub mod resources;
 

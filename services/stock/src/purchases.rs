@@ -44,8 +44,8 @@ use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{CompraCancelada, CompraFinalizada, PurchaseItem};
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use crate::events::{decode, quantity, same_tenant};
 use crate::ledger::{self, Movement};
+use crate::payload::{decode, quantity, same_tenant};
 
 pub use erp_proto::subjects::{COMPRA_CANCELADA, COMPRA_FINALIZADA};
 

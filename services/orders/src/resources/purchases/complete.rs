@@ -11,7 +11,8 @@ use erp_platform::resource::{params, query, ActionHandler, Call, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::hooks::{header_components, int_of};
+use super::hooks::int_of;
+use super::totals::header_components;
 use super::transitions::def_of;
 use super::{instalments_of, items_of, MISSING};
 use crate::copies;

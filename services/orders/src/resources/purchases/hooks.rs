@@ -13,6 +13,7 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
+use super::totals::header_components;
 use crate::copies;
 
 /// An integer of a body value (number or numeric text).
@@ -141,36 +142,6 @@ impl Hooks for ItemHooks {
     }
 }
 
-/// The header's totals of each addition (insurance, other expenses, IPI, ST) and of
-/// the ICMS base and value, summed from the items; and, when the totals were typed,
-/// how far the typed invoice total is from the items'. Runs after the engine
-/// recomputed its own totals.
-pub(super) async fn header_components(
-    tx: &mut Tx,
-    client: i64,
-    emp: i64,
-    purchase: i64,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE orders.compras c SET comp_vlr_seguro = s.seguro, comp_vlr_outras = s.outras,
-                comp_vlr_ipi = s.ipi, comp_vlr_st = s.st, comp_vlr_bc_icms = s.bc, comp_vlr_icms = s.icms,
-                comp_vlr_diferenca = CASE WHEN c.comp_totalizador_manual
-                    THEN coalesce(c.comp_man_total, c.comp_vlr_total) - c.comp_vlr_total ELSE 0 END
-         FROM (SELECT coalesce(sum(cmpp_vlr_seguro), 0) AS seguro, coalesce(sum(cmpp_vlr_outras), 0) AS outras,
-                      coalesce(sum(cmpp_vlr_ipi), 0) AS ipi, coalesce(sum(cmpp_vlr_st), 0) AS st,
-                      coalesce(sum(cmpp_vlr_bc_icms), 0) AS bc, coalesce(sum(cmpp_vlr_icms), 0) AS icms
-               FROM orders.compra_produtos
-               WHERE client_id = $1 AND cmpp_emp_id = $2 AND cmpp_comp_id = $3) s
-         WHERE c.client_id = $1 AND c.comp_emp_id = $2 AND c.comp_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(purchase)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// A grid row names an item of its purchase, and the item's grid does not add up
 /// to more than the item's quantity in the stock unit.
 pub(super) struct GridCheck;
@@ -236,7 +207,7 @@ impl Hooks for ApportionmentCheck {
                 "Informe o local de estoque ou o centro de custo do rateio.",
             ));
         }
-        let total = super::transitions::invoice_total(tx, client, emp, purchase).await?;
+        let total = super::totals::invoice_total(tx, client, emp, purchase).await?;
         let perc = params::opt_dec(row, "CMPE_PERC")?;
         let value = params::opt_dec(row, "CMPE_VALOR")?;
         let hundred = Decimal::ONE_HUNDRED;

@@ -45,7 +45,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
 use super::complete::lines;
-use super::hooks::header_components;
+use super::totals::header_components;
 use super::{instalments_of, items_of};
 use crate::copies::{self, gtin};
 use crate::peer_registers::PeerRegisters;

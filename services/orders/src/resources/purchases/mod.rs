@@ -63,6 +63,7 @@
 //! - `mod` (here): the descriptors and the document.
 //! - `hooks`: the registers' hooks (supplier and product copies, matching, checks).
 //! - `transitions`: finalize, cancel, typed totals; the landed cost of the items.
+//! - `totals`: the header's components summed from the items and the invoice total.
 //! - `import`: the NF-e XML import (an unknown supplier is created in catalog).
 //! - `price_update`: the products' cost and sale price from the purchase.
 //! - `complete`: the whole purchase in one body; replication to another company.
@@ -88,6 +89,7 @@ mod import;
 mod price_update;
 mod queries;
 mod returns;
+mod totals;
 mod transitions;
 
 pub use transitions::purchase_id;

@@ -20,7 +20,7 @@ use prost::Message as _;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use super::hooks::header_components;
+use super::totals::header_components;
 use super::{ISSUED, MISSING};
 use crate::purchases::landed_cost::{self, HeaderExtras, ItemCost, Landed};
 use crate::SCHEMA;
@@ -126,21 +126,6 @@ pub(super) async fn head(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Error::NotFound(MISSING.into()))
-}
-
-/// The invoice total of a purchase (0 when it does not exist).
-pub(super) async fn invoice_total(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Decimal> {
-    Ok(sqlx::query_scalar(
-        "SELECT CASE WHEN comp_totalizador_manual THEN coalesce(comp_man_total, comp_vlr_total)
-                     ELSE comp_vlr_total END
-         FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .unwrap_or_default())
 }
 
 /// An item as the transitions need it.
