@@ -53,7 +53,7 @@ impl ActionHandler for Dashboard {
             "formaspagamentos" => {
                 let rows = sqlx::query(
                     "SELECT coalesce(f.descricao, 'Sem forma de pagamento'), sum(v.total)
-                     FROM reports.vendas v
+                     FROM reports.vendasformadia v
                      LEFT JOIN reports.formaspagamento f ON f.client_id = v.client_id AND f.emp_id = 0
                           AND f.frmp_id = v.frmp_id
                      WHERE v.client_id = $1 AND v.emp_id = $2 AND v.dta BETWEEN $3 AND $4

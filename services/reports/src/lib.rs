@@ -5,7 +5,8 @@
 //! vehicles, service sectors, groups, subgroups, customers, sellers and
 //! suppliers, of finance's payment methods, bank accounts, cost centres and
 //! their groups and of identity's companies and users (`copies`, from their `RecordChanged` facts); the sales of
-//! invoiced orders with a daily rollup per item and customer; finance's titles,
+//! invoiced orders with rollups per month and item, per day and item, per day,
+//! item and customer and per day and payment method; finance's titles,
 //! settlements and bank movements; finalized and cancelled purchases; the stock
 //! ledger's movements with a daily rollup and each product's latest balance;
 //! finished service orders with their lines; the NF-e of invoiced orders;
@@ -27,6 +28,8 @@
 //!   and the ABC classification.
 //! - `rows`: query rows as report rows by their PostgreSQL types, running
 //!   balances.
+//! - `rollup`: where the sales reports read (the item rollups per month and
+//!   day, or per day and customer) with their joins and filters.
 //! - `sales`: the sales reports (per order, per product, per service, the ABC
 //!   curves of products, customers, groups and representatives with their
 //!   monthly curve, the commission of the representatives).
@@ -55,6 +58,7 @@ pub mod purchases;
 pub mod rebuild;
 pub mod registers;
 pub mod resources;
+pub mod rollup;
 pub mod rows;
 pub mod sales;
 pub mod service_orders;

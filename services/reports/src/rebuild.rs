@@ -10,7 +10,7 @@ use erp_platform::{Error, Result};
 use sqlx::{Connection, Executor};
 
 /// The tables of the read model.
-pub const TABLES: [&str; 30] = [
+pub const TABLES: [&str; 33] = [
     "condicionaisitens",
     "condicionais",
     "vendasnfe",
@@ -30,6 +30,9 @@ pub const TABLES: [&str; 30] = [
     "centroscusto",
     "gruposcentrocusto",
     "vendasdia",
+    "vendasitemdia",
+    "vendasmes",
+    "vendasformadia",
     "vendasitens",
     "vendas",
     "produtos",

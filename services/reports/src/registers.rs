@@ -79,7 +79,9 @@ impl Source for Products {
         emp: i64,
         p: &Params,
     ) -> Result<Vec<Map<String, Value>>> {
-        let found = sqlx::query(
+        // The period's sales per product from the item rollups (whole months
+        // and the other days), with the same $1..$13 as every sales report.
+        let sql = format!(
             "SELECT coalesce(g.descricao, 'Sem grupo') AS grupo, p.prod_id, coalesce(p.descricao, '') AS produto,
                     coalesce(p.referencia, '') AS referencia, coalesce(p.unidade, '') AS unidade,
                     coalesce(s.custo_medio, p.custo, 0) AS custo, coalesce(p.preco, 0) AS preco,
@@ -88,21 +90,16 @@ impl Source for Products {
              FROM reports.produtos p
              LEFT JOIN reports.grupos g ON g.client_id = p.client_id AND g.emp_id = 0 AND g.grup_id = p.grup_id
              LEFT JOIN reports.estoquesaldo s ON s.client_id = p.client_id AND s.emp_id = p.emp_id AND s.prod_id = p.prod_id
-             LEFT JOIN (SELECT d.item_id, sum(d.qtde) AS qtde, sum(d.valor) AS valor FROM reports.vendasdia d
-                        WHERE d.client_id = $1 AND d.emp_id = $2 AND d.tipo = 'P' AND d.dta BETWEEN $3 AND $4
+             LEFT JOIN (SELECT d.item_id, sum(d.qtde) AS qtde, sum(d.valor) AS valor {src} AND d.tipo = 'P'
                         GROUP BY d.item_id) v ON v.item_id = p.prod_id
              WHERE p.client_id = $1 AND p.emp_id = $2 AND NOT p.excluido
                AND ($5::bigint IS NULL OR p.grup_id = $5) AND ($6::bigint IS NULL OR p.gsub_id = $6)
              ORDER BY grupo, produto, p.prod_id",
-        )
-        .bind(client)
-        .bind(emp)
-        .bind(p.from)
-        .bind(p.to)
-        .bind(p.id("GRUP_ID"))
-        .bind(p.id("GSUB_ID"))
-        .fetch_all(&mut **tx)
-        .await?;
+            src = crate::rollup::from_where(false, p),
+        );
+        let found = crate::rollup::bind(sqlx::query(&sql), client, emp, p)
+            .fetch_all(&mut **tx)
+            .await?;
         rows::all(&found)
     }
 }

@@ -5,9 +5,12 @@
 //! the representatives (`/comissao/reports`: the customer's seller and the
 //! seller's commission % on what the seller's customers bought).
 //!
-//! Every query reads the daily rollup (`vendasdia`) or the order headers
-//! (`vendas`), never the lines, and joins the copies for names; a name the copy
+//! Every query reads the rollups (`rollup`: per month and item, per day and
+//! item, per day, item and customer) or the order headers (`vendas`), never the
+//! lines, and joins the copies for names; a name the copy
 //! does not have yet reads 'Produto 12', 'Cliente 7'.
+
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
@@ -17,6 +20,8 @@ use serde_json::{Map, Value};
 use sqlx::Row;
 
 use crate::engine::{abc, col, num, sum, Filter, FilterKind, Kind, Params, Report, Source};
+use crate::rollup::{bind, from_where, Dimension, BY_CUSTOMER, BY_PRODUCT, BY_SELLER, BY_SERVICE};
+pub use crate::rollup::{BY_GROUP, BY_SUBGROUP};
 
 const GROUP: Filter =
     Filter { field: "GRUP_ID", label: "Grupo", kind: FilterKind::Reference("grupo") };
@@ -46,75 +51,6 @@ const METHOD: Filter = Filter {
     kind: FilterKind::Reference("formapagamento"),
 };
 
-/// The joins from the rollup `d` to the copies: products `p`, groups `g`,
-/// subgroups `s`, customers `c`, sellers `r`, services `v`.
-const JOINS: &str = "
-    LEFT JOIN reports.produtos p ON d.tipo = 'P' AND p.client_id = d.client_id AND p.emp_id = d.emp_id AND p.prod_id = d.item_id
-    LEFT JOIN reports.grupos g ON g.client_id = p.client_id AND g.emp_id = 0 AND g.grup_id = p.grup_id
-    LEFT JOIN reports.subgrupos s ON s.client_id = p.client_id AND s.emp_id = p.emp_id AND s.gsub_id = p.gsub_id
-    LEFT JOIN reports.servicos v ON d.tipo = 'S' AND v.client_id = d.client_id AND v.emp_id = d.emp_id AND v.serv_id = d.item_id
-    LEFT JOIN reports.clientes c ON c.client_id = d.client_id AND c.emp_id = d.emp_id AND c.cli_id = d.cli_id
-    LEFT JOIN reports.colaboradores r ON r.client_id = c.client_id AND r.emp_id = c.emp_id AND r.cola_id = c.cola_id";
-
-/// The conditions every rollup query takes: $1 client, $2 company, $3..$4 the
-/// period, $5 group, $6 subgroup, $7 product, $8 customer, $9 seller.
-const WHERE: &str = "WHERE d.client_id = $1 AND d.emp_id = $2 AND d.dta BETWEEN $3 AND $4
-    AND ($5::bigint IS NULL OR p.grup_id = $5) AND ($6::bigint IS NULL OR p.gsub_id = $6)
-    AND ($7::bigint IS NULL OR (d.tipo = 'P' AND d.item_id = $7)) AND ($8::bigint IS NULL OR d.cli_id = $8)
-    AND ($9::bigint IS NULL OR c.cola_id = $9)";
-
-fn bind_common<'q>(
-    q: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
-    client: i64,
-    emp: i64,
-    p: &Params,
-) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
-    q.bind(client)
-        .bind(emp)
-        .bind(p.from)
-        .bind(p.to)
-        .bind(p.id("GRUP_ID"))
-        .bind(p.id("GSUB_ID"))
-        .bind(p.id("PROD_ID"))
-        .bind(p.id("CLI_ID"))
-        .bind(p.id("COLA_ID"))
-}
-
-/// A dimension of the rollup: its key and label expressions, and the kind of
-/// items it counts (`P`, `S` or both).
-#[derive(Clone, Copy)]
-pub struct Dimension {
-    key: &'static str,
-    label: &'static str,
-    kinds: &'static str,
-}
-
-pub const BY_PRODUCT: Dimension = Dimension {
-    key: "d.item_id",
-    label: "coalesce(p.descricao, 'Produto ' || d.item_id)",
-    kinds: "'P'",
-};
-pub const BY_CUSTOMER: Dimension = Dimension {
-    key: "d.cli_id",
-    label: "coalesce(c.descricao, 'Cliente ' || d.cli_id)",
-    kinds: "'P', 'S'",
-};
-pub const BY_GROUP: Dimension = Dimension {
-    key: "coalesce(p.grup_id, 0)",
-    label: "coalesce(g.descricao, 'Sem grupo')",
-    kinds: "'P'",
-};
-pub const BY_SUBGROUP: Dimension = Dimension {
-    key: "coalesce(p.gsub_id, 0)",
-    label: "coalesce(s.descricao, 'Sem subgrupo')",
-    kinds: "'P'",
-};
-pub const BY_SELLER: Dimension = Dimension {
-    key: "coalesce(c.cola_id, 0)",
-    label: "coalesce(r.nome, CASE WHEN c.cola_id IS NULL THEN 'Sem representante' ELSE 'Representante ' || c.cola_id END)",
-    kinds: "'P', 'S'",
-};
-
 /// Value and quantity per key of `dim` over the period (and the filters).
 pub async fn totals_by(
     tx: &mut Tx,
@@ -125,13 +61,14 @@ pub async fn totals_by(
 ) -> Result<Vec<(i64, String, Decimal, Decimal)>> {
     let sql = format!(
         "SELECT {key} AS k, min({label}) AS l, sum(d.qtde), sum(d.valor)
-         FROM reports.vendasdia d {JOINS} {WHERE} AND d.tipo IN ({kinds})
+         {src} AND d.tipo IN ({kinds})
          GROUP BY 1 ORDER BY 4 DESC, 1",
         key = dim.key,
         label = dim.label,
-        kinds = dim.kinds
+        kinds = dim.kinds,
+        src = from_where(dim.per_customer, p),
     );
-    let rows = bind_common(sqlx::query(&sql), client, emp, p)
+    let rows = bind(sqlx::query(&sql), client, emp, p)
         .fetch_all(&mut **tx)
         .await?;
     rows.iter()
@@ -158,29 +95,30 @@ impl Source for Curve {
     ) -> Result<Vec<Map<String, Value>>> {
         let sql = format!(
             "SELECT {key} AS k, min({label}) AS l, extract(month FROM d.dta)::int AS m, sum(d.qtde), sum(d.valor)
-             FROM reports.vendasdia d {JOINS} {WHERE} AND d.tipo IN ({kinds})
+             {src} AND d.tipo IN ({kinds})
              GROUP BY 1, 3",
             key = self.dim.key,
             label = self.dim.label,
-            kinds = self.dim.kinds
+            kinds = self.dim.kinds,
+            src = from_where(self.dim.per_customer, p),
         );
-        let rows = bind_common(sqlx::query(&sql), client, emp, p)
+        let rows = bind(sqlx::query(&sql), client, emp, p)
             .fetch_all(&mut **tx)
             .await?;
         let mut by_key: Vec<(i64, String, Decimal, [Decimal; 12])> = Vec::new();
+        let mut index: HashMap<i64, usize> = HashMap::new();
         for r in &rows {
             let k: i64 = r.try_get(0)?;
             let l: String = r.try_get(1)?;
             let m: i32 = r.try_get(2)?;
             let q: Decimal = r.try_get(3)?;
             let v: Decimal = r.try_get(4)?;
-            let entry = match by_key.iter().position(|e| e.0 == k) {
-                Some(i) => &mut by_key[i],
-                None => {
-                    by_key.push((k, l, Decimal::ZERO, [Decimal::ZERO; 12]));
-                    let last = by_key.len() - 1;
-                    &mut by_key[last]
-                }
+            let i = *index.entry(k).or_insert_with(|| {
+                by_key.push((k, l, Decimal::ZERO, [Decimal::ZERO; 12]));
+                by_key.len() - 1
+            });
+            let Some(entry) = by_key.get_mut(i) else {
+                continue;
             };
             entry.2 += q;
             if let Some(slot) = usize::try_from(m - 1).ok().and_then(|i| entry.3.get_mut(i)) {
@@ -269,13 +207,14 @@ impl Source for Totals {
         };
         let sql = format!(
             "SELECT {key} AS k, min({label}) AS l, min({group}) AS g, sum(d.qtde), sum(d.valor)
-             FROM reports.vendasdia d {JOINS} {WHERE} AND d.tipo IN ({kinds})
+             {src} AND d.tipo IN ({kinds})
              GROUP BY 1 ORDER BY 3, 5 DESC, 1",
             key = self.dim.key,
             label = self.dim.label,
-            kinds = self.dim.kinds
+            kinds = self.dim.kinds,
+            src = from_where(self.dim.per_customer, p),
         );
-        let rows = bind_common(sqlx::query(&sql), client, emp, p)
+        let rows = bind(sqlx::query(&sql), client, emp, p)
             .fetch_all(&mut **tx)
             .await?;
         rows.iter()
@@ -360,10 +299,11 @@ impl Source for Commission {
         let sql = format!(
             "SELECT c.cola_id, min(coalesce(r.nome, 'Representante ' || c.cola_id)), count(DISTINCT d.cli_id),
                     sum(d.valor), coalesce(min(r.perc_comissao), 0)
-             FROM reports.vendasdia d {JOINS} {WHERE} AND c.cola_id IS NOT NULL
-             GROUP BY 1 ORDER BY 2, 1"
+             {src} AND c.cola_id IS NOT NULL
+             GROUP BY 1 ORDER BY 2, 1",
+            src = from_where(true, p),
         );
-        let rows = bind_common(sqlx::query(&sql), client, emp, p)
+        let rows = bind(sqlx::query(&sql), client, emp, p)
             .fetch_all(&mut **tx)
             .await?;
         rows.iter()
@@ -451,11 +391,7 @@ pub fn reports() -> Vec<Report> {
             group_by: None,
             monthly: false,
             source: Box::new(Totals {
-                dim: Dimension {
-                    key: "d.item_id",
-                    label: "coalesce(v.descricao, 'Serviço ' || d.item_id)",
-                    kinds: "'S'",
-                },
+                dim: BY_SERVICE,
                 key: "SERV_ID",
                 label: "SERVICO",
                 with_group: false,

@@ -1,6 +1,8 @@
 //! The sales facts: `erp.orders.pedido.faturado` ([`InvoicedOrder`]) writes the
-//! order's header (`vendas`), its lines (`vendasitens`) and adds them to the daily
-//! rollup (`vendasdia`) in the consumer's transaction, once per order (the header's
+//! order's header (`vendas`), its lines (`vendasitens`) and adds them to the
+//! rollups (`vendasdia` per day, item and customer; `vendasitemdia` per day and
+//! item; `vendasmes` per month and item; `vendasformadia` per day and payment
+//! method) in the consumer's transaction, once per order (the header's
 //! key; a second fact about the same order under another event id changes
 //! nothing). An undecodable fact, another tenant's, or a value that is not a
 //! decimal is refused for good.
@@ -114,14 +116,35 @@ impl Effect for InvoicedOrder {
         .bind(&total)
         .execute(&mut **tx)
         .await?;
+        // The order's lines summed into the rollups, and its header into the
+        // payment methods' day, in one statement.
         sqlx::query(
-            "INSERT INTO reports.vendasdia AS d (client_id, emp_id, dta, tipo, item_id, cli_id, qtde, valor, linhas)
-             SELECT client_id, emp_id, dta, tipo, item_id, cli_id, sum(qtde), sum(vlr_total), count(*)
-             FROM reports.vendasitens
+            "WITH l AS (
+                 SELECT dta, tipo, item_id, cli_id, sum(qtde) AS q, sum(vlr_total) AS v, count(*)::int AS n
+                 FROM reports.vendasitens
+                 WHERE client_id = $1 AND emp_id = $2 AND pedf_id = $3 AND serie = $4
+                 GROUP BY dta, tipo, item_id, cli_id),
+             by_customer AS (
+                 INSERT INTO reports.vendasdia AS d (client_id, emp_id, dta, tipo, item_id, cli_id, qtde, valor, linhas)
+                 SELECT $1, $2, dta, tipo, item_id, cli_id, q, v, n FROM l
+                 ON CONFLICT (client_id, emp_id, dta, tipo, item_id, cli_id) DO UPDATE
+                 SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas),
+             by_day AS (
+                 INSERT INTO reports.vendasitemdia AS d (client_id, emp_id, dta, tipo, item_id, qtde, valor, linhas)
+                 SELECT $1, $2, dta, tipo, item_id, sum(q), sum(v), sum(n) FROM l GROUP BY dta, tipo, item_id
+                 ON CONFLICT (client_id, emp_id, dta, tipo, item_id) DO UPDATE
+                 SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas),
+             by_month AS (
+                 INSERT INTO reports.vendasmes AS d (client_id, emp_id, mes, tipo, item_id, qtde, valor, linhas)
+                 SELECT $1, $2, date_trunc('month', dta)::date, tipo, item_id, sum(q), sum(v), sum(n) FROM l
+                 GROUP BY date_trunc('month', dta)::date, tipo, item_id
+                 ON CONFLICT (client_id, emp_id, mes, tipo, item_id) DO UPDATE
+                 SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas)
+             INSERT INTO reports.vendasformadia AS d (client_id, emp_id, dta, frmp_id, total, pedidos)
+             SELECT client_id, emp_id, dta, coalesce(frmp_id, 0), total, 1 FROM reports.vendas
              WHERE client_id = $1 AND emp_id = $2 AND pedf_id = $3 AND serie = $4
-             GROUP BY client_id, emp_id, dta, tipo, item_id, cli_id
-             ON CONFLICT (client_id, emp_id, dta, tipo, item_id, cli_id) DO UPDATE
-             SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas",
+             ON CONFLICT (client_id, emp_id, dta, frmp_id) DO UPDATE
+             SET total = d.total + EXCLUDED.total, pedidos = d.pedidos + EXCLUDED.pedidos",
         )
         .bind(client_id)
         .bind(ev.emp_id)

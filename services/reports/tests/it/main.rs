@@ -439,6 +439,56 @@ async fn sales_reports_from_the_facts() {
     assert_eq!(rows[0]["M11"], json!(100));
     assert_eq!(rows[0]["M13"], json!(800));
     assert_eq!(out["totais"]["M13"], json!(1000));
+    // Periods that cut months read whole months from the monthly rollup and the
+    // other days from the daily one: every sale is counted once, and only
+    // inside its period (by item and, through another rollup, by customer).
+    for (from, to, by_item, by_customer) in [
+        (
+            "2026-10-15",
+            "2026-11-19",
+            vec![(1, 800), (2, 150)],
+            vec![(7, 850), (8, 100)],
+        ),
+        (
+            "2026-10-16",
+            "2026-11-30",
+            vec![(1, 100), (3, 50)],
+            vec![(8, 100), (7, 50)],
+        ),
+        (
+            "2026-11-01",
+            "2026-11-30",
+            vec![(1, 100), (3, 50)],
+            vec![(8, 100), (7, 50)],
+        ),
+        ("2026-11-04", "2026-11-20", vec![(3, 50)], vec![(7, 50)]),
+        (
+            "2026-09-01",
+            "2026-12-31",
+            vec![(1, 800), (2, 150), (3, 50)],
+            vec![(7, 900), (8, 100)],
+        ),
+    ] {
+        let body = json!({"DATA_INI": from, "DATA_FIM": to});
+        for (report, key, want) in [
+            ("relatorio_curvaprodutos", "PROD_ID", &by_item),
+            ("relatorio_curvaclientes", "CLI_ID", &by_customer),
+        ] {
+            let out = call(&db, c, report, &[], body.clone()).await.expect(report);
+            let got: Vec<(i64, i64)> = out["dados"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| {
+                    (
+                        r[key].as_i64().unwrap_or(0),
+                        r["VALOR"].as_i64().unwrap_or(-1),
+                    )
+                })
+                .collect();
+            assert_eq!(&got, want, "{report} {from}..{to}");
+        }
+    }
     // Customers: 7 bought 900, 8 bought 100.
     let out = call(&db, c, "relatorio_curvaclientes", &[], period())
         .await
