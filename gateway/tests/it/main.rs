@@ -9,6 +9,7 @@ mod misc;
 mod notices;
 mod purchases;
 mod registers;
+mod reports;
 
 use std::sync::{Arc, OnceLock};
 
