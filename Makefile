@@ -86,6 +86,7 @@ schema: build
 bench: deps web release
 	deploy/bench.sh
 	deploy/bench-invoice.sh
+	deploy/bench-reports.sh
 
 clean-data:
 	rm -rf data

@@ -340,3 +340,68 @@ pub async fn floor(cfg: &Config, nats: &str, n: usize) -> Result<()> {
     );
     Ok(())
 }
+
+/// Publishes `orders` invoiced-order facts (`erp.orders.pedido.faturado`, 5
+/// product lines each, spread over 2025) of `client`/`emp` to the stream at
+/// `nats`, as the orders service's relay would: what `make bench` replays into
+/// an empty read model to time a rebuild. Order ids start at `first`.
+pub async fn facts(nats: &str, client: i64, emp: i64, orders: u64, first: i64) -> Result<()> {
+    use erp_platform::bus::{Bus, Message, NatsBus, CLIENT_HEADER};
+    use erp_proto::orders::v1::{PedidoFaturado, SaleLine};
+    use prost::Message as _;
+    use rust_decimal::Decimal;
+
+    let bus = NatsBus::connect(nats).await?;
+    let start = chrono::NaiveDate::from_ymd_opt(2025, 1, 1)
+        .ok_or_else(|| Error::internal("data inicial"))?;
+    let mut batch = Vec::with_capacity(1000);
+    for o in 0..orders {
+        let id = first + o as i64;
+        let day = start + chrono::Days::new(o * 365 / orders.max(1));
+        let mut lines = Vec::with_capacity(5);
+        let mut total = Decimal::ZERO;
+        for l in 0..5u64 {
+            let item_id = 900_001 + ((o * 7 + l * 389) % 2000) as i64;
+            let qty = Decimal::from(1 + (o + l) % 9);
+            let unit = Decimal::new(500 + (item_id % 200) * 125, 2);
+            let line_total = (qty * unit).round_dp(2);
+            total += line_total;
+            lines.push(SaleLine {
+                kind: "P".into(),
+                item: l as i64 + 1,
+                item_id,
+                quantity: qty.to_string(),
+                unit_price: unit.to_string(),
+                discount: "0".into(),
+                total: line_total.to_string(),
+            });
+        }
+        let ev = PedidoFaturado {
+            client_id: client,
+            emp_id: emp,
+            pedido_id: id,
+            serie: "R".into(),
+            customer_id: 900_001 + (o as i64 * 7919) % 20_000,
+            total: total.to_string(),
+            products_total: total.to_string(),
+            services_total: "0".into(),
+            issued_on: day.format("%Y-%m-%d").to_string(),
+            payment_method_id: 1 + (o as i64 % 4),
+            sale_lines: lines,
+            ..Default::default()
+        };
+        let mut msg = Message::new(
+            format!("bench-facts-{client}-{id}"),
+            erp_proto::subjects::PEDIDO_FATURADO,
+            bytes::Bytes::from(ev.encode_to_vec()),
+        );
+        msg.headers.push((CLIENT_HEADER.into(), client.to_string()));
+        batch.push(msg);
+        if batch.len() == 1000 || o + 1 == orders {
+            for r in bus.publish_all(std::mem::take(&mut batch)).await {
+                r?;
+            }
+        }
+    }
+    Ok(())
+}

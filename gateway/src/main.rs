@@ -67,6 +67,20 @@ enum Command {
         #[arg(long, default_value_t = 500)]
         n: usize,
     },
+    /// Publish invoiced-order facts to a stream (the reports' rebuild benchmark).
+    #[command(hide = true)]
+    BenchFacts {
+        #[arg(long)]
+        nats: String,
+        #[arg(long)]
+        client: i64,
+        #[arg(long)]
+        emp: i64,
+        #[arg(long)]
+        orders: u64,
+        #[arg(long, default_value_t = 80_000_000)]
+        first: i64,
+    },
     /// Print the SQL and parameters of a benchmark scenario.
     #[command(hide = true)]
     BenchSql {
@@ -136,6 +150,9 @@ async fn main() -> anyhow::Result<()> {
             erp_gateway::bench::seed(&cfg, &resource, client, emp, rows).await
         }
         Command::BenchFloor { nats, n } => erp_gateway::bench::floor(&cfg, &nats, n).await,
+        Command::BenchFacts { nats, client, emp, orders, first } => {
+            erp_gateway::bench::facts(&nats, client, emp, orders, first).await
+        }
         Command::BenchSql { resource, scenario, client, emp, filter } => {
             erp_gateway::bench::scenario_sql(&resource, &scenario, client, emp, &filter)
                 .map(|v| println!("{v}"))

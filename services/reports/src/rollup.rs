@@ -66,14 +66,18 @@ pub const BY_SELLER: Dimension = Dimension {
 };
 
 /// The item rollups as `d`: whole months ($12..$13, first days) and the other
-/// days of the period ($3..$10 and $11..$4).
+/// days of the period ($3..$10 and $11..$4). Each part is its own range of its
+/// table's key (one branch per range: an OR of ranges would read the whole
+/// period's days and filter them).
 const ITEMS: &str = "(
     SELECT client_id, emp_id, mes AS dta, tipo, item_id, NULL::bigint AS cli_id, qtde, valor
     FROM reports.vendasmes WHERE client_id = $1 AND emp_id = $2 AND mes BETWEEN $12 AND $13
     UNION ALL
     SELECT client_id, emp_id, dta, tipo, item_id, NULL::bigint, qtde, valor
-    FROM reports.vendasitemdia
-    WHERE client_id = $1 AND emp_id = $2 AND (dta BETWEEN $3 AND $10 OR dta BETWEEN $11 AND $4))";
+    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $3 AND $10
+    UNION ALL
+    SELECT client_id, emp_id, dta, tipo, item_id, NULL::bigint, qtde, valor
+    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $11 AND $4)";
 
 /// The joins from `d` to the copies: products `p`, groups `g`, subgroups `s`,
 /// customers `c`, sellers `r`, services `v`.
