@@ -636,6 +636,31 @@ async function run(vp: Viewport) {
           const file = (await downloaded).suggestedFilename();
           if (!file.endsWith('-nfe.xml')) throw new Error(`the XML downloaded is '${file}', not the whole NF-e's`);
         });
+
+        // The CT-e the demo typed (São Paulo to Caxias do Sul): issued from its screen, authorised
+        // with its number, its DACTE downloaded as a PDF.
+        await step('cte-emitted', async () => {
+          await page.goto(`${BASE}/cte`);
+          await rowOf('JOÃO DA SILVA')
+            .filter({ hasText: '1.850,00' })
+            .first()
+            .getByRole('button', { name: /^(Editar|Visualizar)$/ })
+            .click();
+          const status = page.getByTestId('status-badge');
+          await status.waitFor();
+          if ((await status.innerText()) !== 'Autorizado') {
+            await page.getByRole('button', { name: 'Emitir CT-e' }).click();
+            await page.getByRole('dialog').getByRole('button', { name: 'Emitir' }).click();
+          }
+          await status.filter({ hasText: 'Autorizado' }).waitFor({ timeout: 30_000 });
+          const downloaded = page.waitForEvent('download');
+          await page.getByRole('button', { name: 'DACTE' }).click();
+          const file = await downloaded;
+          const path = join(ARTIFACTS, `${vp.name}-dacte.pdf`);
+          await file.saveAs(path);
+          if (!readFileSync(path).subarray(0, 4).equals(Buffer.from('%PDF')))
+            throw new Error(`the DACTE downloaded ('${file.suggestedFilename()}') is not a PDF`);
+        });
       }
 
       // Receivables (issue 13): the invoiced order's instalments on /contasareceber, one settled

@@ -249,6 +249,43 @@ pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
             "CMPP_COMP_ID": purchase["COMP_ID"], "CMPP_PROD_ID": prod, "CMPP_QTDE": qty, "CMPP_VLR_UNIT": unit
         }))).await?;
     }
+    // A transport company's side: the CT-e and MDF-e numberings and a CT-e typed
+    // and ready to be issued (São Paulo to Caxias do Sul, one NF-e carried).
+    for (model, next) in [("57", 101), ("58", 11)] {
+        query::create(
+            &mut tx,
+            &*res("numeracao")?,
+            &caller,
+            Some(emp),
+            &body(json!({"NUM_MODELO": model, "NUM_SERIE": 1, "NUM_PROXIMO": next})),
+        )
+        .await?;
+    }
+    let cte = query::create(&mut tx, &*res("cte")?, &caller, Some(emp), &body(json!({
+        "CTE_CFOP": "6.353", "CTE_NATUREZA": "PRESTAÇÃO DE SERVIÇO DE TRANSPORTE", "CTE_DTA_EMISSAO": today,
+        "CTE_MUN_INI_IBGE": "3550308", "CTE_MUN_INI_NOME": "São Paulo", "CTE_MUN_INI_UF": "SP",
+        "CTE_MUN_FIM_IBGE": "4305108", "CTE_MUN_FIM_NOME": "Caxias do Sul", "CTE_MUN_FIM_UF": "RS",
+        "CTE_REM_CLI_ID": 1, "CTE_DEST_CLI_ID": 2, "CTE_TOMADOR": 0,
+        "CTE_VLR_FRETE": "1850.00", "CTE_CST": "00", "CTE_ALIQ_ICMS": "12",
+        "CTE_VLR_CARGA": "32000.00", "CTE_PRODUTO_PREDOMINANTE": "PEÇAS AUTOMOTIVAS",
+        "CTE_UNIDADE": "01", "CTE_TIPO_MEDIDA": "PESO BRUTO", "CTE_QTDE": "840.5", "CTE_RNTRC": "12345678",
+        "CTE_OBS": "Entrega em horário comercial."
+    }))).await?;
+    query::create(&mut tx, &*res("ctenotas")?, &caller, Some(emp), &body(json!({
+        "CTEN_CTE_ID": cte["CTE_ID"], "CTEN_CHAVE": "35250512345678000195550010000012341000012346"
+    }))).await?;
+    for uf in ["PR", "SC"] {
+        query::create(
+            &mut tx,
+            &*res("cteufpercursos")?,
+            &caller,
+            Some(emp),
+            &body(json!({
+                "CUFP_CTE_ID": cte["CTE_ID"], "CUFP_UF": uf
+            })),
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(())
 }

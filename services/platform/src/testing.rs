@@ -282,7 +282,19 @@ impl NatsServer {
                 "nats-server".into()
             }
         });
-        let child = std::process::Command::new(bin)
+        let mut cmd = std::process::Command::new(bin);
+        // The server dies with the test process: a test binary's shared server
+        // (one per binary, on a thread that lives until the process exits) is
+        // never dropped, and would outlive every run.
+        // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let child = cmd
             .args([
                 "-a",
                 "127.0.0.1",

@@ -354,14 +354,14 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
         .action("GET", "/ctexml/{id}/{emp}", "xml", ActionPerm::View,
             "CT-e: baixar o XML autorizado",
             Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
-        .button(Button::new("XML").open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
+        .button(Button::new("XML").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("POST", "/cte/xml/{emp}", "xmlcorpo", ActionPerm::View,
             "CT-e: baixar o XML autorizado (CTE_ID no corpo)",
             Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
         .action("GET", "/cte/dacte/{id}/{emp}", "dacte", ActionPerm::View,
             "CT-e: baixar o DACTE (PDF)",
             Arc::new(calls::Download(ctx.clone(), calls::File::Dacte)))
-        .button(Button::new("DACTE").open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
+        .button(Button::new("DACTE").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("GET", "/cte/listarcte/{cnpjcpf}/{key}/{skip}/{type}", "listarcte", ActionPerm::View,
             "CT-e: os CT-e da empresa na Nuvem Fiscal (key: chave ou 0; skip: quantos pular; type: 1 produção, 2 homologação)",
             Arc::new(calls::ProviderList(ctx.clone())))

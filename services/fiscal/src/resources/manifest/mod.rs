@@ -54,6 +54,14 @@ pub const STATUSES: [(&str, &str); 5] = [
     ("N", "Operação não realizada"),
 ];
 
+/// `MAN_MANIFESTACAO`: the last manifestation event sent, by its name.
+pub const EVENTS: [(&str, &str); 4] = [
+    ("210210", "Ciência da Operação"),
+    ("210200", "Confirmação da Operação"),
+    ("210220", "Desconhecimento da Operação"),
+    ("210240", "Operação não Realizada"),
+];
+
 const ORIGINS: [(&str, &str); 2] = [
     ("DISTRIBUICAO", "Distribuição (SEFAZ)"),
     ("UPLOAD", "XML enviado"),
@@ -117,7 +125,7 @@ fn fields() -> Vec<Field> {
             .read_only()
             .list()
             .width(2),
-        Field::text("MAN_MANIFESTACAO", "Último evento").read_only(),
+        Field::options("MAN_MANIFESTACAO", "Último evento", DbType::Text, &EVENTS).read_only(),
         Field::text("MAN_MANIF_PROTOCOLO", "Protocolo da Manifestação").read_only(),
         Field::timestamp("MAN_MANIF_DATA", "Manifestada em"),
         Field::textarea("MAN_JUSTIFICATIVA", "Justificativa").read_only(),

@@ -378,7 +378,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "MDF-e: baixar o XML",
             Arc::new(calls::Download(ctx.clone(), calls::File::Xml)),
         )
-        .button(by_id(Button::new("XML").open_when(&["autorizado", "cancelado", "encerrado"])))
+        .button(by_id(Button::new("XML").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(
             "POST",
             "/mdfe/damdfe/{MDFE_ID}/{emp}",
@@ -387,7 +387,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "MDF-e: baixar o DAMDFE (PDF)",
             Arc::new(calls::Download(ctx, calls::File::Damdfe)),
         )
-        .button(by_id(Button::new("DAMDFE").open_when(&["autorizado", "cancelado", "encerrado"])))
+        .button(by_id(Button::new("DAMDFE").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(
             "POST",
             "/mdfeduplicar/{MDFE_ID}/{emp}",
