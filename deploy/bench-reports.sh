@@ -50,18 +50,7 @@ command -v pgbench >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninte
 NATS_SERVER=$(command -v nats-server || echo /usr/sbin/nats-server)
 
 say() { printf 'bench-reports: %s\n' "$*" >&2; }
-PIDS=()
-stop_servers() {
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    PIDS=()
-}
-cleanup() { stop_servers; rm -rf "$WORK"; }
-trap cleanup EXIT
-ready() { # url
-    for _ in $(seq 1 1200); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.25; done
-    say "not ready: $1"; cat "$WORK"/*.log >&2; exit 1
-}
+. "$ROOT/deploy/bench/lib.sh"
 q() { psql -X -q -tA "$@"; }
 
 for d in "$DB" "$REBUILD_DB"; do
@@ -90,26 +79,8 @@ env -u NATS_URL -u REDIS_URL DATABASE_URL="$BENCH_URL" ERP_HTTP_ADDR="127.0.0.1:
     ERP_WEB_DIR="$ROOT/web/dist" RUST_LOG=warn taskset -c 0 "$ERP" run >"$WORK/run.log" 2>&1 &
 PIDS+=($!)
 ready "http://127.0.0.1:$PORT/readyz"
-TOKEN=$(curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
-    -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])')
+TOKEN=$(login)
 
-# wrk: prints "p50_ms p99_ms rps".
-run_wrk() { # path body conns
-    local lua="$WORK/req.lua"
-    printf 'wrk.method = "POST"\nwrk.body = %s\nwrk.headers["content-type"] = "application/json"\nwrk.headers["authorization"] = "Bearer %s"\n' \
-        "$(python3 -c 'import json,sys;print(json.dumps(sys.argv[1]))' "$2")" "$TOKEN" > "$lua"
-    local threads=1; [ "$3" -gt 1 ] && threads=2
-    taskset -c 1 wrk -t"$threads" -c"$3" -d"${SECS}s" --timeout 60s --latency -s "$lua" "http://127.0.0.1:$PORT$1" > "$WORK/wrk.txt"
-    if grep -q "Non-2xx" "$WORK/wrk.txt"; then cat "$WORK/wrk.txt" >&2; say "non-2xx answers for $1"; exit 1; fi
-    python3 - "$WORK/wrk.txt" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-def ms(v, u): return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[u]
-lat = {m.group(1): ms(m.group(2), m.group(3)) for m in re.finditer(r"^\s+(\d+)%\s+([\d.]+)(us|ms|s)\s*$", t, re.M)}
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
-print(f"{lat['50']:.3f} {lat['99']:.3f} {rps:.1f}")
-PY
-}
 # pgbench, one client, a fixed number of runs: prints "p50_ms p99_ms".
 run_naive() { # sql-file
     rm -f "$WORK"/pgbench_log.*
@@ -167,8 +138,8 @@ print(f"bench-reports: curve checked: {len(rows)} products, total {mine}", file=
 PY
 for s in "${SCENARIOS[@]}"; do
     say "$s"
-    read -r R[$s.p50] R[$s.p99] _ <<< "$(run_wrk "${PATHS[$s]}" "${BODIES[$s]}" 1)"
-    read -r _ _ R[$s.rps] <<< "$(run_wrk "${PATHS[$s]}" "${BODIES[$s]}" 16)"
+    read -r R[$s.p50] R[$s.p99] _ <<< "$(run_wrk POST "${PATHS[$s]}" "${BODIES[$s]}" 1)"
+    read -r _ _ R[$s.rps] <<< "$(run_wrk POST "${PATHS[$s]}" "${BODIES[$s]}" 16)"
 done
 stop_servers
 for s in "${!NAIVE[@]}"; do

@@ -50,23 +50,8 @@ say "$(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHE
 
 NATS=${NATS_URL:-nats://127.0.0.1:4222}
 REDIS=${REDIS_URL:-redis://127.0.0.1:6379}
-SERVICES=(identity catalog finance stock fiscal orders)
-PIDS=()
-stop_servers() {
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    PIDS=()
-}
-cleanup() { stop_servers; rm -rf "$WORK"; }
-trap cleanup EXIT
-ready() { # url
-    for _ in $(seq 1 240); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.25; done
-    say "not ready: $1"; cat "$WORK"/*.log >&2; exit 1
-}
-login() {
-    curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content-type: application/json' \
-        -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])'
-}
+SERVICES=(identity catalog finance stock fiscal orders reports)
+. "$ROOT/deploy/bench/lib.sh"
 # Everything in one process (what `make run` starts).
 start_run() {
     env -u NATS_URL -u REDIS_URL DATABASE_URL="$BENCH_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
@@ -109,23 +94,6 @@ start_fastapi() {
     ready "http://127.0.0.1:$PORT/openapi.json"
 }
 
-# wrk: one scenario, one connection count; prints "p50_ms p99_ms rps".
-run_wrk() { # method path body conns
-    local lua="$WORK/req.lua"
-    printf 'wrk.method = "%s"\nwrk.body = %s\nwrk.headers["content-type"] = "application/json"\nwrk.headers["authorization"] = "Bearer %s"\n' \
-        "$1" "$(python3 -c 'import json,sys;print(json.dumps(sys.argv[1]))' "$3")" "$TOKEN" > "$lua"
-    local threads=1; [ "$4" -gt 1 ] && threads=2
-    taskset -c 1 wrk -t"$threads" -c"$4" -d"${SECS}s" --latency -s "$lua" "http://127.0.0.1:$PORT$2" > "$WORK/wrk.txt"
-    if grep -q "Non-2xx" "$WORK/wrk.txt"; then cat "$WORK/wrk.txt" >&2; say "non-2xx answers for $1 $2"; exit 1; fi
-    python3 - "$WORK/wrk.txt" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-def ms(v, u): return float(v) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[u]
-lat = {m.group(1): ms(m.group(2), m.group(3)) for m in re.finditer(r"^\s+(\d+)%\s+([\d.]+)(us|ms|s)\s*$", t, re.M)}
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
-print(f"{lat['50']:.3f} {lat['99']:.3f} {rps:.1f}")
-PY
-}
 # pgbench: the engine's statement in a tenant transaction, as erp_app.
 run_pg() { # scenario conns
     local spec sql defs
