@@ -94,23 +94,32 @@ start_fastapi() {
     ready "http://127.0.0.1:$PORT/openapi.json"
 }
 
-# pgbench: the engine's statement in a tenant transaction, as erp_app.
-run_pg() { # scenario conns
-    local spec sql defs
+# pgbench, as erp_app: the engine's statement in a tenant transaction (`tx`: BEGIN,
+# the tenant setting, the statement, COMMIT, with the role's force_custom_plan),
+# or alone (`stmt`: the tenant set once per connection, PostgreSQL's default plan
+# cache mode), which is how the product now runs its register reads.
+run_pg() { # scenario conns [tx|stmt]
+    local spec sql defs mode=${3:-tx}
     spec=$("$ERP" bench-sql clientes "$1" --client $CLIENT --emp $EMP --filter SILVA)
-    python3 - "$spec" "$WORK/pg.sql" "$WORK/pg.defs" $CLIENT <<'PY'
+    python3 - "$spec" "$WORK/pg.sql" "$WORK/pg.defs" $CLIENT "$mode" <<'PY'
 import json, re, sys
 spec = json.loads(sys.argv[1]); sql = spec["sql"]
 for i in range(len(spec["params"]), 0, -1):
     sql = sql.replace(f"${i}", f":p{i}")
-open(sys.argv[2], "w").write(f"BEGIN;\nSELECT set_config('app.client_id', '{sys.argv[4]}', true);\n{sql};\nCOMMIT;\n")
+if sys.argv[5] == "tx":
+    script = f"BEGIN;\nSELECT set_config('app.client_id', '{sys.argv[4]}', true);\n{sql};\nCOMMIT;\n"
+else:
+    script = f"{sql};\n"
+open(sys.argv[2], "w").write(script)
 open(sys.argv[3], "w").write("".join(f"p{i+1}={p}\n" for i, p in enumerate(spec["params"])))
 PY
     local args=() jobs=1
     while IFS= read -r d; do args+=(-D "$d"); done < "$WORK/pg.defs"
     [ "$2" -gt 1 ] && jobs=2
     rm -f "$WORK"/pgbench_log.*
-    (cd "$WORK" && taskset -c 1 pgbench -n -M prepared -c "$2" -j "$jobs" -T "$SECS" "${args[@]}" -f pg.sql -l --log-prefix=pgbench_log "$APP_URL" > pgbench.txt 2>&1) \
+    local pgopts=""
+    [ "$mode" = stmt ] && pgopts="-c app.client_id=$CLIENT -c plan_cache_mode=auto"
+    (cd "$WORK" && PGOPTIONS="$pgopts" taskset -c 1 pgbench -n -M prepared -c "$2" -j "$jobs" -T "$SECS" "${args[@]}" -f pg.sql -l --log-prefix=pgbench_log "$APP_URL" > pgbench.txt 2>&1) \
         || { cat "$WORK/pgbench.txt" >&2; exit 1; }
     python3 - "$WORK" <<'PY'
 import glob, re, sys
@@ -146,6 +155,8 @@ say "raw SQL (pgbench)"
 for s in "${SCENARIOS[@]}"; do
     read -r R[raw.$s.p50] R[raw.$s.p99] _ <<< "$(run_pg "$s" 1)"
     read -r _ _ R[raw.$s.rps] <<< "$(run_pg "$s" 16)"
+    read -r R[stmt.$s.p50] R[stmt.$s.p99] _ <<< "$(run_pg "$s" 1 stmt)"
+    read -r _ _ R[stmt.$s.rps] <<< "$(run_pg "$s" 16 stmt)"
 done
 say "FastAPI + asyncpg (list)"
 start_fastapi; TOKEN=none
@@ -160,12 +171,12 @@ n() { python3 -c "import sys; print(f'{float(sys.argv[1]):.0f}')" "$1"; }
 {
     echo "# Registers at $(psql -X -q -tA "$BENCH_URL" -c "SELECT count(*) FROM catalog.clientes WHERE client_id = $CLIENT") customers ($(date -u +%F), ${SECS}s per run, servers on core 0, load on core 1)"
     echo
-    echo "\`erp run\`: gateway and services in one process (direct calls of the gRPC routes). Split: \`erp gateway\` + one \`erp serve\` per service (gRPC over loopback TCP). Raw: the same statement in pgbench (prepared, tenant transaction, application role)."
+    echo "\`erp run\`: gateway and services in one process (direct calls of the gRPC routes). Split: \`erp gateway\` + one \`erp serve\` per service (gRPC over loopback TCP). Raw: the same statement in pgbench (prepared, tenant transaction, application role). Raw 1-stmt: the statement alone, the tenant set once per connection, default plan cache mode (how the product runs its reads)."
     echo
-    echo "| scenario | run p50 ms | split p50 ms | raw p50 ms | run/raw | run p99 ms | split p99 ms | raw p99 ms | run req/s @16 | split req/s @16 | raw tps @16 | run/raw |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| scenario | run p50 ms | split p50 ms | raw p50 ms | 1-stmt p50 ms | run/raw | run p99 ms | split p99 ms | raw p99 ms | run req/s @16 | split req/s @16 | raw tps @16 | 1-stmt tps @16 | run/raw | run/1-stmt |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for s in "${SCENARIOS[@]}"; do
-        echo "| $s | $(f "${R[run.$s.p50]}") | $(f "${R[split.$s.p50]}") | $(f "${R[raw.$s.p50]}") | $(x "${R[run.$s.p50]}" "${R[raw.$s.p50]}") | $(f "${R[run.$s.p99]}") | $(f "${R[split.$s.p99]}") | $(f "${R[raw.$s.p99]}") | $(n "${R[run.$s.rps]}") | $(n "${R[split.$s.rps]}") | $(n "${R[raw.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[raw.$s.rps]}") |"
+        echo "| $s | $(f "${R[run.$s.p50]}") | $(f "${R[split.$s.p50]}") | $(f "${R[raw.$s.p50]}") | $(f "${R[stmt.$s.p50]}") | $(x "${R[run.$s.p50]}" "${R[raw.$s.p50]}") | $(f "${R[run.$s.p99]}") | $(f "${R[split.$s.p99]}") | $(f "${R[raw.$s.p99]}") | $(n "${R[run.$s.rps]}") | $(n "${R[split.$s.rps]}") | $(n "${R[raw.$s.rps]}") | $(n "${R[stmt.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[raw.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[stmt.$s.rps]}") |"
     done
     echo
     echo "List beside FastAPI + asyncpg (uvicorn, uvloop, httptools, orjson; one worker; same statement; no authentication):"

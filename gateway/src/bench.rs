@@ -251,7 +251,7 @@ pub fn scenario_sql(
             query::list_query(res, &caller, emp, &body)?
                 .sql()
                 .to_string(),
-            vec![json!(20), json!(0)],
+            vec![],
         ),
         "filtro" => {
             body.insert("FILTRO".into(), Value::from(filter));
@@ -259,7 +259,7 @@ pub fn scenario_sql(
                 query::list_query(res, &caller, emp, &body)?
                     .sql()
                     .to_string(),
-                vec![json!(20), json!(0)],
+                vec![],
             )
         }
         "count" => (
@@ -272,7 +272,7 @@ pub fn scenario_sql(
             query::search_query(res, &caller, emp, filter, 0)?
                 .sql()
                 .to_string(),
-            vec![json!(res.search_limit)],
+            vec![],
         ),
         other => return Err(Error::validation(format!("cenário desconhecido: {other}"))),
     };

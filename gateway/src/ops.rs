@@ -25,7 +25,8 @@ use crate::upstream::{call, request};
 /// A JSON object body, parsed once, with the bytes it came as.
 #[derive(Clone, Debug)]
 pub struct Body {
-    map: Map<String, Value>,
+    /// Always an object (kept as a `Value` so the guard reads it without a copy).
+    value: Value,
     raw: Bytes,
 }
 
@@ -36,7 +37,7 @@ impl Body {
             return Ok(Body::empty());
         }
         match serde_json::from_slice::<Value>(&raw)? {
-            Value::Object(map) => Ok(Body { map, raw }),
+            value @ Value::Object(_) => Ok(Body { value, raw }),
             _ => Err(Error::validation(
                 "O corpo da requisição deve ser um objeto JSON.",
             )),
@@ -44,22 +45,28 @@ impl Body {
     }
 
     pub fn empty() -> Body {
-        Body { map: Map::new(), raw: Bytes::from_static(b"{}") }
+        Body { value: Value::Object(Map::new()), raw: Bytes::from_static(b"{}") }
     }
 
     pub fn from_map(map: Map<String, Value>) -> Result<Body> {
-        let raw = Bytes::from(serde_json::to_vec(&map)?);
-        Ok(Body { map, raw })
+        let value = Value::Object(map);
+        let raw = Bytes::from(serde_json::to_vec(&value)?);
+        Ok(Body { value, raw })
     }
 
     pub fn map(&self) -> &Map<String, Value> {
-        &self.map
+        static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+        self.value.as_object().unwrap_or(&EMPTY)
     }
 
     /// The body with more keys (a list path's parameters): serialized again.
-    pub fn with(mut self, extra: impl IntoIterator<Item = (String, Value)>) -> Result<Body> {
-        self.map.extend(extra);
-        Body::from_map(self.map)
+    pub fn with(self, extra: impl IntoIterator<Item = (String, Value)>) -> Result<Body> {
+        let mut map = match self.value {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        map.extend(extra);
+        Body::from_map(map)
     }
 }
 
@@ -140,10 +147,6 @@ fn resolve(
     Ok(Resolved { res, emp })
 }
 
-fn as_value(body: &Body) -> Value {
-    Value::Object(body.map.clone())
-}
-
 /// A list (and its total, when asked): one call, one transaction in the service.
 pub async fn list(
     st: &AppState,
@@ -153,15 +156,7 @@ pub async fn list(
     body: Body,
     with_total: bool,
 ) -> Result<Rows> {
-    let r = resolve(
-        st,
-        auth,
-        name,
-        path_emp,
-        Some(&as_value(&body)),
-        read_perm,
-        &[],
-    )?;
+    let r = resolve(st, auth, name, path_emp, Some(&body.value), read_perm, &[])?;
     let msg = ListRequest {
         resource: r.res.name.clone(),
         emp: r.emp,
@@ -184,15 +179,7 @@ pub async fn count(
     path_emp: Option<i64>,
     body: Body,
 ) -> Result<i64> {
-    let r = resolve(
-        st,
-        auth,
-        name,
-        path_emp,
-        Some(&as_value(&body)),
-        read_perm,
-        &[],
-    )?;
+    let r = resolve(st, auth, name, path_emp, Some(&body.value), read_perm, &[])?;
     let msg = ListRequest {
         resource: r.res.name.clone(),
         emp: r.emp,
@@ -258,15 +245,7 @@ async fn write(
     body: Body,
     perm: Perm,
 ) -> Result<Bytes> {
-    let r = resolve(
-        st,
-        auth,
-        name,
-        path_emp,
-        Some(&as_value(&body)),
-        |_| perm,
-        &key,
-    )?;
+    let r = resolve(st, auth, name, path_emp, Some(&body.value), |_| perm, &key)?;
     let msg = WriteRequest {
         resource: r.res.name.clone(),
         emp: r.emp,

@@ -118,9 +118,16 @@ fn db_status(e: &sqlx::Error) -> (u16, String) {
             Some("22021") | Some("22P05") => (400, "Texto com caracteres inválidos.".into()),
             Some("57014") => (408, TIMEOUT_MSG.into()),
             Some("42501") => (403, "Acesso negado.".into()),
+            // The connection was lost or ended by the server (a restart): another
+            // attempt in a moment will find a new one.
+            Some(c) if c.starts_with("08") || c.starts_with("57P") => {
+                (503, "Serviço temporariamente indisponível.".into())
+            }
             _ => (500, INTERNAL_MSG.into()),
         },
-        sqlx::Error::PoolTimedOut => (503, "Serviço temporariamente indisponível.".into()),
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) => {
+            (503, "Serviço temporariamente indisponível.".into())
+        }
         _ => (500, INTERNAL_MSG.into()),
     }
 }

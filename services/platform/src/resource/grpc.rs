@@ -76,15 +76,18 @@ impl ResourceService for ResourceGrpc {
         let res = self.resource(&r.resource)?;
         let body = object(&r.filter_json)?;
         let emp = company(&res, r.emp, &caller);
-        let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows_json = query::list_json(&mut tx, &res, &caller, emp, &body).await?;
-        let total = if r.with_total {
-            Some(query::count(&mut tx, &res, &caller, emp, &body).await?)
-        } else {
-            None
-        };
-        tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowsReply { rows_json, total }))
+        let mut conn = self.db.read(caller.client_id).await?;
+        let read = async {
+            let rows_json = query::list_json(&mut conn, &res, &caller, emp, &body).await?;
+            let total = if r.with_total {
+                Some(query::count(&mut conn, &res, &caller, emp, &body).await?)
+            } else {
+                None
+            };
+            Ok(RowsReply { rows_json, total })
+        }
+        .await;
+        Ok(Response::new(conn.finish(read)?))
     }
 
     async fn count(
@@ -95,11 +98,10 @@ impl ResourceService for ResourceGrpc {
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
         let body = object(&r.filter_json)?;
-        let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let total =
-            query::count(&mut tx, &res, &caller, company(&res, r.emp, &caller), &body).await?;
-        tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(CountReply { total }))
+        let mut conn = self.db.read(caller.client_id).await?;
+        let emp = company(&res, r.emp, &caller);
+        let total = query::count(&mut conn, &res, &caller, emp, &body).await;
+        Ok(Response::new(CountReply { total: conn.finish(total)? }))
     }
 
     async fn get(
@@ -187,17 +189,11 @@ impl ResourceService for ResourceGrpc {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
-        let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let rows = query::search(
-            &mut tx,
-            &res,
-            &caller,
-            company(&res, r.emp, &caller),
-            &r.filter,
-            i64::from(r.limit),
-        )
-        .await?;
-        tx.commit().await.map_err(Error::from)?;
+        let mut conn = self.db.read(caller.client_id).await?;
+        let emp = company(&res, r.emp, &caller);
+        let rows =
+            query::search(&mut conn, &res, &caller, emp, &r.filter, i64::from(r.limit)).await;
+        let rows = conn.finish(rows)?;
         Ok(Response::new(RowsReply {
             rows_json: encode(&rows)?,
             total: None,

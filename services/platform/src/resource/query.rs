@@ -1,9 +1,12 @@
-//! The register operations over one tenant transaction. Identifiers come only from
-//! the descriptor; every value is bound.
+//! The register operations: reads (list, count, search) on any connection of the
+//! tenant (a transaction or a read connection), writes over one tenant
+//! transaction. Identifiers come only from the descriptor; every value is bound,
+//! but for a list's LIMIT and OFFSET, validated integers written into the
+//! statement so that its plan can be kept (see [`Read`]).
 
 use prost::Message as _;
 use serde_json::{Map, Value};
-use sqlx::{Postgres, QueryBuilder};
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use super::document::{ops, Part};
 use super::model::{DbType, Field, Op, Resource, Role};
@@ -44,6 +47,38 @@ pub struct ListParams {
 }
 
 pub use super::model::parse_order;
+
+impl ListParams {
+    /// Whether the statement's best plan depends on its values: a text pattern
+    /// (a common name walks the order index, a rare one the trigram index) or a
+    /// range (a day or ten years). Equality filters and the paging do not.
+    fn planned_by_values(&self) -> bool {
+        self.filtro.is_some()
+            || self
+                .conds
+                .iter()
+                .any(|c| matches!(c, Cond::Ge(..) | Cond::Le(..)))
+    }
+}
+
+/// A read statement, and whether PostgreSQL must plan it with its values each
+/// time (run unnamed) or may keep its plan (a prepared statement, planned once
+/// per connection under `plan_cache_mode = auto`).
+pub struct Read<'a> {
+    pub qb: QueryBuilder<'a, Postgres>,
+    pub by_values: bool,
+}
+
+impl<'a> Read<'a> {
+    pub fn sql(&self) -> &str {
+        self.qb.sql()
+    }
+
+    async fn fetch_all(&mut self, conn: &mut PgConnection) -> Result<Vec<sqlx::postgres::PgRow>> {
+        let keep = !self.by_values;
+        Ok(self.qb.build().persistent(keep).fetch_all(conn).await?)
+    }
+}
 
 fn int_param(body: &Map<String, Value>, key: &str) -> Result<Option<i64>> {
     match body.get(key) {
@@ -297,11 +332,11 @@ pub fn decorate(res: &Resource, rows: &mut [Value]) {
 }
 
 async fn fetch_rows(
-    tx: &mut Tx,
+    conn: &mut PgConnection,
     res: &Resource,
-    mut qb: QueryBuilder<'_, Postgres>,
+    mut read: Read<'_>,
 ) -> Result<Vec<Value>> {
-    let rows = qb.build().fetch_all(&mut **tx).await?;
+    let rows = read.fetch_all(conn).await?;
     let fields = selectable(res);
     rows.iter().map(|r| row_to_json(&fields, r)).collect()
 }
@@ -312,7 +347,7 @@ pub fn list_query<'a>(
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
-) -> Result<QueryBuilder<'a, Postgres>> {
+) -> Result<Read<'a>> {
     let p = parse_list(res, body)?;
     let mut qb = QueryBuilder::new("");
     push_select(&mut qb, res);
@@ -322,22 +357,21 @@ pub fn list_query<'a>(
         push_filtro(&mut qb, res, f);
     }
     push_order(&mut qb, res, &p.order);
-    qb.push(" LIMIT ")
-        .push_bind(p.limit)
-        .push(" OFFSET ")
-        .push_bind(p.offset);
-    Ok(qb)
+    // Written, not bound: a plan kept for `LIMIT $n` would be made for an unknown
+    // (assumed large) number of rows. Both were parsed as integers above.
+    qb.push(format_args!(" LIMIT {} OFFSET {}", p.limit, p.offset));
+    Ok(Read { qb, by_values: p.planned_by_values() })
 }
 
 pub async fn list(
-    tx: &mut Tx,
+    conn: &mut PgConnection,
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
 ) -> Result<Vec<Value>> {
-    let qb = list_query(res, caller, emp, body)?;
-    let mut rows = fetch_rows(tx, res, qb).await?;
+    let read = list_query(res, caller, emp, body)?;
+    let mut rows = fetch_rows(conn, res, read).await?;
     decorate(res, &mut rows);
     Ok(rows)
 }
@@ -345,14 +379,13 @@ pub async fn list(
 /// [`list`] answered as JSON bytes, written straight from the fetched rows (the
 /// list call's answer: no `Value` per row).
 pub async fn list_json(
-    tx: &mut Tx,
+    conn: &mut PgConnection,
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
 ) -> Result<Vec<u8>> {
-    let mut qb = list_query(res, caller, emp, body)?;
-    let rows = qb.build().fetch_all(&mut **tx).await?;
+    let rows = list_query(res, caller, emp, body)?.fetch_all(conn).await?;
     let fields = selectable(res);
     let id = res
         .key
@@ -368,7 +401,7 @@ pub fn count_query<'a>(
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
-) -> Result<QueryBuilder<'a, Postgres>> {
+) -> Result<Read<'a>> {
     let p = parse_list(res, body)?;
     let mut qb = QueryBuilder::new("SELECT count(*) FROM ");
     qb.push(res.qualified_table()).push(" WHERE ");
@@ -377,18 +410,24 @@ pub fn count_query<'a>(
     if let Some(f) = &p.filtro {
         push_filtro(&mut qb, res, f);
     }
-    Ok(qb)
+    Ok(Read { qb, by_values: p.planned_by_values() })
 }
 
 pub async fn count(
-    tx: &mut Tx,
+    conn: &mut PgConnection,
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     body: &Map<String, Value>,
 ) -> Result<i64> {
-    let mut qb = count_query(res, caller, emp, body)?;
-    Ok(qb.build_query_scalar::<i64>().fetch_one(&mut **tx).await?)
+    let mut read = count_query(res, caller, emp, body)?;
+    let keep = !read.by_values;
+    Ok(read
+        .qb
+        .build_query_scalar::<i64>()
+        .persistent(keep)
+        .fetch_one(conn)
+        .await?)
 }
 
 pub fn search_query<'a>(
@@ -397,7 +436,7 @@ pub fn search_query<'a>(
     emp: Option<i64>,
     filter: &str,
     limit: i64,
-) -> Result<QueryBuilder<'a, Postgres>> {
+) -> Result<Read<'a>> {
     let limit = if limit <= 0 {
         res.search_limit
     } else {
@@ -412,20 +451,20 @@ pub fn search_query<'a>(
     }
     let order = parse_order(res, &res.default_order).map_err(Error::Validation)?;
     push_order(&mut qb, res, &order);
-    qb.push(" LIMIT ").push_bind(limit);
-    Ok(qb)
+    qb.push(format_args!(" LIMIT {limit}"));
+    Ok(Read { qb, by_values: !filter.is_empty() })
 }
 
 pub async fn search(
-    tx: &mut Tx,
+    conn: &mut PgConnection,
     res: &Resource,
     caller: &Caller,
     emp: Option<i64>,
     filter: &str,
     limit: i64,
 ) -> Result<Vec<Value>> {
-    let qb = search_query(res, caller, emp, filter, limit)?;
-    let mut rows = fetch_rows(tx, res, qb).await?;
+    let read = search_query(res, caller, emp, filter, limit)?;
+    let mut rows = fetch_rows(conn, res, read).await?;
     decorate(res, &mut rows);
     Ok(rows)
 }
@@ -459,7 +498,7 @@ pub async fn get(
     push_select(&mut qb, res);
     push_scope(&mut qb, res, caller, emp)?;
     push_key(&mut qb, res, key)?;
-    fetch_rows(tx, res, qb)
+    fetch_rows(tx, res, Read { qb, by_values: false })
         .await?
         .into_iter()
         .next()

@@ -345,20 +345,21 @@ impl serde::Serialize for Cell<'_> {
         use serde::ser::Error as _;
         let name = self.field.name.as_str();
         let bad = |e: sqlx::Error| S::Error::custom(format!("{name}: {e}"));
+        // Unchecked: `select_expr` casts every column to the type read here.
         match self.field.db {
             DbType::Int => self
                 .row
-                .try_get::<Option<i64>, _>(self.idx)
+                .try_get_unchecked::<Option<i64>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
             DbType::Text => self
                 .row
-                .try_get::<Option<&str>, _>(self.idx)
+                .try_get_unchecked::<Option<&str>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
             DbType::Decimal => match self
                 .row
-                .try_get::<Option<Decimal>, _>(self.idx)
+                .try_get_unchecked::<Option<Decimal>, _>(self.idx)
                 .map_err(bad)?
             {
                 Some(d) => Number::from_str(&d.normalize().to_string())
@@ -368,7 +369,7 @@ impl serde::Serialize for Cell<'_> {
             },
             DbType::Date => match self
                 .row
-                .try_get::<Option<NaiveDate>, _>(self.idx)
+                .try_get_unchecked::<Option<NaiveDate>, _>(self.idx)
                 .map_err(bad)?
             {
                 Some(d) => s.collect_str(&d.format("%Y-%m-%d")),
@@ -377,7 +378,7 @@ impl serde::Serialize for Cell<'_> {
             DbType::Timestamp => {
                 match self
                     .row
-                    .try_get::<Option<DateTime<Utc>>, _>(self.idx)
+                    .try_get_unchecked::<Option<DateTime<Utc>>, _>(self.idx)
                     .map_err(bad)?
                 {
                     Some(d) => {
@@ -388,12 +389,12 @@ impl serde::Serialize for Cell<'_> {
             }
             DbType::Bool => self
                 .row
-                .try_get::<Option<bool>, _>(self.idx)
+                .try_get_unchecked::<Option<bool>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
             DbType::Json => self
                 .row
-                .try_get::<Option<Value>, _>(self.idx)
+                .try_get_unchecked::<Option<Value>, _>(self.idx)
                 .map_err(bad)?
                 .serialize(s),
         }

@@ -4,6 +4,7 @@ mod bus;
 mod cache;
 mod db;
 mod document;
+mod reads;
 mod resource;
 
 use erp_platform::config::Config;

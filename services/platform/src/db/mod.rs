@@ -6,7 +6,15 @@
 //! have `client_id` first in the primary key and a forced row-level-security policy
 //! on `client_id = erp_current_client()`; `begin_tenant` sets `app.client_id` with
 //! `set_config(.., true)`, which lives only as long as the transaction, so a pooled
-//! connection never carries a tenant into the next request.
+//! connection never carries a tenant into the next request. Register reads run on
+//! their own connections instead ([`reads`]), one statement each.
+//!
+//! Layout: this module (pools, tenant transaction, bootstrap, migrations);
+//! `reads` (the read connections, kept per client).
+
+mod reads;
+
+pub use reads::{ReadConn, Reads};
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -27,6 +35,7 @@ static PLATFORM_MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 #[derive(Clone)]
 pub struct Db {
     pub pool: PgPool,
+    reads: Reads,
 }
 
 impl Db {
@@ -36,13 +45,30 @@ impl Db {
         let pool = PgPoolOptions::new()
             .max_connections(cfg.db_max_connections)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(opts)
+            .connect_with(opts.clone())
             .await?;
-        Ok(Db { pool })
+        let reads = Reads::new(&opts, cfg.db_max_connections);
+        Ok(Db { pool, reads })
     }
 
+    /// A `Db` over an existing pool; its reads open connections the same way.
     pub fn from_pool(pool: PgPool) -> Db {
-        Db { pool }
+        let reads = Reads::new(
+            &pool.connect_options(),
+            pool.options().get_max_connections(),
+        );
+        Db { pool, reads }
+    }
+
+    /// A read connection for `client_id` (register lists, counts and searches:
+    /// one statement each, no transaction). End the loan with [`ReadConn::finish`].
+    pub async fn read(&self, client_id: i64) -> Result<ReadConn> {
+        self.reads.acquire(client_id).await
+    }
+
+    /// Read connections open and idle.
+    pub fn reads_idle(&self) -> usize {
+        self.reads.idle_count()
     }
 
     /// A transaction bound to one client: every statement in it sees only that
