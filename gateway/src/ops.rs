@@ -160,7 +160,7 @@ pub async fn list(
     let msg = ListRequest {
         resource: r.res.name.clone(),
         emp: r.emp,
-        filter_json: body.raw.to_vec(),
+        filter_json: body.raw.clone(),
         with_total,
     };
     let reply = call(
@@ -169,7 +169,7 @@ pub async fn list(
             .list(request(&auth.caller, msg)),
     )
     .await?;
-    Ok(Rows { json: Bytes::from(reply.rows_json), total: reply.total })
+    Ok(Rows { json: reply.rows_json, total: reply.total })
 }
 
 pub async fn count(
@@ -183,7 +183,7 @@ pub async fn count(
     let msg = ListRequest {
         resource: r.res.name.clone(),
         emp: r.emp,
-        filter_json: body.raw.to_vec(),
+        filter_json: body.raw.clone(),
         with_total: false,
     };
     Ok(call(
@@ -305,7 +305,7 @@ pub async fn search(
             .search(request(&auth.caller, msg)),
     )
     .await?;
-    Ok(Bytes::from(reply.rows_json))
+    Ok(reply.rows_json)
 }
 
 /// The company parameter of a declared call: old screens send 'undefined' or

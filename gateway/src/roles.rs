@@ -203,9 +203,9 @@ pub async fn state(
     let (figures, _) = broadcast::channel(1024);
     Ok(AppState {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
-        up: Upstreams::new(&urls)?,
+        up: Arc::new(Upstreams::new(&urls)?),
         registry: Arc::new(registry()?),
-        uploads: cfg.data_dir.join("uploads"),
+        uploads: cfg.data_dir.join("uploads").into(),
         cfg,
         cache,
         bus,

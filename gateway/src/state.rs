@@ -1,6 +1,6 @@
 //! What every gateway handler shares.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -41,9 +41,9 @@ pub struct AppState {
     pub cache: Arc<dyn Cache>,
     pub bus: Arc<dyn Bus>,
     pub db: Db,
-    pub up: Upstreams,
+    pub up: Arc<Upstreams>,
     pub registry: Arc<Registry>,
-    pub uploads: PathBuf,
+    pub uploads: Arc<Path>,
     pub notices: broadcast::Sender<Notice>,
     pub figures: broadcast::Sender<FiguresChanged>,
     /// Decoded principals by their versioned cache key (see `auth::principal`).

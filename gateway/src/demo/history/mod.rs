@@ -65,7 +65,7 @@ async fn list(
     let msg = ListRequest {
         resource: resource.into(),
         emp: Some(caller.emp_id),
-        filter_json: serde_json::to_vec(&body)?,
+        filter_json: serde_json::to_vec(&body)?.into(),
         with_total: false,
     };
     let reply = call(st.up.resources(schema)?.list(request(caller, msg))).await?;

@@ -84,7 +84,7 @@ impl ResourceService for ResourceGrpc {
             } else {
                 None
             };
-            Ok(RowsReply { rows_json, total })
+            Ok(RowsReply { rows_json: rows_json.into(), total })
         }
         .await;
         Ok(Response::new(conn.finish(read)?))
@@ -195,7 +195,7 @@ impl ResourceService for ResourceGrpc {
             query::search(&mut conn, &res, &caller, emp, &r.filter, i64::from(r.limit)).await;
         let rows = conn.finish(rows)?;
         Ok(Response::new(RowsReply {
-            rows_json: encode(&rows)?,
+            rows_json: encode(&rows)?.into(),
             total: None,
         }))
     }
