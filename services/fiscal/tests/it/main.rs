@@ -78,6 +78,34 @@ async fn every_register_passes_the_table_driven_test() {
     assert_eq!(n, 20);
 }
 
+/// A stored XML is served with its row (the download calls answer it) but
+/// never rendered as a form field: the metadata says so and the web form
+/// leaves it out.
+#[test]
+fn stored_xml_is_kept_out_of_the_forms() {
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    let in_form = |res: &str, field: &str| {
+        let meta = reg.get(res).expect("resource").meta();
+        let fields = meta["fields"].as_array().expect("fields");
+        let f = fields
+            .iter()
+            .find(|f| f["name"] == field)
+            .unwrap_or_else(|| panic!("{res}.{field} in the metadata"));
+        f["inForm"].as_bool().expect("inForm is a boolean")
+    };
+    assert!(!in_form("cte", "CTE_NFE_XML"));
+    assert!(in_form("cte", "CTE_OBS"));
+    assert!(in_form("cte", "CTE_CHAVE"));
+    // No other register of the service declares its XML as a form field.
+    for res in reg.all() {
+        for f in &res.fields {
+            if f.name.ends_with("_XML") && f.kind == erp_platform::resource::Kind::Textarea {
+                assert!(!f.in_form, "{}.{} is a stored XML shown in the form", res.name, f.name);
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn tax_rule_needs_cst_or_csosn_and_a_valid_cfop() {
     let db = db().await;

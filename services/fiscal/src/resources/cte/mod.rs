@@ -290,7 +290,8 @@ fn fields() -> Vec<Field> {
         Field::textarea("CTE_EXPLICACAO", "Explicação").read_only(),
         Field::timestamp("CTE_DH_EMISSAO", "Emitido em").read_only(),
         Field::timestamp("CTE_DTA_AUTORIZACAO", "Autorização").read_only(),
-        Field::textarea("CTE_NFE_XML", "XML").read_only(),
+        // Served with the row (ctexml downloads it), never a form field.
+        Field::textarea("CTE_NFE_XML", "XML").read_only().not_in_form(),
         Field::text("CTE_CANCEL_JUSTIFICATIVA", "Justificativa do Cancelamento").read_only(),
         Field::text("CTE_CANCEL_PROTOCOLO", "Protocolo do Cancelamento").read_only(),
         Field::timestamp("CTE_DTA_CANCELAMENTO", "Cancelamento").read_only(),
