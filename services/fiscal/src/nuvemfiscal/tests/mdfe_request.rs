@@ -8,7 +8,8 @@ use chrono::NaiveDate;
 
 use super::samples::{d, when};
 use super::spec::assert_matches;
-use crate::resources::mdfe::request::{self, build, Numbering};
+use crate::resources::dfe::numbering::Numbering;
+use crate::resources::mdfe::request::{self, build};
 use crate::resources::mdfe::sources::*;
 use crate::resources::order_nfe::sources::Company;
 

@@ -30,14 +30,18 @@
 //!   rows, without the fiscal fields.
 //!
 //! Layout: here the descriptors; `calls`: the declared calls; `emission`: the
-//! emission's steps; `request`: what a CT-e is read from and the request built
-//! from it; `store`: the rows and the answers; `hooks`: the registers' checks.
+//! step particular to it and its `dfe::Kind` (the provider's steps, rows and
+//! answers are every document's, `dfe`); `request`: what a CT-e is read from
+//! and the request built from it; `hooks`: the registers' checks.
 
 use std::sync::Arc;
 
 use erp_platform::resource::{ActionPerm, Button, DbType, Document, Field, Kind, Resource, Source};
 use serde_json::json;
 
+use self::emission::Cte;
+use super::dfe::calls::{Consult, Download};
+use super::dfe::files::File;
 use super::taxes::cfop::cfop;
 use super::taxes::codes::{
     CTE_CST, CTE_FREIGHT_PAYERS, CTE_MODALS, CTE_SERVICE_TYPES, CTE_TAKERS, CTE_TYPES, CTE_UNITS,
@@ -48,11 +52,9 @@ mod calls;
 pub mod emission;
 mod hooks;
 pub mod request;
-mod store;
 
-/// What the calls share: the provider's client and the service's pool (the
-/// NF-e's, see `order_nfe::Ctx`).
-pub type Ctx = super::order_nfe::Ctx;
+/// What the calls share (the provider's client, the service's pool).
+pub type Ctx = super::dfe::Ctx;
 
 pub const NAME: &str = "cte";
 const SCHEMA: &str = crate::SCHEMA;
@@ -291,7 +293,9 @@ fn fields() -> Vec<Field> {
         Field::timestamp("CTE_DH_EMISSAO", "Emitido em").read_only(),
         Field::timestamp("CTE_DTA_AUTORIZACAO", "Autorização").read_only(),
         // Served with the row (ctexml downloads it), never a form field.
-        Field::textarea("CTE_NFE_XML", "XML").read_only().not_in_form(),
+        Field::textarea("CTE_NFE_XML", "XML")
+            .read_only()
+            .not_in_form(),
         Field::text("CTE_CANCEL_JUSTIFICATIVA", "Justificativa do Cancelamento").read_only(),
         Field::text("CTE_CANCEL_PROTOCOLO", "Protocolo do Cancelamento").read_only(),
         Field::timestamp("CTE_DTA_CANCELAMENTO", "Cancelamento").read_only(),
@@ -334,7 +338,7 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
             .confirm("Emitir CT-e", "Deseja enviar o CT-e {CTE_ID} à SEFAZ? Depois de autorizado ele só pode ser cancelado ou corrigido por carta de correção.", "Emitir"))
         .action("GET", "/cte/consultar/{id}/{emp}", "consultar", ActionPerm::View,
             "CT-e: consultar na SEFAZ (sincronizar e aguardar a situação final)",
-            Arc::new(calls::Consult(ctx.clone())))
+            Arc::new(Consult { ctx: ctx.clone(), doc: &Cte, locate: calls::locate }))
         .button(Button::new("Consultar").open_when(&["enviando", "pendente", "autorizado", "rejeitado", "denegado", "cancelado", "erro"])
             .param("id", Source::Field("CTE_ID".into())))
         .action("POST", "/cte/cancelar/{fiscalId}", "cancelar", ActionPerm::Update,
@@ -354,14 +358,14 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
             Arc::new(calls::Correct(ctx.clone())))
         .action("GET", "/ctexml/{id}/{emp}", "xml", ActionPerm::View,
             "CT-e: baixar o XML autorizado",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Xml, locate: calls::locate }))
         .button(Button::new("XML").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("POST", "/cte/xml/{emp}", "xmlcorpo", ActionPerm::View,
             "CT-e: baixar o XML autorizado (CTE_ID no corpo)",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Xml, locate: calls::locate }))
         .action("GET", "/cte/dacte/{id}/{emp}", "dacte", ActionPerm::View,
             "CT-e: baixar o DACTE (PDF)",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Dacte)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Pdf, locate: calls::locate }))
         .button(Button::new("DACTE").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("GET", "/cte/listarcte/{cnpjcpf}/{key}/{skip}/{type}", "listarcte", ActionPerm::View,
             "CT-e: os CT-e da empresa na Nuvem Fiscal (key: chave ou 0; skip: quantos pular; type: 1 produção, 2 homologação)",

@@ -9,7 +9,7 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 
 use crate::nuvemfiscal::types::*;
-use crate::resources::order_nfe::request::Numbering;
+use crate::resources::dfe::numbering::Numbering;
 use crate::resources::order_nfe::sources::{self, Company};
 use crate::resources::taxes::codes::uf_code;
 

@@ -33,18 +33,19 @@
 //!   any document (what blocks the emission).
 //!
 //! Layout: here the descriptors; `hooks`: the rows' checks; `calls`: the
-//! declared calls; `emission`: the emission's steps; `rejections`: the
-//! SEFAZ codes particular to the MDF-e; `sources`: what an MDF-e
-//! is read from; `request`: the `MdfePedidoEmissao` built from it; `store`:
-//! the rows and the answers.
+//! declared calls; `emission`: the step particular to it and its `dfe::Kind`
+//! (the provider's steps, rows and answers are every document's, `dfe`);
+//! `rejections`: the SEFAZ codes particular to the MDF-e; `sources`: what an
+//! MDF-e is read from; `request`: the `MdfePedidoEmissao` built from it.
 
 use std::sync::Arc;
 
-use erp_platform::db::Db;
 use erp_platform::resource::{ActionPerm, Button, DbType, Document, Field, Resource, Role, Source};
-use erp_platform::{Error, Result};
 use serde_json::json;
 
+use self::emission::Mdfe;
+use super::dfe::calls::{Consult, Download};
+use super::dfe::files::File;
 use super::taxes::codes::ENVIRONMENTS;
 
 mod calls;
@@ -53,7 +54,6 @@ mod hooks;
 pub mod rejections;
 pub mod request;
 pub mod sources;
-mod store;
 
 pub const NAME: &str = "mdfe";
 const SCHEMA: &str = crate::SCHEMA;
@@ -63,21 +63,8 @@ pub const MISSING: &str = "MDF-e não encontrado.";
 pub const ISSUED: &str =
     "MDF-e já enviado à SEFAZ: só um MDF-e em aberto, rejeitado ou não enviado aceita alterações.";
 
-/// What the calls share: the provider's client (through the company's
-/// context) and the service's pool, which the emission commits its steps in.
-pub struct Ctx {
-    pub company: Arc<super::company::Ctx>,
-    /// `None` where the registry only describes the calls (the gateway).
-    pub db: Option<Db>,
-}
-
-impl Ctx {
-    fn db(&self) -> Result<&Db> {
-        self.db
-            .as_ref()
-            .ok_or_else(|| Error::internal("mdfe: registry without a database"))
-    }
-}
+/// What the calls share (the provider's client, the service's pool).
+pub type Ctx = super::dfe::Ctx;
 
 pub const STATUSES: [(&str, &str); 9] = [
     ("aberto", "Em aberto"),
@@ -334,7 +321,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "consultar",
             ActionPerm::View,
             "MDF-e: consultar na SEFAZ (sincronizar e aguardar a situação final)",
-            Arc::new(calls::Consult(ctx.clone())),
+            Arc::new(Consult { ctx: ctx.clone(), doc: &Mdfe, locate: calls::locate }),
         )
         .button(by_id(Button::new("Consultar").open_when(&[
             "enviando",
@@ -376,7 +363,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "xml",
             ActionPerm::View,
             "MDF-e: baixar o XML",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)),
+            Arc::new(Download { ctx: ctx.clone(), doc: &Mdfe, file: File::Xml, locate: calls::locate }),
         )
         .button(by_id(Button::new("XML").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(
@@ -385,7 +372,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "damdfe",
             ActionPerm::View,
             "MDF-e: baixar o DAMDFE (PDF)",
-            Arc::new(calls::Download(ctx, calls::File::Damdfe)),
+            Arc::new(Download { ctx, doc: &Mdfe, file: File::Pdf, locate: calls::locate }),
         )
         .button(by_id(Button::new("DAMDFE").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(

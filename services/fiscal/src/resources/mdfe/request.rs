@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 
 use super::sources::{Person, Sources};
 use crate::nuvemfiscal::types::*;
+use crate::resources::dfe::numbering::Numbering;
 use crate::resources::order_nfe::request::{blank, ie_of, need};
 use crate::resources::taxes::codes::uf_code;
 
@@ -25,15 +26,6 @@ const OWN_LOAD_CTE: &str =
 const NO_LOAD_VALUE: &str = "Informe o valor da carga (maior que zero).";
 const NO_LOAD_WEIGHT: &str = "Informe o peso bruto da carga (maior que zero).";
 const MAX_DRIVERS: usize = 10;
-
-/// Where the number comes from and who the request is (its `referencia`).
-#[derive(Debug, Clone)]
-pub struct Numbering {
-    pub serie: i32,
-    pub numero: i64,
-    pub referencia: String,
-    pub dh_emi: DateTime<FixedOffset>,
-}
 
 pub fn ambiente(s: &Sources) -> Ambiente {
     if s.settings.ambiente == 1 {

@@ -5,23 +5,14 @@
 //! exactly, payment from the order's method. Services are not NF-e items (they
 //! go on the NFS-e).
 
-use chrono::{DateTime, FixedOffset};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 
 use super::item_taxes::{money, taxes, ItemValues};
 use super::sources::{Customer, Item, Sources};
 use crate::nuvemfiscal::types::*;
+use crate::resources::dfe::numbering::Numbering;
 use crate::resources::taxes::codes::uf_code;
-
-/// Where the number comes from and who the request is (its `referencia`).
-#[derive(Debug, Clone)]
-pub struct Numbering {
-    pub serie: i32,
-    pub numero: i64,
-    pub referencia: String,
-    pub dh_emi: DateTime<FixedOffset>,
-}
 
 /// In homologação the SEFAZ wants this as the recipient's name (rejection 598).
 pub const HOMOLOGACAO_NOME: &str = "NF-E EMITIDA EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL";
