@@ -2,6 +2,7 @@
 
 mod company;
 mod cte;
+mod env;
 mod manifest;
 mod mdfe;
 mod order_nfe;
@@ -100,7 +101,11 @@ fn stored_xml_is_kept_out_of_the_forms() {
     for res in reg.all() {
         for f in &res.fields {
             if f.name.ends_with("_XML") && f.kind == erp_platform::resource::Kind::Textarea {
-                assert!(!f.in_form, "{}.{} is a stored XML shown in the form", res.name, f.name);
+                assert!(
+                    !f.in_form,
+                    "{}.{} is a stored XML shown in the form",
+                    res.name, f.name
+                );
             }
         }
     }
