@@ -20,7 +20,8 @@ use erp_platform::resource::Resource;
 use erp_platform::{Error, Result};
 use serde_json::Value;
 
-use super::request::{self, Sources};
+use super::request;
+use super::sources::{self, Sources};
 use super::MISSING;
 use crate::nuvemfiscal::paths::CTE;
 use crate::nuvemfiscal::types::CtePedidoEmissao;
@@ -113,7 +114,7 @@ async fn prepare(
         .bind(ambiente)
         .execute(&mut *tx)
         .await?;
-    let src: Sources = request::load(&mut tx, client, emp, id).await?;
+    let src: Sources = sources::load(&mut tx, client, emp, id).await?;
     let (n, attempt) = numbering::for_emission(
         &mut tx,
         &doc,
@@ -153,7 +154,7 @@ async fn prepare(
 /// it has or would take).
 pub async fn preview(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<CtePedidoEmissao> {
     let (serie, numero) = next_number(tx, client, emp, id).await?;
-    let src = request::load(tx, client, emp, id).await?;
+    let src = sources::load(tx, client, emp, id).await?;
     let n = Numbering { serie, numero, referencia: "previa".into(), dh_emi: now_brt() };
     request::build(&src, &n)
 }

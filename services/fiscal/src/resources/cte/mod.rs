@@ -31,8 +31,9 @@
 //!
 //! Layout: here the descriptors; `calls`: the declared calls; `emission`: the
 //! step particular to it and its `dfe::Kind` (the provider's steps, rows and
-//! answers are every document's, `dfe`); `request`: what a CT-e is read from
-//! and the request built from it; `hooks`: the registers' checks.
+//! answers are every document's, `dfe`); `sources`: what a CT-e is read from;
+//! `parties`: its parties and places as the request takes them; `request`:
+//! the request built from them; `hooks`: the registers' checks.
 
 use std::sync::Arc;
 
@@ -51,7 +52,9 @@ use super::taxes::codes::{
 mod calls;
 pub mod emission;
 mod hooks;
+mod parties;
 pub mod request;
+pub mod sources;
 
 /// What the calls share (the provider's client, the service's pool).
 pub type Ctx = super::dfe::Ctx;

@@ -14,7 +14,8 @@
 //! SEFAZ's answer settled, the answer of a call; `emission`: sending once,
 //! waiting for a final status with the files, the recovery of a lost answer
 //! and the consult; `events`: cancel (and the checks of every event);
-//! `files`: the XML and PDF downloads.
+//! `files`: the XML and PDF downloads; `text`: the texts of a request's
+//! fields (blank, required, digits, IE).
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ pub mod events;
 pub mod files;
 pub mod numbering;
 pub mod store;
+pub mod text;
 
 /// What the calls of the documents share: the provider's client (through
 /// the company's context) and the service's pool, which an emission commits

@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use super::sources::{Person, Sources};
 use crate::nuvemfiscal::types::*;
 use crate::resources::dfe::numbering::Numbering;
-use crate::resources::order_nfe::request::{blank, ie_of, need};
+use crate::resources::dfe::text::{blank, ie_of, need};
 use crate::resources::taxes::codes::uf_code;
 
 pub const NO_ORIGIN: &str =
