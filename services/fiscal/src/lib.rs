@@ -51,7 +51,8 @@
 //!   company (distribution by NSU, XML upload) and its manifestation.
 //! - `nfe_xml`: what an NF-e XML and its access key say.
 //! - `bin/fake-nuvemfiscal`: the fake provider on its own (demos, curl).
-//! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
+//! - `rejections/`: the SEFAZ rejection codes (cStat) explained in plain pt-BR
+//!   (the common table, the CT-e's and the MDF-e's own readings),
 //!   with the field to fix and the screen that holds it.
 
 pub mod certificate;

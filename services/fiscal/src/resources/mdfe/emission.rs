@@ -23,10 +23,11 @@ use serde_json::Value;
 
 use super::request;
 use super::sources::{self, Head, HEAD_COLS};
-use super::{rejections, MISSING};
+use super::MISSING;
 use crate::nuvemfiscal::paths::MDFE;
 use crate::nuvemfiscal::types::{Ambiente, MdfePedidoEmissao};
 use crate::nuvemfiscal::NuvemFiscal;
+use crate::rejections;
 use crate::resources::dfe::{self, numbering, store, Issued, Kind};
 
 pub const NO_NUMBERING: &str =
@@ -49,7 +50,7 @@ pub static KIND: Kind = Kind {
     pdf_name: "DAMDFE",
     file_tag: "mdfe",
     paths: &MDFE,
-    explain: rejections::explain,
+    explain: rejections::explain_mdfe,
     closes: true,
     missing: MISSING,
 };

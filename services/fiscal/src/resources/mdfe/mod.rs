@@ -35,8 +35,8 @@
 //! Layout: here the descriptors; `hooks`: the rows' checks; `calls`: the
 //! declared calls; `emission`: the step particular to it and its `dfe::Kind`
 //! (the provider's steps, rows and answers are every document's, `dfe`);
-//! `rejections`: the SEFAZ codes particular to the MDF-e; `sources`: what an
-//! MDF-e is read from; `request`: the `MdfePedidoEmissao` built from it.
+//! `sources`: what an MDF-e is read from; `request`: the `MdfePedidoEmissao`
+//! built from it. The SEFAZ codes particular to it: `crate::rejections`.
 
 use std::sync::Arc;
 
@@ -51,7 +51,6 @@ use super::taxes::codes::ENVIRONMENTS;
 mod calls;
 pub mod emission;
 mod hooks;
-pub mod rejections;
 pub mod request;
 pub mod sources;
 
