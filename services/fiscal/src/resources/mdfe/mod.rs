@@ -163,12 +163,12 @@ fn header_fields() -> Vec<Field> {
             .required()
             .len(2)
             .list()
-            .width(1),
+            .width(2),
         Field::text("MDFE_UF_FIM", "UF de Descarregamento")
             .required()
             .len(2)
             .list()
-            .width(1),
+            .width(2),
         Field::date("MDFE_DTA_VIAGEM", "Início da Viagem").list(),
         Field::text("MDFE_HORA_VIAGEM", "Hora (HH:MM)")
             .len(5)
@@ -266,6 +266,21 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "MDFE_C_UNID": "01", "MDFE_Q_CARGA": "1200.5", "MDFE_PROD_TP_CARGA": "05",
             "MDFE_PROD_DESCRICAO": "PARAFUSOS E PORCAS", "MDFE_PROD_NCM": "73181500"}))
         .fields(header_fields())
+        // The trip and the load first; what the SEFAZ answered, the cancel and
+        // the closing last, where they do not stand in the way while typing.
+        .group(Some("Viagem"), true, 12, &["MDFE_ID", "MDFE_TP_EMIT", "MDFE_TP_TRANSP", "MDFE_MODAL",
+            "MDFE_UF_INI", "MDFE_UF_FIM", "MDFE_DTA_VIAGEM", "MDFE_HORA_VIAGEM", "MDFE_RNTRC"])
+        .group(Some("Carga"), true, 12, &["MDFE_VLR_CARGA", "MDFE_C_UNID", "MDFE_Q_CARGA",
+            "MDFE_PROD_TP_CARGA", "MDFE_PROD_DESCRICAO", "MDFE_PROD_NCM", "MDFE_PROD_EAN"])
+        .group(Some("Observações"), true, 12, &["MDFE_OBS", "MDFE_OBS_FISCO"])
+        .group(Some("SEFAZ"), true, 12, &["MDFE_SERIE", "MDFE_NUMERO", "MDFE_AMBIENTE", "MDFE_SITUACAO",
+            "MDFE_CHAVE", "MDFE_PROTOCOLO", "MDFE_CSTAT", "MDFE_MOTIVO", "MDFE_EXPLICACAO", "MDFE_QTD_CTE",
+            "MDFE_QTD_NFE", "MDFE_DTA_EMISSAO", "MDFE_DTA_AUTORIZACAO", "MDFE_TENTATIVA", "MDFE_REFERENCIA",
+            "MDFE_ID_FISCAL"])
+        .group(Some("Cancelamento e encerramento"), true, 12, &["MDFE_CANCEL_JUSTIFICATIVA",
+            "MDFE_CANCEL_PROTOCOLO", "MDFE_DTA_CANCELAMENTO", "MDFE_DTA_ENCERRAMENTO", "MDFE_UF_ENCERRAMENTO",
+            "MDFE_MUN_ENCERRAMENTO", "MDFE_ENC_PROTOCOLO"])
+        .group(Some("Cadastro"), true, 12, &["MDFE_USR_ID", "MDFE_DTA_CAD"])
         .action(
             "GET",
             "/mdfenumerosequencial/{emp}",

@@ -139,7 +139,8 @@ pub(super) fn mdfenotascidadedestino() -> Resource {
         .constraint("mdfe_notas_chave_key", "Este documento já está neste MDF-e.")
         .sample(json!({"MDNC_MDFE_ID": 1, "MDNC_MCID_ID": 1, "MDNC_CHAVE": "35261111222333000181550010000012341000012345"}))
         .fields(with(row_keys("MDNC"), vec![
-            Field::int("MDNC_MCID_ID", "Município de Descarregamento").required().list().width(2),
+            // Empty: the MDF-e's only unloading city (hooks::sibling).
+            Field::int("MDNC_MCID_ID", "Município de Descarregamento (sequência)").list().width(6),
             Field::options("MDNC_MODELO", "Documento", DbType::Text, &DOC_MODELS).server().list().width(2),
             Field::access_key("MDNC_CHAVE", "Chave de Acesso").required().searchable().list(),
         ]))
@@ -203,7 +204,7 @@ pub(super) fn mdfemotorista() -> Resource {
                 .searchable()
                 .list()
                 .width(6),
-            Field::text("MDMO_CPF", "CPF")
+            Field::cpf_cnpj("MDMO_CPF", "CPF")
                 .required()
                 .len(14)
                 .mask("###.###.###-##")
@@ -266,7 +267,8 @@ pub(super) fn mdfecomponentes() -> Resource {
         .constraint("mdfe_componentes_pagamento_fkey", hooks::PAYMENT_MISSING)
         .sample(json!({"MDPC_MDFE_ID": 1, "MDPC_MDPG_ID": 1, "MDPC_TIPO": "04", "MDPC_VLR_COMP": "1500.00", "MDPC_DESCRICAO": "Frete peso"}))
         .fields(with(row_keys("MDPC"), vec![
-            Field::int("MDPC_MDPG_ID", "Pagamento").required().list().width(2),
+            // Empty: the MDF-e's only payment (hooks::sibling).
+            Field::int("MDPC_MDPG_ID", "Pagamento (sequência)").list().width(3),
             Field::options("MDPC_TIPO", "Tipo", DbType::Text, &COMPONENT_TYPES).required().list().width(4),
             Field::money("MDPC_VLR_COMP", "Valor").required().list().width(2),
             Field::text("MDPC_DESCRICAO", "Descrição").len(60).searchable().width(4),
