@@ -293,7 +293,8 @@ pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
 
 /// An MDF-e typed and ready to be issued: the company's own load of auto parts
 /// from São Paulo to Caxias do Sul through PR and SC, the NF-e the CT-e carries
-/// unloaded there, a truck, its driver and the freight paid with its component.
+/// unloaded there, a truck, its driver, the cargo insurance and the freight paid
+/// with its component.
 async fn seed_mdfe(
     tx: &mut erp_platform::db::Tx,
     registry: &erp_platform::resource::Registry,
@@ -344,6 +345,10 @@ async fn seed_mdfe(
         "VEIC_TARA": 9500, "VEIC_CAP_KG": 14000, "VEIC_TP_ROD": "01", "VEIC_TP_CAR": "02", "VEIC_UF": "RS"
     })).await?;
     create("mdfemotorista", json!({"MDMO_MDFE_ID": id, "MDMO_NOME": "CARLOS ALBERTO SOUZA", "MDMO_CPF": "123.456.789-09"})).await?;
+    create("mdfeseguro", json!({
+        "MSEG_MDFE_ID": id, "MSEG_RESP": 1, "MSEG_SEGURADORA": "SEGURADORA DEMO SA",
+        "MSEG_SEGURADORA_CNPJ": "11444777000161", "MSEG_APOLICE": "AP-2026-0042", "MSEG_AVERBACOES": "0001873"
+    })).await?;
     let payment = create("mdfepagamentos", json!({
         "MDPG_MDFE_ID": id, "MDPG_NOME": "OFICINA DEMO LTDA", "MDPG_CPF_CNPJ": "11222333000181",
         "MDPG_VLR_CONTRATO": "1850.00", "MDPG_IND_PAG": 0, "MDPG_PIX": "financeiro@oficinademo.com.br"

@@ -75,8 +75,8 @@ async fn every_register_passes_the_table_driven_test() {
         .await
         .expect("exercise_registry");
     // numeracao, natureza, tributacao, empresasservicos; cte and its notes,
-    // route states and new vehicles; mdfe and its 11 rows.
-    assert_eq!(n, 20);
+    // route states and new vehicles; mdfe and its 12 rows.
+    assert_eq!(n, 21);
 }
 
 /// A stored XML is served with its row (the download calls answer it) but

@@ -40,13 +40,14 @@ pub struct MdfeSefazRodo {
 }
 
 /// Grupo de informações para Agência Reguladora.
-///
-/// Groups of the schema not modelled here: `infCIOT`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MdfeSefazInfANTT {
     /// Registro Nacional de Transportadores Rodoviários de Carga.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub RNTRC: Option<String>,
+    /// Dados do CIOT.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infCIOT: Vec<MdfeSefazInfCIOT>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub valePed: Option<MdfeSefazValePed>,
     /// Grupo de informações dos contratantes do serviço de transporte.
@@ -55,6 +56,17 @@ pub struct MdfeSefazInfANTT {
     /// Informações do Pagamento do Frete.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub infPag: Vec<MdfeSefazInfPag>,
+}
+
+/// Dados do CIOT (Código Identificador da Operação de Transporte) and who
+/// generated it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfCIOT {
+    pub CIOT: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CPF: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub CNPJ: Option<String>,
 }
 
 /// Informações de Vale Pedágio.
@@ -89,8 +101,6 @@ pub struct MdfeSefazDisp {
 }
 
 /// Informações dos contratantes do serviço de transporte.
-///
-/// Groups of the schema not modelled here: `infContrato`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MdfeSefazInfContratante {
     /// Razão social ou Nome do contratante.
@@ -102,6 +112,17 @@ pub struct MdfeSefazInfContratante {
     pub CNPJ: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idEstrangeiro: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infContrato: Option<MdfeSefazInfContrato>,
+}
+
+/// Grupo de informações do contrato entre transportador e contratante
+/// (prestações continuadas).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MdfeSefazInfContrato {
+    pub NroContrato: String,
+    #[serde(with = "num")]
+    pub vContratoGlobal: Decimal,
 }
 
 /// Informações do Pagamento do Frete.

@@ -178,7 +178,7 @@ impl ActionHandler for Close {
 /// The rows of the MDF-e copied by a duplicate, parents before the rows that
 /// name them (a payment before its components, a city before its
 /// documents): (table, column prefix).
-const ROWS: [(&str, &str); 11] = [
+const ROWS: [(&str, &str); 12] = [
     ("mdfe_cidades_origem", "mcio"),
     ("mdfe_cidades_destino", "mcid"),
     ("mdfe_notas_cidade_destino", "mdnc"),
@@ -187,6 +187,7 @@ const ROWS: [(&str, &str); 11] = [
     ("mdfe_motoristas", "mdmo"),
     ("mdfe_lacres", "lacre"),
     ("mdfe_contratantes", "mdco"),
+    ("mdfe_seguros", "mseg"),
     ("mdfe_pagamentos", "mdpg"),
     ("mdfe_componentes", "mdpc"),
     ("mdfe_vale_pedagio", "mdvp"),

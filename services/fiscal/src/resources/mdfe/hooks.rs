@@ -100,6 +100,12 @@ impl Hooks for Header {
             8,
             "NCM do produto predominante inválido: informe 8 dígitos.",
         )?;
+        exact_digits(
+            body,
+            "MDFE_CIOT",
+            12,
+            "CIOT inválido: informe os 12 dígitos do código da operação de transporte.",
+        )?;
         Ok(())
     }
 }
@@ -203,6 +209,59 @@ impl Hooks for Driver {
             let cpf = Cpf::parse(&raw)
                 .map_err(|_| Error::validation(format!("CPF do motorista inválido: '{raw}'.")))?;
             body.insert("MDMO_CPF".into(), Value::from(cpf.as_str()));
+        }
+        Ok(())
+    }
+}
+
+/// A contractor: the contract of continued services has its number and its
+/// global value, or neither (a partial update is held by the table's check).
+pub struct Contractor;
+
+pub const HALF_CONTRACT: &str =
+    "Informe o número e o valor global do contrato, ou nenhum dos dois.";
+
+#[async_trait]
+impl Hooks for Contractor {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let number = text(body, "MDCO_NRO_CONTRATO").filter(|n| !n.is_empty());
+        let value = text(body, "MDCO_VLR_CONTRATO").filter(|v| !v.is_empty());
+        if op == Op::Create && number.is_some() != value.is_some() {
+            return Err(Error::validation(HALF_CONTRACT));
+        }
+        Ok(())
+    }
+}
+
+/// A cargo insurance: the insurer's CNPJ, and the responsible's CPF/CNPJ when
+/// it is the contractor (2).
+pub struct Insurance;
+
+#[async_trait]
+impl Hooks for Insurance {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        exact_digits(
+            body,
+            "MSEG_SEGURADORA_CNPJ",
+            14,
+            "CNPJ da seguradora inválido: informe os 14 dígitos.",
+        )?;
+        let contractor = int(body, "MSEG_RESP") == Some(2);
+        let doc = text(body, "MSEG_RESP_CPF_CNPJ").filter(|d| !d.is_empty());
+        if op == Op::Create && contractor && doc.is_none() {
+            return Err(Error::validation(
+                "Informe o CPF/CNPJ do contratante responsável pelo seguro.",
+            ));
         }
         Ok(())
     }

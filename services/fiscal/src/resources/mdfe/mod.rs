@@ -130,6 +130,7 @@ pub fn all(ctx: Arc<Ctx>) -> std::result::Result<Vec<Resource>, String> {
         .child(rows::mdfemotorista(), &["MDMO_MDFE_ID"])
         .child(rows::mdfelacres(), &["LACRE_MDFE_ID"])
         .child(rows::mdfecontratante(), &["MDCO_MDFE_ID"])
+        .child(rows::mdfeseguro(), &["MSEG_MDFE_ID"])
         .child(rows::mdfepagamentos(), &["MDPG_MDFE_ID"])
         .child(rows::mdfecomponentes(), &["MDPC_MDFE_ID"])
         .child(rows::mdfevalepedagio(), &["MDVP_MDFE_ID"])
@@ -175,6 +176,8 @@ fn header_fields() -> Vec<Field> {
             .mask("##:##")
             .width(2),
         Field::text("MDFE_RNTRC", "RNTRC").len(8).width(2),
+        Field::text("MDFE_CIOT", "CIOT").len(12).width(2),
+        Field::cpf_cnpj("MDFE_CIOT_CPF_CNPJ", "CPF/CNPJ de quem gerou o CIOT").width(3),
         Field::money("MDFE_VLR_CARGA", "Valor da Carga")
             .required()
             .list()
@@ -269,7 +272,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
         // The trip and the load first; what the SEFAZ answered, the cancel and
         // the closing last, where they do not stand in the way while typing.
         .group(Some("Viagem"), true, 12, &["MDFE_ID", "MDFE_TP_EMIT", "MDFE_TP_TRANSP", "MDFE_MODAL",
-            "MDFE_UF_INI", "MDFE_UF_FIM", "MDFE_DTA_VIAGEM", "MDFE_HORA_VIAGEM", "MDFE_RNTRC"])
+            "MDFE_UF_INI", "MDFE_UF_FIM", "MDFE_DTA_VIAGEM", "MDFE_HORA_VIAGEM", "MDFE_RNTRC", "MDFE_CIOT", "MDFE_CIOT_CPF_CNPJ"])
         .group(Some("Carga"), true, 12, &["MDFE_VLR_CARGA", "MDFE_C_UNID", "MDFE_Q_CARGA",
             "MDFE_PROD_TP_CARGA", "MDFE_PROD_DESCRICAO", "MDFE_PROD_NCM", "MDFE_PROD_EAN"])
         .group(Some("Observações"), true, 12, &["MDFE_OBS", "MDFE_OBS_FISCO"])

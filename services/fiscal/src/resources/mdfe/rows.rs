@@ -236,10 +236,38 @@ pub(super) fn mdfelacres() -> Resource {
 
 pub(super) fn mdfecontratante() -> Resource {
     row("mdfecontratante", "Contratantes", "mdfe_contratantes", "MDCO", "MDCO_NOME")
-        .sample(json!({"MDCO_MDFE_ID": 1, "MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.222.333/0001-81"}))
+        .hooks(Arc::new(hooks::Contractor))
+        .constraint("mdfe_contratantes_contrato_check", hooks::HALF_CONTRACT)
+        .sample(json!({"MDCO_MDFE_ID": 1, "MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.222.333/0001-81",
+            "MDCO_NRO_CONTRATO": "CT-2026/015", "MDCO_VLR_CONTRATO": "120000.00"}))
         .fields(with(row_keys("MDCO"), vec![
             Field::text("MDCO_NOME", "Nome / Razão Social").required().min_len(2).len(60).searchable().list().width(6),
             Field::cpf_cnpj("MDCO_CPF_CNPJ", "CPF/CNPJ").required().list().width(3),
+            // The contract of continued services (infContrato), when there is one.
+            Field::text("MDCO_NRO_CONTRATO", "Número do Contrato").min_len(2).len(20).list().width(3),
+            Field::money("MDCO_VLR_CONTRATO", "Valor Global do Contrato").min("0.01").width(3),
+        ]))
+}
+
+const INSURANCE_RESPONSIBLES: [(&str, &str); 2] = [
+    ("1", "1 - Emitente do MDF-e"),
+    ("2", "2 - Contratante do transporte"),
+];
+
+pub(super) fn mdfeseguro() -> Resource {
+    row("mdfeseguro", "Seguros da Carga", "mdfe_seguros", "MSEG", "MSEG_SEGURADORA")
+        .hooks(Arc::new(hooks::Insurance))
+        .sample(json!({"MSEG_MDFE_ID": 1, "MSEG_RESP": 1, "MSEG_SEGURADORA": "SEGURADORA TESTE SA",
+            "MSEG_SEGURADORA_CNPJ": "11444777000161", "MSEG_APOLICE": "AP-778899", "MSEG_AVERBACOES": "000123, 000124"}))
+        .fields(with(row_keys("MSEG"), vec![
+            Field::options("MSEG_RESP", "Responsável pelo Seguro", DbType::Int, &INSURANCE_RESPONSIBLES)
+                .required().default(json!(1)).list().width(3),
+            Field::cpf_cnpj("MSEG_RESP_CPF_CNPJ", "CPF/CNPJ do Responsável (contratante)").width(3),
+            Field::text("MSEG_SEGURADORA", "Seguradora").required().len(30).searchable().list().width(4),
+            Field::text("MSEG_SEGURADORA_CNPJ", "CNPJ da Seguradora").required().len(18)
+                .mask("##.###.###/####-##").list().width(3),
+            Field::text("MSEG_APOLICE", "Número da Apólice").len(20).list().width(3),
+            Field::text("MSEG_AVERBACOES", "Averbações (separadas por vírgula)").len(400).width(6),
         ]))
 }
 

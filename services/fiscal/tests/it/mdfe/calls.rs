@@ -225,7 +225,7 @@ async fn rows_refuse_bad_input_with_a_message() {
     let c = client();
     seed(&env.db, c).await;
     let id = header(&env.db, c, "73181500").await;
-    let cases: [(&str, Value, &str); 9] = [
+    let cases: [(&str, Value, &str); 12] = [
         (
             "mdfemotorista",
             json!({"MDMO_MDFE_ID": id, "MDMO_NOME": "JOSE", "MDMO_CPF": "123.456.789-00"}),
@@ -270,6 +270,23 @@ async fn rows_refuse_bad_input_with_a_message() {
             "mdfe",
             json!({"MDFE_UF_INI": "SP", "MDFE_UF_FIM": "MG", "MDFE_VLR_CARGA": "1", "MDFE_Q_CARGA": "1", "MDFE_RNTRC": "123"}),
             "RNTRC inválido: informe os 8 dígitos do registro na ANTT.",
+        ),
+        (
+            "mdfe",
+            json!({"MDFE_UF_INI": "SP", "MDFE_UF_FIM": "MG", "MDFE_VLR_CARGA": "1", "MDFE_Q_CARGA": "1", "MDFE_CIOT": "12345"}),
+            "CIOT inválido: informe os 12 dígitos do código da operação de transporte.",
+        ),
+        (
+            "mdfeseguro",
+            json!({"MSEG_MDFE_ID": id, "MSEG_RESP": 2, "MSEG_SEGURADORA": "SEGURADORA SA",
+                   "MSEG_SEGURADORA_CNPJ": "11222333000181"}),
+            "Informe o CPF/CNPJ do contratante responsável pelo seguro.",
+        ),
+        (
+            "mdfecontratante",
+            json!({"MDCO_MDFE_ID": id, "MDCO_NOME": "INDUSTRIA LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61",
+                   "MDCO_NRO_CONTRATO": "CT-1"}),
+            "Informe o número e o valor global do contrato, ou nenhum dos dois.",
         ),
     ];
     for (res, body, expected) in cases {

@@ -104,7 +104,8 @@ pub async fn add(db: &Db, c: i64, res: &str, id: i64, prefix: &str, mut row: Val
 }
 
 /// A complete MDF-e: origin, destination with an NF-e, path state, truck and
-/// trailer, driver, seal, contractor, payment with its component, toll.
+/// trailer, driver, seal, contractor with its contract, the cargo insurance,
+/// payment with its component, toll, and the trip's CIOT.
 pub async fn complete(db: &Db, c: i64, ncm: &str) -> i64 {
     let id = header(db, c, ncm).await;
     add(
@@ -191,9 +192,31 @@ pub async fn complete(db: &Db, c: i64, ncm: &str) -> i64 {
         "mdfecontratante",
         id,
         "MDCO",
-        json!({"MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61"}),
+        json!({"MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61",
+        "MDCO_NRO_CONTRATO": "CT-2026/015", "MDCO_VLR_CONTRATO": "120000.00"}),
     )
     .await;
+    let insurance = add(
+        db,
+        c,
+        "mdfeseguro",
+        id,
+        "MSEG",
+        json!({"MSEG_RESP": 2, "MSEG_RESP_CPF_CNPJ": "11.444.777/0001-61",
+        "MSEG_SEGURADORA": "SEGURADORA TESTE SA", "MSEG_SEGURADORA_CNPJ": "11.222.333/0001-81",
+        "MSEG_APOLICE": "AP-778899", "MSEG_AVERBACOES": "000123, 000124"}),
+    )
+    .await;
+    assert_eq!(insurance["MSEG_SEGURADORA_CNPJ"], "11222333000181");
+    crate::write(
+        db,
+        c,
+        "mdfe",
+        Some(id),
+        json!({"MDFE_CIOT": "1234 5678 9012", "MDFE_CIOT_CPF_CNPJ": "11.444.777/0001-61"}),
+    )
+    .await
+    .expect("the trip's CIOT");
     let pay = add(
         db,
         c,

@@ -164,6 +164,11 @@ pub fn mdfe(referencia: &str) -> MdfePedidoEmissao {
                     },
                     infANTT: Some(MdfeSefazInfANTT {
                         RNTRC: Some("12345678".into()),
+                        infCIOT: vec![MdfeSefazInfCIOT {
+                            CIOT: "123456789012".into(),
+                            CPF: None,
+                            CNPJ: Some(CNPJ.into()),
+                        }],
                         valePed: Some(MdfeSefazValePed {
                             disp: vec![MdfeSefazDisp {
                                 CNPJForn: CNPJ.into(),
@@ -176,6 +181,10 @@ pub fn mdfe(referencia: &str) -> MdfePedidoEmissao {
                         infContratante: vec![MdfeSefazInfContratante {
                             xNome: Some("Contratante de Teste".into()),
                             CNPJ: Some(CNPJ.into()),
+                            infContrato: Some(MdfeSefazInfContrato {
+                                NroContrato: "CT-2026/015".into(),
+                                vContratoGlobal: d("120000.00"),
+                            }),
                             ..Default::default()
                         }],
                         infPag: vec![MdfeSefazInfPag {
