@@ -171,6 +171,9 @@ fn fields() -> Vec<Field> {
             .required()
             .default(json!(1))
             .width(3),
+        // The CT-e a complement (2) or a substitute (4) refers to.
+        Field::access_key("CTE_CHAVE_REF", "Chave do CT-e Complementado/Substituído").width(6),
+        Field::boolean("CTE_ALTERA_TOMA", "Substituição altera o tomador").width(3),
         Field::options(
             "CTE_TIPO_SERVICO",
             "Tipo do Serviço",
@@ -220,6 +223,8 @@ fn fields() -> Vec<Field> {
     f.extend(place("FIM", "de término"));
     f.extend(party("REM", "Remetente"));
     f.extend(party("DEST", "Destinatário"));
+    f.extend(party("EXPED", "Expedidor"));
+    f.extend(party("RECEB", "Recebedor"));
     f.extend(party("TOMA", "Tomador"));
     f.extend([
         Field::money("CTE_VLR_FRETE", "Valor da Prestação")

@@ -117,6 +117,48 @@ pub(super) fn recipient(h: &Header) -> Result<Party> {
     )
 }
 
+/// The shipper (expedidor), when the CT-e names one.
+pub(super) fn shipper(h: &Header) -> Result<Option<Party>> {
+    if blank(&h.cte_exped_nome).is_none() && blank(&h.cte_exped_cnpjcpf).is_none() {
+        return Ok(None);
+    }
+    party(
+        "expedidor",
+        &h.cte_exped_cnpjcpf,
+        &h.cte_exped_nome,
+        &h.cte_exped_ie,
+        &h.cte_exped_endereco,
+        &h.cte_exped_numero,
+        &h.cte_exped_bairro,
+        &h.cte_exped_mun_ibge,
+        &h.cte_exped_municipio,
+        &h.cte_exped_uf,
+        &h.cte_exped_cep,
+    )
+    .map(Some)
+}
+
+/// The receiver (recebedor), when the CT-e names one.
+pub(super) fn receiver(h: &Header) -> Result<Option<Party>> {
+    if blank(&h.cte_receb_nome).is_none() && blank(&h.cte_receb_cnpjcpf).is_none() {
+        return Ok(None);
+    }
+    party(
+        "recebedor",
+        &h.cte_receb_cnpjcpf,
+        &h.cte_receb_nome,
+        &h.cte_receb_ie,
+        &h.cte_receb_endereco,
+        &h.cte_receb_numero,
+        &h.cte_receb_bairro,
+        &h.cte_receb_mun_ibge,
+        &h.cte_receb_municipio,
+        &h.cte_receb_uf,
+        &h.cte_receb_cep,
+    )
+    .map(Some)
+}
+
 pub(super) fn taker(h: &Header) -> Result<Party> {
     party(
         "tomador",

@@ -5,7 +5,7 @@
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 
-use super::parties::{ind_ie, place, recipient, sender, taker};
+use super::parties::{ind_ie, place, receiver, recipient, sender, shipper, taker, Party};
 use super::sources::{Header, Sources};
 use crate::nuvemfiscal::types::*;
 use crate::resources::dfe::numbering::Numbering;
@@ -124,11 +124,7 @@ fn icms(h: &Header, crt: i32) -> Result<CteSefazImp> {
 /// The request of CT-e `s` numbered `n`.
 pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
     let h = &s.header;
-    if h.cte_tipo_cte != 1 {
-        return Err(Error::validation(
-            "Só o CT-e normal é emitido: o complemento, a anulação e o substituto precisam do CT-e de origem, que ainda não é informado.",
-        ));
-    }
+    let kind = CteKind::of(h)?;
     let cfop = digits(&h.cte_cfop)
         .filter(|c| c.len() == 4)
         .ok_or_else(|| Error::validation("Informe o CFOP do CT-e."))?;
@@ -163,8 +159,27 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
     )?;
     let rem = sender(h)?;
     let dest = recipient(h)?;
+    let exped = shipper(h)?;
+    let receb = receiver(h)?;
+    let named = |p: &Option<Party>, who: &str| {
+        p.as_ref().map(ind_ie).ok_or_else(|| {
+            Error::validation(format!(
+                "O tomador do serviço é o {who}: informe o {who} do CT-e (cliente ou nome, CPF/CNPJ e endereço)."
+            ))
+        })
+    };
     let (toma3, toma4, ind_ie_toma) = match h.cte_tomador {
         0 => (Some(CteSefazToma3 { toma: 0 }), None, ind_ie(&rem)),
+        1 => (
+            Some(CteSefazToma3 { toma: 1 }),
+            None,
+            named(&exped, "expedidor")?,
+        ),
+        2 => (
+            Some(CteSefazToma3 { toma: 2 }),
+            None,
+            named(&receb, "recebedor")?,
+        ),
         3 => (Some(CteSefazToma3 { toma: 3 }), None, ind_ie(&dest)),
         _ => {
             let t = taker(h)?;
@@ -197,26 +212,6 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
     }
     let crt = crt(s);
     let imp = icms(h, crt)?;
-    let pro_pred = need(
-        &h.cte_produto_predominante,
-        "Informe o produto predominante da carga do CT-e.",
-    )?;
-    let q_carga = h
-        .cte_qtde
-        .filter(|q| *q > Decimal::ZERO)
-        .ok_or_else(|| Error::validation("Informe a quantidade da carga do CT-e."))?;
-    let v_carga = h
-        .cte_vlr_carga
-        .filter(|v| *v > Decimal::ZERO)
-        .ok_or_else(|| Error::validation("Informe o valor da carga do CT-e."))?;
-    let rntrc = digits(&h.cte_rntrc)
-        .filter(|r| r.len() == 8)
-        .ok_or_else(|| Error::validation("Informe o RNTRC da empresa no CT-e (8 dígitos)."))?;
-    if s.notes.is_empty() {
-        return Err(Error::validation(
-            "Informe ao menos uma NF-e transportada (chave de acesso) nas notas do CT-e.",
-        ));
-    }
     let numero =
         i32::try_from(n.numero).map_err(|_| Error::validation("Número do CT-e fora do limite."))?;
     let ambiente = if h.cte_ambiente == 1 {
@@ -250,7 +245,7 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
                 tpImp: 1,
                 tpEmis: 1,
                 tpAmb: Some(ambiente.tp_amb()),
-                tpCTe: h.cte_tipo_cte - 1,
+                tpCTe: kind.tp_cte(),
                 procEmi: 0,
                 verProc: concat!("erp ", env!("CARGO_PKG_VERSION")).into(),
                 cMunEnv: env.0,
@@ -327,54 +322,152 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<CtePedidoEmissao> {
                 Comp: vec![CteSefazComp { xNome: "FRETE VALOR".into(), vComp: h.cte_vlr_frete }],
             },
             imp: CteSefazInfCte_Imp { ICMS: imp, ..Default::default() },
-            infCTeNorm: Some(CteSefazInfCTeNorm {
-                infCarga: CteSefazInfCarga {
-                    vCarga: Some(v_carga),
-                    proPred: cut(pro_pred, 60),
-                    xOutCat: blank(&h.cte_outras_caracteristicas).map(|x| cut(x, 30)),
-                    infQ: vec![CteSefazInfQ {
-                        cUnid: h.cte_unidade.clone(),
-                        tpMed: cut(
-                            blank(&h.cte_tipo_medida).unwrap_or_else(|| "PESO BRUTO".into()),
-                            20,
-                        ),
-                        qCarga: q_carga.normalize(),
-                    }],
-                    ..Default::default()
-                },
-                infDoc: Some(CteSefazInfDoc {
-                    infNFe: s
-                        .notes
-                        .iter()
-                        .map(|nt| CteSefazInfNFe {
-                            chave: nt.cten_chave.clone(),
-                            PIN: blank(&nt.cten_pin),
-                            dPrev: nt.cten_dta_prevista,
-                        })
-                        .collect(),
-                    ..Default::default()
-                }),
-                infModal: CteSefazInfModal {
-                    versaoModal: "4.00".into(),
-                    rodo: Some(CteSefazRodo { RNTRC: rntrc }),
-                },
-                veicNovos: s
-                    .vehicles
-                    .iter()
-                    .map(|v| CteSefazVeicNovos {
-                        chassi: v.ctvn_chassi.clone(),
-                        cCor: v.ctvn_cor.clone(),
-                        xCor: v.ctvn_desc_cor.clone(),
-                        cMod: v.ctvn_modelo.clone(),
-                        vUnit: v.ctvn_vlr_unit,
-                        vFrete: v.ctvn_vlr_frete,
-                    })
-                    .collect(),
+            infCTeNorm: match &kind {
+                CteKind::Complement(_) => None,
+                CteKind::Normal => Some(norm(s, None)?),
+                CteKind::Substitute(sub) => Some(norm(s, Some(sub.clone()))?),
+            },
+            infCteComp: match &kind {
+                CteKind::Complement(key) => vec![CteSefazInfCteComp { chCTe: key.clone() }],
+                _ => Vec::new(),
+            },
+            exped: exped.map(|p| CteSefazExped {
+                CNPJ: p.cnpj,
+                CPF: p.cpf,
+                IE: p.ie,
+                xNome: p.nome,
+                enderExped: p.ender,
+                ..Default::default()
+            }),
+            receb: receb.map(|p| CteSefazReceb {
+                CNPJ: p.cnpj,
+                CPF: p.cpf,
+                IE: p.ie,
+                xNome: p.nome,
+                enderReceb: p.ender,
+                ..Default::default()
             }),
             ..Default::default()
         },
         ambiente,
         referencia: Some(n.referencia.clone()),
         ..Default::default()
+    })
+}
+
+/// What a CT-e is, by its type (CTE_TIPO_CTE: 1 normal, 2 complement of
+/// values, 3 annulment, 4 substitute) and the CT-e it refers to.
+enum CteKind {
+    Normal,
+    /// The key of the CT-e whose values it complements.
+    Complement(String),
+    Substitute(CteSefazInfCteSub),
+}
+
+impl CteKind {
+    fn of(h: &Header) -> Result<CteKind> {
+        let reference = |what: &str| {
+            digits(&h.cte_chave_ref)
+                .filter(|k| k.len() == 44)
+                .ok_or_else(|| {
+                    Error::validation(format!(
+                        "Informe a chave do CT-e {what} (44 dígitos) em Chave do CT-e Complementado/Substituído."
+                    ))
+                })
+        };
+        match h.cte_tipo_cte {
+            1 => Ok(CteKind::Normal),
+            2 => Ok(CteKind::Complement(reference("complementado")?)),
+            4 => Ok(CteKind::Substitute(CteSefazInfCteSub {
+                chCte: reference("substituído")?,
+                indAlteraToma: h.cte_altera_toma.then_some(1),
+            })),
+            3 => Err(Error::validation(
+                "O CT-e de anulação não existe no leiaute 4.00 da SEFAZ: para desfazer uma prestação, \
+                 o tomador registra o evento de prestação em desacordo e você emite um CT-e substituto \
+                 (tipo 4) ou cancela o CT-e dentro do prazo.",
+            )),
+            other => Err(Error::validation(format!("Tipo de CT-e inválido: {other}."))),
+        }
+    }
+
+    /// The SEFAZ's tpCTe: 0 normal, 1 complement, 3 substitute.
+    fn tp_cte(&self) -> i32 {
+        match self {
+            CteKind::Normal => 0,
+            CteKind::Complement(_) => 1,
+            CteKind::Substitute(_) => 3,
+        }
+    }
+}
+
+/// The group of a normal or substitute CT-e: the cargo, the NF-e carried,
+/// the road modal and the new vehicles, and what it replaces.
+fn norm(s: &Sources, sub: Option<CteSefazInfCteSub>) -> Result<CteSefazInfCTeNorm> {
+    let h = &s.header;
+    let pro_pred = need(
+        &h.cte_produto_predominante,
+        "Informe o produto predominante da carga do CT-e.",
+    )?;
+    let q_carga = h
+        .cte_qtde
+        .filter(|q| *q > Decimal::ZERO)
+        .ok_or_else(|| Error::validation("Informe a quantidade da carga do CT-e."))?;
+    let v_carga = h
+        .cte_vlr_carga
+        .filter(|v| *v > Decimal::ZERO)
+        .ok_or_else(|| Error::validation("Informe o valor da carga do CT-e."))?;
+    let rntrc = digits(&h.cte_rntrc)
+        .filter(|r| r.len() == 8)
+        .ok_or_else(|| Error::validation("Informe o RNTRC da empresa no CT-e (8 dígitos)."))?;
+    if s.notes.is_empty() {
+        return Err(Error::validation(
+            "Informe ao menos uma NF-e transportada (chave de acesso) nas notas do CT-e.",
+        ));
+    }
+    Ok(CteSefazInfCTeNorm {
+        infCarga: CteSefazInfCarga {
+            vCarga: Some(v_carga),
+            proPred: cut(pro_pred, 60),
+            xOutCat: blank(&h.cte_outras_caracteristicas).map(|x| cut(x, 30)),
+            infQ: vec![CteSefazInfQ {
+                cUnid: h.cte_unidade.clone(),
+                tpMed: cut(
+                    blank(&h.cte_tipo_medida).unwrap_or_else(|| "PESO BRUTO".into()),
+                    20,
+                ),
+                qCarga: q_carga.normalize(),
+            }],
+            ..Default::default()
+        },
+        infDoc: Some(CteSefazInfDoc {
+            infNFe: s
+                .notes
+                .iter()
+                .map(|nt| CteSefazInfNFe {
+                    chave: nt.cten_chave.clone(),
+                    PIN: blank(&nt.cten_pin),
+                    dPrev: nt.cten_dta_prevista,
+                })
+                .collect(),
+            ..Default::default()
+        }),
+        infModal: CteSefazInfModal {
+            versaoModal: "4.00".into(),
+            rodo: Some(CteSefazRodo { RNTRC: rntrc }),
+        },
+        veicNovos: s
+            .vehicles
+            .iter()
+            .map(|v| CteSefazVeicNovos {
+                chassi: v.ctvn_chassi.clone(),
+                cCor: v.ctvn_cor.clone(),
+                xCor: v.ctvn_desc_cor.clone(),
+                cMod: v.ctvn_modelo.clone(),
+                vUnit: v.ctvn_vlr_unit,
+                vFrete: v.ctvn_vlr_frete,
+            })
+            .collect(),
+        infCteSub: sub,
     })
 }

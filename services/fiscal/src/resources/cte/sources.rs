@@ -48,6 +48,26 @@ pub struct Header {
     pub cte_dest_municipio: Option<String>,
     pub cte_dest_uf: Option<String>,
     pub cte_dest_cep: Option<String>,
+    pub cte_exped_cnpjcpf: Option<String>,
+    pub cte_exped_nome: Option<String>,
+    pub cte_exped_ie: Option<String>,
+    pub cte_exped_endereco: Option<String>,
+    pub cte_exped_numero: Option<String>,
+    pub cte_exped_bairro: Option<String>,
+    pub cte_exped_mun_ibge: Option<String>,
+    pub cte_exped_municipio: Option<String>,
+    pub cte_exped_uf: Option<String>,
+    pub cte_exped_cep: Option<String>,
+    pub cte_receb_cnpjcpf: Option<String>,
+    pub cte_receb_nome: Option<String>,
+    pub cte_receb_ie: Option<String>,
+    pub cte_receb_endereco: Option<String>,
+    pub cte_receb_numero: Option<String>,
+    pub cte_receb_bairro: Option<String>,
+    pub cte_receb_mun_ibge: Option<String>,
+    pub cte_receb_municipio: Option<String>,
+    pub cte_receb_uf: Option<String>,
+    pub cte_receb_cep: Option<String>,
     pub cte_toma_nome: Option<String>,
     pub cte_toma_ie: Option<String>,
     pub cte_toma_endereco: Option<String>,
@@ -72,6 +92,8 @@ pub struct Header {
     pub cte_qtde: Option<Decimal>,
     pub cte_rntrc: Option<String>,
     pub cte_obs: Option<String>,
+    pub cte_chave_ref: Option<String>,
+    pub cte_altera_toma: bool,
 }
 
 /// An NF-e the CT-e carries.
@@ -120,7 +142,10 @@ const HEADER_COLS: &str = "cte_id, cte_tipo_cte, cte_tipo_servico, cte_ambiente,
     cte_toma_numero, cte_toma_bairro, cte_toma_mun_ibge, cte_toma_municipio, cte_toma_uf, cte_toma_cep,
     cte_vlr_frete, cte_vlr_receber, cte_cst, cte_perc_red_bc, cte_vlr_bc_icms, cte_aliq_icms, cte_vlr_icms,
     cte_vlr_carga, cte_produto_predominante, cte_outras_caracteristicas, cte_unidade, cte_tipo_medida, cte_qtde,
-    cte_rntrc, cte_obs";
+    cte_rntrc, cte_obs, cte_chave_ref, cte_altera_toma, cte_exped_cnpjcpf, cte_exped_nome, cte_exped_ie,
+    cte_exped_endereco, cte_exped_numero, cte_exped_bairro, cte_exped_mun_ibge, cte_exped_municipio, cte_exped_uf,
+    cte_exped_cep, cte_receb_cnpjcpf, cte_receb_nome, cte_receb_ie, cte_receb_endereco, cte_receb_numero,
+    cte_receb_bairro, cte_receb_mun_ibge, cte_receb_municipio, cte_receb_uf, cte_receb_cep";
 
 /// The sources of CT-e `id` (its parties filled from the copies first).
 pub async fn load(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Sources> {

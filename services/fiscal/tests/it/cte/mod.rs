@@ -13,6 +13,7 @@ use super::env::{self, record};
 
 mod emission;
 mod events;
+mod kinds;
 mod schema;
 
 pub const RES: &str = "cte";

@@ -110,6 +110,7 @@ pub fn cte(referencia: &str) -> CtePedidoEmissao {
                     rodo: Some(CteSefazRodo { RNTRC: "12345678".into() }),
                 },
                 veicNovos: Vec::new(),
+                infCteSub: None,
             }),
             ..Default::default()
         },
