@@ -111,6 +111,39 @@ fn stored_xml_is_kept_out_of_the_forms() {
     }
 }
 
+/// The CT-e's and the MDF-e's long forms are in titled groups that name
+/// every field once, and only fields the register has.
+#[test]
+fn cte_and_mdfe_forms_group_every_field_once() {
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    for name in ["cte", "mdfe"] {
+        let res = reg.get(name).expect("resource");
+        let meta = res.meta();
+        let fields: Vec<&str> = meta["fields"]
+            .as_array()
+            .expect("fields")
+            .iter()
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        let mut grouped: Vec<&str> = Vec::new();
+        for g in meta["groups"].as_array().expect("groups") {
+            assert!(g["title"].is_string(), "{name}: an untitled group");
+            for f in g["fields"].as_array().expect("group fields") {
+                let f = f.as_str().expect("a field name");
+                assert!(
+                    fields.contains(&f),
+                    "{name}: group names '{f}', not a field"
+                );
+                assert!(!grouped.contains(&f), "{name}: '{f}' in two groups");
+                grouped.push(f);
+            }
+        }
+        for f in &fields {
+            assert!(grouped.contains(f), "{name}: '{f}' in no group");
+        }
+    }
+}
+
 #[tokio::test]
 async fn tax_rule_needs_cst_or_csosn_and_a_valid_cfop() {
     let db = db().await;

@@ -80,7 +80,7 @@ pub const STATUSES: [(&str, &str); 8] = [
 pub const OPEN: [&str; 3] = ["aberto", "rejeitado", "erro"];
 
 pub fn all(ctx: Arc<Ctx>) -> Result<Vec<Resource>, String> {
-    Document::new(cte(ctx))
+    Document::new(grouped(cte(ctx)))
         .status("CTE_SITUACAO", &OPEN, ISSUED)
         .tones(&[
             ("aberto", "open"),
@@ -311,6 +311,119 @@ fn fields() -> Vec<Field> {
         Field::timestamp("CTE_DTA_CAD", "Cadastro"),
     ]);
     f
+}
+
+/// The form in groups: the document and its route, who takes and pays, each
+/// party, the values, the cargo, then what the SEFAZ answered.
+fn grouped(cte: Resource) -> Resource {
+    let names = |list: &[&str]| list.iter().map(|n| format!("CTE_{n}")).collect::<Vec<_>>();
+    let party = |p: &str| {
+        let mut out = vec![format!("CTE_{p}_CLI_ID")];
+        if p != "TOMA" {
+            out.push(format!("CTE_{p}_CNPJCPF"));
+        }
+        out.extend(
+            [
+                "NOME",
+                "IE",
+                "ENDERECO",
+                "NUMERO",
+                "BAIRRO",
+                "MUN_IBGE",
+                "MUNICIPIO",
+                "UF",
+                "CEP",
+            ]
+            .map(|f| format!("CTE_{p}_{f}")),
+        );
+        out
+    };
+    let places = ["ENV", "INI", "FIM"]
+        .iter()
+        .flat_map(|p| ["IBGE", "NOME", "UF"].map(|f| format!("CTE_MUN_{p}_{f}")))
+        .collect();
+    let mut taker = names(&["FRMP_ID", "TOMADOR", "CNPJCPF"]);
+    taker.extend(party("TOMA"));
+    let groups: [(&str, Vec<String>); 13] = [
+        (
+            "CT-e",
+            names(&[
+                "ID",
+                "TIPO_CTE",
+                "TIPO_SERVICO",
+                "MODAL",
+                "AMBIENTE",
+                "CFOP",
+                "NATUREZA",
+                "DTA_EMISSAO",
+                "CHAVE_REF",
+                "ALTERA_TOMA",
+            ]),
+        ),
+        ("Percurso", places),
+        ("Tomador e pagamento", taker),
+        ("Remetente", party("REM")),
+        ("Destinatário", party("DEST")),
+        ("Expedidor", party("EXPED")),
+        ("Recebedor", party("RECEB")),
+        (
+            "Valores e ICMS",
+            names(&[
+                "VLR_FRETE",
+                "VLR_RECEBER",
+                "CST",
+                "PERC_RED_BC",
+                "VLR_BC_ICMS",
+                "ALIQ_ICMS",
+                "VLR_ICMS",
+            ]),
+        ),
+        (
+            "Carga",
+            names(&[
+                "VLR_CARGA",
+                "PRODUTO_PREDOMINANTE",
+                "OUTRAS_CARACTERISTICAS",
+                "UNIDADE",
+                "TIPO_MEDIDA",
+                "QTDE",
+                "RNTRC",
+            ]),
+        ),
+        ("Observações", names(&["OBS"])),
+        (
+            "SEFAZ",
+            names(&[
+                "SERIE",
+                "NUMERO",
+                "SITUACAO",
+                "CHAVE",
+                "PROTOCOLO",
+                "CSTAT",
+                "MOTIVO",
+                "EXPLICACAO",
+                "DH_EMISSAO",
+                "DTA_AUTORIZACAO",
+                "TENTATIVA",
+                "REFERENCIA",
+                "ID_FISCAL",
+                "NFE_XML",
+            ]),
+        ),
+        (
+            "Cancelamento",
+            names(&[
+                "CANCEL_JUSTIFICATIVA",
+                "CANCEL_PROTOCOLO",
+                "DTA_CANCELAMENTO",
+            ]),
+        ),
+        ("Cadastro", names(&["USR_ID", "DTA_CAD"])),
+    ];
+    groups.into_iter().fold(cte, |r, (title, fields)| {
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        r.group(Some(title), true, 12, &fields)
+    })
 }
 
 fn cte(ctx: Arc<Ctx>) -> Resource {
