@@ -264,8 +264,7 @@ pub(super) fn mdfeseguro() -> Resource {
                 .required().default(json!(1)).list().width(3),
             Field::cpf_cnpj("MSEG_RESP_CPF_CNPJ", "CPF/CNPJ do Responsável (contratante)").width(3),
             Field::text("MSEG_SEGURADORA", "Seguradora").required().len(30).searchable().list().width(4),
-            Field::text("MSEG_SEGURADORA_CNPJ", "CNPJ da Seguradora").required().len(18)
-                .mask("##.###.###/####-##").list().width(3),
+            Field::cpf_cnpj("MSEG_SEGURADORA_CNPJ", "CNPJ da Seguradora").required().list().width(3),
             Field::text("MSEG_APOLICE", "Número da Apólice").len(20).list().width(3),
             Field::text("MSEG_AVERBACOES", "Averbações (separadas por vírgula)").len(400).width(6),
         ]))
