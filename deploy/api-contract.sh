@@ -10,6 +10,10 @@
 # Operations that would end the session or take the caller's own access away
 # while the run goes on (logout; writes to users, their groups and program
 # grants) are left out; the run ends by checking that the token still works.
+#
+# Before it, the NF-e preview of the demo's billing order (invoiced through the
+# API) is validated against the Nuvem Fiscal's `NfePedidoEmissao` by an
+# independent validator (deploy/nfe_preview_check.py, openapi-schema-validator).
 # Usage: deploy/api-contract.sh [port]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,13 +24,21 @@ DB=erp_api_$PORT  # per port: two runs on one machine keep apart
 ADMIN_URL="${BASE_URL%/*}/postgres"
 API_URL="${BASE_URL%/*}/$DB"
 VENV="${XDG_CACHE_HOME:-$HOME/.cache}/erp-st-venv"
+OAS_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/erp-oas-venv"
 EXAMPLES=${API_EXAMPLES:-3}
 WORK=$(mktemp -d)
 
+venv() {
+    python3 -m venv "$1" 2>/dev/null \
+        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$1"; }
+}
 if [ ! -x "$VENV/bin/st" ]; then
-    python3 -m venv "$VENV" 2>/dev/null \
-        || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
+    venv "$VENV"
     "$VENV/bin/pip" install -q 'schemathesis>=4.3,<5'
+fi
+if ! "$OAS_VENV/bin/python" -c 'import openapi_schema_validator, yaml' 2>/dev/null; then
+    venv "$OAS_VENV"
+    "$OAS_VENV/bin/pip" install -q 'openapi-schema-validator>=0.9,<0.10' 'pyyaml>=6,<7'
 fi
 
 psql -q -X "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
@@ -46,6 +58,11 @@ TOKEN=$(curl -fsS -X POST "http://127.0.0.1:$PORT/usuarios/sessions" -H 'content
     -d '{"cpfcnpj":"11.222.333/0001-81","usuario":"admin","senha":"admin123"}' | python3 -c 'import json,sys;print(json.load(sys.stdin)["token"])')
 ops=$(curl -fsS "http://127.0.0.1:$PORT/openapi.json" | python3 -c 'import json,sys; p=json.load(sys.stdin)["paths"]; print(sum(len(v) for v in p.values()))')
 echo "api: $ops operations in openapi.json, $EXAMPLES examples each"
+
+# First, while the demo data is as seeded: the NF-e preview, independently validated.
+"$OAS_VENV/bin/python" "$ROOT/deploy/nfe_preview_check.py" "http://127.0.0.1:$PORT" "$TOKEN" \
+    "$ROOT/services/fiscal/tests/fixtures/nuvemfiscal-openapi-2.58.yaml" \
+    || { grep -E "ERROR" "$WORK/erp.log" | tail -n 20; echo "api: the NF-e preview is not valid against NfePedidoEmissao"; exit 1; }
 
 status=0
 "$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \

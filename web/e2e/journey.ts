@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHECKED_KINDS, fillField, fieldLocator, type Meta } from './fill';
+import { fiscalSteps } from './fiscal';
 
 const BASE = (process.env.E2E_BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -661,6 +662,7 @@ async function run(vp: Viewport) {
           if (!readFileSync(path).subarray(0, 4).equals(Buffer.from('%PDF')))
             throw new Error(`the DACTE downloaded ('${file.suggestedFilename()}') is not a PDF`);
         });
+        await fiscalSteps({ page, base: BASE, artifacts: ARTIFACTS, viewport: vp.name, step, rowOf });
       }
 
       // Receivables (issue 13): the invoiced order's instalments on /contasareceber, one settled

@@ -286,6 +286,80 @@ pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
         )
         .await?;
     }
+    seed_mdfe(&mut tx, &registry, &caller, emp, &today).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// An MDF-e typed and ready to be issued: the company's own load of auto parts
+/// from São Paulo to Caxias do Sul through PR and SC, the NF-e the CT-e carries
+/// unloaded there, a truck, its driver, the cargo insurance and the freight paid
+/// with its component.
+async fn seed_mdfe(
+    tx: &mut erp_platform::db::Tx,
+    registry: &erp_platform::resource::Registry,
+    caller: &Caller,
+    emp: i64,
+    today: &str,
+) -> Result<()> {
+    let mut create = async |name: &str, v: Value| {
+        let res = registry
+            .get(name)
+            .ok_or_else(|| erp_platform::Error::internal(format!("{name} not registered")))?;
+        let body = v.as_object().cloned().unwrap_or_default();
+        query::create(&mut *tx, res, caller, Some(emp), &body).await
+    };
+    let mdfe = create("mdfe", json!({
+        "MDFE_TP_EMIT": 2, "MDFE_MODAL": 1, "MDFE_UF_INI": "SP", "MDFE_UF_FIM": "RS",
+        "MDFE_DTA_VIAGEM": today, "MDFE_HORA_VIAGEM": "07:00", "MDFE_RNTRC": "12345678",
+        "MDFE_VLR_CARGA": "32000.00", "MDFE_C_UNID": "01", "MDFE_Q_CARGA": "840.5",
+        "MDFE_PROD_TP_CARGA": "05", "MDFE_PROD_DESCRICAO": "PEÇAS AUTOMOTIVAS", "MDFE_PROD_NCM": "87089990",
+        "MDFE_OBS": "Carga própria: reposição do estoque da filial."
+    })).await?;
+    let id = &mdfe["MDFE_ID"];
+    create(
+        "mdfecidadeorigem",
+        json!({"MCIO_MDFE_ID": id, "MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"}),
+    )
+    .await?;
+    let city = create(
+        "mdfecidadedestino",
+        json!({
+            "MCID_MDFE_ID": id, "MCID_CID_IBGE": "4305108", "MCID_CIDADE": "Caxias do Sul"
+        }),
+    )
+    .await?;
+    create(
+        "mdfenotascidadedestino",
+        json!({
+            "MDNC_MDFE_ID": id, "MDNC_MCID_ID": city["MCID_ID"],
+            "MDNC_CHAVE": "35250512345678000195550010000012341000012346"
+        }),
+    )
+    .await?;
+    for uf in ["PR", "SC"] {
+        create("mdfeufpercurso", json!({"MUFP_MDFE_ID": id, "MUFP_UF": uf})).await?;
+    }
+    create("mdfeveiculo", json!({
+        "VEIC_MDFE_ID": id, "VEIC_TIPO": "T", "VEIC_PLACA1": "IZA3B45", "VEIC_RENAVAM": "00987654321",
+        "VEIC_TARA": 9500, "VEIC_CAP_KG": 14000, "VEIC_TP_ROD": "01", "VEIC_TP_CAR": "02", "VEIC_UF": "RS"
+    })).await?;
+    create("mdfemotorista", json!({"MDMO_MDFE_ID": id, "MDMO_NOME": "CARLOS ALBERTO SOUZA", "MDMO_CPF": "123.456.789-09"})).await?;
+    create("mdfeseguro", json!({
+        "MSEG_MDFE_ID": id, "MSEG_RESP": 1, "MSEG_SEGURADORA": "SEGURADORA DEMO SA",
+        "MSEG_SEGURADORA_CNPJ": "11444777000161", "MSEG_APOLICE": "AP-2026-0042", "MSEG_AVERBACOES": "0001873"
+    })).await?;
+    let payment = create("mdfepagamentos", json!({
+        "MDPG_MDFE_ID": id, "MDPG_NOME": "OFICINA DEMO LTDA", "MDPG_CPF_CNPJ": "11222333000181",
+        "MDPG_VLR_CONTRATO": "1850.00", "MDPG_IND_PAG": 0, "MDPG_PIX": "financeiro@oficinademo.com.br"
+    })).await?;
+    create(
+        "mdfecomponentes",
+        json!({
+            "MDPC_MDFE_ID": id, "MDPC_MDPG_ID": payment["MDPG_ID"], "MDPC_TIPO": "04",
+            "MDPC_VLR_COMP": "1850.00", "MDPC_DESCRICAO": "Frete peso"
+        }),
+    )
+    .await?;
     Ok(())
 }

@@ -131,6 +131,9 @@ pub struct FieldMeta {
     pub upload_types: Option<Vec<String>>,
     pub width: i32,
     pub in_list: bool,
+    /// Whether the form shows it (false: served with the row, never a form
+    /// field, e.g. a stored XML).
+    pub in_form: bool,
     /// What a new record starts with.
     pub default_value: Option<Json>,
 }

@@ -35,16 +35,24 @@
 //!   products and finance's payment methods, from their `RecordChanged` facts.
 //! - `facts`: the invoiced orders (`erp.orders.pedido.faturado`) the NF-e of
 //!   billing orders is issued from.
-//! - `resources/order_nfe/`: `pedidofatxml`, the NF-e of billing orders: emit
-//!   (numbering row-locked, provider id stored before polling, one request per
-//!   order), preview, consult, cancel, correction letter, XML and DANFE, the
+//! - `resources/dfe/`: a fiscal document at the provider, what the NF-e of
+//!   orders, the CT-e and the MDF-e share once their request is built: the
+//!   series' next number under the numbering's row lock, the provider's id
+//!   stored before polling (one request per emission), the wait for a final
+//!   status with the files, the recovery of a lost answer, the consult, the
+//!   cancel, the downloads and the answers with the rejection explained.
+//! - `resources/order_nfe/`: `pedidofatxml`, the NF-e of billing orders: emit,
+//!   preview, consult, cancel, correction letter, XML and DANFE, the
 //!   accountant's list; its facts `NfeAutorizada`/`NfeCancelada` set the
 //!   order's `PEDF_NFE_XML` in orders.
+//! - `resources/cte/`, `resources/mdfe/`: the CT-e and the MDF-e, documents on
+//!   the engine issued the same way.
 //! - `resources/manifest/`: `manifestonfe`, the NF-e issued against the
 //!   company (distribution by NSU, XML upload) and its manifestation.
 //! - `nfe_xml`: what an NF-e XML and its access key say.
 //! - `bin/fake-nuvemfiscal`: the fake provider on its own (demos, curl).
-//! - `rejections`: the SEFAZ rejection codes (cStat) explained in plain pt-BR,
+//! - `rejections/`: the SEFAZ rejection codes (cStat) explained in plain pt-BR
+//!   (the common table, the CT-e's and the MDF-e's own readings),
 //!   with the field to fix and the screen that holds it.
 
 pub mod certificate;

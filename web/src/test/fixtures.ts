@@ -16,6 +16,7 @@ export const field = (
   uploadTypes: null,
   width: 6,
   inList: false,
+  inForm: true,
   defaultValue: null,
   ...over,
 });

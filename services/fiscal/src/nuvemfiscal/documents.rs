@@ -77,12 +77,12 @@ impl NuvemFiscal {
 
     /// `GET /nfe/{id}/xml`: the authorised XML (`nfeProc`).
     pub async fn baixar_xml_nfe(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(NFE.xml, id)).await
+        self.baixar_xml(&NFE, id).await
     }
 
     /// `GET /nfe/{id}/pdf`: the DANFE.
     pub async fn baixar_pdf_nfe(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(NFE.pdf, id)).await
+        self.baixar_pdf(&NFE, id).await
     }
 
     // --- CT-e -----------------------------------------------------------
@@ -122,12 +122,12 @@ impl NuvemFiscal {
 
     /// `GET /cte/{id}/xml`.
     pub async fn baixar_xml_cte(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(CTE.xml, id)).await
+        self.baixar_xml(&CTE, id).await
     }
 
     /// `GET /cte/{id}/pdf`: the DACTE.
     pub async fn baixar_pdf_cte(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(CTE.pdf, id)).await
+        self.baixar_pdf(&CTE, id).await
     }
 
     // --- MDF-e ----------------------------------------------------------
@@ -184,17 +184,18 @@ impl NuvemFiscal {
 
     /// `GET /mdfe/{id}/xml`.
     pub async fn baixar_xml_mdfe(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(MDFE.xml, id)).await
+        self.baixar_xml(&MDFE, id).await
     }
 
     /// `GET /mdfe/{id}/pdf`: the DAMDFE.
     pub async fn baixar_pdf_mdfe(&self, id: &str) -> Result<Vec<u8>> {
-        self.download(&paths::fill(MDFE.pdf, id)).await
+        self.baixar_pdf(&MDFE, id).await
     }
 
     // --- shared by the three ---------------------------------------------
 
-    async fn emitir<T: Serialize>(&self, p: &DocPaths, pedido: &T) -> Result<Dfe> {
+    /// `POST` of a document's request (`root`), sent once.
+    pub(crate) async fn emitir<T: Serialize>(&self, p: &DocPaths, pedido: &T) -> Result<Dfe> {
         self.call(Method::POST, p.root, &[], Body::json(pedido)?, Replay::Once)
             .await
     }
@@ -205,7 +206,7 @@ impl NuvemFiscal {
             .await
     }
 
-    async fn listar(
+    pub(crate) async fn listar(
         &self,
         p: &DocPaths,
         cpf_cnpj: &str,
@@ -224,6 +225,16 @@ impl NuvemFiscal {
         let path = paths::fill(p.sincronizar, id);
         self.call(Method::POST, &path, &[], Body::Empty, Replay::Safe)
             .await
+    }
+
+    /// `GET` of a document's XML.
+    pub(crate) async fn baixar_xml(&self, p: &DocPaths, id: &str) -> Result<Vec<u8>> {
+        self.download(&paths::fill(p.xml, id)).await
+    }
+
+    /// `GET` of a document's PDF (DANFE, DACTE, DAMDFE).
+    pub(crate) async fn baixar_pdf(&self, p: &DocPaths, id: &str) -> Result<Vec<u8>> {
+        self.download(&paths::fill(p.pdf, id)).await
     }
 
     async fn evento<T: Serialize, R: serde::de::DeserializeOwned>(

@@ -36,7 +36,8 @@ impl NuvemFiscal {
         self.aguardar(&MDFE, id, max_wait).await
     }
 
-    async fn aguardar(&self, p: &DocPaths, id: &str, max_wait: Duration) -> Result<Dfe> {
+    /// Waits for a final status of any document type.
+    pub(crate) async fn aguardar(&self, p: &DocPaths, id: &str, max_wait: Duration) -> Result<Dfe> {
         let deadline = Instant::now() + max_wait;
         let mut wait = POLL_FIRST;
         let mut consults = 0;

@@ -10,8 +10,10 @@ use erp_platform::resource::Registry;
 use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
+pub(crate) mod call_body;
 pub mod company;
 pub mod cte;
+pub mod dfe;
 pub mod manifest;
 pub mod mdfe;
 pub mod order_nfe;
@@ -45,15 +47,14 @@ pub fn registry_in(
         uploads: data_dir.join("uploads"),
         sealer: Sealer::from_env()?,
     });
-    let mdfe = Arc::new(mdfe::Ctx { company: company.clone(), db: db.clone() });
-    let nfe = Arc::new(order_nfe::Ctx { company: company.clone(), db });
+    let documents = Arc::new(dfe::Ctx { company: company.clone(), db });
     Registry::new(
         [
             taxes::all(),
             company::all(company.clone()),
-            order_nfe::all(nfe.clone()),
-            cte::all(nfe)?,
-            mdfe::all(mdfe)?,
+            order_nfe::all(documents.clone()),
+            cte::all(documents.clone())?,
+            mdfe::all(documents)?,
             manifest::all(company),
         ]
         .concat(),

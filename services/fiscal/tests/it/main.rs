@@ -2,6 +2,7 @@
 
 mod company;
 mod cte;
+mod env;
 mod manifest;
 mod mdfe;
 mod order_nfe;
@@ -74,8 +75,73 @@ async fn every_register_passes_the_table_driven_test() {
         .await
         .expect("exercise_registry");
     // numeracao, natureza, tributacao, empresasservicos; cte and its notes,
-    // route states and new vehicles; mdfe and its 11 rows.
-    assert_eq!(n, 20);
+    // route states and new vehicles; mdfe and its 12 rows.
+    assert_eq!(n, 21);
+}
+
+/// A stored XML is served with its row (the download calls answer it) but
+/// never rendered as a form field: the metadata says so and the web form
+/// leaves it out.
+#[test]
+fn stored_xml_is_kept_out_of_the_forms() {
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    let in_form = |res: &str, field: &str| {
+        let meta = reg.get(res).expect("resource").meta();
+        let fields = meta["fields"].as_array().expect("fields");
+        let f = fields
+            .iter()
+            .find(|f| f["name"] == field)
+            .unwrap_or_else(|| panic!("{res}.{field} in the metadata"));
+        f["inForm"].as_bool().expect("inForm is a boolean")
+    };
+    assert!(!in_form("cte", "CTE_NFE_XML"));
+    assert!(in_form("cte", "CTE_OBS"));
+    assert!(in_form("cte", "CTE_CHAVE"));
+    // No other register of the service declares its XML as a form field.
+    for res in reg.all() {
+        for f in &res.fields {
+            if f.name.ends_with("_XML") && f.kind == erp_platform::resource::Kind::Textarea {
+                assert!(
+                    !f.in_form,
+                    "{}.{} is a stored XML shown in the form",
+                    res.name, f.name
+                );
+            }
+        }
+    }
+}
+
+/// The CT-e's and the MDF-e's long forms are in titled groups that name
+/// every field once, and only fields the register has.
+#[test]
+fn cte_and_mdfe_forms_group_every_field_once() {
+    let reg = erp_fiscal::resources::registry().expect("registry");
+    for name in ["cte", "mdfe"] {
+        let res = reg.get(name).expect("resource");
+        let meta = res.meta();
+        let fields: Vec<&str> = meta["fields"]
+            .as_array()
+            .expect("fields")
+            .iter()
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        let mut grouped: Vec<&str> = Vec::new();
+        for g in meta["groups"].as_array().expect("groups") {
+            assert!(g["title"].is_string(), "{name}: an untitled group");
+            for f in g["fields"].as_array().expect("group fields") {
+                let f = f.as_str().expect("a field name");
+                assert!(
+                    fields.contains(&f),
+                    "{name}: group names '{f}', not a field"
+                );
+                assert!(!grouped.contains(&f), "{name}: '{f}' in two groups");
+                grouped.push(f);
+            }
+        }
+        for f in &fields {
+            assert!(grouped.contains(f), "{name}: '{f}' in no group");
+        }
+    }
 }
 
 #[tokio::test]

@@ -3,17 +3,13 @@
 //! fetched by NSU, manifested, downloaded whole, uploaded; another client sees
 //! none of it.
 
-use std::collections::HashMap;
-
-use erp_fiscal::nuvemfiscal::fake::{self, FakeHandle};
-use erp_fiscal::nuvemfiscal::NuvemFiscal;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{Registry, FILE_REPLY};
+use erp_platform::resource::FILE_REPLY;
 use serde_json::{json, Value};
 
-use super::order_nfe::record;
-use super::{db, CTX};
+use super::env::{self, record};
+use super::CTX;
 
 const RES: &str = "manifestonfe";
 const OWN_CNPJ: &str = "11222333000181";
@@ -23,63 +19,21 @@ const BARE: &str =
     include_str!("../fixtures/nfe/oca_NFe35200159594315000157550010000000012062777161.xml");
 const BARE_KEY: &str = "35200159594315000157550010000000012062777161";
 
-struct Env {
-    reg: Registry,
-    fake: Option<FakeHandle>,
-    db: Db,
-    dir: std::path::PathBuf,
+/// The area's register in the shared environment.
+struct Manifest;
+
+impl env::Register for Manifest {
+    const RES: &'static str = RES;
+    const TAG: &'static str = "man";
 }
 
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+type Env = env::On<Manifest>;
 
 async fn env(with_provider: bool) -> Env {
-    let dir = std::env::temp_dir().join(format!("erp-fiscal-man-{}", uuid::Uuid::new_v4()));
-    let (client, fake) = if with_provider {
-        let (addr, handle) = fake::start().await.expect("fake Nuvem Fiscal");
-        (
-            Some(NuvemFiscal::new(handle.config(addr)).expect("client")),
-            Some(handle),
-        )
-    } else {
-        (None, None)
-    };
-    let reg =
-        erp_fiscal::resources::registry_in(client, &dir, Some(CTX.db().await)).expect("registry");
-    Env { reg, fake, db: db().await, dir }
+    Env::new(with_provider).await
 }
 
-impl Env {
-    fn fake(&self) -> &FakeHandle {
-        self.fake.as_ref().expect("with a provider")
-    }
-
-    async fn call(
-        &self,
-        me: &Caller,
-        action: &str,
-        params: &[(&str, &str)],
-        body: Value,
-    ) -> erp_platform::Result<Value> {
-        let res = self.reg.get(RES).expect("declared");
-        let a = res
-            .actions
-            .iter()
-            .find(|a| a.name == action)
-            .expect("action");
-        let params: HashMap<String, String> = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let mut tx = self.db.begin_tenant(me.client_id).await?;
-        let out = a.run(&mut tx, res, me, Some(1), &params, body).await?;
-        tx.commit().await?;
-        Ok(out)
-    }
-
+impl env::On<Manifest> {
     async fn distribute(&self, me: &Caller) -> erp_platform::Result<Value> {
         self.call(me, "distribuicao", &[("emp", "1")], json!({}))
             .await

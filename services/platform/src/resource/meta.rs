@@ -30,6 +30,7 @@ impl Resource {
                     "uploadTypes": if f.upload_types.is_empty() { Value::Null } else { serde_json::json!(f.upload_types) },
                     "width": f.width,
                     "inList": f.in_list,
+                    "inForm": f.in_form,
                     "defaultValue": f.default,
                 })
             })

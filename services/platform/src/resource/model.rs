@@ -125,6 +125,9 @@ pub struct Field {
     pub upload_types: Vec<String>,
     pub width: u8,
     pub in_list: bool,
+    /// Shown in the register's form (false: kept and served, but no form
+    /// field, e.g. a stored XML the screen offers as a download).
+    pub in_form: bool,
     /// Accepted on write, never read back (passwords).
     pub write_only: bool,
     /// Maintained by the server; a body cannot set it.
@@ -161,6 +164,7 @@ impl Field {
             upload_types: Vec::new(),
             width: 6,
             in_list: false,
+            in_form: true,
             write_only: false,
             read_only: false,
             server: false,
@@ -312,6 +316,11 @@ impl Field {
     }
     pub fn list(mut self) -> Self {
         self.in_list = true;
+        self
+    }
+    /// Not shown in the form (the metadata says `inForm: false`).
+    pub fn not_in_form(mut self) -> Self {
+        self.in_form = false;
         self
     }
     pub fn width(mut self, w: u8) -> Self {

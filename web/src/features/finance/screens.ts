@@ -44,6 +44,7 @@ export const listedField = (over: Pick<FieldMeta, 'name' | 'label' | 'kind'> & P
   uploadTypes: null,
   width: 6,
   inList: true,
+  inForm: true,
   defaultValue: null,
   options: null,
   ...over,

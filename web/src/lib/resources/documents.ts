@@ -30,6 +30,7 @@ export const ResourceMetaFieldsFragment = graphql(`
       uploadTypes
       width
       inList
+      inForm
       defaultValue
     }
     groups {

@@ -45,6 +45,27 @@ describe('metaFields', () => {
     expect(groups[0].fields[1]).toMatchObject({ type: 'TEXT', text: 'Nome', required: true });
   });
 
+  it('keeps fields marked not in form out of the form, and a group of only such fields', () => {
+    const meta: ResourceMeta = {
+      ...clientesMeta,
+      fields: [
+        field({ name: 'CTE_ID', kind: 'NUMBER', editable: false }),
+        field({ name: 'CTE_NFE_XML', kind: 'TEXTAREA', editable: false, inForm: false }),
+        field({ name: 'CTE_XML_ASSINADO', kind: 'TEXTAREA', editable: false, inForm: false }),
+      ],
+      groups: [
+        { title: 'Dados', framed: true, width: 12, fields: ['CTE_ID', 'CTE_NFE_XML'] },
+        { title: 'Arquivos', framed: true, width: 12, fields: ['CTE_XML_ASSINADO'] },
+      ],
+    };
+    const groups = metaGroups(meta);
+    expect(groups.map((g) => g.title)).toEqual(['Dados']);
+    expect(groups[0].fields.map((f) => [f.name, f.mostrar])).toEqual([
+      ['CTE_ID', true],
+      ['CTE_NFE_XML', false],
+    ]);
+  });
+
   it('formats list cells in pt-BR', () => {
     const cols = listColumns(clientesMeta);
     const row = { CLI_LIMITE: 1500, CLI_TIPO: '2', CLI_CPF: '52998224725' };

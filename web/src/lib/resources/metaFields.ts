@@ -28,7 +28,8 @@ export function toDescriptor(f: FieldMeta): FieldDescriptor {
     reference: f.reference,
     uploadTypes: f.uploadTypes,
     width: f.width || 6,
-    mostrar: true,
+    // A field the register keeps out of its form (a stored XML) is not rendered nor validated.
+    mostrar: f.inForm,
   };
 }
 
@@ -50,7 +51,8 @@ export function metaGroups(meta: ResourceMeta): GroupDescriptor[] {
   }));
   const rest = meta.fields.filter((f) => !used.has(f.name));
   if (rest.length) groups.push({ framed: false, width: 12, fields: rest.map(toDescriptor) });
-  return groups.filter((g) => g.fields.length > 0);
+  // A group of fields all kept out of the form would be an empty frame.
+  return groups.filter((g) => g.fields.some((f) => f.mostrar !== false));
 }
 
 /** A boolean as rows carry it: true, 1, '1', 'S' or 'true'. */

@@ -19,7 +19,9 @@
 //!   of token requests and of requests per route.
 //!
 //! Layout: here the router, the handle, authentication and the injected
-//! failures; `state`: what is remembered; `documents`: NF-e, CT-e and MDF-e;
+//! failures; `state`: what is remembered; `documents`: the NF-e, CT-e and
+//! MDF-e routes, with their `emission`, `events` and the fake `sefaz` that
+//! answers a pending document;
 //! `companies`: `/empresas`; `distribution`: the NF-e issued against a
 //! company and the manifestation; `access_key`: the chave de acesso; `files`: XML
 //! and PDF.
@@ -28,7 +30,10 @@ pub mod access_key;
 mod companies;
 pub mod distribution;
 mod documents;
+mod emission;
+mod events;
 pub mod files;
+mod sefaz;
 pub mod state;
 
 use std::net::SocketAddr;
@@ -343,6 +348,11 @@ pub(crate) fn errors(
 
 pub(crate) fn not_found(message: &str) -> Response {
     error(StatusCode::NOT_FOUND, "NotFound", message)
+}
+
+/// A 400 with the provider's error body saying `message`.
+pub(crate) fn invalid(message: &str) -> Response {
+    Invalid(message.to_string()).into_response()
 }
 
 /// A request refused with a 400 and the provider's error body.

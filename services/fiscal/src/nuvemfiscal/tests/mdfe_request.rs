@@ -8,7 +8,8 @@ use chrono::NaiveDate;
 
 use super::samples::{d, when};
 use super::spec::assert_matches;
-use crate::resources::mdfe::request::{self, build, Numbering};
+use crate::resources::dfe::numbering::Numbering;
+use crate::resources::mdfe::request::{self, build};
 use crate::resources::mdfe::sources::*;
 use crate::resources::order_nfe::sources::Company;
 
@@ -34,6 +35,8 @@ fn sources() -> Sources {
             mdfe_prod_descricao: text("PARAFUSOS"),
             mdfe_prod_ncm: text("73181500"),
             mdfe_obs: text("Entrega agendada"),
+            mdfe_ciot: text("123456789012"),
+            mdfe_ciot_cpf_cnpj: text("11444777000161"),
             ..Default::default()
         },
         company: Company {
@@ -81,7 +84,20 @@ fn sources() -> Sources {
         ],
         drivers: vec![Person { nome: "JOSE DA SILVA".into(), doc: "52998224725".into() }],
         seals: vec!["LC-000123".into()],
-        contractors: vec![Person { nome: "INDUSTRIA LTDA".into(), doc: "11444777000161".into() }],
+        contractors: vec![Contractor {
+            nome: "INDUSTRIA LTDA".into(),
+            doc: "11444777000161".into(),
+            nro_contrato: text("CT-2026/015"),
+            vlr_contrato: Some(d("120000.00")),
+        }],
+        insurances: vec![Insurance {
+            resp: 2,
+            resp_doc: text("11444777000161"),
+            seguradora: "SEGURADORA TESTE SA".into(),
+            seguradora_cnpj: "11222333000181".into(),
+            apolice: text("AP-778899"),
+            averbacoes: text("000123, 000124"),
+        }],
         payments: vec![Payment {
             id: 1,
             nome: "INDUSTRIA LTDA".into(),
@@ -144,6 +160,11 @@ fn the_mdfe_request_follows_the_spec() {
         "MdfeSefazTot",
         "MdfeSefazLacres",
         "MdfeSefazInfAdic",
+        "MdfeSefazInfCIOT",
+        "MdfeSefazInfContrato",
+        "MdfeSefazSeg",
+        "MdfeSefazInfResp",
+        "MdfeSefazInfSeg",
     ] {
         assert!(visited.contains(schema), "{schema} was not reached");
     }
@@ -168,6 +189,30 @@ fn the_mdfe_request_follows_the_spec() {
         .expect("antt")
         .infPag[0];
     assert_eq!(pag.infPrazo[0].vParcela, d("1000.00"));
+    // The trip's CIOT, the contractor's contract and the cargo insurance with
+    // each averbação apart.
+    let antt = inf
+        .infModal
+        .rodo
+        .as_ref()
+        .and_then(|r| r.infANTT.as_ref())
+        .expect("antt");
+    assert_eq!(antt.infCIOT[0].CIOT, "123456789012");
+    assert_eq!(antt.infCIOT[0].CNPJ.as_deref(), Some("11444777000161"));
+    let contrato = antt.infContratante[0]
+        .infContrato
+        .as_ref()
+        .expect("contract");
+    assert_eq!(
+        (contrato.NroContrato.as_str(), contrato.vContratoGlobal),
+        ("CT-2026/015", d("120000.00"))
+    );
+    let seg = &inf.seg[0];
+    assert_eq!(
+        (seg.infResp.respSeg, seg.infResp.CNPJ.as_deref()),
+        (2, Some("11444777000161"))
+    );
+    assert_eq!(seg.nAver, ["000123", "000124"]);
 }
 
 /// A change that leaves the MDF-e incomplete.
@@ -175,7 +220,7 @@ type Change = fn(&mut Sources);
 
 #[test]
 fn an_incomplete_mdfe_is_refused_before_sending() {
-    let cases: [(Change, &str); 6] = [
+    let cases: [(Change, &str); 8] = [
         (|s| s.origins.clear(), request::NO_ORIGIN),
         (|s| s.destinations.clear(), request::NO_DESTINATION),
         (|s| s.documents.clear(), request::NO_DOCUMENT),
@@ -184,6 +229,14 @@ fn an_incomplete_mdfe_is_refused_before_sending() {
         (
             |s| s.documents[0].modelo = "57".into(),
             "Um MDF-e de carga própria (tipo de emitente 2) relaciona NF-e, não CT-e: altere o tipo do emitente ou remova os CT-e.",
+        ),
+        (
+            |s| s.head.mdfe_ciot_cpf_cnpj = None,
+            "Informe o CPF/CNPJ de quem gerou o CIOT (dados da viagem).",
+        ),
+        (
+            |s| s.insurances[0].resp_doc = None,
+            "Informe o CPF/CNPJ do contratante responsável pelo seguro (Seguros da Carga).",
         ),
     ];
     for (change, expected) in cases {

@@ -5,7 +5,8 @@
 
 use super::samples::d;
 use super::spec::assert_matches;
-use crate::resources::order_nfe::request::{build, Numbering};
+use crate::resources::dfe::numbering::Numbering;
+use crate::resources::order_nfe::request::build;
 use crate::resources::order_nfe::sources::*;
 
 fn text(s: &str) -> Option<String> {

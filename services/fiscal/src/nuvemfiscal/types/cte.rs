@@ -30,7 +30,7 @@ pub struct CtePedidoEmissao {
 
 /// Informações do CT-e.
 ///
-/// Groups of the schema not modelled here: `infCteComp`, `autXML`, `infSolicNFF`.
+/// Groups of the schema not modelled here: `autXML`, `infSolicNFF`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CteSefazInfCte {
     /// Versão do leiaute. Ex: "4.00".
@@ -54,6 +54,9 @@ pub struct CteSefazInfCte {
     pub imp: CteSefazInfCte_Imp,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infCTeNorm: Option<CteSefazInfCTeNorm>,
+    /// Detalhamento do CT-e complementado (CT-e de complemento de valores).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infCteComp: Vec<CteSefazInfCteComp>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infRespTec: Option<CteSefazRespTec>,
 }
@@ -461,4 +464,11 @@ pub struct CteCartaCorrecao {
     pub mensagem: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tipo_evento: Option<String>,
+}
+
+/// Detalhamento do CT-e complementado.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteSefazInfCteComp {
+    /// Chave do CT-e complementado.
+    pub chCTe: String,
 }

@@ -211,7 +211,7 @@ pub struct CteSefazICMSSN {
 
 /// Grupo de informações do CT-e Normal e Substituto.
 ///
-/// Groups of the schema not modelled here: `docAnt`, `cobr`, `infCteSub`, `infGlobalizado`, `infServVinc`.
+/// Groups of the schema not modelled here: `docAnt`, `cobr`, `infGlobalizado`, `infServVinc`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CteSefazInfCTeNorm {
     pub infCarga: CteSefazInfCarga,
@@ -221,6 +221,19 @@ pub struct CteSefazInfCTeNorm {
     /// Informações dos veículos transportados.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub veicNovos: Vec<CteSefazVeicNovos>,
+    /// Informações do CT-e de substituição.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infCteSub: Option<CteSefazInfCteSub>,
+}
+
+/// Informações do CT-e de substituição.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CteSefazInfCteSub {
+    /// Chave de acesso do CT-e a ser substituído (original).
+    pub chCte: String,
+    /// Indicador de CT-e Alteração de Tomador (1: the taker changes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub indAlteraToma: Option<i32>,
 }
 
 /// Informações da Carga do CT-e.

@@ -13,7 +13,8 @@
 //! Layout:
 //! - `nfe`, `nfe_taxes`, `nfe_totals`: the NF-e emission request.
 //! - `cte`, `cte_service`: the CT-e emission request.
-//! - `mdfe`: the MDF-e emission request and its cancel and closing events.
+//! - `mdfe`, `mdfe_road`: the MDF-e emission request (its road modal apart)
+//!   and its cancel and closing events.
 //! - `dfe`: the document answer (`Dfe`) and the events shared by all three.
 //! - `empresa`: companies, their settings and certificate.
 //! - `distribution`: the NF-e issued against a company (distribuição) and
@@ -26,6 +27,7 @@ pub mod dfe;
 pub mod distribution;
 pub mod empresa;
 pub mod mdfe;
+pub mod mdfe_road;
 pub mod nfe;
 pub mod nfe_taxes;
 pub mod nfe_totals;
@@ -36,6 +38,7 @@ pub use dfe::*;
 pub use distribution::*;
 pub use empresa::*;
 pub use mdfe::*;
+pub use mdfe_road::*;
 pub use nfe::*;
 pub use nfe_taxes::*;
 pub use nfe_totals::*;

@@ -13,24 +13,21 @@ use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::resource::document::copy;
 use erp_platform::resource::params::{company, id_param, param};
-use erp_platform::resource::{file_reply, ActionHandler, Call};
+use erp_platform::resource::{ActionHandler, Call};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::{emission, store, Ctx, MISSING};
-use crate::nuvemfiscal::types::{Ambiente, CteInfCorrecao, CtePedidoCartaCorrecao, EventoStatus};
-use crate::resources::company::provider::{client, provider_error, provider_message};
-use crate::resources::order_nfe::calls::{body_int, body_text, event_refused, len_between};
+use super::emission::{self, Cte, KIND};
+use super::{Ctx, MISSING};
+use crate::nuvemfiscal::types::{Ambiente, CteInfCorrecao, CtePedidoCartaCorrecao};
+use crate::resources::call_body::{body_int, body_text};
+use crate::resources::company::provider::{client, provider_error};
+use crate::resources::dfe::events::{self, len_between};
+use crate::resources::dfe::{store, Issued};
 
-const SHORT_JUSTIFICATION: &str =
-    "A justificativa do cancelamento deve ter entre 15 e 255 caracteres.";
 const BAD_TYPE: &str = "Ambiente inválido: use 1 (produção) ou 2 (homologação).";
 const NO_CORRECTION: &str =
     "Informe a correção: o grupo (até 20 caracteres, ex.: ide), o campo (até 20) e o valor correto (até 500).";
-
-fn not_authorised(what: &str) -> Error {
-    Error::Conflict(format!("Só é possível {what} um CT-e autorizado."))
-}
 
 fn company_of(call: &Call<'_>) -> Result<i64> {
     company(
@@ -86,51 +83,9 @@ impl ActionHandler for Emit {
     }
 }
 
-/// `GET /cte/consultar/{id}/{emp}`: synchronises with the SEFAZ and waits for
-/// a final status; an emission whose answer was lost is found by its
-/// reference first.
-pub struct Consult(pub Arc<Ctx>);
-
-#[async_trait]
-impl ActionHandler for Consult {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company_of(&call)?;
-        let id = cte_id(&call)?;
-        let c = call.caller.client_id;
-        let doc = store::by_id(tx, c, emp, id, false).await?;
-        let nf = client(&self.0.company)?;
-        let db = self.0.db()?;
-        let fiscal_id = match (&doc.cte_id_fiscal, doc.cte_situacao.as_str()) {
-            (Some(n), _) => n.clone(),
-            (None, "enviando") => {
-                let cnpj: Option<String> = sqlx::query_scalar(
-                    "SELECT cnpj FROM fiscal.empresas WHERE client_id = $1 AND emp_id = $2",
-                )
-                .bind(c)
-                .bind(emp)
-                .fetch_optional(&mut **tx)
-                .await?
-                .flatten();
-                let cnpj = cnpj
-                    .ok_or_else(|| Error::validation("Informe o CNPJ da empresa em Empresas."))?;
-                match emission::recover(db, nf, c, &doc, &cnpj).await? {
-                    Some(dfe) => dfe.id,
-                    None => {
-                        let row = store::row(tx, call.res, call.caller, emp, id).await?;
-                        return Ok(store::answer(row, vec![]));
-                    }
-                }
-            }
-            (None, _) => {
-                let row = store::row(tx, call.res, call.caller, emp, id).await?;
-                return Ok(store::answer(row, vec![]));
-            }
-        };
-        if let Err(e) = nf.sincronizar_cte(&fiscal_id).await {
-            tracing::warn!(id, error = %e, "CT-e synchronisation failed");
-        }
-        emission::follow(db, nf, call.res, call.caller, emp, id, &fiscal_id).await
-    }
+/// The company and the CT-e of a call.
+pub(super) fn locate(call: &Call<'_>) -> Result<(i64, i64)> {
+    Ok((company_of(call)?, cte_id(call)?))
 }
 
 /// `POST /cte/cancelar/{fiscalId}` {JUSTIFICATIVA}.
@@ -141,51 +96,22 @@ impl ActionHandler for Cancel {
     async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
         let fiscal_id = param(call.params, "fiscalId")?.trim().to_string();
         let text = body_text(&call.body, "JUSTIFICATIVA").unwrap_or_default();
-        if !len_between(&text, 15, 255) {
-            return Err(Error::validation(SHORT_JUSTIFICATION));
-        }
+        events::justification(&text)?;
         let c = call.caller.client_id;
-        let doc = store::by_fiscal_id(tx, c, &fiscal_id).await?;
-        let emp = doc.cte_emp_id;
+        let doc = store::by_provider_id(tx, &KIND, c, &fiscal_id).await?;
+        let emp = doc.emp;
         if call.emp.is_some_and(|e| e != emp) {
             return Err(Error::NotFound(MISSING.into()));
         }
-        if doc.cte_situacao != "autorizado" {
-            return Err(not_authorised("cancelar"));
-        }
+        events::authorised(&KIND, &doc, "cancelar")?;
         let nf = client(&self.0.company)?;
         let ev = nf
             .cancelar_cte(&fiscal_id, &text)
             .await
             .map_err(provider_error)?;
-        if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused(
-                "O cancelamento",
-                ev.codigo_status,
-                ev.motivo_status,
-            ));
-        }
-        // The cancelled CT-e's XML (with its event) replaces the authorised one.
-        let xml = nf
-            .baixar_xml_cte(&fiscal_id)
-            .await
-            .ok()
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
-        sqlx::query(
-            "UPDATE fiscal.cte SET cte_situacao = 'cancelado', cte_cancel_justificativa = $4,
-                 cte_cancel_protocolo = $5, cte_dta_cancelamento = now(), cte_nfe_xml = coalesce($6, cte_nfe_xml)
-             WHERE client_id = $1 AND cte_emp_id = $2 AND cte_id = $3",
-        )
-        .bind(c)
-        .bind(emp)
-        .bind(doc.cte_id)
-        .bind(&text)
-        .bind(ev.numero_protocolo)
-        .bind(xml)
-        .execute(&mut **tx)
-        .await?;
-        let row = store::row(tx, call.res, call.caller, emp, doc.cte_id).await?;
-        Ok(store::answer(row, vec![]))
+        events::cancelled(tx, nf, &Cte, c, &doc, &fiscal_id, &text, ev).await?;
+        let row = Cte.row(tx, call.res, call.caller, emp, doc.id).await?;
+        Ok(store::answer(&KIND, row, vec![]))
     }
 }
 
@@ -229,24 +155,21 @@ impl ActionHandler for Correct {
             ));
         }
         let c = call.caller.client_id;
-        let doc = store::by_id(tx, c, emp, id, true).await?;
-        let fiscal_id = match (doc.cte_situacao.as_str(), &doc.cte_id_fiscal) {
-            ("autorizado", Some(n)) => n.clone(),
-            _ => return Err(not_authorised("corrigir")),
-        };
+        let doc = store::by_id(tx, &KIND, c, emp, id, true).await?;
+        let fiscal_id = events::authorised(&KIND, &doc, "corrigir")?;
         let nf = client(&self.0.company)?;
         let pedido = CtePedidoCartaCorrecao { correcoes: correcoes.clone() };
         let ev = nf
             .carta_correcao_cte(&fiscal_id, &pedido)
             .await
             .map_err(provider_error)?;
-        if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused(
-                "A carta de correção",
-                ev.codigo_status,
-                ev.motivo_status,
-            ));
-        }
+        events::registered(
+            &KIND,
+            "A carta de correção",
+            ev.status,
+            ev.codigo_status,
+            ev.motivo_status.as_deref(),
+        )?;
         let seq: i32 = match ev.numero_sequencial {
             Some(s) => s,
             None => sqlx::query_scalar(
@@ -281,91 +204,13 @@ impl ActionHandler for Correct {
             .execute(&mut **tx)
             .await?;
         }
-        let mut row = store::row(tx, call.res, call.caller, emp, id).await?;
+        let mut row = Cte.row(tx, call.res, call.caller, emp, id).await?;
         if let Value::Object(m) = &mut row {
             m.insert("msg".into(), Value::from("Carta de correção registrada."));
             m.insert("CTECG_SEQUENCIA".into(), Value::from(seq));
             m.insert("CTECG_PROTOCOLO".into(), json!(ev.numero_protocolo));
         }
         Ok(row)
-    }
-}
-
-/// Which file a download call answers.
-#[derive(Clone, Copy)]
-pub enum File {
-    Xml,
-    Dacte,
-}
-
-/// `GET /ctexml/{id}/{emp}`, `POST /cte/xml/{emp}` {CTE_ID} and
-/// `GET /cte/dacte/{id}/{emp}`: the stored file, fetched from the provider
-/// (and stored) when it is not there yet.
-pub struct Download(pub Arc<Ctx>, pub File);
-
-#[async_trait]
-impl ActionHandler for Download {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company_of(&call)?;
-        let id = cte_id(&call)?;
-        let c = call.caller.client_id;
-        let (xml, pdf, status, chave, fiscal_id): (
-            Option<String>,
-            Option<Vec<u8>>,
-            String,
-            Option<String>,
-            Option<String>,
-        ) = sqlx::query_as(
-            "SELECT cte_nfe_xml, cte_pdf, cte_situacao, cte_chave, cte_id_fiscal FROM fiscal.cte
-             WHERE client_id = $1 AND cte_emp_id = $2 AND cte_id = $3 FOR UPDATE",
-        )
-        .bind(c)
-        .bind(emp)
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| Error::NotFound(MISSING.into()))?;
-        let stored = match self.1 {
-            File::Xml => xml.map(String::into_bytes),
-            File::Dacte => pdf,
-        };
-        let bytes = match (stored, fiscal_id) {
-            (Some(b), _) => b,
-            (None, Some(n)) if matches!(status.as_str(), "autorizado" | "cancelado") => {
-                let nf = client(&self.0.company)?;
-                let fetched = match self.1 {
-                    File::Xml => nf.baixar_xml_cte(&n).await,
-                    File::Dacte => nf.baixar_pdf_cte(&n).await,
-                }
-                .map_err(|e| Error::Unavailable(provider_message(&e)))?;
-                let (xml, pdf) = match self.1 {
-                    File::Xml => (Some(String::from_utf8_lossy(&fetched).into_owned()), None),
-                    File::Dacte => (None, Some(fetched.clone())),
-                };
-                sqlx::query(
-                    "UPDATE fiscal.cte SET cte_nfe_xml = coalesce($4, cte_nfe_xml), cte_pdf = coalesce($5, cte_pdf)
-                     WHERE client_id = $1 AND cte_emp_id = $2 AND cte_id = $3",
-                )
-                .bind(c)
-                .bind(emp)
-                .bind(id)
-                .bind(xml)
-                .bind(pdf)
-                .execute(&mut **tx)
-                .await?;
-                fetched
-            }
-            _ => {
-                return Err(Error::Conflict(
-                    "Os arquivos existem apenas para CT-e autorizado ou cancelado.".into(),
-                ))
-            }
-        };
-        let name = chave.unwrap_or_else(|| id.to_string());
-        Ok(match self.1 {
-            File::Xml => file_reply("application/xml", &format!("{name}-cte.xml"), &bytes),
-            File::Dacte => file_reply("application/pdf", &format!("{name}-dacte.pdf"), &bytes),
-        })
     }
 }
 
@@ -519,7 +364,7 @@ impl ActionHandler for Duplicate {
                 .execute(&mut **tx)
                 .await?;
         }
-        let mut row = store::row(tx, call.res, call.caller, emp, new_id).await?;
+        let mut row = Cte.row(tx, call.res, call.caller, emp, new_id).await?;
         if let Value::Object(m) = &mut row {
             m.insert(
                 "msg".into(),

@@ -102,7 +102,7 @@ impl Hooks for Header {
 /// from it, the taker's CPF/CNPJ from the party that takes the service, and the
 /// place of emission from the company.
 pub async fn fill(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
-    for p in ["rem", "dest", "toma"] {
+    for p in ["rem", "dest", "exped", "receb", "toma"] {
         let doc = if p == "toma" {
             "cte_cnpjcpf = CASE WHEN t.cte_tomador = 4 THEN coalesce(nullif(t.cte_cnpjcpf, ''), c.cnpj, c.cpf) ELSE t.cte_cnpjcpf END".to_string()
         } else {
@@ -133,7 +133,8 @@ pub async fn fill(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
     }
     sqlx::query(
         "UPDATE fiscal.cte t SET
-             cte_cnpjcpf = CASE t.cte_tomador WHEN 0 THEN t.cte_rem_cnpjcpf WHEN 3 THEN t.cte_dest_cnpjcpf
+             cte_cnpjcpf = CASE t.cte_tomador WHEN 0 THEN t.cte_rem_cnpjcpf WHEN 1 THEN t.cte_exped_cnpjcpf
+                                              WHEN 2 THEN t.cte_receb_cnpjcpf WHEN 3 THEN t.cte_dest_cnpjcpf
                                               ELSE t.cte_cnpjcpf END,
              cte_mun_env_ibge = coalesce(nullif(t.cte_mun_env_ibge, ''), e.cid_ibge),
              cte_mun_env_nome = coalesce(nullif(t.cte_mun_env_nome, ''), e.cidade),

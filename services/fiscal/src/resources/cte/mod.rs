@@ -30,14 +30,19 @@
 //!   rows, without the fiscal fields.
 //!
 //! Layout: here the descriptors; `calls`: the declared calls; `emission`: the
-//! emission's steps; `request`: what a CT-e is read from and the request built
-//! from it; `store`: the rows and the answers; `hooks`: the registers' checks.
+//! step particular to it and its `dfe::Kind` (the provider's steps, rows and
+//! answers are every document's, `dfe`); `sources`: what a CT-e is read from;
+//! `parties`: its parties and places as the request takes them; `request`:
+//! the request built from them; `hooks`: the registers' checks.
 
 use std::sync::Arc;
 
 use erp_platform::resource::{ActionPerm, Button, DbType, Document, Field, Kind, Resource, Source};
 use serde_json::json;
 
+use self::emission::Cte;
+use super::dfe::calls::{Consult, Download};
+use super::dfe::files::File;
 use super::taxes::cfop::cfop;
 use super::taxes::codes::{
     CTE_CST, CTE_FREIGHT_PAYERS, CTE_MODALS, CTE_SERVICE_TYPES, CTE_TAKERS, CTE_TYPES, CTE_UNITS,
@@ -47,12 +52,12 @@ use super::taxes::codes::{
 mod calls;
 pub mod emission;
 mod hooks;
+mod parties;
 pub mod request;
-mod store;
+pub mod sources;
 
-/// What the calls share: the provider's client and the service's pool (the
-/// NF-e's, see `order_nfe::Ctx`).
-pub type Ctx = super::order_nfe::Ctx;
+/// What the calls share (the provider's client, the service's pool).
+pub type Ctx = super::dfe::Ctx;
 
 pub const NAME: &str = "cte";
 const SCHEMA: &str = crate::SCHEMA;
@@ -75,7 +80,7 @@ pub const STATUSES: [(&str, &str); 8] = [
 pub const OPEN: [&str; 3] = ["aberto", "rejeitado", "erro"];
 
 pub fn all(ctx: Arc<Ctx>) -> Result<Vec<Resource>, String> {
-    Document::new(cte(ctx))
+    Document::new(grouped(cte(ctx)))
         .status("CTE_SITUACAO", &OPEN, ISSUED)
         .tones(&[
             ("aberto", "open"),
@@ -166,6 +171,9 @@ fn fields() -> Vec<Field> {
             .required()
             .default(json!(1))
             .width(3),
+        // The CT-e a complement (2) or a substitute (4) refers to.
+        Field::access_key("CTE_CHAVE_REF", "Chave do CT-e Complementado/Substituído").width(6),
+        Field::boolean("CTE_ALTERA_TOMA", "Substituição altera o tomador").width(3),
         Field::options(
             "CTE_TIPO_SERVICO",
             "Tipo do Serviço",
@@ -215,6 +223,8 @@ fn fields() -> Vec<Field> {
     f.extend(place("FIM", "de término"));
     f.extend(party("REM", "Remetente"));
     f.extend(party("DEST", "Destinatário"));
+    f.extend(party("EXPED", "Expedidor"));
+    f.extend(party("RECEB", "Recebedor"));
     f.extend(party("TOMA", "Tomador"));
     f.extend([
         Field::money("CTE_VLR_FRETE", "Valor da Prestação")
@@ -290,7 +300,10 @@ fn fields() -> Vec<Field> {
         Field::textarea("CTE_EXPLICACAO", "Explicação").read_only(),
         Field::timestamp("CTE_DH_EMISSAO", "Emitido em").read_only(),
         Field::timestamp("CTE_DTA_AUTORIZACAO", "Autorização").read_only(),
-        Field::textarea("CTE_NFE_XML", "XML").read_only(),
+        // Served with the row (ctexml downloads it), never a form field.
+        Field::textarea("CTE_NFE_XML", "XML")
+            .read_only()
+            .not_in_form(),
         Field::text("CTE_CANCEL_JUSTIFICATIVA", "Justificativa do Cancelamento").read_only(),
         Field::text("CTE_CANCEL_PROTOCOLO", "Protocolo do Cancelamento").read_only(),
         Field::timestamp("CTE_DTA_CANCELAMENTO", "Cancelamento").read_only(),
@@ -298,6 +311,119 @@ fn fields() -> Vec<Field> {
         Field::timestamp("CTE_DTA_CAD", "Cadastro"),
     ]);
     f
+}
+
+/// The form in groups: the document and its route, who takes and pays, each
+/// party, the values, the cargo, then what the SEFAZ answered.
+fn grouped(cte: Resource) -> Resource {
+    let names = |list: &[&str]| list.iter().map(|n| format!("CTE_{n}")).collect::<Vec<_>>();
+    let party = |p: &str| {
+        let mut out = vec![format!("CTE_{p}_CLI_ID")];
+        if p != "TOMA" {
+            out.push(format!("CTE_{p}_CNPJCPF"));
+        }
+        out.extend(
+            [
+                "NOME",
+                "IE",
+                "ENDERECO",
+                "NUMERO",
+                "BAIRRO",
+                "MUN_IBGE",
+                "MUNICIPIO",
+                "UF",
+                "CEP",
+            ]
+            .map(|f| format!("CTE_{p}_{f}")),
+        );
+        out
+    };
+    let places = ["ENV", "INI", "FIM"]
+        .iter()
+        .flat_map(|p| ["IBGE", "NOME", "UF"].map(|f| format!("CTE_MUN_{p}_{f}")))
+        .collect();
+    let mut taker = names(&["FRMP_ID", "TOMADOR", "CNPJCPF"]);
+    taker.extend(party("TOMA"));
+    let groups: [(&str, Vec<String>); 13] = [
+        (
+            "CT-e",
+            names(&[
+                "ID",
+                "TIPO_CTE",
+                "TIPO_SERVICO",
+                "MODAL",
+                "AMBIENTE",
+                "CFOP",
+                "NATUREZA",
+                "DTA_EMISSAO",
+                "CHAVE_REF",
+                "ALTERA_TOMA",
+            ]),
+        ),
+        ("Percurso", places),
+        ("Tomador e pagamento", taker),
+        ("Remetente", party("REM")),
+        ("Destinatário", party("DEST")),
+        ("Expedidor", party("EXPED")),
+        ("Recebedor", party("RECEB")),
+        (
+            "Valores e ICMS",
+            names(&[
+                "VLR_FRETE",
+                "VLR_RECEBER",
+                "CST",
+                "PERC_RED_BC",
+                "VLR_BC_ICMS",
+                "ALIQ_ICMS",
+                "VLR_ICMS",
+            ]),
+        ),
+        (
+            "Carga",
+            names(&[
+                "VLR_CARGA",
+                "PRODUTO_PREDOMINANTE",
+                "OUTRAS_CARACTERISTICAS",
+                "UNIDADE",
+                "TIPO_MEDIDA",
+                "QTDE",
+                "RNTRC",
+            ]),
+        ),
+        ("Observações", names(&["OBS"])),
+        (
+            "SEFAZ",
+            names(&[
+                "SERIE",
+                "NUMERO",
+                "SITUACAO",
+                "CHAVE",
+                "PROTOCOLO",
+                "CSTAT",
+                "MOTIVO",
+                "EXPLICACAO",
+                "DH_EMISSAO",
+                "DTA_AUTORIZACAO",
+                "TENTATIVA",
+                "REFERENCIA",
+                "ID_FISCAL",
+                "NFE_XML",
+            ]),
+        ),
+        (
+            "Cancelamento",
+            names(&[
+                "CANCEL_JUSTIFICATIVA",
+                "CANCEL_PROTOCOLO",
+                "DTA_CANCELAMENTO",
+            ]),
+        ),
+        ("Cadastro", names(&["USR_ID", "DTA_CAD"])),
+    ];
+    groups.into_iter().fold(cte, |r, (title, fields)| {
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+        r.group(Some(title), true, 12, &fields)
+    })
 }
 
 fn cte(ctx: Arc<Ctx>) -> Resource {
@@ -333,7 +459,7 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
             .confirm("Emitir CT-e", "Deseja enviar o CT-e {CTE_ID} à SEFAZ? Depois de autorizado ele só pode ser cancelado ou corrigido por carta de correção.", "Emitir"))
         .action("GET", "/cte/consultar/{id}/{emp}", "consultar", ActionPerm::View,
             "CT-e: consultar na SEFAZ (sincronizar e aguardar a situação final)",
-            Arc::new(calls::Consult(ctx.clone())))
+            Arc::new(Consult { ctx: ctx.clone(), doc: &Cte, locate: calls::locate }))
         .button(Button::new("Consultar").open_when(&["enviando", "pendente", "autorizado", "rejeitado", "denegado", "cancelado", "erro"])
             .param("id", Source::Field("CTE_ID".into())))
         .action("POST", "/cte/cancelar/{fiscalId}", "cancelar", ActionPerm::Update,
@@ -353,14 +479,14 @@ fn cte(ctx: Arc<Ctx>) -> Resource {
             Arc::new(calls::Correct(ctx.clone())))
         .action("GET", "/ctexml/{id}/{emp}", "xml", ActionPerm::View,
             "CT-e: baixar o XML autorizado",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Xml, locate: calls::locate }))
         .button(Button::new("XML").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("POST", "/cte/xml/{emp}", "xmlcorpo", ActionPerm::View,
             "CT-e: baixar o XML autorizado (CTE_ID no corpo)",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Xml, locate: calls::locate }))
         .action("GET", "/cte/dacte/{id}/{emp}", "dacte", ActionPerm::View,
             "CT-e: baixar o DACTE (PDF)",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Dacte)))
+            Arc::new(Download { ctx: ctx.clone(), doc: &Cte, file: File::Pdf, locate: calls::locate }))
         .button(Button::new("DACTE").download().open_when(&["autorizado", "cancelado"]).param("id", Source::Field("CTE_ID".into())))
         .action("GET", "/cte/listarcte/{cnpjcpf}/{key}/{skip}/{type}", "listarcte", ActionPerm::View,
             "CT-e: os CT-e da empresa na Nuvem Fiscal (key: chave ou 0; skip: quantos pular; type: 1 produção, 2 homologação)",

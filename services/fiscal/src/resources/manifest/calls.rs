@@ -22,6 +22,7 @@ use crate::nfe_xml::{AccessKey, NfeHeader};
 use crate::nuvemfiscal::types::{
     DistribuicaoNfePedido, DistribuicaoStatus, TipoConsultaDistribuicao, TipoManifestacao,
 };
+use crate::resources::call_body::{body_int, body_text};
 use crate::resources::company::provider::{client, provider_error, provider_message};
 use crate::resources::company::take_upload;
 
@@ -33,22 +34,6 @@ const TYPES: &str =
     "Informe o tipo da manifestação (TIPO_EVENTO): 210210 ciência, 210200 confirmação, 210220 desconhecimento ou 210240 operação não realizada.";
 const SHORT_JUSTIFICATION: &str =
     "A justificativa da manifestação deve ter entre 15 e 255 caracteres.";
-
-fn body_int(body: &Value, key: &str) -> Option<i64> {
-    match body.get(key)? {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-}
-
-fn body_text(body: &Value, key: &str) -> Option<String> {
-    match body.get(key)? {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-    .filter(|s| !s.is_empty())
-}
 
 fn company_of(call: &Call<'_>) -> Result<i64> {
     company(

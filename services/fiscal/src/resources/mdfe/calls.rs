@@ -14,21 +14,19 @@ use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::resource::document::copy;
 use erp_platform::resource::params::{company, id_param};
-use erp_platform::resource::{file_reply, ActionHandler, Call};
+use erp_platform::resource::{ActionHandler, Call};
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::rejections;
-use super::store;
-use super::{emission, sources, Ctx};
-use crate::nuvemfiscal::types::{EventoStatus, MdfePedidoEncerramento};
-use crate::resources::company::provider::{client, provider_error, provider_message};
+use super::emission::{self, Mdfe, KIND};
+use super::{sources, Ctx};
+use crate::nuvemfiscal::types::MdfePedidoEncerramento;
+use crate::resources::call_body::{body_int, body_text};
+use crate::resources::company::provider::{client, provider_error};
+use crate::resources::dfe::emission::now_brt;
+use crate::resources::dfe::events;
+use crate::resources::dfe::{store, Issued};
 use crate::resources::taxes::codes::uf_code;
-
-pub const SHORT_JUSTIFICATION: &str =
-    "A justificativa do cancelamento deve ter entre 15 e 255 caracteres.";
-pub const NOT_AUTHORISED_CANCEL: &str = "Só é possível cancelar um MDF-e autorizado.";
-pub const NOT_AUTHORISED_CLOSE: &str = "Só é possível encerrar um MDF-e autorizado.";
 
 fn company_of(call: &Call<'_>) -> Result<i64> {
     company(
@@ -36,22 +34,6 @@ fn company_of(call: &Call<'_>) -> Result<i64> {
             .or_else(|| id_param(call.params, "emp").ok())
             .or_else(|| body_int(&call.body, "MDFE_EMP_ID")),
     )
-}
-
-fn body_int(body: &Value, key: &str) -> Option<i64> {
-    match body.get(key)? {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-}
-
-fn body_text(body: &Value, key: &str) -> Option<String> {
-    match body.get(key)? {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-    .filter(|s| !s.is_empty())
 }
 
 /// `GET /mdfenumerosequencial/{emp}`: the series and number the next
@@ -63,8 +45,7 @@ impl ActionHandler for NextNumber {
     async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
         let emp = company_of(&call)?;
         let c = call.caller.client_id;
-        let serie = emission::settings_serie(tx, c, emp).await?;
-        let (_, serie, next) = emission::numbering(tx, c, emp, serie, false).await?;
+        let (serie, next) = emission::next_number(tx, c, emp).await?;
         Ok(json!({"MDFE_SERIE": serie, "MDFE_NUMERO": next}))
     }
 }
@@ -83,88 +64,9 @@ impl ActionHandler for Emit {
     }
 }
 
-/// `GET /mdfe/consultar/{MDFE_ID}/{emp}`: synchronises with the SEFAZ and
-/// waits for a final status; an emission whose answer was lost is found by
-/// its reference first.
-pub struct Consult(pub Arc<Ctx>);
-
-#[async_trait]
-impl ActionHandler for Consult {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company_of(&call)?;
-        let id = id_param(call.params, "MDFE_ID")?;
-        let c = call.caller.client_id;
-        let doc = store::by_id(tx, c, emp, id, false).await?;
-        let nf = client(&self.0.company)?;
-        let db = self.0.db()?;
-        let nuvem_id = match (&doc.mdfe_id_fiscal, doc.mdfe_situacao.as_str()) {
-            (Some(n), _) => n.clone(),
-            (None, "enviando") => {
-                let cnpj: Option<String> = sqlx::query_scalar(
-                    "SELECT cnpj FROM fiscal.empresas WHERE client_id = $1 AND emp_id = $2",
-                )
-                .bind(c)
-                .bind(emp)
-                .fetch_optional(&mut **tx)
-                .await?
-                .flatten();
-                let cnpj = cnpj
-                    .ok_or_else(|| Error::validation("Informe o CNPJ da empresa em Empresas."))?;
-                let cnpj: String = cnpj.chars().filter(char::is_ascii_alphanumeric).collect();
-                match emission::recover(db, nf, c, emp, &doc, &cnpj).await? {
-                    Some(dfe) => dfe.id,
-                    None => {
-                        return Ok(store::answer(
-                            store::row(tx, call.res, call.caller, emp, id).await?,
-                            vec![],
-                        ))
-                    }
-                }
-            }
-            (None, _) => {
-                return Ok(store::answer(
-                    store::row(tx, call.res, call.caller, emp, id).await?,
-                    vec![],
-                ))
-            }
-        };
-        if let Err(e) = nf.sincronizar_mdfe(&nuvem_id).await {
-            tracing::warn!(id, error = %e, "MDF-e synchronisation failed");
-        }
-        emission::follow(db, nf, call.res, call.caller, emp, &doc, &nuvem_id).await
-    }
-}
-
-fn event_refused(what: &str, c_stat: Option<i32>, motivo: Option<String>) -> Error {
-    let c_stat = c_stat.map(|c| c.to_string()).unwrap_or_default();
-    let e = rejections::explain(&c_stat, motivo.as_deref().unwrap_or_default());
-    Error::validation(format!(
-        "{what} foi rejeitado pela SEFAZ ({} - {}): {}",
-        e.c_stat, e.x_motivo, e.explanation
-    ))
-}
-
-/// The provider's XML after an event (it carries the event), stored.
-async fn refresh_xml(
-    tx: &mut Tx,
-    nf: &crate::nuvemfiscal::NuvemFiscal,
-    c: i64,
-    emp: i64,
-    id: i64,
-    nuvem_id: &str,
-) -> Result<()> {
-    if let Ok(xml) = nf.baixar_xml_mdfe(nuvem_id).await {
-        sqlx::query(
-            "UPDATE fiscal.mdfe SET mdfe_xml = $4 WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3",
-        )
-        .bind(c)
-        .bind(emp)
-        .bind(id)
-        .bind(xml)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
+/// The company and the MDF-e of a call (`{MDFE_ID}/{emp}` paths).
+pub(super) fn locate(call: &Call<'_>) -> Result<(i64, i64)> {
+    Ok((company_of(call)?, id_param(call.params, "MDFE_ID")?))
 }
 
 /// `POST /mdfe/cancelar/{MDFE_ID}/{emp}` {JUSTIFICATIVA}.
@@ -176,45 +78,24 @@ impl ActionHandler for Cancel {
         let emp = company_of(&call)?;
         let id = id_param(call.params, "MDFE_ID")?;
         let c = call.caller.client_id;
-        let doc = store::by_id(tx, c, emp, id, true).await?;
+        let doc = store::by_id(tx, &KIND, c, emp, id, true).await?;
         let text = body_text(&call.body, "JUSTIFICATIVA").unwrap_or_default();
-        if !(15..=255).contains(&text.chars().count()) {
-            return Err(Error::validation(SHORT_JUSTIFICATION));
-        }
+        events::justification(&text)?;
         let nf = client(&self.0.company)?;
-        let nuvem_id = match (doc.mdfe_situacao.as_str(), &doc.mdfe_id_fiscal) {
-            ("autorizado", Some(n)) => n.clone(),
-            _ => return Err(Error::Conflict(NOT_AUTHORISED_CANCEL.into())),
-        };
+        let nuvem_id = events::authorised(&KIND, &doc, "cancelar")?;
         let ev = nf
             .cancelar_mdfe(&nuvem_id, &text)
             .await
             .map_err(provider_error)?;
-        if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused(
-                "O cancelamento",
-                ev.codigo_status,
-                ev.motivo_status,
-            ));
-        }
-        sqlx::query(
-            "UPDATE fiscal.mdfe SET mdfe_situacao = 'cancelado', mdfe_cancel_justificativa = $4,
-                 mdfe_cancel_protocolo = $5, mdfe_dta_cancelamento = now()
-             WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3",
-        )
-        .bind(c)
-        .bind(emp)
-        .bind(id)
-        .bind(&text)
-        .bind(ev.numero_protocolo)
-        .execute(&mut **tx)
-        .await?;
-        refresh_xml(tx, nf, c, emp, id, &nuvem_id).await?;
-        Ok(store::answer(
-            store::row(tx, call.res, call.caller, emp, id).await?,
-            vec![],
-        ))
+        events::cancelled(tx, nf, &Mdfe, c, &doc, &nuvem_id, &text, ev).await?;
+        answer(tx, &call, emp, id).await
     }
+}
+
+/// The row as a call answers it.
+async fn answer(tx: &mut Tx, call: &Call<'_>, emp: i64, id: i64) -> Result<Value> {
+    let row = Mdfe.row(tx, call.res, call.caller, emp, id).await?;
+    Ok(store::answer(&KIND, row, vec![]))
 }
 
 /// `POST /mdfe/encerramento/{emp}` {MDFE_ID, DATA_ENCERRAMENTO, UF,
@@ -247,7 +128,7 @@ impl ActionHandler for Close {
                 Error::validation("Informe o código IBGE do município de encerramento (7 dígitos).")
             })?;
         if let Some(d) = date {
-            let today = crate::resources::order_nfe::emission::now_brt().date_naive();
+            let today = now_brt().date_naive();
             if d > today {
                 return Err(Error::validation(
                     "A data de encerramento não pode ser futura.",
@@ -255,11 +136,8 @@ impl ActionHandler for Close {
             }
         }
         let c = call.caller.client_id;
-        let doc = store::by_id(tx, c, emp, id, true).await?;
-        let nuvem_id = match (doc.mdfe_situacao.as_str(), &doc.mdfe_id_fiscal) {
-            ("autorizado", Some(n)) => n.clone(),
-            _ => return Err(Error::Conflict(NOT_AUTHORISED_CLOSE.into())),
-        };
+        let doc = store::by_id(tx, &KIND, c, emp, id, true).await?;
+        let nuvem_id = events::authorised(&KIND, &doc, "encerrar")?;
         let nf = client(&self.0.company)?;
         let pedido = MdfePedidoEncerramento {
             data_encerramento: date,
@@ -270,13 +148,13 @@ impl ActionHandler for Close {
             .encerrar_mdfe(&nuvem_id, &pedido)
             .await
             .map_err(provider_error)?;
-        if ev.status != Some(EventoStatus::Registrado) {
-            return Err(event_refused(
-                "O encerramento",
-                ev.codigo_status,
-                ev.motivo_status,
-            ));
-        }
+        events::registered(
+            &KIND,
+            "O encerramento",
+            ev.status,
+            ev.codigo_status,
+            ev.motivo_status.as_deref(),
+        )?;
         sqlx::query(
             "UPDATE fiscal.mdfe SET mdfe_situacao = 'encerrado',
                  mdfe_dta_encerramento = coalesce($4, (now() AT TIME ZONE 'America/Sao_Paulo')::date),
@@ -292,91 +170,15 @@ impl ActionHandler for Close {
         .bind(ev.numero_protocolo)
         .execute(&mut **tx)
         .await?;
-        refresh_xml(tx, nf, c, emp, id, &nuvem_id).await?;
-        Ok(store::answer(
-            store::row(tx, call.res, call.caller, emp, id).await?,
-            vec![],
-        ))
-    }
-}
-
-/// Which file a download call answers.
-#[derive(Clone, Copy)]
-pub enum File {
-    Xml,
-    Damdfe,
-}
-
-/// `POST /mdfe/xml/{MDFE_ID}/{emp}` and `/damdfe/...`: the stored file,
-/// fetched from the provider (and stored) when it is not there yet.
-pub struct Download(pub Arc<Ctx>, pub File);
-
-#[async_trait]
-impl ActionHandler for Download {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company_of(&call)?;
-        let id = id_param(call.params, "MDFE_ID")?;
-        let c = call.caller.client_id;
-        let col = match self.1 {
-            File::Xml => "mdfe_xml",
-            File::Damdfe => "mdfe_pdf",
-        };
-        let (stored, status, chave, nuvem_id): (
-            Option<Vec<u8>>,
-            String,
-            Option<String>,
-            Option<String>,
-        ) = sqlx::query_as(&format!(
-            "SELECT {col}, mdfe_situacao, mdfe_chave, mdfe_id_fiscal FROM fiscal.mdfe
-                 WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3 FOR UPDATE"
-        ))
-        .bind(c)
-        .bind(emp)
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| Error::NotFound(super::MISSING.into()))?;
-        let bytes = match (stored, nuvem_id) {
-            (Some(b), _) => b,
-            (None, Some(n))
-                if matches!(status.as_str(), "autorizado" | "cancelado" | "encerrado") =>
-            {
-                let nf = client(&self.0.company)?;
-                let fetched = match self.1 {
-                    File::Xml => nf.baixar_xml_mdfe(&n).await,
-                    File::Damdfe => nf.baixar_pdf_mdfe(&n).await,
-                }
-                .map_err(|e| Error::Unavailable(provider_message(&e)))?;
-                sqlx::query(&format!(
-                    "UPDATE fiscal.mdfe SET {col} = $4 WHERE client_id = $1 AND mdfe_emp_id = $2 AND mdfe_id = $3"
-                ))
-                .bind(c)
-                .bind(emp)
-                .bind(id)
-                .bind(&fetched)
-                .execute(&mut **tx)
-                .await?;
-                fetched
-            }
-            _ => {
-                return Err(Error::Conflict(
-                    "Os arquivos existem apenas para MDF-e autorizado, cancelado ou encerrado."
-                        .into(),
-                ))
-            }
-        };
-        let name = chave.unwrap_or_else(|| id.to_string());
-        Ok(match self.1 {
-            File::Xml => file_reply("application/xml", &format!("{name}-mdfe.xml"), &bytes),
-            File::Damdfe => file_reply("application/pdf", &format!("{name}-damdfe.pdf"), &bytes),
-        })
+        events::refresh_xml(tx, nf, &KIND, c, &doc, &nuvem_id).await?;
+        answer(tx, &call, emp, id).await
     }
 }
 
 /// The rows of the MDF-e copied by a duplicate, parents before the rows that
 /// name them (a payment before its components, a city before its
 /// documents): (table, column prefix).
-const ROWS: [(&str, &str); 11] = [
+const ROWS: [(&str, &str); 12] = [
     ("mdfe_cidades_origem", "mcio"),
     ("mdfe_cidades_destino", "mcid"),
     ("mdfe_notas_cidade_destino", "mdnc"),
@@ -385,6 +187,7 @@ const ROWS: [(&str, &str); 11] = [
     ("mdfe_motoristas", "mdmo"),
     ("mdfe_lacres", "lacre"),
     ("mdfe_contratantes", "mdco"),
+    ("mdfe_seguros", "mseg"),
     ("mdfe_pagamentos", "mdpg"),
     ("mdfe_componentes", "mdpc"),
     ("mdfe_vale_pedagio", "mdvp"),
@@ -458,7 +261,7 @@ impl ActionHandler for CitiesWithoutDocuments {
         let emp = company_of(&call)?;
         let id = id_param(call.params, "id")?;
         let c = call.caller.client_id;
-        store::by_id(tx, c, emp, id, false).await?;
+        store::by_id(tx, &KIND, c, emp, id, false).await?;
         let cities = sources::cities_without_documents(tx, c, emp, id).await?;
         Ok(Value::Array(
             cities

@@ -100,6 +100,12 @@ impl Hooks for Header {
             8,
             "NCM do produto predominante inválido: informe 8 dígitos.",
         )?;
+        exact_digits(
+            body,
+            "MDFE_CIOT",
+            12,
+            "CIOT inválido: informe os 12 dígitos do código da operação de transporte.",
+        )?;
         Ok(())
     }
 }
@@ -208,6 +214,59 @@ impl Hooks for Driver {
     }
 }
 
+/// A contractor: the contract of continued services has its number and its
+/// global value, or neither (a partial update is held by the table's check).
+pub struct Contractor;
+
+pub const HALF_CONTRACT: &str =
+    "Informe o número e o valor global do contrato, ou nenhum dos dois.";
+
+#[async_trait]
+impl Hooks for Contractor {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let number = text(body, "MDCO_NRO_CONTRATO").filter(|n| !n.is_empty());
+        let value = text(body, "MDCO_VLR_CONTRATO").filter(|v| !v.is_empty());
+        if op == Op::Create && number.is_some() != value.is_some() {
+            return Err(Error::validation(HALF_CONTRACT));
+        }
+        Ok(())
+    }
+}
+
+/// A cargo insurance: the insurer's CNPJ, and the responsible's CPF/CNPJ when
+/// it is the contractor (2).
+pub struct Insurance;
+
+#[async_trait]
+impl Hooks for Insurance {
+    async fn before_write(
+        &self,
+        op: Op,
+        _caller: &Caller,
+        body: &mut Map<String, Value>,
+    ) -> Result<()> {
+        exact_digits(
+            body,
+            "MSEG_SEGURADORA_CNPJ",
+            14,
+            "CNPJ da seguradora inválido: informe os 14 dígitos.",
+        )?;
+        let contractor = int(body, "MSEG_RESP") == Some(2);
+        let doc = text(body, "MSEG_RESP_CPF_CNPJ").filter(|d| !d.is_empty());
+        if op == Op::Create && contractor && doc.is_none() {
+            return Err(Error::validation(
+                "Informe o CPF/CNPJ do contratante responsável pelo seguro.",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A freight payment: one due date when paid in instalments.
 pub struct Payment;
 
@@ -237,35 +296,90 @@ fn int(body: &Map<String, Value>, key: &str) -> Option<i64> {
     }
 }
 
-/// A row that names another row of the same MDF-e (`parent_key` in the
-/// body): 404 with `message` when that row is not there (in this client and
-/// company: another client's ids are not found either).
-async fn sibling_exists(
+/// The other row of the same MDF-e a row names (its city, its payment).
+struct Sibling {
+    /// The body's keys: the MDF-e and the named row.
+    mdfe_key: &'static str,
+    key: &'static str,
+    /// Its table, column prefix and the column that names it to a person.
+    table: &'static str,
+    prefix: &'static str,
+    label: &'static str,
+    /// What it is called in messages: "o município de descarregamento".
+    what: &'static str,
+    /// Where the user adds one.
+    register: &'static str,
+    /// 404 when the one named is not there.
+    missing: &'static str,
+}
+
+/// A new row that names no sibling takes the MDF-e's only one; with none or
+/// several the message says what to add or lists the choices. A sibling named
+/// must exist (in this client and company): 404 `missing` otherwise.
+async fn sibling(
     tx: &mut Tx,
+    op: Op,
     caller: &Caller,
     emp: Option<i64>,
-    body: &Map<String, Value>,
-    (mdfe_key, sibling_key): (&str, &str),
-    (table, prefix): (&str, &str),
-    message: &str,
+    body: &mut Map<String, Value>,
+    s: &Sibling,
 ) -> Result<()> {
-    let (Some(mdfe), Some(sibling)) = (int(body, mdfe_key), int(body, sibling_key)) else {
+    let Some(mdfe) = int(body, s.mdfe_key) else {
         return Ok(());
     };
-    let found: Option<i32> = sqlx::query_scalar(&format!(
-        "SELECT 1 FROM fiscal.{table} WHERE client_id = $1 AND {prefix}_emp_id = $2
-           AND {prefix}_mdfe_id = $3 AND {prefix}_id = $4"
-    ))
-    .bind(caller.client_id)
-    .bind(emp.unwrap_or(caller.emp_id))
-    .bind(mdfe)
-    .bind(sibling)
-    .fetch_optional(&mut **tx)
-    .await?;
-    if found.is_none() {
-        return Err(Error::NotFound(message.into()));
+    let (client, emp) = (caller.client_id, emp.unwrap_or(caller.emp_id));
+    let p = s.prefix;
+    if let Some(named) = int(body, s.key) {
+        let found: Option<i32> = sqlx::query_scalar(&format!(
+            "SELECT 1 FROM fiscal.{table} WHERE client_id = $1 AND {p}_emp_id = $2
+               AND {p}_mdfe_id = $3 AND {p}_id = $4",
+            table = s.table,
+        ))
+        .bind(client)
+        .bind(emp)
+        .bind(mdfe)
+        .bind(named)
+        .fetch_optional(&mut **tx)
+        .await?;
+        return match found {
+            Some(_) => Ok(()),
+            None => Err(Error::NotFound(s.missing.into())),
+        };
     }
-    Ok(())
+    if op != Op::Create {
+        return Ok(());
+    }
+    let choices: Vec<(i64, String)> = sqlx::query_as(&format!(
+        "SELECT {p}_id, coalesce({label}, '') FROM fiscal.{table}
+         WHERE client_id = $1 AND {p}_emp_id = $2 AND {p}_mdfe_id = $3 ORDER BY {p}_id LIMIT 21",
+        table = s.table,
+        label = s.label,
+    ))
+    .bind(client)
+    .bind(emp)
+    .bind(mdfe)
+    .fetch_all(&mut **tx)
+    .await?;
+    match choices.as_slice() {
+        [(only, _)] => {
+            body.insert(s.key.into(), Value::from(*only));
+            Ok(())
+        }
+        [] => Err(Error::validation(format!(
+            "Inclua antes {} em {}.",
+            s.what, s.register
+        ))),
+        several => Err(Error::validation(format!(
+            "Informe {} (a sequência em {}): {}.",
+            s.what,
+            s.register,
+            several
+                .iter()
+                .map(|(id, name)| format!("{id} - {name}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
 
 /// A payment component: its payment must be one of the MDF-e's.
@@ -276,21 +390,22 @@ impl Hooks for Component {
     async fn prepare(
         &self,
         tx: &mut Tx,
-        _op: Op,
+        op: Op,
         caller: &Caller,
         emp: Option<i64>,
         body: &mut Map<String, Value>,
     ) -> Result<()> {
-        sibling_exists(
-            tx,
-            caller,
-            emp,
-            body,
-            ("MDPC_MDFE_ID", "MDPC_MDPG_ID"),
-            ("mdfe_pagamentos", "mdpg"),
-            PAYMENT_MISSING,
-        )
-        .await
+        let payment = Sibling {
+            mdfe_key: "MDPC_MDFE_ID",
+            key: "MDPC_MDPG_ID",
+            table: "mdfe_pagamentos",
+            prefix: "mdpg",
+            label: "mdpg_nome",
+            what: "o pagamento do componente",
+            register: "Pagamentos do Frete",
+            missing: PAYMENT_MISSING,
+        };
+        sibling(tx, op, caller, emp, body, &payment).await
     }
 }
 
@@ -325,20 +440,21 @@ impl Hooks for UnloadedDocument {
     async fn prepare(
         &self,
         tx: &mut Tx,
-        _op: Op,
+        op: Op,
         caller: &Caller,
         emp: Option<i64>,
         body: &mut Map<String, Value>,
     ) -> Result<()> {
-        sibling_exists(
-            tx,
-            caller,
-            emp,
-            body,
-            ("MDNC_MDFE_ID", "MDNC_MCID_ID"),
-            ("mdfe_cidades_destino", "mcid"),
-            CITY_MISSING,
-        )
-        .await
+        let city = Sibling {
+            mdfe_key: "MDNC_MDFE_ID",
+            key: "MDNC_MCID_ID",
+            table: "mdfe_cidades_destino",
+            prefix: "mcid",
+            label: "mcid_cidade",
+            what: "o município de descarregamento",
+            register: "Municípios de Descarregamento",
+            missing: CITY_MISSING,
+        };
+        sibling(tx, op, caller, emp, body, &city).await
     }
 }

@@ -32,28 +32,29 @@
 //! - `GET /mdfecidadedestino_semdoc/{id}/{emp}`: destination cities without
 //!   any document (what blocks the emission).
 //!
-//! Layout: here the descriptors; `hooks`: the rows' checks; `calls`: the
-//! declared calls; `emission`: the emission's steps; `rejections`: the
-//! SEFAZ codes particular to the MDF-e; `sources`: what an MDF-e
-//! is read from; `request`: the `MdfePedidoEmissao` built from it; `store`:
-//! the rows and the answers.
+//! Layout: here the header's descriptor and the document; `rows`: the
+//! descriptors of its rows; `hooks`: the rows' checks; `calls`: the
+//! declared calls; `emission`: the step particular to it and its `dfe::Kind`
+//! (the provider's steps, rows and answers are every document's, `dfe`);
+//! `sources`: what an MDF-e is read from; `request`: the `MdfePedidoEmissao`
+//! built from it. The SEFAZ codes particular to it: `crate::rejections`.
 
 use std::sync::Arc;
 
-use erp_platform::db::Db;
 use erp_platform::resource::{ActionPerm, Button, DbType, Document, Field, Resource, Role, Source};
-use erp_platform::{Error, Result};
 use serde_json::json;
 
+use self::emission::Mdfe;
+use super::dfe::calls::{Consult, Download};
+use super::dfe::files::File;
 use super::taxes::codes::ENVIRONMENTS;
 
 mod calls;
 pub mod emission;
 mod hooks;
-pub mod rejections;
 pub mod request;
+mod rows;
 pub mod sources;
-mod store;
 
 pub const NAME: &str = "mdfe";
 const SCHEMA: &str = crate::SCHEMA;
@@ -63,21 +64,8 @@ pub const MISSING: &str = "MDF-e não encontrado.";
 pub const ISSUED: &str =
     "MDF-e já enviado à SEFAZ: só um MDF-e em aberto, rejeitado ou não enviado aceita alterações.";
 
-/// What the calls share: the provider's client (through the company's
-/// context) and the service's pool, which the emission commits its steps in.
-pub struct Ctx {
-    pub company: Arc<super::company::Ctx>,
-    /// `None` where the registry only describes the calls (the gateway).
-    pub db: Option<Db>,
-}
-
-impl Ctx {
-    fn db(&self) -> Result<&Db> {
-        self.db
-            .as_ref()
-            .ok_or_else(|| Error::internal("mdfe: registry without a database"))
-    }
-}
+/// What the calls share (the provider's client, the service's pool).
+pub type Ctx = super::dfe::Ctx;
 
 pub const STATUSES: [(&str, &str); 9] = [
     ("aberto", "Em aberto"),
@@ -117,35 +105,6 @@ const LOAD_TYPES: [(&str, &str); 11] = [
     ("10", "10 - Perigosa (conteinerizada)"),
     ("11", "11 - Perigosa (carga geral)"),
 ];
-const WHEEL_TYPES: [(&str, &str); 6] = [
-    ("01", "01 - Truck"),
-    ("02", "02 - Toco"),
-    ("03", "03 - Cavalo Mecânico"),
-    ("04", "04 - VAN"),
-    ("05", "05 - Utilitário"),
-    ("06", "06 - Outros"),
-];
-const BODY_TYPES: [(&str, &str); 6] = [
-    ("00", "00 - Não aplicável"),
-    ("01", "01 - Aberta"),
-    ("02", "02 - Fechada/Baú"),
-    ("03", "03 - Granelera"),
-    ("04", "04 - Porta Container"),
-    ("05", "05 - Sider"),
-];
-const VEHICLE_KINDS: [(&str, &str); 2] = [("T", "Tração"), ("R", "Reboque")];
-const COMPONENT_TYPES: [(&str, &str); 5] = [
-    ("01", "01 - Vale Pedágio"),
-    ("02", "02 - Impostos, taxas e contribuições"),
-    (
-        "03",
-        "03 - Despesas (bancárias, meios de pagamento, outras)",
-    ),
-    ("04", "04 - Frete"),
-    ("99", "99 - Outros"),
-];
-const PAYMENT_KINDS: [(&str, &str); 2] = [("0", "0 - À vista"), ("1", "1 - A prazo")];
-const DOC_MODELS: [(&str, &str); 2] = [("55", "NF-e"), ("57", "CT-e")];
 
 /// The MDF-e and its rows, as one document.
 pub fn all(ctx: Arc<Ctx>) -> std::result::Result<Vec<Resource>, String> {
@@ -163,17 +122,18 @@ pub fn all(ctx: Arc<Ctx>) -> std::result::Result<Vec<Resource>, String> {
         .missing(MISSING)
         .date("MDFE_DTA_VIAGEM")
         .breadcrumbs(&["Início", "Fiscal", "MDF-e"])
-        .child(mdfecidadeorigem(), &["MCIO_MDFE_ID"])
-        .child(mdfecidadedestino(), &["MCID_MDFE_ID"])
-        .child(mdfenotascidadedestino(), &["MDNC_MDFE_ID"])
-        .child(mdfeufpercurso(), &["MUFP_MDFE_ID"])
-        .child(mdfeveiculo(), &["VEIC_MDFE_ID"])
-        .child(mdfemotorista(), &["MDMO_MDFE_ID"])
-        .child(mdfelacres(), &["LACRE_MDFE_ID"])
-        .child(mdfecontratante(), &["MDCO_MDFE_ID"])
-        .child(mdfepagamentos(), &["MDPG_MDFE_ID"])
-        .child(mdfecomponentes(), &["MDPC_MDFE_ID"])
-        .child(mdfevalepedagio(), &["MDVP_MDFE_ID"])
+        .child(rows::mdfecidadeorigem(), &["MCIO_MDFE_ID"])
+        .child(rows::mdfecidadedestino(), &["MCID_MDFE_ID"])
+        .child(rows::mdfenotascidadedestino(), &["MDNC_MDFE_ID"])
+        .child(rows::mdfeufpercurso(), &["MUFP_MDFE_ID"])
+        .child(rows::mdfeveiculo(), &["VEIC_MDFE_ID"])
+        .child(rows::mdfemotorista(), &["MDMO_MDFE_ID"])
+        .child(rows::mdfelacres(), &["LACRE_MDFE_ID"])
+        .child(rows::mdfecontratante(), &["MDCO_MDFE_ID"])
+        .child(rows::mdfeseguro(), &["MSEG_MDFE_ID"])
+        .child(rows::mdfepagamentos(), &["MDPG_MDFE_ID"])
+        .child(rows::mdfecomponentes(), &["MDPC_MDFE_ID"])
+        .child(rows::mdfevalepedagio(), &["MDVP_MDFE_ID"])
         .build()
 }
 
@@ -204,18 +164,20 @@ fn header_fields() -> Vec<Field> {
             .required()
             .len(2)
             .list()
-            .width(1),
+            .width(2),
         Field::text("MDFE_UF_FIM", "UF de Descarregamento")
             .required()
             .len(2)
             .list()
-            .width(1),
+            .width(2),
         Field::date("MDFE_DTA_VIAGEM", "Início da Viagem").list(),
         Field::text("MDFE_HORA_VIAGEM", "Hora (HH:MM)")
             .len(5)
             .mask("##:##")
             .width(2),
         Field::text("MDFE_RNTRC", "RNTRC").len(8).width(2),
+        Field::text("MDFE_CIOT", "CIOT").len(12).width(2),
+        Field::cpf_cnpj("MDFE_CIOT_CPF_CNPJ", "CPF/CNPJ de quem gerou o CIOT").width(3),
         Field::money("MDFE_VLR_CARGA", "Valor da Carga")
             .required()
             .list()
@@ -307,6 +269,21 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "MDFE_C_UNID": "01", "MDFE_Q_CARGA": "1200.5", "MDFE_PROD_TP_CARGA": "05",
             "MDFE_PROD_DESCRICAO": "PARAFUSOS E PORCAS", "MDFE_PROD_NCM": "73181500"}))
         .fields(header_fields())
+        // The trip and the load first; what the SEFAZ answered, the cancel and
+        // the closing last, where they do not stand in the way while typing.
+        .group(Some("Viagem"), true, 12, &["MDFE_ID", "MDFE_TP_EMIT", "MDFE_TP_TRANSP", "MDFE_MODAL",
+            "MDFE_UF_INI", "MDFE_UF_FIM", "MDFE_DTA_VIAGEM", "MDFE_HORA_VIAGEM", "MDFE_RNTRC", "MDFE_CIOT", "MDFE_CIOT_CPF_CNPJ"])
+        .group(Some("Carga"), true, 12, &["MDFE_VLR_CARGA", "MDFE_C_UNID", "MDFE_Q_CARGA",
+            "MDFE_PROD_TP_CARGA", "MDFE_PROD_DESCRICAO", "MDFE_PROD_NCM", "MDFE_PROD_EAN"])
+        .group(Some("Observações"), true, 12, &["MDFE_OBS", "MDFE_OBS_FISCO"])
+        .group(Some("SEFAZ"), true, 12, &["MDFE_SERIE", "MDFE_NUMERO", "MDFE_AMBIENTE", "MDFE_SITUACAO",
+            "MDFE_CHAVE", "MDFE_PROTOCOLO", "MDFE_CSTAT", "MDFE_MOTIVO", "MDFE_EXPLICACAO", "MDFE_QTD_CTE",
+            "MDFE_QTD_NFE", "MDFE_DTA_EMISSAO", "MDFE_DTA_AUTORIZACAO", "MDFE_TENTATIVA", "MDFE_REFERENCIA",
+            "MDFE_ID_FISCAL"])
+        .group(Some("Cancelamento e encerramento"), true, 12, &["MDFE_CANCEL_JUSTIFICATIVA",
+            "MDFE_CANCEL_PROTOCOLO", "MDFE_DTA_CANCELAMENTO", "MDFE_DTA_ENCERRAMENTO", "MDFE_UF_ENCERRAMENTO",
+            "MDFE_MUN_ENCERRAMENTO", "MDFE_ENC_PROTOCOLO"])
+        .group(Some("Cadastro"), true, 12, &["MDFE_USR_ID", "MDFE_DTA_CAD"])
         .action(
             "GET",
             "/mdfenumerosequencial/{emp}",
@@ -334,7 +311,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "consultar",
             ActionPerm::View,
             "MDF-e: consultar na SEFAZ (sincronizar e aguardar a situação final)",
-            Arc::new(calls::Consult(ctx.clone())),
+            Arc::new(Consult { ctx: ctx.clone(), doc: &Mdfe, locate: calls::locate }),
         )
         .button(by_id(Button::new("Consultar").open_when(&[
             "enviando",
@@ -376,7 +353,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "xml",
             ActionPerm::View,
             "MDF-e: baixar o XML",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)),
+            Arc::new(Download { ctx: ctx.clone(), doc: &Mdfe, file: File::Xml, locate: calls::locate }),
         )
         .button(by_id(Button::new("XML").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(
@@ -385,7 +362,7 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "damdfe",
             ActionPerm::View,
             "MDF-e: baixar o DAMDFE (PDF)",
-            Arc::new(calls::Download(ctx, calls::File::Damdfe)),
+            Arc::new(Download { ctx, doc: &Mdfe, file: File::Pdf, locate: calls::locate }),
         )
         .button(by_id(Button::new("DAMDFE").download().open_when(&["autorizado", "cancelado", "encerrado"])))
         .action(
@@ -401,248 +378,4 @@ fn mdfe(ctx: Arc<Ctx>) -> Resource {
             "Deseja criar um MDF-e novo, em aberto, com os dados do MDF-e {MDFE_ID}?",
             "Duplicar",
         )))
-}
-
-/// A row of the MDF-e: company, MDF-e and a sequence within it.
-fn row(name: &str, title: &str, table: &str, prefix: &str, label: &str) -> Resource {
-    let parent = format!("{prefix}_MDFE_ID");
-    Resource::new(name, title, SCHEMA, table, PROGRAM)
-        .key(&[parent.as_str(), &format!("{prefix}_ID")])
-        .seq_key()
-        .company(&format!("{prefix}_EMP_ID"))
-        .label(label)
-        .order(&format!("{prefix}_ID"))
-        .list_path(&format!("/{name}/{{{parent}}}/{{emp}}"))
-}
-
-fn row_keys(prefix: &str) -> Vec<Field> {
-    vec![
-        Field::int(&format!("{prefix}_MDFE_ID"), "MDF-e").required(),
-        Field::int(&format!("{prefix}_EMP_ID"), "Empresa"),
-        Field::int(&format!("{prefix}_ID"), "Sequência")
-            .read_only()
-            .list()
-            .width(1),
-    ]
-}
-
-fn with(mut keys: Vec<Field>, fields: Vec<Field>) -> Vec<Field> {
-    keys.extend(fields);
-    keys
-}
-
-fn mdfecidadeorigem() -> Resource {
-    row(
-        "mdfecidadeorigem",
-        "Municípios de Carregamento",
-        "mdfe_cidades_origem",
-        "MCIO",
-        "MCIO_CIDADE",
-    )
-    .hooks(Arc::new(hooks::City("MCIO")))
-    .sample(json!({"MCIO_MDFE_ID": 1, "MCIO_CID_IBGE": "3550308", "MCIO_CIDADE": "São Paulo"}))
-    .fields(with(
-        row_keys("MCIO"),
-        vec![
-            Field::text("MCIO_CID_IBGE", "Código IBGE")
-                .required()
-                .len(7)
-                .list()
-                .width(2),
-            Field::text("MCIO_CIDADE", "Município")
-                .required()
-                .len(60)
-                .searchable()
-                .list()
-                .width(6),
-        ],
-    ))
-}
-
-fn mdfecidadedestino() -> Resource {
-    row(
-        "mdfecidadedestino",
-        "Municípios de Descarregamento",
-        "mdfe_cidades_destino",
-        "MCID",
-        "MCID_CIDADE",
-    )
-    .hooks(Arc::new(hooks::City("MCID")))
-    .sample(json!({"MCID_MDFE_ID": 1, "MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"}))
-    .action(
-        "GET",
-        "/mdfecidadedestino_semdoc/{id}/{emp}",
-        "semdoc",
-        ActionPerm::View,
-        "MDF-e: os municípios de descarregamento sem nenhum documento (o que impede a emissão)",
-        Arc::new(calls::CitiesWithoutDocuments),
-    )
-    .fields(with(
-        row_keys("MCID"),
-        vec![
-            Field::text("MCID_CID_IBGE", "Código IBGE")
-                .required()
-                .len(7)
-                .list()
-                .width(2),
-            Field::text("MCID_CIDADE", "Município")
-                .required()
-                .len(60)
-                .searchable()
-                .list()
-                .width(6),
-        ],
-    ))
-}
-
-fn mdfenotascidadedestino() -> Resource {
-    row("mdfenotascidadedestino", "Documentos Descarregados", "mdfe_notas_cidade_destino", "MDNC", "MDNC_CHAVE")
-        .hooks(Arc::new(hooks::UnloadedDocument))
-        .constraint("mdfe_notas_cidade_fkey", hooks::CITY_MISSING)
-        .constraint("mdfe_notas_chave_key", "Este documento já está neste MDF-e.")
-        .sample(json!({"MDNC_MDFE_ID": 1, "MDNC_MCID_ID": 1, "MDNC_CHAVE": "35261111222333000181550010000012341000012345"}))
-        .fields(with(row_keys("MDNC"), vec![
-            Field::int("MDNC_MCID_ID", "Município de Descarregamento").required().list().width(2),
-            Field::options("MDNC_MODELO", "Documento", DbType::Text, &DOC_MODELS).server().list().width(2),
-            Field::access_key("MDNC_CHAVE", "Chave de Acesso").required().searchable().list(),
-        ]))
-}
-
-fn mdfeufpercurso() -> Resource {
-    row(
-        "mdfeufpercurso",
-        "UF de Percurso",
-        "mdfe_uf_percurso",
-        "MUFP",
-        "MUFP_UF",
-    )
-    .hooks(Arc::new(hooks::PathState))
-    .sample(json!({"MUFP_MDFE_ID": 1, "MUFP_UF": "RJ"}))
-    .fields(with(
-        row_keys("MUFP"),
-        vec![Field::text("MUFP_UF", "UF")
-            .required()
-            .len(2)
-            .searchable()
-            .list()
-            .width(1)],
-    ))
-}
-
-fn mdfeveiculo() -> Resource {
-    row("mdfeveiculo", "Veículos", "mdfe_veiculos", "VEIC", "VEIC_PLACA1")
-        .hooks(Arc::new(hooks::Vehicle))
-        .sample(json!({"VEIC_MDFE_ID": 1, "VEIC_TIPO": "T", "VEIC_PLACA1": "ABC1D23", "VEIC_RENAVAM": "12345678901",
-            "VEIC_TARA": 8000, "VEIC_CAP_KG": 15000, "VEIC_TP_ROD": "03", "VEIC_TP_CAR": "02", "VEIC_UF": "SP"}))
-        .fields(with(row_keys("VEIC"), vec![
-            Field::options("VEIC_TIPO", "Tipo", DbType::Text, &VEHICLE_KINDS).default(json!("T")).list().width(2),
-            Field::text("VEIC_PLACA1", "Placa").required().len(8).searchable().list().width(2),
-            Field::text("VEIC_RENAVAM", "RENAVAM").len(11).width(3),
-            Field::int("VEIC_TARA", "Tara (kg)").required().min("0").list().width(2),
-            Field::int("VEIC_CAP_KG", "Capacidade (kg)").min("0").width(2),
-            Field::int("VEIC_CAP_M3", "Capacidade (m³)").min("0").width(2),
-            Field::options("VEIC_TP_ROD", "Tipo de Rodado", DbType::Text, &WHEEL_TYPES).width(3),
-            Field::options("VEIC_TP_CAR", "Tipo de Carroceria", DbType::Text, &BODY_TYPES).required().width(3),
-            Field::text("VEIC_UF", "UF de Licenciamento").len(2).width(1),
-        ]))
-}
-
-fn mdfemotorista() -> Resource {
-    row(
-        "mdfemotorista",
-        "Motoristas",
-        "mdfe_motoristas",
-        "MDMO",
-        "MDMO_NOME",
-    )
-    .hooks(Arc::new(hooks::Driver))
-    .sample(json!({"MDMO_MDFE_ID": 1, "MDMO_NOME": "JOSE DA SILVA", "MDMO_CPF": "529.982.247-25"}))
-    .fields(with(
-        row_keys("MDMO"),
-        vec![
-            Field::text("MDMO_NOME", "Nome")
-                .required()
-                .len(60)
-                .searchable()
-                .list()
-                .width(6),
-            Field::text("MDMO_CPF", "CPF")
-                .required()
-                .len(14)
-                .mask("###.###.###-##")
-                .list()
-                .width(3),
-        ],
-    ))
-}
-
-fn mdfelacres() -> Resource {
-    row(
-        "mdfelacres",
-        "Lacres",
-        "mdfe_lacres",
-        "LACRE",
-        "LACRE_NUMERO",
-    )
-    .sample(json!({"LACRE_MDFE_ID": 1, "LACRE_NUMERO": "LC-000123"}))
-    .fields(with(
-        row_keys("LACRE"),
-        vec![Field::text("LACRE_NUMERO", "Número do Lacre")
-            .required()
-            .len(60)
-            .searchable()
-            .list()
-            .width(4)],
-    ))
-}
-
-fn mdfecontratante() -> Resource {
-    row("mdfecontratante", "Contratantes", "mdfe_contratantes", "MDCO", "MDCO_NOME")
-        .sample(json!({"MDCO_MDFE_ID": 1, "MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.222.333/0001-81"}))
-        .fields(with(row_keys("MDCO"), vec![
-            Field::text("MDCO_NOME", "Nome / Razão Social").required().min_len(2).len(60).searchable().list().width(6),
-            Field::cpf_cnpj("MDCO_CPF_CNPJ", "CPF/CNPJ").required().list().width(3),
-        ]))
-}
-
-fn mdfepagamentos() -> Resource {
-    row("mdfepagamentos", "Pagamentos do Frete", "mdfe_pagamentos", "MDPG", "MDPG_NOME")
-        .hooks(Arc::new(hooks::Payment))
-        .sample(json!({"MDPG_MDFE_ID": 1, "MDPG_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDPG_CPF_CNPJ": "11222333000181",
-            "MDPG_VLR_CONTRATO": "1500.00", "MDPG_IND_PAG": 1, "MDPG_DTA_VCTO": "2026-12-30", "MDPG_PIX": "financeiro@example.com"}))
-        .fields(with(row_keys("MDPG"), vec![
-            Field::text("MDPG_NOME", "Responsável pelo Pagamento").required().min_len(2).len(60).searchable().list().width(6),
-            Field::cpf_cnpj("MDPG_CPF_CNPJ", "CPF/CNPJ").required().list().width(3),
-            Field::money("MDPG_VLR_CONTRATO", "Valor do Contrato").required().list().width(2),
-            Field::options("MDPG_IND_PAG", "Forma de Pagamento", DbType::Int, &PAYMENT_KINDS).default(json!(0)).width(2),
-            Field::date("MDPG_DTA_VCTO", "Vencimento (a prazo)"),
-            Field::money("MDPG_VLR_ADIANT", "Adiantamento").width(2),
-            Field::text("MDPG_BANCO", "Banco").len(5).width(1),
-            Field::text("MDPG_AGENCIA", "Agência").len(10).width(2),
-            Field::text("MDPG_PIX", "Chave PIX").len(60).width(4),
-        ]))
-}
-
-fn mdfecomponentes() -> Resource {
-    row("mdfecomponentes", "Componentes do Pagamento", "mdfe_componentes", "MDPC", "MDPC_DESCRICAO")
-        .hooks(Arc::new(hooks::Component))
-        .constraint("mdfe_componentes_pagamento_fkey", hooks::PAYMENT_MISSING)
-        .sample(json!({"MDPC_MDFE_ID": 1, "MDPC_MDPG_ID": 1, "MDPC_TIPO": "04", "MDPC_VLR_COMP": "1500.00", "MDPC_DESCRICAO": "Frete peso"}))
-        .fields(with(row_keys("MDPC"), vec![
-            Field::int("MDPC_MDPG_ID", "Pagamento").required().list().width(2),
-            Field::options("MDPC_TIPO", "Tipo", DbType::Text, &COMPONENT_TYPES).required().list().width(4),
-            Field::money("MDPC_VLR_COMP", "Valor").required().list().width(2),
-            Field::text("MDPC_DESCRICAO", "Descrição").len(60).searchable().width(4),
-        ]))
-}
-
-fn mdfevalepedagio() -> Resource {
-    row("mdfevalepedagio", "Vale-Pedágio", "mdfe_vale_pedagio", "MDVP", "MDVP_N_COMPRA")
-        .sample(json!({"MDVP_MDFE_ID": 1, "MDVP_CNPJ_FORN": "11.222.333/0001-81", "MDVP_N_COMPRA": "998877", "MDVP_VALOR": "35.40"}))
-        .fields(with(row_keys("MDVP"), vec![
-            Field::cpf_cnpj("MDVP_CNPJ_FORN", "CNPJ da Fornecedora").required().list().width(3),
-            Field::cpf_cnpj("MDVP_CPF_CNPJ_PAG", "CPF/CNPJ do Responsável pelo Pagamento").width(3),
-            Field::text("MDVP_N_COMPRA", "Número do Comprovante").len(20).searchable().list().width(3),
-            Field::money("MDVP_VALOR", "Valor").required().list().width(2),
-        ]))
 }

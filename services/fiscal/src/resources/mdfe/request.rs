@@ -6,9 +6,10 @@ use chrono::{DateTime, FixedOffset, NaiveTime, TimeZone};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 
-use super::sources::{Person, Sources};
+use super::sources::{Contractor, Sources};
 use crate::nuvemfiscal::types::*;
-use crate::resources::order_nfe::request::{blank, ie_of, need};
+use crate::resources::dfe::numbering::Numbering;
+use crate::resources::dfe::text::{blank, ie_of, need};
 use crate::resources::taxes::codes::uf_code;
 
 pub const NO_ORIGIN: &str =
@@ -25,15 +26,6 @@ const OWN_LOAD_CTE: &str =
 const NO_LOAD_VALUE: &str = "Informe o valor da carga (maior que zero).";
 const NO_LOAD_WEIGHT: &str = "Informe o peso bruto da carga (maior que zero).";
 const MAX_DRIVERS: usize = 10;
-
-/// Where the number comes from and who the request is (its `referencia`).
-#[derive(Debug, Clone)]
-pub struct Numbering {
-    pub serie: i32,
-    pub numero: i64,
-    pub referencia: String,
-    pub dh_emi: DateTime<FixedOffset>,
-}
 
 pub fn ambiente(s: &Sources) -> Ambiente {
     if s.settings.ambiente == 1 {
@@ -145,6 +137,19 @@ pub fn check(s: &Sources) -> Result<()> {
             "Informe o vencimento do pagamento a prazo (Pagamentos do Frete).",
         ));
     }
+    if blank(&s.head.mdfe_ciot).is_some() && blank(&s.head.mdfe_ciot_cpf_cnpj).is_none() {
+        return Err(Error::validation(
+            "Informe o CPF/CNPJ de quem gerou o CIOT (dados da viagem).",
+        ));
+    }
+    if s.insurances
+        .iter()
+        .any(|i| i.resp == 2 && blank(&i.resp_doc).is_none())
+    {
+        return Err(Error::validation(
+            "Informe o CPF/CNPJ do contratante responsável pelo seguro (Seguros da Carga).",
+        ));
+    }
     for p in &s.payments {
         if !s.components.iter().any(|c| c.mdpg_id == p.id) {
             return Err(Error::validation(format!(
@@ -228,13 +233,19 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
     let contractors = s
         .contractors
         .iter()
-        .map(|c: &Person| {
+        .map(|c: &Contractor| {
             let (cpf, cnpj) = cpf_cnpj(&c.doc);
             MdfeSefazInfContratante {
                 xNome: Some(c.nome.trim().to_string()),
                 CPF: cpf,
                 CNPJ: cnpj,
                 idEstrangeiro: None,
+                infContrato: match (blank(&c.nro_contrato), c.vlr_contrato) {
+                    (Some(n), Some(v)) => {
+                        Some(MdfeSefazInfContrato { NroContrato: n, vContratoGlobal: v })
+                    }
+                    _ => None,
+                },
             }
         })
         .collect();
@@ -301,14 +312,30 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
         categCombVeic: None,
     });
     let rntrc = blank(&s.head.mdfe_rntrc);
-    let antt =
-        (rntrc.is_some() || !s.contractors.is_empty() || !s.payments.is_empty() || vale.is_some())
-            .then_some(MdfeSefazInfANTT {
-                RNTRC: rntrc,
-                valePed: vale,
-                infContratante: contractors,
-                infPag: payments,
-            });
+    let ciot: Vec<MdfeSefazInfCIOT> = blank(&s.head.mdfe_ciot)
+        .map(|code| {
+            let (cpf, cnpj) = s
+                .head
+                .mdfe_ciot_cpf_cnpj
+                .as_deref()
+                .map(cpf_cnpj)
+                .unwrap_or((None, None));
+            MdfeSefazInfCIOT { CIOT: code, CPF: cpf, CNPJ: cnpj }
+        })
+        .into_iter()
+        .collect();
+    let antt = (rntrc.is_some()
+        || !ciot.is_empty()
+        || !s.contractors.is_empty()
+        || !s.payments.is_empty()
+        || vale.is_some())
+    .then_some(MdfeSefazInfANTT {
+        RNTRC: rntrc,
+        infCIOT: ciot,
+        valePed: vale,
+        infContratante: contractors,
+        infPag: payments,
+    });
     Ok(MdfeSefazRodo {
         infANTT: antt,
         veicTracao: MdfeSefazVeicTracao {
@@ -326,6 +353,33 @@ fn road(s: &Sources) -> Result<MdfeSefazRodo> {
         veicReboque: reboques,
         codAgPorto: None,
     })
+}
+
+/// The cargo insurance groups (`seg`), each averbação of a row apart.
+fn insurance(s: &Sources) -> Vec<MdfeSefazSeg> {
+    s.insurances
+        .iter()
+        .map(|i| {
+            let (cpf, cnpj) = i.resp_doc.as_deref().map(cpf_cnpj).unwrap_or((None, None));
+            MdfeSefazSeg {
+                infResp: MdfeSefazInfResp { respSeg: i.resp, CNPJ: cnpj, CPF: cpf },
+                infSeg: Some(MdfeSefazInfSeg {
+                    xSeg: i.seguradora.trim().chars().take(30).collect(),
+                    CNPJ: digits(&i.seguradora_cnpj),
+                }),
+                nApol: blank(&i.apolice),
+                nAver: i
+                    .averbacoes
+                    .as_deref()
+                    .unwrap_or_default()
+                    .split([',', ';', '\n'])
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(String::from)
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// The checked request of an MDF-e with its number.
@@ -425,7 +479,7 @@ pub fn build(s: &Sources, n: &Numbering) -> Result<MdfePedidoEmissao> {
             emit: emitter(s, &company_uf)?,
             infModal: MdfeSefazInfModal { versaoModal: "3.00".into(), rodo: Some(road(s)?) },
             infDoc: MdfeSefazInfDoc { infMunDescarga: municipios },
-            seg: Vec::new(),
+            seg: insurance(s),
             prodPred: prod,
             tot: MdfeSefazTot {
                 qCTe: count("57"),

@@ -31,11 +31,14 @@ pub struct Head {
     pub mdfe_prod_ean: Option<String>,
     pub mdfe_obs: Option<String>,
     pub mdfe_obs_fisco: Option<String>,
+    pub mdfe_ciot: Option<String>,
+    pub mdfe_ciot_cpf_cnpj: Option<String>,
 }
 
 pub const HEAD_COLS: &str = "mdfe_id, mdfe_tp_emit, mdfe_tp_transp, mdfe_modal, mdfe_uf_ini, mdfe_uf_fim, \
     mdfe_dta_viagem, mdfe_hora_viagem, mdfe_rntrc, mdfe_vlr_carga, mdfe_c_unid, mdfe_q_carga, \
-    mdfe_prod_tp_carga, mdfe_prod_descricao, mdfe_prod_ncm, mdfe_prod_ean, mdfe_obs, mdfe_obs_fisco";
+    mdfe_prod_tp_carga, mdfe_prod_descricao, mdfe_prod_ncm, mdfe_prod_ean, mdfe_obs, mdfe_obs_fisco, \
+    mdfe_ciot, mdfe_ciot_cpf_cnpj";
 
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct City {
@@ -68,6 +71,27 @@ pub struct Vehicle {
 pub struct Person {
     pub nome: String,
     pub doc: String,
+}
+
+/// A contractor, with its contract when the service is continued.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct Contractor {
+    pub nome: String,
+    pub doc: String,
+    pub nro_contrato: Option<String>,
+    pub vlr_contrato: Option<Decimal>,
+}
+
+/// The cargo insurance: who is responsible (1 the emitter, 2 the
+/// contractor), the insurer, the policy and its averbações.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct Insurance {
+    pub resp: i32,
+    pub resp_doc: Option<String>,
+    pub seguradora: String,
+    pub seguradora_cnpj: String,
+    pub apolice: Option<String>,
+    pub averbacoes: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
@@ -120,7 +144,8 @@ pub struct Sources {
     pub vehicles: Vec<Vehicle>,
     pub drivers: Vec<Person>,
     pub seals: Vec<String>,
-    pub contractors: Vec<Person>,
+    pub contractors: Vec<Contractor>,
+    pub insurances: Vec<Insurance>,
     pub payments: Vec<Payment>,
     pub components: Vec<Component>,
     pub tolls: Vec<Toll>,
@@ -252,8 +277,21 @@ pub async fn load(tx: &mut Tx, client: i64, emp: i64, head: Head) -> Result<Sour
     .await?;
     let contractors = rows(
         tx,
-        "SELECT mdco_nome AS nome, mdco_cpf_cnpj AS doc FROM fiscal.mdfe_contratantes
+        "SELECT mdco_nome AS nome, mdco_cpf_cnpj AS doc, mdco_nro_contrato AS nro_contrato,
+                mdco_vlr_contrato AS vlr_contrato
+         FROM fiscal.mdfe_contratantes
          WHERE client_id = $1 AND mdco_emp_id = $2 AND mdco_mdfe_id = $3 ORDER BY mdco_id",
+        client,
+        emp,
+        id,
+    )
+    .await?;
+    let insurances = rows(
+        tx,
+        "SELECT mseg_resp AS resp, mseg_resp_cpf_cnpj AS resp_doc, mseg_seguradora AS seguradora,
+                mseg_seguradora_cnpj AS seguradora_cnpj, mseg_apolice AS apolice, mseg_averbacoes AS averbacoes
+         FROM fiscal.mdfe_seguros
+         WHERE client_id = $1 AND mseg_emp_id = $2 AND mseg_mdfe_id = $3 ORDER BY mseg_id",
         client,
         emp,
         id,
@@ -304,6 +342,7 @@ pub async fn load(tx: &mut Tx, client: i64, emp: i64, head: Head) -> Result<Sour
         drivers,
         seals: seals.into_iter().map(|r| r.0).collect(),
         contractors,
+        insurances,
         payments,
         components,
         tolls,

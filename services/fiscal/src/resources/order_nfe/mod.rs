@@ -22,19 +22,22 @@
 //! refused.
 //!
 //! Layout: here the descriptor; `calls`: the declared calls; `emission`: the
-//! emission's steps and the preview; `sources`: what an NF-e is read from;
-//! `request`: the request built from it; `item_taxes`: an item's taxes;
-//! `store`: the rows, the answers and the facts for orders.
+//! step particular to it and the preview (the provider's steps are every
+//! document's, `dfe`); `sources`: what an NF-e is read from; `request`: the
+//! request built from it; `item_taxes`: an item's taxes; `store`: the rows,
+//! its `dfe::Kind` and the facts for orders.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::{ActionPerm, DbType, Field, Hooks, Op, Resource};
 use erp_platform::{Error, Result};
 use serde_json::{Map, Value};
 
+use self::store::Nfe;
+use super::dfe::calls::{Consult, Download};
+use super::dfe::files::File;
 use super::taxes::codes::ENVIRONMENTS;
 
 pub(crate) mod calls;
@@ -42,26 +45,13 @@ pub mod emission;
 pub mod item_taxes;
 pub mod request;
 pub mod sources;
-mod store;
+pub(crate) mod store;
 
 pub const NAME: &str = "pedidofatxml";
 const SCHEMA: &str = crate::SCHEMA;
 
-/// What the calls share: the provider's client (through the company's
-/// context) and the service's pool, which the emission commits its steps in.
-pub struct Ctx {
-    pub company: Arc<super::company::Ctx>,
-    /// `None` where the registry only describes the calls (the gateway).
-    pub db: Option<Db>,
-}
-
-impl Ctx {
-    pub(crate) fn db(&self) -> Result<&Db> {
-        self.db
-            .as_ref()
-            .ok_or_else(|| Error::internal("pedidofatxml: registry without a database"))
-    }
-}
+/// What the calls share (the provider's client, the service's pool).
+pub type Ctx = super::dfe::Ctx;
 
 const STATUSES: [(&str, &str); 7] = [
     ("enviando", "Enviando"),
@@ -168,7 +158,7 @@ fn pedidofatxml(ctx: Arc<Ctx>) -> Resource {
             "consultar",
             ActionPerm::View,
             "NF-e do pedido: consultar na SEFAZ (sincronizar e aguardar a situação final)",
-            Arc::new(calls::Consult(ctx.clone())),
+            Arc::new(Consult { ctx: ctx.clone(), doc: &Nfe, locate: calls::locate }),
         )
         .action(
             "POST",
@@ -192,7 +182,7 @@ fn pedidofatxml(ctx: Arc<Ctx>) -> Resource {
             "xml",
             ActionPerm::View,
             "NF-e do pedido: baixar o XML",
-            Arc::new(calls::Download(ctx.clone(), calls::File::Xml)),
+            Arc::new(Download { ctx: ctx.clone(), doc: &Nfe, file: File::Xml, locate: calls::locate }),
         )
         .action(
             "GET",
@@ -200,7 +190,7 @@ fn pedidofatxml(ctx: Arc<Ctx>) -> Resource {
             "danfe",
             ActionPerm::View,
             "NF-e do pedido: baixar o DANFE (PDF)",
-            Arc::new(calls::Download(ctx, calls::File::Danfe)),
+            Arc::new(Download { ctx, doc: &Nfe, file: File::Pdf, locate: calls::locate }),
         )
         .action(
             "POST",

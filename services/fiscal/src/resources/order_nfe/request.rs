@@ -5,23 +5,15 @@
 //! exactly, payment from the order's method. Services are not NF-e items (they
 //! go on the NFS-e).
 
-use chrono::{DateTime, FixedOffset};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 
 use super::item_taxes::{money, taxes, ItemValues};
 use super::sources::{Customer, Item, Sources};
 use crate::nuvemfiscal::types::*;
+use crate::resources::dfe::numbering::Numbering;
+use crate::resources::dfe::text::{blank, ie_of, need};
 use crate::resources::taxes::codes::uf_code;
-
-/// Where the number comes from and who the request is (its `referencia`).
-#[derive(Debug, Clone)]
-pub struct Numbering {
-    pub serie: i32,
-    pub numero: i64,
-    pub referencia: String,
-    pub dh_emi: DateTime<FixedOffset>,
-}
 
 /// In homologação the SEFAZ wants this as the recipient's name (rejection 598).
 pub const HOMOLOGACAO_NOME: &str = "NF-E EMITIDA EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL";
@@ -43,24 +35,6 @@ pub fn ambiente(s: &Sources) -> Ambiente {
     } else {
         Ambiente::Homologacao
     }
-}
-
-pub(crate) fn blank(v: &Option<String>) -> Option<String> {
-    v.as_ref()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-}
-
-pub(crate) fn need(v: &Option<String>, message: &str) -> Result<String> {
-    blank(v).ok_or_else(|| Error::validation(message))
-}
-
-pub(crate) fn ie_of(v: &Option<String>) -> Option<String> {
-    let raw = blank(v)?;
-    if raw.eq_ignore_ascii_case("ISENTO") {
-        return Some("ISENTO".into());
-    }
-    Some(raw.chars().filter(char::is_ascii_digit).collect::<String>()).filter(|s| !s.is_empty())
 }
 
 fn gtin(v: &Option<String>) -> String {

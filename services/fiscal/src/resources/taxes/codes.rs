@@ -264,9 +264,14 @@ pub const CTE_CST: [(&str, &str); 7] = [
 pub const CTE_FREIGHT_PAYERS: [(&str, &str); 3] =
     [("1", "Pago"), ("2", "A pagar"), ("3", "Outros")];
 
-/// Who takes the service (toma3 0 and 3, toma4 4).
-pub const CTE_TAKERS: [(&str, &str); 3] =
-    [("0", "Remetente"), ("3", "Destinatário"), ("4", "Outros")];
+/// Who takes the service (toma3 0 to 3 the parties of the CT-e, toma4 4).
+pub const CTE_TAKERS: [(&str, &str); 5] = [
+    ("0", "Remetente"),
+    ("1", "Expedidor"),
+    ("2", "Recebedor"),
+    ("3", "Destinatário"),
+    ("4", "Outros"),
+];
 
 /// Unit of the cargo's quantity (cUnid).
 pub const CTE_UNITS: [(&str, &str); 6] = [

@@ -3,18 +3,16 @@
 //! to a fake Nuvem Fiscal started in-process, the settings per document type
 //! at the provider, and what another client sees.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chrono::{Datelike, Utc};
-use erp_fiscal::nuvemfiscal::fake::{self, FakeHandle};
 use erp_fiscal::nuvemfiscal::NuvemFiscal;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::Registry;
 use p12_keystore::{Certificate, KeyStore, KeyStoreEntry, PrivateKey, PrivateKeyChain};
 use serde_json::{json, Value};
 
+use super::env;
 use super::{db, CTX};
 
 mod certificate;
@@ -22,45 +20,28 @@ mod provider;
 
 const RES: &str = "empresasservicos";
 
-/// A registry of fiscal over a fresh data dir, with a client of a fake
-/// Nuvem Fiscal or none.
-struct Env {
-    reg: Registry,
-    dir: PathBuf,
-    client: Option<NuvemFiscal>,
-    fake: Option<FakeHandle>,
-}
+/// The shared environment (`super::env`): a registry of fiscal over a fresh
+/// data dir, with a client of a fake Nuvem Fiscal or none.
+struct Env(env::Env);
 
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+impl std::ops::Deref for Env {
+    type Target = env::Env;
+    fn deref(&self) -> &env::Env {
+        &self.0
     }
 }
 
 async fn env(with_provider: bool) -> Env {
-    let dir = std::env::temp_dir().join(format!("erp-fiscal-it-{}", uuid::Uuid::new_v4()));
-    let (client, fake) = if with_provider {
-        let (addr, handle) = fake::start().await.expect("fake Nuvem Fiscal");
-        let client = NuvemFiscal::new(handle.config(addr)).expect("client");
-        (Some(client), Some(handle))
-    } else {
-        (None, None)
-    };
-    let reg = erp_fiscal::resources::registry_with(client.clone(), &dir).expect("registry");
-    Env { reg, dir, client, fake }
+    Env(env::env("it", with_provider).await)
 }
 
 impl Env {
-    fn fake(&self) -> &FakeHandle {
-        self.fake.as_ref().expect("with a provider")
-    }
-
     fn provider(&self) -> &NuvemFiscal {
         self.client.as_ref().expect("with a provider")
     }
 
     /// Runs declared call `action` in a tenant transaction, committed when it
-    /// succeeds.
+    /// succeeds: for the company of the path's `emp`, else the caller's.
     async fn call(
         &self,
         db: &Db,
@@ -69,24 +50,12 @@ impl Env {
         params: &[(&str, &str)],
         body: Value,
     ) -> erp_platform::Result<Value> {
-        let res = self.reg.get(RES).expect("declared");
-        let a = res
-            .actions
-            .iter()
-            .find(|a| a.name == action)
-            .expect("action declared");
-        let params: HashMap<String, String> = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
         let emp = params
-            .get("emp")
-            .and_then(|e| e.parse().ok())
+            .iter()
+            .find(|(k, _)| *k == "emp")
+            .and_then(|(_, e)| e.parse().ok())
             .or(Some(me.emp_id));
-        let mut tx = db.begin_tenant(me.client_id).await?;
-        let out = a.run(&mut tx, res, me, emp, &params, body).await?;
-        tx.commit().await?;
-        Ok(out)
+        env::run(&self.reg, db, me, emp, RES, action, params, body).await
     }
 
     /// Leaves `bytes` where the gateway leaves an upload and names it.

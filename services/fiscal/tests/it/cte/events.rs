@@ -3,9 +3,9 @@
 //! provider's list, an issued CT-e closed to edits, and another tenant's
 //! CT-e out of reach.
 
-use base64::Engine as _;
 use serde_json::{json, Value};
 
+use super::super::env::file;
 use super::super::{client, msg, write, CTX};
 use super::{env, seed, typed, Env, RES};
 
@@ -15,14 +15,6 @@ async fn authorised(env: &Env, c: i64) -> (i64, Value) {
     let doc = env.emit(&CTX.caller(c, 1), id).await.expect("emitted");
     assert_eq!(doc["CTE_SITUACAO"], "autorizado", "{doc}");
     (id, doc)
-}
-
-fn file(out: &Value, content_type: &str) -> Vec<u8> {
-    let f = &out["$arquivo"];
-    assert_eq!(f["tipo"], content_type);
-    base64::engine::general_purpose::STANDARD
-        .decode(f["base64"].as_str().expect("base64"))
-        .expect("bytes")
 }
 
 #[tokio::test]

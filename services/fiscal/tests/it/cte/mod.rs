@@ -4,85 +4,37 @@
 //! the CT-e and its notes are typed through the generic register calls, and
 //! the declared calls issue it.
 
-use std::collections::HashMap;
-
-use erp_fiscal::nuvemfiscal::fake::{self, FakeHandle};
-use erp_fiscal::nuvemfiscal::NuvemFiscal;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::Registry;
 use serde_json::{json, Value};
 
-use super::order_nfe::record;
-use super::{create, db, CTX};
+use super::create;
+use super::env::{self, record};
 
 mod emission;
 mod events;
+mod kinds;
 mod schema;
 
 pub const RES: &str = "cte";
 /// An NF-e key the CT-e carries (its check digit is right).
 pub const NFE_KEY: &str = "35250512345678000195550010000012341000012346";
 
-pub struct Env {
-    pub reg: Registry,
-    pub fake: Option<FakeHandle>,
-    pub db: Db,
-    dir: std::path::PathBuf,
+/// The area's register in the shared environment.
+pub struct CteRegister;
+
+impl env::Register for CteRegister {
+    const RES: &'static str = RES;
+    const TAG: &'static str = "cte";
 }
 
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+pub type Env = env::On<CteRegister>;
 
 pub async fn env(with_provider: bool) -> Env {
-    let dir = std::env::temp_dir().join(format!("erp-fiscal-cte-{}", uuid::Uuid::new_v4()));
-    let (client, fake) = if with_provider {
-        let (addr, handle) = fake::start().await.expect("fake Nuvem Fiscal");
-        (
-            Some(NuvemFiscal::new(handle.config(addr)).expect("client")),
-            Some(handle),
-        )
-    } else {
-        (None, None)
-    };
-    let steps = CTX.db().await;
-    let reg = erp_fiscal::resources::registry_in(client, &dir, Some(steps)).expect("registry");
-    Env { reg, fake, db: db().await, dir }
+    Env::new(with_provider).await
 }
 
-impl Env {
-    pub fn fake(&self) -> &FakeHandle {
-        self.fake.as_ref().expect("with a provider")
-    }
-
-    /// Runs declared call `action` of `cte` in a tenant transaction,
-    /// committed when it succeeds.
-    pub async fn call(
-        &self,
-        me: &Caller,
-        action: &str,
-        params: &[(&str, &str)],
-        body: Value,
-    ) -> erp_platform::Result<Value> {
-        let res = self.reg.get(RES).expect("declared");
-        let a = res
-            .actions
-            .iter()
-            .find(|a| a.name == action)
-            .expect("action");
-        let params: HashMap<String, String> = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let mut tx = self.db.begin_tenant(me.client_id).await?;
-        let out = a.run(&mut tx, res, me, Some(1), &params, body).await?;
-        tx.commit().await?;
-        Ok(out)
-    }
-
+impl env::On<CteRegister> {
     /// `GET /cte/emitirnota/{id}/1/2`.
     pub async fn emit(&self, me: &Caller, id: i64) -> erp_platform::Result<Value> {
         let id = id.to_string();
@@ -176,20 +128,10 @@ pub async fn typed(db: &Db, c: i64, extra: Value) -> i64 {
 
 /// The next number of the CT-e numbering of company 1.
 pub async fn next_number(db: &Db, c: i64) -> i64 {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
-    sqlx::query_scalar(
-        "SELECT num_proximo FROM fiscal.numeracao WHERE client_id = $1 AND num_emp_id = 1 AND num_modelo = '57'",
-    )
-    .bind(c)
-    .fetch_one(&mut *tx)
-    .await
-    .expect("numbering")
+    super::env::next_number(db, c, "57").await
 }
 
 /// CT-e `id` as the register answers it.
 pub async fn get(db: &Db, me: &Caller, id: i64) -> erp_platform::Result<Value> {
-    let reg = erp_fiscal::resources::registry().expect("registry");
-    let res = reg.get(RES).expect("cte");
-    let mut tx = db.begin_tenant(me.client_id).await?;
-    erp_platform::resource::query::get(&mut tx, res, me, Some(1), &[id.to_string()]).await
+    super::env::get(db, me, RES, id).await
 }

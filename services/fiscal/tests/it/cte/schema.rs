@@ -109,14 +109,14 @@ fn check(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>) {
     }
 }
 
-async fn request_of(env: &super::Env, c: i64, id: i64) -> CtePedidoEmissao {
+pub(super) async fn request_of(env: &super::Env, c: i64, id: i64) -> CtePedidoEmissao {
     let mut tx = env.db.begin_tenant(c).await.expect("tx");
     erp_fiscal::resources::cte::emission::preview(&mut tx, c, 1, id)
         .await
         .expect("request")
 }
 
-fn assert_follows_the_spec(pedido: &CtePedidoEmissao) -> Value {
+pub(super) fn assert_follows_the_spec(pedido: &CtePedidoEmissao) -> Value {
     let json = serde_json::to_value(pedido).expect("json");
     let mut errors = Vec::new();
     check(

@@ -5,7 +5,10 @@
 use serde_json::{json, Value};
 
 use super::super::{client, create, msg, CTX};
-use super::{call, complete, emit, env_with, get, header, next_number, on, seed, status, CTE_KEY};
+use super::{
+    add, call, complete, emit, env_with, get, header, next_number, on, seed, status, CTE_KEY,
+    NFE_KEY,
+};
 
 #[tokio::test]
 async fn cancel_needs_a_justification_of_15_to_255_characters() {
@@ -222,7 +225,7 @@ async fn rows_refuse_bad_input_with_a_message() {
     let c = client();
     seed(&env.db, c).await;
     let id = header(&env.db, c, "73181500").await;
-    let cases: [(&str, Value, &str); 9] = [
+    let cases: [(&str, Value, &str); 12] = [
         (
             "mdfemotorista",
             json!({"MDMO_MDFE_ID": id, "MDMO_NOME": "JOSE", "MDMO_CPF": "123.456.789-00"}),
@@ -267,6 +270,23 @@ async fn rows_refuse_bad_input_with_a_message() {
             "mdfe",
             json!({"MDFE_UF_INI": "SP", "MDFE_UF_FIM": "MG", "MDFE_VLR_CARGA": "1", "MDFE_Q_CARGA": "1", "MDFE_RNTRC": "123"}),
             "RNTRC inválido: informe os 8 dígitos do registro na ANTT.",
+        ),
+        (
+            "mdfe",
+            json!({"MDFE_UF_INI": "SP", "MDFE_UF_FIM": "MG", "MDFE_VLR_CARGA": "1", "MDFE_Q_CARGA": "1", "MDFE_CIOT": "12345"}),
+            "CIOT inválido: informe os 12 dígitos do código da operação de transporte.",
+        ),
+        (
+            "mdfeseguro",
+            json!({"MSEG_MDFE_ID": id, "MSEG_RESP": 2, "MSEG_SEGURADORA": "SEGURADORA SA",
+                   "MSEG_SEGURADORA_CNPJ": "11222333000181"}),
+            "Informe o CPF/CNPJ do contratante responsável pelo seguro.",
+        ),
+        (
+            "mdfecontratante",
+            json!({"MDCO_MDFE_ID": id, "MDCO_NOME": "INDUSTRIA LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61",
+                   "MDCO_NRO_CONTRATO": "CT-1"}),
+            "Informe o número e o valor global do contrato, ou nenhum dos dois.",
         ),
     ];
     for (res, body, expected) in cases {
@@ -382,4 +402,79 @@ async fn another_client_cannot_read_emit_cancel_or_close_it() {
     drop(tx);
     let row = get(&env.db, &me, id).await.expect("still mine");
     assert_eq!(status(&row), "autorizado");
+}
+
+/// A document or a component that names no city or payment takes the
+/// MDF-e's only one; with none the message says what to add first, with
+/// several it lists them to choose from; nothing is written when refused.
+#[tokio::test]
+async fn an_unnamed_city_or_payment_is_the_only_one_else_the_choices() {
+    let env = env_with(true).await;
+    let c = client();
+    seed(&env.db, c).await;
+    let id = header(&env.db, c, "73181500").await;
+    let doc = json!({"MDNC_MDFE_ID": id, "MDNC_CHAVE": NFE_KEY});
+    let r = create(&env.db, c, "mdfenotascidadedestino", doc.clone()).await;
+    assert_eq!(
+        msg(r),
+        "Inclua antes o município de descarregamento em Municípios de Descarregamento."
+    );
+    let bh = add(
+        &env.db,
+        c,
+        "mdfecidadedestino",
+        id,
+        "MCID",
+        json!({"MCID_CID_IBGE": "3106200", "MCID_CIDADE": "Belo Horizonte"}),
+    )
+    .await;
+    let row = create(&env.db, c, "mdfenotascidadedestino", doc.clone())
+        .await
+        .expect("the only city taken");
+    assert_eq!(row["MDNC_MCID_ID"], bh["MCID_ID"]);
+    add(
+        &env.db,
+        c,
+        "mdfecidadedestino",
+        id,
+        "MCID",
+        json!({"MCID_CID_IBGE": "3118601", "MCID_CIDADE": "Contagem"}),
+    )
+    .await;
+    let other = json!({"MDNC_MDFE_ID": id, "MDNC_CHAVE": CTE_KEY});
+    let r = create(&env.db, c, "mdfenotascidadedestino", other).await;
+    assert_eq!(
+        msg(r),
+        "Informe o município de descarregamento (a sequência em Municípios de Descarregamento): \
+         1 - Belo Horizonte, 2 - Contagem."
+    );
+    let payment = add(
+        &env.db,
+        c,
+        "mdfepagamentos",
+        id,
+        "MDPG",
+        json!({"MDPG_NOME": "CONTRATANTE LTDA", "MDPG_CPF_CNPJ": "11222333000181",
+               "MDPG_VLR_CONTRATO": "900.00", "MDPG_IND_PAG": 0}),
+    )
+    .await;
+    let comp = create(
+        &env.db,
+        c,
+        "mdfecomponentes",
+        json!({"MDPC_MDFE_ID": id, "MDPC_TIPO": "04", "MDPC_VLR_COMP": "900.00"}),
+    )
+    .await
+    .expect("the only payment taken");
+    assert_eq!(comp["MDPC_MDPG_ID"], payment["MDPG_ID"]);
+    let mut tx = env.db.begin_tenant(c).await.expect("tx");
+    let documents: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM fiscal.mdfe_notas_cidade_destino WHERE client_id = $1 AND mdnc_mdfe_id = $2",
+    )
+    .bind(c)
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("count");
+    assert_eq!(documents, 1, "the refused documents were not written");
 }

@@ -3,8 +3,6 @@
 //! types): the company arrives as identity's fact, the numbering and the
 //! MDF-e through their generic calls.
 
-use std::collections::HashMap;
-
 use erp_platform::grpc::Caller;
 use serde_json::{json, Value};
 
@@ -29,16 +27,7 @@ pub async fn call(
     params: &[(&str, &str)],
     body: Value,
 ) -> erp_platform::Result<Value> {
-    let r = env.reg.get(res).expect("declared");
-    let a = r.actions.iter().find(|a| a.name == action).expect("action");
-    let params: HashMap<String, String> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let mut tx = env.db.begin_tenant(me.client_id).await?;
-    let out = a.run(&mut tx, r, me, Some(1), &params, body).await?;
-    tx.commit().await?;
-    Ok(out)
+    env.call_on(me, res, action, params, body).await
 }
 
 /// A call on MDF-e `id` (`{MDFE_ID}/{emp}` paths).
@@ -115,7 +104,8 @@ pub async fn add(db: &Db, c: i64, res: &str, id: i64, prefix: &str, mut row: Val
 }
 
 /// A complete MDF-e: origin, destination with an NF-e, path state, truck and
-/// trailer, driver, seal, contractor, payment with its component, toll.
+/// trailer, driver, seal, contractor with its contract, the cargo insurance,
+/// payment with its component, toll, and the trip's CIOT.
 pub async fn complete(db: &Db, c: i64, ncm: &str) -> i64 {
     let id = header(db, c, ncm).await;
     add(
@@ -202,9 +192,31 @@ pub async fn complete(db: &Db, c: i64, ncm: &str) -> i64 {
         "mdfecontratante",
         id,
         "MDCO",
-        json!({"MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61"}),
+        json!({"MDCO_NOME": "INDUSTRIA CONTRATANTE LTDA", "MDCO_CPF_CNPJ": "11.444.777/0001-61",
+        "MDCO_NRO_CONTRATO": "CT-2026/015", "MDCO_VLR_CONTRATO": "120000.00"}),
     )
     .await;
+    let insurance = add(
+        db,
+        c,
+        "mdfeseguro",
+        id,
+        "MSEG",
+        json!({"MSEG_RESP": 2, "MSEG_RESP_CPF_CNPJ": "11.444.777/0001-61",
+        "MSEG_SEGURADORA": "SEGURADORA TESTE SA", "MSEG_SEGURADORA_CNPJ": "11.222.333/0001-81",
+        "MSEG_APOLICE": "AP-778899", "MSEG_AVERBACOES": "000123, 000124"}),
+    )
+    .await;
+    assert_eq!(insurance["MSEG_SEGURADORA_CNPJ"], "11222333000181");
+    crate::write(
+        db,
+        c,
+        "mdfe",
+        Some(id),
+        json!({"MDFE_CIOT": "1234 5678 9012", "MDFE_CIOT_CPF_CNPJ": "11.444.777/0001-61"}),
+    )
+    .await
+    .expect("the trip's CIOT");
     let pay = add(
         db,
         c,
@@ -241,22 +253,12 @@ pub async fn complete(db: &Db, c: i64, ncm: &str) -> i64 {
 
 /// The next number of the MDF-e numbering of company 1.
 pub async fn next_number(db: &Db, c: i64) -> i64 {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
-    sqlx::query_scalar(
-        "SELECT num_proximo FROM fiscal.numeracao WHERE client_id = $1 AND num_emp_id = 1 AND num_modelo = '58'",
-    )
-    .bind(c)
-    .fetch_one(&mut *tx)
-    .await
-    .expect("numbering")
+    super::env::next_number(db, c, "58").await
 }
 
 /// The generic get of MDF-e `id` as `me`.
 pub async fn get(db: &Db, me: &Caller, id: i64) -> erp_platform::Result<Value> {
-    let reg = erp_fiscal::resources::registry().expect("registry");
-    let res = reg.get("mdfe").expect("mdfe");
-    let mut tx = db.begin_tenant(me.client_id).await?;
-    erp_platform::resource::query::get(&mut tx, res, me, Some(1), &[id.to_string()]).await
+    super::env::get(db, me, "mdfe", id).await
 }
 
 pub async fn env_with(provider: bool) -> Env {

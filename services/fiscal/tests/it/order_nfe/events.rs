@@ -2,9 +2,9 @@
 //! in pt-BR), the XML and DANFE, the accountant's list, removal, and another
 //! tenant's order and NF-e out of reach.
 
-use base64::Engine as _;
 use serde_json::{json, Value};
 
+use super::super::env::file;
 use super::super::{client, msg, CTX};
 use super::{env, invoiced, seed, Env};
 
@@ -14,14 +14,6 @@ async fn authorised(env: &Env, c: i64, pedido: i64) -> Value {
     let doc = env.emit(&CTX.caller(c, 1), pedido).await.expect("emitted");
     assert_eq!(doc["PEXM_SITUACAO"], "autorizado", "{doc}");
     doc
-}
-
-fn file(out: &Value, content_type: &str) -> Vec<u8> {
-    let f = &out["$arquivo"];
-    assert_eq!(f["tipo"], content_type);
-    base64::engine::general_purpose::STANDARD
-        .decode(f["base64"].as_str().expect("base64"))
-        .expect("bytes")
 }
 
 #[tokio::test]

@@ -3,86 +3,36 @@
 //! types): the copies and the invoiced orders arrive as the facts the other
 //! services publish, the tax registers through their generic calls.
 
-use std::collections::HashMap;
-
-use erp_fiscal::nuvemfiscal::fake::{self, FakeHandle};
-use erp_fiscal::nuvemfiscal::NuvemFiscal;
-use erp_platform::bus::{Effect, Message, CLIENT_HEADER};
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::Registry;
-use erp_proto::erp::v1::RecordChanged;
 use erp_proto::orders::v1::{LineCharges, PedidoFaturado, SaleLine};
 use prost::Message as _;
 use serde_json::{json, Value};
 
-use super::{create, db, CTX};
+use super::create;
+pub use super::env::record;
+use super::env::{self, apply};
 
 mod emission;
 mod events;
 
 pub const RES: &str = "pedidofatxml";
 
-pub struct Env {
-    pub reg: Registry,
-    pub fake: Option<FakeHandle>,
-    pub db: Db,
-    dir: std::path::PathBuf,
+/// The area's register in the shared environment.
+pub struct OrderNfe;
+
+impl env::Register for OrderNfe {
+    const RES: &'static str = RES;
+    const TAG: &'static str = "nfe";
 }
 
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+pub type Env = env::On<OrderNfe>;
 
 pub async fn env(with_provider: bool) -> Env {
-    let dir = std::env::temp_dir().join(format!("erp-fiscal-nfe-{}", uuid::Uuid::new_v4()));
-    let (client, fake) = if with_provider {
-        let (addr, handle) = fake::start().await.expect("fake Nuvem Fiscal");
-        (
-            Some(NuvemFiscal::new(handle.config(addr)).expect("client")),
-            Some(handle),
-        )
-    } else {
-        (None, None)
-    };
-    // The emission's own pool, as the service gives it.
-    let steps = CTX.db().await;
-    let reg = erp_fiscal::resources::registry_in(client, &dir, Some(steps)).expect("registry");
-    Env { reg, fake, db: db().await, dir }
+    Env::new(with_provider).await
 }
 
-impl Env {
-    pub fn fake(&self) -> &FakeHandle {
-        self.fake.as_ref().expect("with a provider")
-    }
-
-    /// Runs declared call `action` in a tenant transaction, committed when it
-    /// succeeds.
-    pub async fn call(
-        &self,
-        me: &Caller,
-        action: &str,
-        params: &[(&str, &str)],
-        body: Value,
-    ) -> erp_platform::Result<Value> {
-        let res = self.reg.get(RES).expect("declared");
-        let a = res
-            .actions
-            .iter()
-            .find(|a| a.name == action)
-            .expect("action");
-        let params: HashMap<String, String> = params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let mut tx = self.db.begin_tenant(me.client_id).await?;
-        let out = a.run(&mut tx, res, me, Some(1), &params, body).await?;
-        tx.commit().await?;
-        Ok(out)
-    }
-
+impl env::On<OrderNfe> {
     pub async fn emit(&self, me: &Caller, pedido: i64) -> erp_platform::Result<Value> {
         self.call(
             me,
@@ -104,32 +54,6 @@ impl Env {
         self.call(me, action, &[("PEXM_ID", &id), ("emp", "1")], body)
             .await
     }
-}
-
-fn message(c: i64, subject: &str, payload: Vec<u8>) -> Message {
-    let mut m = Message::new(uuid::Uuid::new_v4().to_string(), subject, payload.into());
-    m.headers.push((CLIENT_HEADER.into(), c.to_string()));
-    m
-}
-
-async fn apply<E: Effect>(db: &Db, c: i64, effect: &E, subject: &str, payload: Vec<u8>) {
-    let msg = message(c, subject, payload);
-    let mut tx = db.begin_tenant(c).await.expect("tx");
-    effect.apply(&mut tx, c, &msg).await.expect("fact applied");
-    tx.commit().await.expect("commit");
-}
-
-/// A register row as its service publishes it.
-pub async fn record(db: &Db, c: i64, copy: &erp_fiscal::copies::Copy, emp: i64, row: Value) {
-    let ev = RecordChanged {
-        resource: copy.table.into(),
-        op: "criado".into(),
-        client_id: c,
-        emp_id: emp,
-        key: vec![],
-        row_json: serde_json::to_vec(&row).expect("row"),
-    };
-    apply(db, c, copy, "erp.x.y.criado", ev.encode_to_vec()).await;
 }
 
 /// Company 1 (Simples Nacional, São Paulo), customer 7 (a company in São
@@ -233,12 +157,5 @@ pub async fn invoiced(db: &Db, c: i64, id: i64, product: i64) {
 
 /// The next number of the NF-e numbering of company 1.
 pub async fn next_number(db: &Db, c: i64) -> i64 {
-    let mut tx = db.begin_tenant(c).await.expect("tx");
-    sqlx::query_scalar(
-        "SELECT num_proximo FROM fiscal.numeracao WHERE client_id = $1 AND num_emp_id = 1 AND num_modelo = '55'",
-    )
-    .bind(c)
-    .fetch_one(&mut *tx)
-    .await
-    .expect("numbering")
+    super::env::next_number(db, c, "55").await
 }

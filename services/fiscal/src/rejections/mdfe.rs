@@ -1,14 +1,14 @@
 //! The SEFAZ answers particular to the MDF-e (an earlier manifest not
 //! closed, the path states, a duplicate), explained in plain pt-BR; any other
-//! code is explained by the shared table (`crate::rejections`).
+//! code is explained by the common table.
 
-use crate::rejections::{self, Explanation, Rejection};
+use super::{explain_with, Explanation, Rejection};
 
 const NOT_CLOSED: &str = "Há um MDF-e anterior deste veículo (mesma placa) ainda não encerrado. \
     Encerre o MDF-e da viagem já concluída (botão Encerrar) e emita este de novo.";
 
 /// The MDF-e's own codes.
-pub const MDFE_REJECTIONS: &[Rejection] = &[
+const MDFE_REJECTIONS: &[Rejection] = &[
     Rejection {
         c_stat: "204",
         x_motivo: "Rejeição: Duplicidade de MDF-e",
@@ -57,28 +57,10 @@ pub const MDFE_REJECTIONS: &[Rejection] = &[
     },
 ];
 
-/// The explanation of `c_stat` for an MDF-e; `x_motivo` is the text the
-/// SEFAZ sent.
-pub fn explain(c_stat: &str, x_motivo: &str) -> Explanation {
-    let code = c_stat.trim();
-    match MDFE_REJECTIONS.iter().find(|r| r.c_stat == code) {
-        Some(r) => {
-            let received = x_motivo.trim();
-            Explanation {
-                c_stat: r.c_stat.to_string(),
-                x_motivo: if received.is_empty() {
-                    r.x_motivo.to_string()
-                } else {
-                    received.to_string()
-                },
-                explanation: r.explanation.to_string(),
-                field: r.field,
-                route: r.route,
-                known: true,
-            }
-        }
-        None => rejections::explain(code, x_motivo),
-    }
+/// The explanation of `c_stat` for an MDF-e: its own codes first, then the
+/// common table; `x_motivo` is the text the SEFAZ sent.
+pub fn explain_mdfe(c_stat: &str, x_motivo: &str) -> Explanation {
+    explain_with(MDFE_REJECTIONS, c_stat, x_motivo)
 }
 
 #[cfg(test)]
@@ -88,15 +70,15 @@ mod tests {
     #[test]
     fn an_earlier_mdfe_not_closed_says_to_close_it() {
         for code in ["462", "610", "611"] {
-            let e = explain(code, "");
+            let e = explain_mdfe(code, "");
             assert!(e.known && e.explanation.contains("Encerre"), "{code}");
             assert!(e.x_motivo.starts_with("Rejeição"));
         }
-        let dup = explain("204", "Rejeição: Duplicidade de MDF-e [chMDFe:...]");
+        let dup = explain_mdfe("204", "Rejeição: Duplicidade de MDF-e [chMDFe:...]");
         assert!(dup.explanation.contains("MDF-e"));
         assert_eq!(dup.x_motivo, "Rejeição: Duplicidade de MDF-e [chMDFe:...]");
         // Any other code: the shared table's.
-        assert_eq!(explain("778", "x").c_stat, "778");
-        assert!(!explain("999", "x").known);
+        assert_eq!(explain_mdfe("778", "x").c_stat, "778");
+        assert!(!explain_mdfe("999", "x").known);
     }
 }
