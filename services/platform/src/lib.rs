@@ -1,8 +1,8 @@
 //! `erp-platform`: the shared library every ERP service and the gateway build on.
 //!
 //! It holds what must behave the same in every role: configuration from the
-//! environment, PostgreSQL access with per-request tenant transactions and
-//! per-service migrations, the event bus (NATS JetStream or in-process) with a
+//! environment, PostgreSQL access (per-request tenant transactions for writes,
+//! read connections kept per client for register reads) and per-service migrations, the event bus (NATS JetStream or in-process) with a
 //! transactional outbox and an idempotent inbox, the cache (Redis or in-process),
 //! the one error type and its mappings, telemetry, and the resource engine that
 //! turns register descriptors into list/count/get/create/update/delete/search.
@@ -10,7 +10,8 @@
 //! Layout:
 //! - `config`: `Config::from_env` and the documented defaults.
 //! - `error`: `Error`, its gRPC status mapping and constraint messages.
-//! - `db`: pools, bootstrap (app role, helper function), migrations, tenant tx.
+//! - `db`: pools, bootstrap (app role, helper function), migrations, tenant tx;
+//!   `db::reads`, the read connections (one statement per list, count or search).
 //! - `bus`: the `Bus` trait, `NatsBus`, `MemoryBus`, outbox relay, inbox, and
 //!   `bus::copies` (reading other services' register facts into local copies).
 //! - `cache`: the `Cache` trait, `RedisCache`, `MemoryCache`.
