@@ -13,7 +13,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::params::{body_map, company};
 use erp_platform::resource::{
-    file_reply, ActionHandler, ActionPerm, Call, Field, Hooks, Op, Registry, Resource,
+    file_reply, ActionHandler, ActionPerm, Call, Field, ReadOnly, Registry, Resource,
 };
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -31,22 +31,6 @@ pub fn registry_in(data_dir: &Path) -> std::result::Result<Registry, String> {
     Registry::new(vec![vendas(data_dir.join("uploads"))])
 }
 
-struct ReadOnly;
-
-#[async_trait]
-impl Hooks for ReadOnly {
-    async fn before_write(
-        &self,
-        _op: Op,
-        _caller: &Caller,
-        _body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        Err(Error::validation(
-            "As vendas vêm do faturamento dos pedidos.",
-        ))
-    }
-}
-
 pub fn vendas(uploads: PathBuf) -> Resource {
     let reports = Arc::new(crate::reports());
     let mut res = Resource::new("vendas", "Vendas Faturadas", SCHEMA, "vendas", "relatoriodevendas")
@@ -55,7 +39,7 @@ pub fn vendas(uploads: PathBuf) -> Resource {
         .company("VEND_EMP_ID")
         .label("CLI_NOME")
         .order("VEND_DTA DESC")
-        .hooks(Arc::new(ReadOnly))
+        .hooks(Arc::new(ReadOnly("As vendas vêm do faturamento dos pedidos.")))
         .fields(vec![
             Field::int("PEDF_ID", "Pedido").column("pedf_id").list().width(2),
             Field::text("PEDF_SERIE", "Série").column("serie").list().width(2),

@@ -43,7 +43,8 @@ use serde_json::{json, Map, Value};
 use crate::ledger::{self, Movement};
 use crate::payload::{decode, quantity, same_tenant};
 use crate::purchases;
-use crate::resources::{documents, util};
+use crate::resources::documents;
+use erp_platform::resource::params;
 
 pub use erp_proto::subjects::{
     CATALOG_PRODUTOS as PRODUTO, ORCAMENTO_REQUISICAO, OS_ESTOQUE_BAIXADO, PEDIDO_FATURADO,
@@ -235,7 +236,7 @@ impl Effect for QuoteRequisition {
             })),
         )
         .await?;
-        let id = util::int(&header, "REQU_ID")?;
+        let id = params::int(&header, "REQU_ID")?;
         // Marks the document as the quote's before its lines post: their exits are
         // then allowed below zero.
         sqlx::query(
@@ -304,7 +305,7 @@ impl Effect for ProductCopy {
                 .filter(|s| !s.trim().is_empty())
         };
         let money = |k: &str| {
-            util::opt_dec(&row, k).map_err(|_| Error::validation(format!("{k} inválido.")))
+            params::opt_dec(&row, k).map_err(|_| Error::validation(format!("{k} inválido.")))
         };
         let description = text("PROD_DESCRICAO")
             .ok_or_else(|| Error::validation("Evento de produto sem descrição."))?;

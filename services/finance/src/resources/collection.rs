@@ -22,8 +22,8 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
-use super::ReadOnly;
 use crate::slips;
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 

@@ -23,7 +23,7 @@ use erp_platform::resource::{ActionHandler, ActionPerm, Call, DbType, Field, Res
 use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
-use super::ReadOnly;
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 

@@ -2,13 +2,8 @@
 
 use std::path::Path;
 
-use async_trait::async_trait;
 use erp_platform::config::Config;
-use erp_platform::db::Tx;
-use erp_platform::grpc::Caller;
-use erp_platform::resource::{Hooks, Op, Registry};
-use erp_platform::{Error, Result};
-use serde_json::{Map, Value};
+use erp_platform::resource::Registry;
 
 pub mod accounting;
 pub mod banking;
@@ -59,30 +54,4 @@ pub fn registry_in(data_dir: &Path) -> std::result::Result<Registry, String> {
         ]
         .concat(),
     )
-}
-
-/// A register whose generic writes are refused with `.0` (its rows follow other
-/// calls or other services' facts).
-pub(crate) struct ReadOnly(pub &'static str);
-
-#[async_trait]
-impl Hooks for ReadOnly {
-    async fn before_write(
-        &self,
-        _op: Op,
-        _caller: &Caller,
-        _body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        Err(Error::validation(self.0))
-    }
-
-    async fn after_write(
-        &self,
-        _tx: &mut Tx,
-        _op: Op,
-        _caller: &Caller,
-        _row: &Value,
-    ) -> Result<()> {
-        Err(Error::validation(self.0))
-    }
 }

@@ -22,9 +22,9 @@ use erp_platform::resource::{file_reply, ActionHandler, ActionPerm, Call, Field,
 use erp_platform::Result;
 use serde_json::Value;
 
-use super::ReadOnly;
 use crate::receipts::{self, FreeReceipt};
 use crate::titles::Side;
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 

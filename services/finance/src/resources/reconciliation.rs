@@ -27,8 +27,8 @@ use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
 use super::collection::upload_bytes;
-use super::ReadOnly;
 use crate::{daily, reconciliation};
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 

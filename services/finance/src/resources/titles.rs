@@ -40,8 +40,8 @@ use serde_json::{json, Map, Value};
 use super::receipts::SettlementReceipt;
 use super::settlement as calls;
 use super::title_names::names;
-use super::ReadOnly;
 use crate::titles::{brl, Side};
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 

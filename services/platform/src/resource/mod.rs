@@ -17,6 +17,7 @@
 //! - `images`: image columns replaced or removed by declared upload calls.
 //! - `params`: path parameters, body values and written rows read one way, with one
 //!   pt-BR message per case.
+//! - `read_only`: the hook of registers no generic write may change.
 //! - `grpc`: `ResourceService` over a `Registry`.
 
 pub mod document;
@@ -26,6 +27,7 @@ mod meta;
 pub mod model;
 pub mod params;
 pub mod query;
+mod read_only;
 pub mod values;
 
 pub use document::{Document, LineKind, Lines};
@@ -33,6 +35,7 @@ pub use model::{
     file_reply, uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, DbType, Field,
     Group, Hooks, Kind, Op, Registry, Resource, Role, Source, Total, FILE_REPLY,
 };
+pub use read_only::ReadOnly;
 
 /// Creates, for every register, the b-tree index its default list order walks:
 /// (client, company, order columns, key). Declared orders need no hand-written

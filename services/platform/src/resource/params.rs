@@ -34,6 +34,16 @@ pub fn id_param(params: &HashMap<String, String>, name: &str) -> Result<i64> {
         .map_err(|_| Error::validation(format!("Parâmetro {name} inválido.")))
 }
 
+/// A path parameter naming a record by its id (positive): '<what> inválido.'
+/// otherwise ('Produto inválido.').
+pub fn record_id(params: &HashMap<String, String>, name: &str, what: &str) -> Result<i64> {
+    params
+        .get(name)
+        .and_then(|p| p.trim().parse().ok())
+        .filter(|n: &i64| *n > 0)
+        .ok_or_else(|| Error::validation(format!("{what} inválido.")))
+}
+
 /// A JSON object's map (empty for anything else).
 pub fn body_map(v: Value) -> Map<String, Value> {
     match v {
@@ -62,6 +72,11 @@ pub fn opt_dec(row: &Value, key: &str) -> Result<Option<Decimal>> {
             .map(Some)
             .map_err(|_| Error::internal(format!("{key} is not a decimal"))),
     }
+}
+
+/// A decimal column of a row the engine wrote, which must hold one.
+pub fn dec_of(row: &Value, key: &str) -> Result<Decimal> {
+    opt_dec(row, key)?.ok_or_else(|| Error::internal(format!("{key} is not a decimal")))
 }
 
 /// An integer column of a row the engine wrote (numbers or numeric strings).

@@ -31,8 +31,9 @@ use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 
-use super::util::{company, dec, id_param, int, keep_posted, opt_dec};
+use super::posted::keep_posted;
 use crate::ledger::{self, Movement};
+use erp_platform::resource::params::{company, dec_of as dec, int, opt_dec, record_id as id_param};
 
 pub fn all() -> std::result::Result<Vec<Resource>, String> {
     let mut out = vec![correcaoestoque()];

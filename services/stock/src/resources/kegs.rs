@@ -27,7 +27,8 @@ use erp_platform::resource::{
 use erp_platform::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use super::util::{company, id_param, int, keep_posted};
+use super::posted::keep_posted;
+use erp_platform::resource::params::{company, int, record_id as id_param};
 
 const SCHEMA: &str = crate::SCHEMA;
 

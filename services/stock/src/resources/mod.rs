@@ -10,8 +10,8 @@ pub mod balances;
 pub mod documents;
 pub mod kegs;
 pub mod locations;
+pub mod posted;
 pub mod queries;
-pub mod util;
 
 pub fn registry() -> Result<Registry, String> {
     Registry::new(

@@ -35,8 +35,9 @@ use erp_platform::Result;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use super::util::{company, id_param, ReadOnly};
 use crate::ledger::{self, Balance};
+use erp_platform::resource::params::{company, record_id as id_param};
+use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 
