@@ -5,40 +5,10 @@
 //! the row lands in which column of the copy, and how it is read. A removed
 //! row stays, flagged `excluido`; an NF-e is not issued to or with one.
 
-use async_trait::async_trait;
-use erp_platform::bus::copies::{decode_record, row_document, row_id, row_text};
-use erp_platform::bus::{Effect, Message};
-use erp_platform::db::Tx;
-use erp_platform::{Error, Result};
-use serde_json::Value;
-
-/// How a field of the row is read into the copy.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    /// Trimmed text; blank is `NULL`.
-    Text,
-    /// Upper-case text (UF).
-    Upper,
-    /// An integer.
-    Int,
-    /// Only the digits (CEP, NCM, CEST, IBGE code, phone, IE).
-    Digits,
-    /// A CPF/CNPJ without its mask (the alphanumeric CNPJ keeps its letters).
-    Document,
-}
-
-/// A copy: the table (in the `fiscal` schema), the row's company field (the
-/// fact's company when it has one; `None` for registers of the whole client,
-/// kept under company 0), the id and the copied columns. Companies are their
-/// own id (`id: None`).
-pub struct Copy {
-    pub table: &'static str,
-    pub emp_field: Option<&'static str>,
-    pub id: Option<(&'static str, &'static str)>,
-    pub columns: &'static [(&'static str, &'static str, Kind)],
-}
+use erp_platform::bus::copies::{Copy, Kind};
 
 pub const EMPRESAS: Copy = Copy {
+    schema: "fiscal",
     table: "empresas",
     emp_field: Some("EMP_ID"),
     id: None,
@@ -64,6 +34,7 @@ pub const EMPRESAS: Copy = Copy {
 };
 
 pub const CLIENTES: Copy = Copy {
+    schema: "fiscal",
     table: "clientes",
     emp_field: Some("CLI_EMP_ID"),
     id: Some(("cli_id", "CLI_ID")),
@@ -91,6 +62,7 @@ pub const CLIENTES: Copy = Copy {
 };
 
 pub const PRODUTOS: Copy = Copy {
+    schema: "fiscal",
     table: "produtos",
     emp_field: Some("PROD_EMP_ID"),
     id: Some(("prod_id", "PROD_ID")),
@@ -105,6 +77,7 @@ pub const PRODUTOS: Copy = Copy {
 };
 
 pub const FORMAS: Copy = Copy {
+    schema: "fiscal",
     table: "formaspagamento",
     emp_field: None,
     id: Some(("frmp_id", "FRMP_ID")),
@@ -113,73 +86,3 @@ pub const FORMAS: Copy = Copy {
         ("tipo", "FRMP_TIPO", Kind::Text),
     ],
 };
-
-fn int_of(row: &Value, k: &str) -> Option<i64> {
-    match &row[k] {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-}
-
-fn digits_of(row: &Value, k: &str) -> Option<String> {
-    row_text(row, k)
-        .map(|s| s.chars().filter(char::is_ascii_digit).collect::<String>())
-        .filter(|s| !s.is_empty())
-}
-
-#[async_trait]
-impl Effect for Copy {
-    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let (ev, row) = decode_record(msg)?;
-        if ev.client_id != 0 && ev.client_id != client_id {
-            return Err(Error::validation("Evento de outro cliente."));
-        }
-        let emp = match (self.emp_field, ev.emp_id) {
-            (None, _) => 0,
-            (Some(field), 0) => row_id(&row, field)?,
-            (Some(_), e) => e,
-        };
-        let mut key_cols = vec!["client_id", "emp_id"];
-        let mut ids = Vec::new();
-        if let Some((col, field)) = self.id {
-            key_cols.push(col);
-            ids.push(row_id(&row, field)?);
-        }
-        let cols: Vec<&str> = self.columns.iter().map(|c| c.0).collect();
-        let first = key_cols.len() + 2;
-        let values: Vec<String> = (0..cols.len()).map(|i| format!("${}", i + first)).collect();
-        let key_params: Vec<String> = (1..=key_cols.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "INSERT INTO fiscal.{t} ({keys}, excluido, {cols})
-             VALUES ({key_params}, ${excl}, {values})
-             ON CONFLICT ({keys}) DO UPDATE SET excluido = EXCLUDED.excluido, {sets}",
-            t = self.table,
-            keys = key_cols.join(", "),
-            key_params = key_params.join(", "),
-            excl = key_cols.len() + 1,
-            cols = cols.join(", "),
-            values = values.join(", "),
-            sets = cols
-                .iter()
-                .map(|c| format!("{c} = EXCLUDED.{c}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
-        let mut q = sqlx::query(&sql).bind(client_id).bind(emp);
-        for id in ids {
-            q = q.bind(id);
-        }
-        q = q.bind(ev.op == "excluido");
-        for (_, field, kind) in self.columns {
-            q = match kind {
-                Kind::Text => q.bind(row_text(&row, field)),
-                Kind::Upper => q.bind(row_text(&row, field).map(|s| s.to_uppercase())),
-                Kind::Int => q.bind(int_of(&row, field)),
-                Kind::Digits => q.bind(digits_of(&row, field)),
-                Kind::Document => q.bind(row_document(&row, &[field])),
-            };
-        }
-        q.execute(&mut **tx).await?;
-        Ok(())
-    }
-}

@@ -11,7 +11,7 @@
 
 use async_trait::async_trait;
 use erp_platform::bus::copies::{
-    decode_record as decode, row_document as document, row_id as id, row_text as text,
+    company_fact, decode_record as decode, row_document as document, row_id as id, row_text as text,
 };
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
@@ -125,16 +125,9 @@ pub struct Companies;
 #[async_trait]
 impl Effect for Companies {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let (ev, row) = decode(msg)?;
-        let emp = id(&row, "EMP_ID")?;
-        if ev.op == "excluido" {
-            sqlx::query("DELETE FROM orders.empresas WHERE client_id = $1 AND emp_id = $2")
-                .bind(client_id)
-                .bind(emp)
-                .execute(&mut **tx)
-                .await?;
+        let Some((emp, row)) = company_fact(tx, "orders", client_id, msg).await? else {
             return Ok(());
-        }
+        };
         sqlx::query(
             "INSERT INTO orders.empresas (client_id, emp_id, documento) VALUES ($1, $2, $3)
              ON CONFLICT (client_id, emp_id) DO UPDATE SET documento = EXCLUDED.documento",

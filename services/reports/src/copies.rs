@@ -3,37 +3,13 @@
 //! (which columns of the row land in which columns of the copy). A removed row
 //! stays, flagged `excluido`, so old sales keep their names.
 
-use async_trait::async_trait;
-use erp_platform::bus::copies::{decode_record, row_id, row_text};
-use erp_platform::bus::{Effect, Message};
-use erp_platform::db::Tx;
-use erp_platform::{Error, Result};
-use rust_decimal::Decimal;
-use serde_json::Value;
-use std::str::FromStr;
-
-/// What a column of the copy holds.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    Text,
-    Int,
-    Decimal,
-}
-
-/// A copy: the table (in the `reports` schema), the row's company field (the
-/// fact's company when it has one; `None` for registers shared by the client's
-/// companies, kept under company 0), the id and the copied columns.
-pub struct Copy {
-    pub table: &'static str,
-    pub emp_field: Option<&'static str>,
-    pub id: (&'static str, &'static str),
-    pub columns: &'static [(&'static str, &'static str, Kind)],
-}
+use erp_platform::bus::copies::{Copy, Kind};
 
 pub const PRODUTOS: Copy = Copy {
+    schema: "reports",
     table: "produtos",
     emp_field: Some("PROD_EMP_ID"),
-    id: ("prod_id", "PROD_ID"),
+    id: Some(("prod_id", "PROD_ID")),
     columns: &[
         ("descricao", "PROD_DESCRICAO", Kind::Text),
         ("grup_id", "PROD_GRUP_ID", Kind::Int),
@@ -48,25 +24,28 @@ pub const PRODUTOS: Copy = Copy {
 };
 
 pub const SERVICOS: Copy = Copy {
+    schema: "reports",
     table: "servicos",
     emp_field: Some("SERV_EMP_ID"),
-    id: ("serv_id", "SERV_ID"),
+    id: Some(("serv_id", "SERV_ID")),
     columns: &[("descricao", "SERV_DESCRICAO", Kind::Text)],
 };
 
 /// Groups and payment methods are the client's (their registers have the
 /// company in the path only).
 pub const GRUPOS: Copy = Copy {
+    schema: "reports",
     table: "grupos",
     emp_field: None,
-    id: ("grup_id", "GRUP_ID"),
+    id: Some(("grup_id", "GRUP_ID")),
     columns: &[("descricao", "GRUP_DESCRICAO", Kind::Text)],
 };
 
 pub const SUBGRUPOS: Copy = Copy {
+    schema: "reports",
     table: "subgrupos",
     emp_field: Some("GSUB_EMP_ID"),
-    id: ("gsub_id", "GSUB_ID"),
+    id: Some(("gsub_id", "GSUB_ID")),
     columns: &[
         ("descricao", "GSUB_DESCRICAO", Kind::Text),
         ("grup_id", "GSUB_GRUP_ID", Kind::Int),
@@ -74,9 +53,10 @@ pub const SUBGRUPOS: Copy = Copy {
 };
 
 pub const CLIENTES: Copy = Copy {
+    schema: "reports",
     table: "clientes",
     emp_field: Some("CLI_EMP_ID"),
-    id: ("cli_id", "CLI_ID"),
+    id: Some(("cli_id", "CLI_ID")),
     columns: &[
         ("descricao", "CLI_DESCRICAO", Kind::Text),
         ("cidade", "CLI_CIDADE", Kind::Text),
@@ -90,9 +70,10 @@ pub const CLIENTES: Copy = Copy {
 };
 
 pub const COLABORADORES: Copy = Copy {
+    schema: "reports",
     table: "colaboradores",
     emp_field: Some("COLA_EMP_ID"),
-    id: ("cola_id", "COLA_ID"),
+    id: Some(("cola_id", "COLA_ID")),
     columns: &[
         ("nome", "COLA_NOME", Kind::Text),
         ("perc_comissao", "COLA_PERC_COMISSAO", Kind::Decimal),
@@ -100,16 +81,18 @@ pub const COLABORADORES: Copy = Copy {
 };
 
 pub const FORMAS: Copy = Copy {
+    schema: "reports",
     table: "formaspagamento",
     emp_field: None,
-    id: ("frmp_id", "FRMP_ID"),
+    id: Some(("frmp_id", "FRMP_ID")),
     columns: &[("descricao", "FRMP_DESCRICAO", Kind::Text)],
 };
 
 pub const EMPRESAS: Copy = Copy {
+    schema: "reports",
     table: "empresas",
     emp_field: Some("EMP_ID"),
-    id: ("empresa_id", "EMP_ID"),
+    id: Some(("empresa_id", "EMP_ID")),
     columns: &[
         ("descricao", "EMP_DESCRICAO", Kind::Text),
         ("logo", "EMP_IMG_LOGO_REL", Kind::Text),
@@ -118,9 +101,10 @@ pub const EMPRESAS: Copy = Copy {
 
 /// Suppliers are the client's (their register has no company column).
 pub const FORNECEDORES: Copy = Copy {
+    schema: "reports",
     table: "fornecedores",
     emp_field: None,
-    id: ("forn_id", "FORN_ID"),
+    id: Some(("forn_id", "FORN_ID")),
     columns: &[
         ("descricao", "FORN_DESCRICAO", Kind::Text),
         ("fantasia", "FORN_FANTASIA", Kind::Text),
@@ -133,9 +117,10 @@ pub const FORNECEDORES: Copy = Copy {
 
 /// Finance's bank accounts (the opening balance of the movement report).
 pub const BANCOS: Copy = Copy {
+    schema: "reports",
     table: "bancos",
     emp_field: Some("BCO_EMP_ID"),
-    id: ("bco_id", "BCO_ID"),
+    id: Some(("bco_id", "BCO_ID")),
     columns: &[
         ("descricao", "BCO_DESCRICAO", Kind::Text),
         ("saldo_inicial", "BCO_SALDO_INICIAL", Kind::Decimal),
@@ -144,9 +129,10 @@ pub const BANCOS: Copy = Copy {
 
 /// Finance's cost centres (`historicopadrao`) and their groups.
 pub const CENTROS: Copy = Copy {
+    schema: "reports",
     table: "centroscusto",
     emp_field: Some("HISP_EMP_ID"),
-    id: ("hisp_id", "HISP_ID"),
+    id: Some(("hisp_id", "HISP_ID")),
     columns: &[
         ("descricao", "HISP_DESCRICAO", Kind::Text),
         ("tipo", "HISP_TIPO", Kind::Text),
@@ -155,17 +141,19 @@ pub const CENTROS: Copy = Copy {
 };
 
 pub const GRUPOS_CENTRO: Copy = Copy {
+    schema: "reports",
     table: "gruposcentrocusto",
     emp_field: Some("GRHP_EMP_ID"),
-    id: ("grhp_id", "GRHP_ID"),
+    id: Some(("grhp_id", "GRHP_ID")),
     columns: &[("descricao", "GRHP_DESCRICAO", Kind::Text)],
 };
 
 /// Catalog's vehicles and service sectors (the service orders' reports).
 pub const VEICULOS: Copy = Copy {
+    schema: "reports",
     table: "veiculos",
     emp_field: Some("VEIC_EMP_ID"),
-    id: ("veic_id", "VEIC_ID"),
+    id: Some(("veic_id", "VEIC_ID")),
     columns: &[
         ("placa", "VEIC_PLACA1", Kind::Text),
         ("cli_id", "VEIC_CLI_ID", Kind::Int),
@@ -175,88 +163,22 @@ pub const VEICULOS: Copy = Copy {
 };
 
 pub const SETORES: Copy = Copy {
+    schema: "reports",
     table: "setores",
     emp_field: Some("SETS_EMP_ID"),
-    id: ("sets_id", "SETS_ID"),
+    id: Some(("sets_id", "SETS_ID")),
     columns: &[("descricao", "SETS_DESCRICAO", Kind::Text)],
 };
 
 /// Users are the client's: the copy keeps the company the fact names; reports
 /// look a user up by id alone.
 pub const USUARIOS: Copy = Copy {
+    schema: "reports",
     table: "usuarios",
     emp_field: Some("USR_EMP_ID"),
-    id: ("usr_id", "USR_ID"),
+    id: Some(("usr_id", "USR_ID")),
     columns: &[
         ("nome", "USR_NOME", Kind::Text),
         ("usuario", "USR_USUARIO", Kind::Text),
     ],
 };
-
-fn int_of(row: &Value, k: &str) -> Option<i64> {
-    match &row[k] {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
-}
-
-fn decimal_of(row: &Value, k: &str) -> Result<Option<Decimal>> {
-    match &row[k] {
-        Value::Null => Ok(None),
-        Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => Decimal::from_str(s.trim())
-            .map(Some)
-            .map_err(|_| Error::validation(format!("Evento com {k} inválido."))),
-        v => Decimal::from_str(&v.to_string())
-            .map(Some)
-            .map_err(|_| Error::validation(format!("Evento com {k} inválido."))),
-    }
-}
-
-#[async_trait]
-impl Effect for Copy {
-    async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let (ev, row) = decode_record(msg)?;
-        if ev.client_id != 0 && ev.client_id != client_id {
-            return Err(Error::validation("Evento de outro cliente."));
-        }
-        let emp = match (self.emp_field, ev.emp_id) {
-            (None, _) => 0,
-            (Some(field), 0) => row_id(&row, field)?,
-            (Some(_), e) => e,
-        };
-        let id = row_id(&row, self.id.1)?;
-        let cols: Vec<&str> = self.columns.iter().map(|c| c.0).collect();
-        let values: Vec<String> = (0..cols.len()).map(|i| format!("${}", i + 5)).collect();
-        let sql = format!(
-            "INSERT INTO reports.{t} (client_id, emp_id, {idc}, excluido, {cols})
-             VALUES ($1, $2, $3, $4, {values})
-             ON CONFLICT (client_id, emp_id, {idc}) DO UPDATE SET excluido = EXCLUDED.excluido, {sets}",
-            t = self.table,
-            idc = self.id.0,
-            cols = cols.join(", "),
-            values = values.join(", "),
-            sets = cols
-                .iter()
-                .map(|c| format!("{c} = EXCLUDED.{c}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
-        let deleted = ev.op == "excluido";
-        let mut q = sqlx::query(&sql)
-            .bind(client_id)
-            .bind(emp)
-            .bind(id)
-            .bind(deleted);
-        for (_, field, kind) in self.columns {
-            q = match kind {
-                Kind::Text => q.bind(row_text(&row, field)),
-                Kind::Int => q.bind(int_of(&row, field)),
-                Kind::Decimal => q.bind(decimal_of(&row, field)?),
-            };
-        }
-        // A removal carries the row as it was: the names stay, flagged.
-        q.execute(&mut **tx).await?;
-        Ok(())
-    }
-}

@@ -148,7 +148,7 @@ pub async fn apply<E: Effect>(db: &Db, c: i64, effect: &E, subject: &str, payloa
 }
 
 /// A register row as its service publishes it.
-pub async fn record(db: &Db, c: i64, copy: &erp_fiscal::copies::Copy, emp: i64, row: Value) {
+pub async fn record(db: &Db, c: i64, copy: &erp_platform::bus::copies::Copy, emp: i64, row: Value) {
     let ev = RecordChanged {
         resource: copy.table.into(),
         op: "criado".into(),

@@ -54,7 +54,13 @@ async fn deliver<E: Effect + 'static>(
     .await
 }
 
-async fn record(db: &Db, c: i64, copy: erp_reports::copies::Copy, resource: &str, row: Value) {
+async fn record(
+    db: &Db,
+    c: i64,
+    copy: erp_platform::bus::copies::Copy,
+    resource: &str,
+    row: Value,
+) {
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let ev = RecordChanged {
