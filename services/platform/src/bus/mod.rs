@@ -18,10 +18,14 @@
 //! - `nats`: `NatsBus`, JetStream.
 //! - `outbox`: writing facts in a domain transaction, the relay, pruning.
 //! - `consumer`: `Effect`, the batch consumer and its inbox (`apply_once`).
+//! - `copies`: another service's register facts read into a local copy.
+//! - `facts`: protobuf facts decoded with the tenant check, their decimals and
+//!   dates, the invoiced order.
 //! - `jobs`: scheduled jobs published as messages and run once per slot.
 
 pub mod consumer;
 pub mod copies;
+pub mod facts;
 pub mod jobs;
 pub mod memory;
 pub mod nats;

@@ -17,13 +17,6 @@
 //! An undecodable fact, another tenant's, or a value that is not a decimal or a
 //! date is refused for good.
 
-use std::str::FromStr;
-
-use chrono::NaiveDate;
-use erp_platform::bus::Message;
-use erp_platform::{Error, Result};
-use rust_decimal::Decimal;
-
 pub mod conditional;
 pub mod finance;
 pub mod fiscal;
@@ -34,35 +27,7 @@ pub mod stock;
 
 pub use sales::InvoicedOrder;
 
-/// A decimal of a fact (empty: zero).
-pub(crate) fn dec(what: &str, s: &str) -> Result<Decimal> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Ok(Decimal::ZERO);
-    }
-    Decimal::from_str(s).map_err(|_| Error::validation(format!("{what} inválido: '{s}'.")))
-}
-
-/// A yyyy-MM-dd date of a fact.
-pub(crate) fn date(what: &str, s: &str) -> Result<NaiveDate> {
-    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
-        .map_err(|_| Error::validation(format!("{what} inválida: '{s}'.")))
-}
-
-/// Decodes a fact and refuses another tenant's.
-pub(crate) fn decode<M: prost::Message + Default>(
-    msg: &Message,
-    client_id: i64,
-    client_of: impl Fn(&M) -> i64,
-) -> Result<M> {
-    let ev = M::decode(msg.payload.as_ref())
-        .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))?;
-    let c = client_of(&ev);
-    if c != 0 && c != client_id {
-        return Err(Error::validation("Evento de outro cliente."));
-    }
-    Ok(ev)
-}
+pub(crate) use erp_platform::bus::facts::{date, dec, decode};
 
 /// An id that is 0 for none.
 pub(crate) fn opt(id: i64) -> Option<i64> {

@@ -8,12 +8,10 @@
 //! decimal is refused for good.
 
 use async_trait::async_trait;
-use chrono::NaiveDate;
+use erp_platform::bus::facts::{invoiced_order, record_invoiced};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
-use erp_proto::orders::v1::PedidoFaturado;
-use prost::Message as _;
 
 use super::dec;
 
@@ -22,42 +20,9 @@ pub struct InvoicedOrder;
 #[async_trait]
 impl Effect for InvoicedOrder {
     async fn apply(&self, tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
-        let ev = PedidoFaturado::decode(msg.payload.as_ref())
-            .map_err(|_| Error::validation(format!("Evento inválido: {}.", msg.subject)))?;
-        if ev.client_id != 0 && ev.client_id != client_id {
-            return Err(Error::validation("Evento de outro cliente."));
-        }
-        if ev.emp_id <= 0 || ev.pedido_id <= 0 {
-            return Err(Error::validation("Evento sem empresa ou pedido."));
-        }
-        let day = NaiveDate::parse_from_str(ev.issued_on.trim(), "%Y-%m-%d").map_err(|_| {
-            Error::validation(format!("Data de emissão inválida: '{}'.", ev.issued_on))
-        })?;
+        let (ev, day) = invoiced_order(msg, client_id)?;
         let serie = ev.serie.trim().to_string();
-        let new = sqlx::query(
-            "INSERT INTO reports.vendas (client_id, emp_id, pedf_id, serie, dta, cli_id, cli_nome, total, tot_prod,
-                 tot_serv, frmp_id, cndp_id, usr_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(client_id)
-        .bind(ev.emp_id)
-        .bind(ev.pedido_id)
-        .bind(&serie)
-        .bind(day)
-        .bind(ev.customer_id)
-        .bind(Some(ev.customer_name.trim()).filter(|s| !s.is_empty()))
-        .bind(dec("Total", &ev.total)?)
-        .bind(dec("Total dos produtos", &ev.products_total)?)
-        .bind(dec("Total dos serviços", &ev.services_total)?)
-        .bind((ev.payment_method_id > 0).then_some(ev.payment_method_id))
-        .bind((ev.payment_condition_id > 0).then_some(ev.payment_condition_id))
-        .bind((ev.user_id > 0).then_some(ev.user_id))
-        .execute(&mut **tx)
-        .await?
-        .rows_affected()
-            == 1;
-        if !new {
+        if !record_invoiced(tx, "reports.vendas", "dta", client_id, &ev, day).await? {
             tracing::info!(
                 client_id,
                 emp = ev.emp_id,
