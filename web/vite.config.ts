@@ -66,5 +66,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // A screen test clicks through a form with user-event: on a 2-core CI machine
+    // busy with the Rust build, 5 s (the default) is not always enough.
+    testTimeout: 20_000,
   },
 });

@@ -14,11 +14,13 @@
 //!   and logout.
 //! - `state`: what every handler shares (`AppState`) and the decoded principals.
 //! - `access`: the tenant guard and the permission check.
-//! - `ops`: register operations shared by REST and GraphQL.
+//! - `register_calls`: register calls as both front doors (REST and GraphQL) make
+//!   them: the register resolved, the company worked out once, guard and
+//!   permission, the owning service called.
 //! - `transitions`: declared transitions served by a service's typed API.
 //! - `routes`, `reply`: the route table (path parameters, what each route
 //!   serves) and how the legacy API answers.
-//! - `legacy`: the legacy REST routes (registers, identity, support calls).
+//! - `legacy`: the legacy REST routes (registers, identity, jobs run by hand).
 //! - `graphql`: the schema of the web client.
 //! - `uploads`: multipart uploads and /uploads.
 //! - `upstream`: gRPC clients, deadline and metadata.
@@ -38,7 +40,7 @@ pub mod demo;
 pub mod graphql;
 pub mod legacy;
 pub mod openapi;
-pub mod ops;
+pub mod register_calls;
 pub mod reply;
 pub mod roles;
 pub mod routes;

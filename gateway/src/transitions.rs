@@ -2,7 +2,7 @@
 //! call (path, name, permission, button) without a handler, and the gateway runs
 //! it here through the owning service's typed gRPC client, answering what the
 //! legacy call answers. The guard and the permission were checked by the caller
-//! (`ops::action`).
+//! (`register_calls::action`).
 
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
 //! GraphQL for the web client (async-graphql): session, menu, favourites, register
 //! metadata and operations, notifications over WebSocket (graphql-transport-ws).
 //! Every resolver goes through the same guard and permission checks as the legacy
-//! REST calls (`crate::ops`, `crate::access`).
+//! REST calls (`crate::register_calls`, `crate::access`).
 
 pub mod json;
 pub mod limits;
@@ -21,7 +21,7 @@ use tokio_stream::StreamExt;
 
 use crate::auth::{authenticate, Auth};
 use crate::state::AppState;
-use crate::{ops, session};
+use crate::{register_calls, session};
 use types::*;
 
 pub type ErpSchema = Schema<Query, Mutation, SubscriptionRoot>;
@@ -99,7 +99,7 @@ fn key_of(st: &AppState, name: &str, id: &Value) -> R<Vec<String>> {
     Ok(match id {
         Value::Array(a) => a.iter().map(text).collect(),
         Value::Object(m) => {
-            let res = ops::resource(st, name).map_err(gql_error)?;
+            let res = register_calls::resource(st, name).map_err(gql_error)?;
             res.key
                 .iter()
                 .map(|k| {
@@ -162,7 +162,7 @@ impl Query {
 
     async fn resource_meta(&self, ctx: &Context<'_>, name: String) -> R<ResourceMeta> {
         auth(ctx).await?;
-        let res = ops::resource(&gql(ctx)?.st, &name).map_err(gql_error)?;
+        let res = register_calls::resource(&gql(ctx)?.st, &name).map_err(gql_error)?;
         serde_json::from_value(res.meta()).map_err(|e| gql_error(Error::internal(e)))
     }
 
@@ -195,8 +195,8 @@ impl Query {
             Value::from(input.page.unwrap_or(1).max(1) - 1),
         );
         // Rows and total in one call (one transaction in the service).
-        let body = ops::Body::from_map(body).map_err(gql_error)?;
-        let rows = ops::list(st, a, &name, Some(emp), body, true)
+        let body = register_calls::Body::from_map(body).map_err(gql_error)?;
+        let rows = register_calls::list(st, a, &name, Some(emp), body, true)
             .await
             .map_err(gql_error)?;
         Ok(ResourcePage {
@@ -220,7 +220,7 @@ impl Query {
     ) -> R<Option<Json>> {
         let a = auth(ctx).await?;
         let st = upstream(ctx)?;
-        match ops::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
+        match register_calls::get(st, a, &name, Some(emp), key_of(st, &name, &id.0)?).await {
             Ok(v) => Ok(Some(Json(parse(&v)?))),
             Err(Error::NotFound(_)) => Ok(None),
             Err(e) => Err(gql_error(e)),
@@ -291,8 +291,8 @@ impl Mutation {
         data: Json,
     ) -> R<Json> {
         let a = auth(ctx).await?;
-        let body = ops::Body::from_map(object(data.0)?).map_err(gql_error)?;
-        let row = ops::create(upstream(ctx)?, a, &name, Some(emp), body)
+        let body = register_calls::Body::from_map(object(data.0)?).map_err(gql_error)?;
+        let row = register_calls::create(upstream(ctx)?, a, &name, Some(emp), body)
             .await
             .map_err(gql_error)?;
         Ok(Json(parse(&row)?))
@@ -308,9 +308,9 @@ impl Mutation {
         data: Json,
     ) -> R<Json> {
         let a = auth(ctx).await?;
-        let body = ops::Body::from_map(object(data.0)?).map_err(gql_error)?;
+        let body = register_calls::Body::from_map(object(data.0)?).map_err(gql_error)?;
         let st = upstream(ctx)?;
-        let row = ops::update(st, a, &name, Some(emp), key_of(st, &name, &id.0)?, body)
+        let row = register_calls::update(st, a, &name, Some(emp), key_of(st, &name, &id.0)?, body)
             .await
             .map_err(gql_error)?;
         Ok(Json(parse(&row)?))
@@ -342,7 +342,7 @@ impl Mutation {
             _ => return Err(gql_error(Error::validation("Parâmetros inválidos."))),
         };
         let body = body.map(|b| b.0).unwrap_or(Value::Object(Map::new()));
-        ops::action(upstream(ctx)?, a, &name, &action, params, body)
+        register_calls::action(upstream(ctx)?, a, &name, &action, params, body)
             .await
             .map(Json)
             .map_err(gql_error)
@@ -358,7 +358,7 @@ impl Mutation {
     ) -> R<bool> {
         let a = auth(ctx).await?;
         let st = upstream(ctx)?;
-        ops::delete(st, a, &name, Some(emp), key_of(st, &name, &id.0)?)
+        register_calls::delete(st, a, &name, Some(emp), key_of(st, &name, &id.0)?)
             .await
             .map_err(gql_error)?;
         Ok(true)

@@ -12,7 +12,7 @@ use erp_proto::identity::v1::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::ops::Body;
+use crate::register_calls::Body;
 use crate::reply::{body_bytes, list_response, ok_json, rows_response, ApiResult};
 use crate::routes::{Params, Routes};
 
@@ -24,7 +24,7 @@ use crate::access::{authorize, check_companies, Perm};
 use crate::auth::{authenticate, Auth};
 use crate::state::AppState;
 use crate::upstream::{call, request};
-use crate::{ops, session, uploads};
+use crate::{register_calls, session, uploads};
 
 fn text<'a>(body: &'a Map<String, Value>, keys: &[&str]) -> &'a str {
     keys.iter()
@@ -248,13 +248,15 @@ async fn subgroups_of(st: AppState, p: Params, req: Request) -> ApiResult {
     let mut body = Map::new();
     body.insert("SGUS_USR_ID".into(), Value::from(user));
     let body = Body::from_map(body)?;
-    list_response(ops::list(&st, &auth, "subgrupousuario", Some(emp), body, false).await?)
+    list_response(
+        register_calls::list(&st, &auth, "subgrupousuario", Some(emp), body, false).await?,
+    )
 }
 
 async fn subgroup_delete(st: AppState, p: Params, req: Request) -> ApiResult {
     let auth = authenticate(&st, req.headers(), false).await?;
     let (id, emp) = (p.get("id")?.to_string(), p.i64("emp")?);
-    ops::delete(&st, &auth, "subgrupousuario", Some(emp), vec![id]).await?;
+    register_calls::delete(&st, &auth, "subgrupousuario", Some(emp), vec![id]).await?;
     ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
 }
 

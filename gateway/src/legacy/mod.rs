@@ -1,15 +1,15 @@
 //! The legacy REST surface: the paths of the spec's call catalogue, translated to
 //! gRPC calls. Registers get their routes from their descriptors; typed calls
-//! (login, menu, permissions, uploads, support) are listed in their modules.
+//! (login, menu, permissions, uploads, jobs) are listed in their modules.
 //!
 //! Layout:
 //! - `registers`: the generic routes of every register and its declared calls.
 //! - `identity`: login, logout, companies, menus, permissions, users.
-//! - `support`: support operators' calls (run a scheduled job now).
+//! - `jobs`: support operators run a scheduled job now (`POST /jobs/{service}/{job}`).
 
 pub mod identity;
+pub mod jobs;
 pub mod registers;
-pub mod support;
 
 use crate::routes::Routes;
 
@@ -17,6 +17,6 @@ use crate::routes::Routes;
 /// shape), then the registers'.
 pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry) {
     identity::add(routes);
-    support::add(routes);
+    jobs::add(routes);
     registers::add_all(routes, registry);
 }

@@ -22,7 +22,7 @@ use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
 use crate::auth::Auth;
-use crate::ops::{self, Body};
+use crate::register_calls::{self, Body};
 use crate::reply::{
     body_bytes, count_response, json_bytes, list_response, ok_json, rows_response, ApiResult,
 };
@@ -76,11 +76,11 @@ async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
     match &call.op {
         Op::List => {
             let body = Body::parse(body_bytes(req).await?)?;
-            list_response(ops::list(&st, &auth, name, emp, body, false).await?)
+            list_response(register_calls::list(&st, &auth, name, emp, body, false).await?)
         }
         Op::Count => {
             let body = Body::parse(body_bytes(req).await?)?;
-            count_response(ops::count(&st, &auth, name, emp, body).await?)
+            count_response(register_calls::count(&st, &auth, name, emp, body).await?)
         }
         Op::ListBy(fields) | Op::CountBy(fields) => {
             let filters = fields
@@ -89,27 +89,27 @@ async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
                 .collect::<Result<Vec<_>>>()?;
             let body = Body::parse(body_bytes(req).await?)?.with(filters)?;
             if matches!(call.op, Op::ListBy(_)) {
-                list_response(ops::list(&st, &auth, name, emp, body, false).await?)
+                list_response(register_calls::list(&st, &auth, name, emp, body, false).await?)
             } else {
-                count_response(ops::count(&st, &auth, name, emp, body).await?)
+                count_response(register_calls::count(&st, &auth, name, emp, body).await?)
             }
         }
         Op::Create => {
             let body = Body::parse(body_bytes(req).await?)?;
-            json_bytes(ops::create(&st, &auth, name, None, body).await?)
+            json_bytes(register_calls::create(&st, &auth, name, None, body).await?)
         }
-        Op::Get => json_bytes(ops::get(&st, &auth, name, emp, call.key(&p)?).await?),
+        Op::Get => json_bytes(register_calls::get(&st, &auth, name, emp, call.key(&p)?).await?),
         Op::Update => {
             let body = Body::parse(body_bytes(req).await?)?;
-            json_bytes(ops::update(&st, &auth, name, emp, call.key(&p)?, body).await?)
+            json_bytes(register_calls::update(&st, &auth, name, emp, call.key(&p)?, body).await?)
         }
         Op::Delete => {
-            ops::delete(&st, &auth, name, emp, call.key(&p)?).await?;
+            register_calls::delete(&st, &auth, name, emp, call.key(&p)?).await?;
             ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
         }
         Op::Search => {
             let filter = p.get("filter")?.to_string();
-            json_bytes(ops::search(&st, &auth, name, emp, filter, 0).await?)
+            json_bytes(register_calls::search(&st, &auth, name, emp, filter, 0).await?)
         }
         Op::Action { name: action, upload, delete } => {
             declared_call(&st, &auth, name, action, upload.as_deref(), *delete, p, req).await
@@ -155,7 +155,7 @@ async fn declared_call(
         }
         None => Value::Object(Body::parse(body_bytes(req).await?)?.map().clone()),
     };
-    let out = ops::action(st, auth, register, action, params, body).await?;
+    let out = register_calls::action(st, auth, register, action, params, body).await?;
     // A call that replaced or removed a stored file names it: the file goes.
     let emp = emp.unwrap_or(auth.caller.emp_id);
     let replaced = ["anterior"]

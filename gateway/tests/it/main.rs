@@ -4,12 +4,14 @@
 mod access;
 mod auth;
 mod events;
+mod graphql_limits;
+mod logo_upload;
 mod menu;
-mod misc;
 mod notices;
 mod purchases;
 mod registers;
 mod reports;
+mod serving;
 
 use std::sync::{Arc, OnceLock};
 

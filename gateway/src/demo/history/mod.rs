@@ -27,10 +27,12 @@ use crate::upstream::{call, request};
 
 mod purchases;
 mod sales;
+mod settlements;
 mod workshop;
 
-use purchases::{buying, pay_past_due, purchase};
-use sales::{customers, order, receive_past_due};
+use purchases::{buying, purchase};
+use sales::{customers, order};
+use settlements::{settle_past_due, PAYABLES, RECEIVABLES};
 use workshop::{service_order, workshop};
 
 /// The note on every order of the history (and how a second run knows it ran).
@@ -213,47 +215,12 @@ pub async fn seed(st: &AppState, client: i64, emp: i64) -> Result<Option<Made>> 
         }
         day = day + Days::new(1);
     }
-    made.received = receive_past_due(st, &caller, today - Days::new(7)).await?;
-    made.paid = pay_past_due(st, &caller, today - Days::new(7)).await?;
+    made.received = settle_past_due(st, &caller, today - Days::new(7), &RECEIVABLES).await?;
+    made.paid = settle_past_due(st, &caller, today - Days::new(7), &PAYABLES).await?;
     made.elapsed = started.elapsed();
     Ok(Some(made))
 }
 
 fn pick(rng: &mut StdRng, from: &[i64]) -> Option<i64> {
     (!from.is_empty()).then(|| from[rng.gen_range(0..from.len())])
-}
-
-/// The rows of `resource` under `filter` once their count stops moving (finance
-/// makes titles from facts that arrive after the documents).
-async fn settled_list(
-    st: &AppState,
-    caller: &Caller,
-    resource: &str,
-    filter: Value,
-) -> Result<Vec<Value>> {
-    let waited = Instant::now();
-    let mut seen = 0;
-    loop {
-        let rows = list(st, caller, "finance", resource, filter.clone()).await?;
-        if (rows.len() == seen && seen > 0) || waited.elapsed() > Duration::from_secs(60) {
-            return Ok(rows);
-        }
-        seen = rows.len();
-        tokio::time::sleep(Duration::from_secs(2)).await;
-    }
-}
-
-/// The receivables call of finance (`POST /contasreceber/baixa/{emp}`).
-fn settle_request(caller: &Caller, titles: &[i64], date: &str, bank: i64) -> Result<ActionRequest> {
-    let titulos: Vec<Value> = titles
-        .iter()
-        .map(|t| json!({"ID": t, "JUROS": "0", "MULTA": "0"}))
-        .collect();
-    Ok(ActionRequest {
-        resource: "contasreceber".into(),
-        action: "baixa".into(),
-        emp: Some(caller.emp_id),
-        params: [("emp".to_string(), caller.emp_id.to_string())].into(),
-        body_json: serde_json::to_vec(&json!({"TITULOS": titulos, "DATA": date, "BCO_ID": bank}))?,
-    })
 }

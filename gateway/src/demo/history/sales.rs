@@ -147,43 +147,6 @@ pub(super) async fn order(
     Ok(sold)
 }
 
-/// Receives the open receivables due before `until` on their due dates (one in
-/// eight is left overdue), once finance has them: its titles come from the
-/// invoices' facts, so this waits until their count stops moving.
-pub(super) async fn receive_past_due(
-    st: &AppState,
-    caller: &Caller,
-    until: NaiveDate,
-) -> Result<usize> {
-    let banks = ids(
-        &list(st, caller, "finance", "banco", json!({"LIMIT": 1})).await?,
-        "BCO_ID",
-    );
-    let Some(bank) = banks.first().copied() else {
-        return Ok(0);
-    };
-    let filter = json!({
-        "CRCB_SITUACAO": "A", "CRCB_DTA_VCTO_FIM": until.format("%Y-%m-%d").to_string(),
-        "ORDENACAO": "CRCB_DTA_VCTO", "LIMIT": 6000
-    });
-    let rows = settled_list(st, caller, "contasreceber", filter).await?;
-    let mut by_day: std::collections::BTreeMap<String, Vec<i64>> = Default::default();
-    for (i, r) in rows.iter().enumerate() {
-        if let (Some(id), Some(due)) = (r["CRCB_ID"].as_i64(), r["CRCB_DTA_VCTO"].as_str()) {
-            if i % 8 != 3 {
-                by_day.entry(due.to_string()).or_default().push(id);
-            }
-        }
-    }
-    let mut received = 0;
-    for (day, titles) in by_day {
-        let msg = settle_request(caller, &titles, &day, bank)?;
-        call(st.up.resources("finance")?.action(request(caller, msg))).await?;
-        received += titles.len();
-    }
-    Ok(received)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
