@@ -30,6 +30,27 @@ fn answer(items: Vec<(String, Decimal)>) -> Value {
     })
 }
 
+/// The rows of a `SELECT label, sum(…) … WHERE client = $1 AND company = $2 AND
+/// day BETWEEN $3 AND $4`.
+async fn labelled_sums(
+    tx: &mut Tx,
+    sql: &str,
+    client: i64,
+    emp: i64,
+    p: &crate::engine::Params,
+) -> Result<Vec<(String, Decimal)>> {
+    let rows = sqlx::query(sql)
+        .bind(client)
+        .bind(emp)
+        .bind(p.from)
+        .bind(p.to)
+        .fetch_all(&mut **tx)
+        .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect()
+}
+
 #[async_trait]
 impl ActionHandler for Dashboard {
     async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
@@ -51,23 +72,19 @@ impl ActionHandler for Dashboard {
                     .collect()
             }
             "formaspagamentos" => {
-                let rows = sqlx::query(
+                labelled_sums(
+                    tx,
                     "SELECT coalesce(f.descricao, 'Sem forma de pagamento'), sum(v.total)
                      FROM reports.vendasformadia v
                      LEFT JOIN reports.formaspagamento f ON f.client_id = v.client_id AND f.emp_id = 0
                           AND f.frmp_id = v.frmp_id
                      WHERE v.client_id = $1 AND v.emp_id = $2 AND v.dta BETWEEN $3 AND $4
                      GROUP BY 1 ORDER BY 2 DESC, 1",
+                    client,
+                    emp,
+                    &p,
                 )
-                .bind(client)
-                .bind(emp)
-                .bind(p.from)
-                .bind(p.to)
-                .fetch_all(&mut **tx)
-                .await?;
-                rows.iter()
-                    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                    .collect::<Result<Vec<_>>>()?
+                .await?
             }
             "contasreceber" | "contaspagar" => {
                 let (side, done) = if name == "contasreceber" {
@@ -102,7 +119,9 @@ impl ActionHandler for Dashboard {
                 } else {
                     "coalesce(g.descricao, CASE WHEN h.grhp_id IS NULL THEN 'Sem grupo' ELSE 'Grupo ' || h.grhp_id END)"
                 };
-                let rows = sqlx::query(&format!(
+                labelled_sums(
+                    tx,
+                    &format!(
                     "SELECT {label}, sum(b.valor)
                      FROM reports.baixas b
                      JOIN reports.titulos t ON t.client_id = b.client_id AND t.emp_id = b.emp_id AND t.tipo = b.tipo
@@ -114,19 +133,16 @@ impl ActionHandler for Dashboard {
                      WHERE b.client_id = $1 AND b.emp_id = $2 AND b.tipo = 'P' AND b.dta BETWEEN $3 AND $4
                        AND NOT b.estornada
                      GROUP BY 1 ORDER BY 2 DESC, 1"
-                ))
-                .bind(client)
-                .bind(emp)
-                .bind(p.from)
-                .bind(p.to)
-                .fetch_all(&mut **tx)
-                .await?;
-                rows.iter()
-                    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                    .collect::<Result<Vec<_>>>()?
+                ),
+                    client,
+                    emp,
+                    &p,
+                )
+                .await?
             }
             "vendassetor" => {
-                let rows = sqlx::query(
+                labelled_sums(
+                    tx,
                     "SELECT coalesce(s.descricao, CASE WHEN i.sets_id IS NULL THEN 'Sem setor' ELSE 'Setor ' || i.sets_id END),
                             sum(i.total)
                      FROM reports.ordensservicoitens i
@@ -134,16 +150,11 @@ impl ActionHandler for Dashboard {
                           AND s.sets_id = i.sets_id
                      WHERE i.client_id = $1 AND i.emp_id = $2 AND i.tipo = 'S' AND i.dta_saida BETWEEN $3 AND $4
                      GROUP BY 1 ORDER BY 2 DESC, 1",
+                    client,
+                    emp,
+                    &p,
                 )
-                .bind(client)
-                .bind(emp)
-                .bind(p.from)
-                .bind(p.to)
-                .fetch_all(&mut **tx)
-                .await?;
-                rows.iter()
-                    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                    .collect::<Result<Vec<_>>>()?
+                .await?
             }
             other => {
                 return Err(Error::NotFound(format!(
