@@ -221,3 +221,148 @@ async fn sales_reports_from_the_facts() {
         .expect("other");
     assert_eq!(out, json!([]));
 }
+
+/// A delivered batch is folded into the rollups at once: orders that share a
+/// day, item and customer, the same order again under another event id inside
+/// the batch, and a second tenant's batch; the rollups equal the sums of the
+/// lines, and a batch with a bad fact is applied one by one (the bad fact
+/// refused, the others kept).
+#[tokio::test]
+async fn a_batch_of_invoices_is_folded_into_the_rollups_once() {
+    use erp_platform::bus::consumer::apply_delivered;
+    use erp_platform::bus::{Effect, Outcome};
+    use erp_proto::orders::v1::PedidoFaturado;
+    use prost::Message as _;
+    use std::sync::Arc;
+
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let db = CTX.db().await;
+    let c = CTX.client();
+    let effect: Arc<dyn Effect> = Arc::new(erp_reports::facts::InvoicedOrder);
+    let fact = |id: &str, pedido: i64, customer: i64, day: &str, method: i64, lines: Vec<_>| {
+        let ev = PedidoFaturado {
+            client_id: c,
+            emp_id: 1,
+            pedido_id: pedido,
+            serie: "1".into(),
+            customer_id: customer,
+            customer_name: format!("CLIENTE {customer}"),
+            total: "100.00".into(),
+            products_total: "100.00".into(),
+            services_total: "0".into(),
+            issued_on: day.into(),
+            payment_method_id: method,
+            sale_lines: lines,
+            ..Default::default()
+        };
+        crate::message(
+            c,
+            &format!("{id}-{c}"),
+            "erp.orders.pedido.faturado",
+            ev.encode_to_vec(),
+        )
+    };
+    let two = || {
+        vec![
+            line("P", 1, 1, "2", "30", "60.00"),
+            line("P", 2, 2, "1", "40", "40.00"),
+        ]
+    };
+    let batch = vec![
+        fact("b1", 501, 7, "2026-10-01", 4, two()),
+        fact("b2", 502, 7, "2026-10-01", 4, two()),
+        fact(
+            "b3",
+            503,
+            8,
+            "2026-10-02",
+            5,
+            vec![line("S", 1, 9, "1", "100", "100.00")],
+        ),
+        fact("b1-again", 501, 7, "2026-10-01", 4, two()),
+    ];
+    let out = apply_delivered(&db, "reports", "reports-pedido-faturado", &effect, &batch).await;
+    assert_eq!(out, vec![Outcome::Ack; 4]);
+
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let rollup: Vec<(String, i64, String, String, i32)> = sqlx::query_as(
+        "SELECT dta::text, item_id, qtde::text, valor::text, linhas FROM reports.vendasitemdia
+         WHERE client_id = $1 ORDER BY dta, tipo, item_id",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("rollup");
+    // Product 1 on the 1st: two orders × 2 at 60.00; product 2: 2 × 1 at 40.00;
+    // the service on the 2nd; order 501 counted once.
+    assert_eq!(
+        rollup,
+        vec![
+            ("2026-10-01".into(), 1, "4.0000".into(), "120.00".into(), 2),
+            ("2026-10-01".into(), 2, "2.0000".into(), "80.00".into(), 2),
+            ("2026-10-02".into(), 9, "1.0000".into(), "100.00".into(), 1),
+        ]
+    );
+    let same: bool = sqlx::query_scalar(
+        "SELECT (SELECT array_agg(x ORDER BY x) FROM (
+                     SELECT (dta, tipo, item_id, cli_id, qtde, valor, linhas)::text AS x FROM reports.vendasdia
+                     WHERE client_id = $1) a)
+              = (SELECT array_agg(x ORDER BY x) FROM (
+                     SELECT (dta, tipo, item_id, cli_id, sum(qtde), sum(vlr_total), count(*)::int)::text AS x
+                     FROM reports.vendasitens WHERE client_id = $1 GROUP BY dta, tipo, item_id, cli_id) b)",
+    )
+    .bind(c)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("compare");
+    assert!(same, "vendasdia is the sum of the lines");
+    let methods: Vec<(String, i64, String, i32)> = sqlx::query_as(
+        "SELECT dta::text, frmp_id, total::text, pedidos FROM reports.vendasformadia
+         WHERE client_id = $1 ORDER BY dta, frmp_id",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("methods");
+    assert_eq!(
+        methods,
+        vec![
+            ("2026-10-01".into(), 4, "200.00".into(), 2),
+            ("2026-10-02".into(), 5, "100.00".into(), 1),
+        ]
+    );
+    drop(tx);
+
+    // A batch with a fact whose line is of no known kind: that one is refused,
+    // the other order of the batch still counts.
+    let batch = vec![
+        fact("b4", 504, 7, "2026-10-03", 4, two()),
+        fact(
+            "b5",
+            505,
+            7,
+            "2026-10-03",
+            4,
+            vec![line("X", 1, 1, "1", "1", "1.00")],
+        ),
+    ];
+    let out = apply_delivered(&db, "reports", "reports-pedido-faturado", &effect, &batch).await;
+    assert_eq!(out, vec![Outcome::Ack; 2]);
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let day3: Vec<(String, i32)> = sqlx::query_as(
+        "SELECT total::text, pedidos FROM reports.vendasformadia WHERE client_id = $1 AND dta = '2026-10-03'",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("day 3");
+    assert_eq!(day3, vec![("100.00".to_string(), 1)]);
+    let refused: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM reports.vendas WHERE client_id = $1 AND pedf_id = 505",
+    )
+    .bind(c)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("refused");
+    assert_eq!(refused, 0);
+}
