@@ -22,12 +22,6 @@ impl Effect for InvoicedOrder {
         let (ev, day) = invoiced_order(msg, client_id)?;
         let serie = ev.serie.trim().to_string();
         if !record_invoiced(tx, "fiscal.pedidos", "dta_emissao", client_id, &ev, day).await? {
-            tracing::info!(
-                client_id,
-                emp = ev.emp_id,
-                pedido = ev.pedido_id,
-                "order already recorded"
-            );
             return Ok(());
         }
         let mut charges: HashMap<(String, i64), (Decimal, Decimal)> = HashMap::new();

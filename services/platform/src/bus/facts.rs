@@ -57,7 +57,7 @@ pub fn invoiced_order(msg: &Message, client_id: i64) -> Result<(PedidoFaturado, 
 /// Records an invoiced order's header once in `table` (columns `client_id,
 /// emp_id, pedf_id, serie, <day_column>, cli_id, cli_nome, total, tot_prod,
 /// tot_serv, frmp_id, cndp_id, usr_id`, unique per order): `false` when it was
-/// already there (a redelivered fact, which then changes nothing).
+/// already there (a redelivered fact, which then changes nothing; logged).
 pub async fn record_invoiced(
     tx: &mut Tx,
     table: &str,
@@ -89,7 +89,17 @@ pub async fn record_invoiced(
         .bind(positive(ev.user_id))
         .execute(&mut **tx)
         .await?;
-    Ok(done.rows_affected() == 1)
+    let new = done.rows_affected() == 1;
+    if !new {
+        tracing::info!(
+            client_id,
+            emp = ev.emp_id,
+            pedido = ev.pedido_id,
+            table,
+            "order already recorded"
+        );
+    }
+    Ok(new)
 }
 
 #[cfg(test)]

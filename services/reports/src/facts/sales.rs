@@ -61,12 +61,6 @@ async fn record(tx: &mut Tx, client_id: i64, msg: &Message) -> Result<Option<Rec
     let (ev, day) = invoiced_order(msg, client_id)?;
     let serie = ev.serie.trim().to_string();
     if !record_invoiced(tx, "reports.vendas", "dta", client_id, &ev, day).await? {
-        tracing::info!(
-            client_id,
-            emp = ev.emp_id,
-            pedido = ev.pedido_id,
-            "sale already recorded"
-        );
         return Ok(None);
     }
     let n = ev.sale_lines.len();
