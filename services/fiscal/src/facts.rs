@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use erp_platform::bus::facts::{dec, invoiced_order, record_invoiced};
+use erp_platform::bus::facts::{dec, invoiced_order, line_kind, record_invoiced};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
@@ -39,14 +39,7 @@ impl Effect for InvoicedOrder {
         );
         let mut values: [Vec<Decimal>; 6] = Default::default();
         for l in &ev.sale_lines {
-            let kind = match l.kind.trim() {
-                k @ ("P" | "S") => k.to_string(),
-                other => {
-                    return Err(Error::validation(format!(
-                        "Tipo de item inválido: '{other}'."
-                    )))
-                }
-            };
+            let kind = line_kind(&l.kind)?;
             let (surcharge, freight) = charges
                 .get(&(kind.clone(), l.item))
                 .copied()

@@ -39,6 +39,16 @@ pub fn dec(what: &str, s: &str) -> Result<Decimal> {
 }
 
 /// A yyyy-MM-dd date of a fact.
+/// A sale line's kind: `P` (product) or `S` (service), else refused.
+pub fn line_kind(kind: &str) -> Result<String> {
+    match kind.trim() {
+        k @ ("P" | "S") => Ok(k.to_string()),
+        other => Err(Error::validation(format!(
+            "Tipo de item inválido: '{other}'."
+        ))),
+    }
+}
+
 pub fn date(what: &str, s: &str) -> Result<NaiveDate> {
     NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
         .map_err(|_| Error::validation(format!("{what} inválida: '{s}'.")))

@@ -9,7 +9,7 @@
 //! decimal is refused for good.
 
 use async_trait::async_trait;
-use erp_platform::bus::facts::{invoiced_order, record_invoiced};
+use erp_platform::bus::facts::{invoiced_order, line_kind, record_invoiced};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
@@ -74,14 +74,7 @@ async fn record(tx: &mut Tx, client_id: i64, msg: &Message) -> Result<Option<Rec
         Vec::with_capacity(n),
     );
     for l in &ev.sale_lines {
-        let kind = match l.kind.trim() {
-            k @ ("P" | "S") => k.to_string(),
-            other => {
-                return Err(Error::validation(format!(
-                    "Tipo de item inválido: '{other}'."
-                )))
-            }
-        };
+        let kind = line_kind(&l.kind)?;
         kinds.push(kind);
         items.push(l.item);
         ids.push(l.item_id);

@@ -105,22 +105,21 @@ fn line(kind: &str, item: i64, id: i64, qty: &str, unit: &str, total: &str) -> S
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn sale(
-    db: &Db,
+/// The fact of order `pedido` (series 1, company 1) of `customer`, invoiced on
+/// `day` with payment method `method`, its total the sum of its lines.
+pub(crate) fn invoice(
     c: i64,
-    event: &str,
     pedido: i64,
     customer: i64,
     day: &str,
     method: i64,
     lines: Vec<SaleLine>,
-) -> bool {
+) -> PedidoFaturado {
     let total: rust_decimal::Decimal = lines
         .iter()
         .map(|l| l.total.parse::<rust_decimal::Decimal>().expect("total"))
         .sum();
-    let ev = PedidoFaturado {
+    PedidoFaturado {
         client_id: c,
         emp_id: 1,
         pedido_id: pedido,
@@ -134,7 +133,21 @@ async fn sale(
         payment_method_id: method,
         sale_lines: lines,
         ..Default::default()
-    };
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn sale(
+    db: &Db,
+    c: i64,
+    event: &str,
+    pedido: i64,
+    customer: i64,
+    day: &str,
+    method: i64,
+    lines: Vec<SaleLine>,
+) -> bool {
+    let ev = invoice(c, pedido, customer, day, method, lines);
     deliver(
         db,
         "reports-pedido-faturado",

@@ -231,7 +231,6 @@ async fn sales_reports_from_the_facts() {
 async fn a_batch_of_invoices_is_folded_into_the_rollups_once() {
     use erp_platform::bus::consumer::apply_delivered;
     use erp_platform::bus::{Effect, Outcome};
-    use erp_proto::orders::v1::PedidoFaturado;
     use prost::Message as _;
     use std::sync::Arc;
 
@@ -240,21 +239,7 @@ async fn a_batch_of_invoices_is_folded_into_the_rollups_once() {
     let c = CTX.client();
     let effect: Arc<dyn Effect> = Arc::new(erp_reports::facts::InvoicedOrder);
     let fact = |id: &str, pedido: i64, customer: i64, day: &str, method: i64, lines: Vec<_>| {
-        let ev = PedidoFaturado {
-            client_id: c,
-            emp_id: 1,
-            pedido_id: pedido,
-            serie: "1".into(),
-            customer_id: customer,
-            customer_name: format!("CLIENTE {customer}"),
-            total: "100.00".into(),
-            products_total: "100.00".into(),
-            services_total: "0".into(),
-            issued_on: day.into(),
-            payment_method_id: method,
-            sale_lines: lines,
-            ..Default::default()
-        };
+        let ev = crate::invoice(c, pedido, customer, day, method, lines);
         crate::message(
             c,
             &format!("{id}-{c}"),
