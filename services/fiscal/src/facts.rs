@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use erp_platform::bus::facts::{dec, invoiced_order, line_kind, record_invoiced};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
-use erp_platform::{Error, Result};
+use erp_platform::Result;
 use rust_decimal::Decimal;
 
 pub struct InvoicedOrder;

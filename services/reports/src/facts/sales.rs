@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use erp_platform::bus::facts::{invoiced_order, line_kind, record_invoiced};
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
-use erp_platform::{Error, Result};
+use erp_platform::Result;
 
 use super::dec;
 
