@@ -38,7 +38,6 @@ pub fn dec(what: &str, s: &str) -> Result<Decimal> {
     Decimal::from_str(s).map_err(|_| Error::validation(format!("{what} inválido: '{s}'.")))
 }
 
-/// A yyyy-MM-dd date of a fact.
 /// A sale line's kind: `P` (product) or `S` (service), else refused.
 pub fn line_kind(kind: &str) -> Result<String> {
     match kind.trim() {
@@ -49,6 +48,7 @@ pub fn line_kind(kind: &str) -> Result<String> {
     }
 }
 
+/// A yyyy-MM-dd date of a fact.
 pub fn date(what: &str, s: &str) -> Result<NaiveDate> {
     NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
         .map_err(|_| Error::validation(format!("{what} inválida: '{s}'.")))

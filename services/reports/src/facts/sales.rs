@@ -5,8 +5,9 @@
 //! method) in the consumer's transaction, once per order (the header's
 //! key; a second fact about the same order under another event id changes
 //! nothing). A batch of facts writes each order's header and lines and then
-//! adds all its new orders to the rollups at once, one row per key. An undecodable fact, another tenant's, or a value that is not a
-//! decimal is refused for good.
+//! adds all its new orders to the rollups at once, one row per key. An
+//! undecodable fact, another tenant's, or a value that is not a decimal is
+//! refused for good.
 
 use async_trait::async_trait;
 use erp_platform::bus::facts::{invoiced_order, line_kind, record_invoiced};
