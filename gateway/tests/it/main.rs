@@ -11,6 +11,7 @@ mod notices;
 mod purchases;
 mod registers;
 mod reports;
+mod reports_all;
 mod serving;
 
 use std::sync::{Arc, OnceLock};

@@ -17,7 +17,7 @@ use crate::{admin, login, serial, User, OTHER};
 const EMP: i64 = 1;
 const MARCH: (&str, &str) = ("2024-03-01", "2024-03-31");
 
-fn dec(v: &Value) -> Decimal {
+pub(crate) fn dec(v: &Value) -> Decimal {
     match v {
         Value::Number(n) => n.to_string().parse().unwrap_or_default(),
         Value::String(s) => s.parse().unwrap_or_default(),
@@ -25,11 +25,11 @@ fn dec(v: &Value) -> Decimal {
     }
 }
 
-fn d(s: &str) -> Decimal {
+pub(crate) fn d(s: &str) -> Decimal {
     s.parse().expect("decimal")
 }
 
-async fn create(a: &User, name: &str, body: Value) -> Value {
+pub(crate) async fn create(a: &User, name: &str, body: Value) -> Value {
     let registry = erp_gateway::composition::registry().expect("registry");
     let mut row = registry
         .get(name)
@@ -43,20 +43,20 @@ async fn create(a: &User, name: &str, body: Value) -> Value {
     got
 }
 
-async fn report(a: &User, path: &str, body: Value) -> (u16, Value) {
+pub(crate) async fn report(a: &User, path: &str, body: Value) -> (u16, Value) {
     a.call(Method::POST, path, Some(body)).await
 }
 
-fn period(from: &str, to: &str) -> Value {
+pub(crate) fn period(from: &str, to: &str) -> Value {
     json!({"EMP_ID": EMP, "DATA_INI": from, "DATA_FIM": to})
 }
 
-fn with(mut v: Value, k: &str, x: Value) -> Value {
+pub(crate) fn with(mut v: Value, k: &str, x: Value) -> Value {
     v[k] = x;
     v
 }
 
-async fn file(a: &User, path: &str, body: Value) -> (String, Vec<u8>) {
+pub(crate) async fn file(a: &User, path: &str, body: Value) -> (String, Vec<u8>) {
     let r = a
         .req(Method::POST, path)
         .json(&body)
@@ -73,10 +73,11 @@ async fn file(a: &User, path: &str, body: Value) -> (String, Vec<u8>) {
     (kind, r.bytes().await.expect("bytes").to_vec())
 }
 
-fn artifacts() -> std::path::PathBuf {
-    let dir = std::env::var("CARGO_TARGET_TMPDIR")
+pub(crate) fn artifacts() -> std::path::PathBuf {
+    // Cargo names the target's scratch directory when it builds integration tests.
+    let dir = option_env!("CARGO_TARGET_TMPDIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::env::temp_dir())
+        .unwrap_or_else(std::env::temp_dir)
         .join("test-artifacts/gateway-reports");
     std::fs::create_dir_all(&dir).expect("artifacts");
     dir

@@ -430,6 +430,27 @@ impl Grid {
     }
 }
 
+/// The columns as the page shows them: the grouping column's value heads each
+/// group, so its rows leave it out and its width goes to the widest text column.
+fn laid_out(report: &Report) -> Vec<Column> {
+    let mut cols = report.columns.clone();
+    let Some(g) = report.group_by.filter(|g| *g < cols.len()) else {
+        return cols;
+    };
+    let freed = cols[g].width_mm;
+    cols[g].width_mm = 0.0;
+    let widest = cols
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| *i != g && !c.total && c.kind == ColumnKind::Text)
+        .max_by(|a, b| a.1.width_mm.total_cmp(&b.1.width_mm))
+        .map(|(i, _)| i);
+    if let Some(i) = widest {
+        cols[i].width_mm += freed;
+    }
+    cols
+}
+
 /// Columns where a subtotal/total label goes: the columns before the first
 /// summed one, or the widest column that is not summed.
 pub(crate) fn label_span(columns: &[Column]) -> Option<(usize, f32)> {
@@ -450,6 +471,8 @@ pub(crate) fn label_span(columns: &[Column]) -> Option<(usize, f32)> {
 
 struct Painter<'a> {
     report: &'a Report,
+    /// The columns as laid out (see [`laid_out`]).
+    cols: Vec<Column>,
     grid: Grid,
     page_size: (f32, f32),
     logo: Option<Picture>,
@@ -513,7 +536,7 @@ impl Painter<'_> {
     }
 
     fn column_header(&self, page: &mut Page, y: f32) -> Result<(), PrintError> {
-        let cols = &self.report.columns;
+        let cols = &self.cols;
         page.ops.push(Op::Fill {
             x: MARGIN,
             y,
@@ -521,7 +544,7 @@ impl Painter<'_> {
             h: COLUMN_HEADER_H,
             gray: 0.82,
         });
-        for (i, c) in cols.iter().enumerate() {
+        for (i, c) in cols.iter().enumerate().filter(|(_, c)| c.width_mm > 0.0) {
             let text = pdf::fit(&c.header, Weight::Bold, BODY_PT, c.width_mm - 2.0 * PAD)?;
             page.text(
                 self.grid.anchor(cols, i, c.align),
@@ -544,7 +567,7 @@ impl Painter<'_> {
         label: &str,
         sums: &[Option<Decimal>],
     ) -> Result<(), PrintError> {
-        let cols = &self.report.columns;
+        let cols = &self.cols;
         if let Some((i, span)) = label_span(cols) {
             let text = pdf::fit(label, Weight::Bold, BODY_PT, span - 2.0 * PAD)?;
             page.text(
@@ -580,7 +603,7 @@ impl Painter<'_> {
     }
 
     fn band(&self, page: &mut Page, y: f32, band: &Band<'_>) -> Result<(), PrintError> {
-        let cols = &self.report.columns;
+        let cols = &self.cols;
         let (x0, x1) = (MARGIN, MARGIN + self.grid.width);
         match band {
             Band::Row { cells, shaded } => {
@@ -591,7 +614,7 @@ impl Painter<'_> {
                 for (i, cell) in cells.iter().enumerate() {
                     let c = &cols[i];
                     let text = self.report.format_cell(i, cell);
-                    if text.is_empty() {
+                    if text.is_empty() || c.width_mm <= 0.0 {
                         continue;
                     }
                     let text = pdf::fit(&text, Weight::Regular, BODY_PT, c.width_mm - 2.0 * PAD)?;
@@ -657,9 +680,11 @@ impl Painter<'_> {
 pub fn render_pdf(report: &Report) -> Result<Vec<u8>, PrintError> {
     report.validate()?;
     let page_size = report.page_size();
+    let cols = laid_out(report);
     let painter = Painter {
         report,
-        grid: Grid::new(&report.columns),
+        grid: Grid::new(&cols),
+        cols,
         page_size,
         logo: report.logo.as_deref().map(Picture::decode).transpose()?,
     };

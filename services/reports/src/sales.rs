@@ -153,13 +153,13 @@ fn curve_columns(
     label_label: &'static str,
 ) -> Vec<crate::engine::Col> {
     let mut cols = vec![
-        col(key, key_label, Kind::Int, 14.0),
-        col(label, label_label, Kind::Text, 52.0),
-        sum("QTDE", "Qtde.", Kind::Quantity, 16.0),
-        sum("VALOR", "Valor", Kind::Money, 18.0),
-        col("PARTICIPACAO", "Part. %", Kind::Percent, 12.0),
-        col("ACUMULADO", "Acum. %", Kind::Percent, 12.0),
-        col("CLASSE", "Classe", Kind::Text, 9.0),
+        col(key, key_label, Kind::Int, 16.0),
+        col(label, label_label, Kind::Text, 125.0),
+        sum("QTDE", "Qtde.", Kind::Quantity, 28.0),
+        sum("VALOR", "Valor", Kind::Money, 32.0),
+        col("PARTICIPACAO", "Part. %", Kind::Percent, 26.0),
+        col("ACUMULADO", "Acum. %", Kind::Percent, 26.0),
+        col("CLASSE", "Classe", Kind::Text, 24.0),
     ];
     const MONTHS: [(&str, &str); 13] = [
         ("M1", "Jan"),

@@ -462,6 +462,7 @@ impl Hooks for TitleHooks {
         match op {
             Op::Delete => crate::facts::title_removed(tx, client, emp, side.code(), id, user).await,
             Op::Create | Op::Update => {
+                self.fill_name(tx, client, emp, id, row).await?;
                 let change = if op == Op::Create {
                     "criado"
                 } else {
@@ -474,6 +475,45 @@ impl Hooks for TitleHooks {
 }
 
 impl TitleHooks {
+    /// A title written without its person's name takes the name finance's copy
+    /// of the register has: the settlements' bank history, the receipts and the
+    /// reports name the person.
+    async fn fill_name(
+        &self,
+        tx: &mut Tx,
+        client: i64,
+        emp: i64,
+        id: i64,
+        row: &Value,
+    ) -> Result<()> {
+        let n = names(self.0);
+        let named = row
+            .get(n.person_name)
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty());
+        let Some(person) = row.get(n.person).and_then(Value::as_i64).filter(|_| !named) else {
+            return Ok(());
+        };
+        let party = match self.0 {
+            Side::Receivable => crate::copies::customer(tx, client, emp, person).await?,
+            Side::Payable => crate::copies::supplier(tx, client, person).await?,
+        };
+        if let Some(p) = party {
+            sqlx::query(&format!(
+                "UPDATE finance.{} SET tit_pessoa_nome = $4
+                 WHERE client_id = $1 AND tit_emp_id = $2 AND tit_id = $3 AND coalesce(tit_pessoa_nome, '') = ''",
+                self.0.table()
+            ))
+            .bind(client)
+            .bind(emp)
+            .bind(id)
+            .bind(p.name)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(())
+    }
+
     /// The checks of a title written by hand (see the module's doc).
     async fn check(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
         let side = self.0;

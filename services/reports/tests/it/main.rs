@@ -359,9 +359,9 @@ fn xlsx_rows(bytes: &[u8], name: &str) -> Vec<Vec<String>> {
 }
 
 fn artifacts() -> PathBuf {
-    let dir = std::env::var("CARGO_TARGET_TMPDIR")
+    let dir = option_env!("CARGO_TARGET_TMPDIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| std::env::temp_dir())
+        .unwrap_or_else(std::env::temp_dir)
         .join("test-artifacts/reports");
     std::fs::create_dir_all(&dir).expect("artifacts");
     dir

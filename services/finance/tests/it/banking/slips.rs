@@ -146,9 +146,9 @@ async fn slip_pdf_change_and_refusals() {
         .decode(file["base64"].as_str().expect("content"))
         .expect("base64");
     assert!(bytes.starts_with(b"%PDF"));
-    let out = std::env::var("CARGO_TARGET_TMPDIR")
+    let out = option_env!("CARGO_TARGET_TMPDIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| std::env::temp_dir())
+        .unwrap_or_else(std::env::temp_dir)
         .join("test-artifacts/finance");
     std::fs::create_dir_all(&out).expect("artifacts");
     std::fs::write(out.join("boleto.pdf"), &bytes).expect("pdf written");
