@@ -218,6 +218,9 @@ async fn invoiced_orders_reach_every_sales_report_to_the_cent_over_http() {
     )
     .await;
     check("curva até 20/03", &part["totais"]["VALOR"], "58.05");
+    // The days of a period without a whole month keep their months.
+    check("curva até 20/03: março", &part["totais"]["M3"], "58.05");
+    check("curva até 20/03: fevereiro", &part["totais"]["M2"], "0");
     let (_, part) = report(&a, "/vendas/reports", period("2024-03-11", "2024-03-31")).await;
     check("vendas de 11/03", &part["totais"]["VALOR_TOTAL"], "11");
     for (name, want) in [("vendasgrupo", "69.05"), ("formaspagamentos", "149.05")] {

@@ -66,18 +66,29 @@ pub const BY_SELLER: Dimension = Dimension {
 };
 
 /// The item rollups as `d`: whole months ($12..$13, first days) and the other
-/// days of the period ($3..$10 and $11..$4). Each part is its own range of its
-/// table's key (one branch per range: an OR of ranges would read the whole
+/// days of the period ($3..$10 and $11..$4), these summed per item and month
+/// (`dta`: the month's first day in the period). So `d` holds at
+/// most one row per item and month, and a query that keys on the item needs no
+/// `GROUP BY` of its own (`crate::sales::Curve`). Each part is its own range of
+/// its table's key (one branch per range: an OR of ranges would read the whole
 /// period's days and filter them).
 const ITEMS: &str = "(
     SELECT client_id, emp_id, mes AS dta, tipo, item_id, NULL::bigint AS cli_id, qtde, valor
     FROM reports.vendasmes WHERE client_id = $1 AND emp_id = $2 AND mes BETWEEN $12 AND $13
     UNION ALL
-    SELECT client_id, emp_id, dta, tipo, item_id, NULL::bigint, qtde, valor
+    SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
     FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $3 AND $10
+    GROUP BY client_id, emp_id, tipo, item_id, date_trunc('month', dta)
     UNION ALL
-    SELECT client_id, emp_id, dta, tipo, item_id, NULL::bigint, qtde, valor
-    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $11 AND $4)";
+    SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
+    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $11 AND $4
+    GROUP BY client_id, emp_id, tipo, item_id, date_trunc('month', dta))";
+
+/// Whether [`from_where`] reads the item rollups (at most one row per item and
+/// month) rather than the rollup per customer.
+pub fn per_item(per_customer: bool, p: &Params) -> bool {
+    !(per_customer || p.id("CLI_ID").is_some() || p.id("COLA_ID").is_some())
+}
 
 /// The joins from `d` to the copies: products `p`, groups `g`, subgroups `s`,
 /// customers `c`, sellers `r`, services `v`.
@@ -99,11 +110,10 @@ const WHERE: &str = "WHERE d.client_id = $1 AND d.emp_id = $2 AND d.dta BETWEEN 
 /// `FROM <rollup> d <joins> WHERE <filters>` for a query that does (or does
 /// not) need the customer of each sale; bind it with [`bind`].
 pub fn from_where(per_customer: bool, p: &Params) -> String {
-    let by_customer = per_customer || p.id("CLI_ID").is_some() || p.id("COLA_ID").is_some();
-    let source = if by_customer {
-        "reports.vendasdia"
-    } else {
+    let source = if per_item(per_customer, p) {
         ITEMS
+    } else {
+        "reports.vendasdia"
     };
     format!("FROM {source} d {JOINS} {WHERE}")
 }
