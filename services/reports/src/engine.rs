@@ -327,7 +327,7 @@ pub fn num(d: Decimal) -> Value {
 /// of the value, B up to 95%, C the rest, by the share accumulated before the
 /// row) to rows sorted by `VALOR` descending.
 pub fn abc(rows: &mut [Map<String, Value>]) {
-    rows.sort_by_key(|r| std::cmp::Reverse(decimal(r.get("VALOR"))));
+    rows.sort_by_cached_key(|r| std::cmp::Reverse(decimal(r.get("VALOR"))));
     let total: Decimal = rows.iter().map(|r| decimal(r.get("VALOR"))).sum();
     let hundred = Decimal::ONE_HUNDRED;
     let mut before = Decimal::ZERO;

@@ -16,7 +16,7 @@ use erp_platform::resource::{
     file_reply, ActionHandler, ActionPerm, Call, Field, ReadOnly, Registry, Resource,
 };
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::engine::{Header, Report};
 
@@ -225,7 +225,16 @@ impl ActionHandler for ReportCall {
                         filters.insert(f.field.into(), v.clone());
                     }
                 }
-                Ok(json!({"dados": rows, "totais": report.totals(&rows), "filtros": filters}))
+                // The rows move into the answer (a `json!` of them would copy each).
+                let totals = report.totals(&rows);
+                let mut answer = Map::new();
+                answer.insert(
+                    "dados".into(),
+                    Value::Array(rows.into_iter().map(Value::Object).collect()),
+                );
+                answer.insert("totais".into(), Value::Object(totals));
+                answer.insert("filtros".into(), Value::Object(filters));
+                Ok(Value::Object(answer))
             }
         }
     }

@@ -66,8 +66,8 @@ pub const BY_SELLER: Dimension = Dimension {
 };
 
 /// The item rollups as `d`: whole months ($12..$13, first days) and the other
-/// days of the period ($3..$10 and $11..$4), these summed per item and month
-/// (`dta`: the month's first day in the period). So `d` holds at
+/// days of the period ($3..$10 and $11..$4), these summed per item (each part
+/// lies within one month, [`Split`]: `dta` is its first day). So `d` holds at
 /// most one row per item and month, and a query that keys on the item needs no
 /// `GROUP BY` of its own (`crate::sales::Curve`). Each part is its own range of
 /// its table's key (one branch per range: an OR of ranges would read the whole
@@ -78,11 +78,11 @@ const ITEMS: &str = "(
     UNION ALL
     SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
     FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $3 AND $10
-    GROUP BY client_id, emp_id, tipo, item_id, date_trunc('month', dta)
+    GROUP BY client_id, emp_id, tipo, item_id
     UNION ALL
     SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
     FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $11 AND $4
-    GROUP BY client_id, emp_id, tipo, item_id, date_trunc('month', dta))";
+    GROUP BY client_id, emp_id, tipo, item_id)";
 
 /// Whether [`from_where`] reads the item rollups (at most one row per item and
 /// month) rather than the rollup per customer.
@@ -143,7 +143,7 @@ pub fn bind<'q>(
 
 /// A period cut into the months it covers whole (`months_from..=months_to`,
 /// first days; an empty range when there are none) and the days before and
-/// after them (`from..=head_to`, `tail_from..=to`).
+/// after them (`from..=head_to`, `tail_from..=to`), each within one month.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
     pub head_to: NaiveDate,
@@ -183,8 +183,17 @@ impl Split {
                 months_from: first_whole,
                 months_to: last_whole,
             }
-        } else {
+        } else if from > to || first_of_month(from) == first_of_month(to) {
             Split { head_to: to, tail_from: after_to, months_from: after_to, months_to: to }
+        } else {
+            // Parts of two months and no whole one: each part within its month.
+            let tail_from = first_of_month(to);
+            Split {
+                head_to: tail_from.pred_opt().unwrap_or(tail_from),
+                tail_from,
+                months_from: after_to,
+                months_to: to,
+            }
         }
     }
 }
@@ -237,6 +246,18 @@ mod tests {
         counted.sort();
         let all: Vec<NaiveDate> = f.iter_days().take_while(|x| *x <= t).collect();
         assert_eq!(counted, all, "{from}..{to}");
+        // The head's days and the tail's each lie within one month (the item
+        // rollups sum each part per item, one row per item and month).
+        let s = Split::of(f, t);
+        for (a, b) in [(f, s.head_to.min(t)), (s.tail_from.max(f), t)] {
+            if a <= b {
+                assert_eq!(
+                    first_of_month(a),
+                    first_of_month(b),
+                    "{from}..{to}: part {a}..{b}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -263,6 +284,8 @@ mod tests {
             ("2024-02-01", "2024-02-29"),
             ("2024-02-01", "2024-02-28"),
             ("2024-01-31", "2024-03-01"),
+            ("2025-01-15", "2025-02-10"),
+            ("2025-12-20", "2026-01-05"),
             ("2025-06-15", "2026-06-14"),
             ("2025-06-01", "2025-06-01"),
             ("2025-12-31", "2026-01-01"),

@@ -130,7 +130,11 @@ impl Source for Curve {
             let i = match index.get(&k) {
                 Some(i) => *i,
                 None => {
-                    let l: String = if per_item { String::new() } else { r.try_get(4)? };
+                    let l: String = if per_item {
+                        String::new()
+                    } else {
+                        r.try_get(4)?
+                    };
                     by_key.push((k, l, Decimal::ZERO, [Decimal::ZERO; 12]));
                     index.insert(k, by_key.len() - 1);
                     by_key.len() - 1
