@@ -202,7 +202,7 @@ async fn formats(a: &User, c: &Check, kinds: &BTreeMap<(String, String), String>
     let sheet = book.worksheet_range("Sheet1").expect("Sheet1");
     let last: Vec<Decimal> = sheet
         .rows()
-        .last()
+        .next_back()
         .expect("a totals row")
         .iter()
         .filter_map(|cell| cell.to_string().parse::<Decimal>().ok())
