@@ -17,4 +17,6 @@ INSERT INTO reports.vendasformadia (client_id, emp_id, dta, frmp_id, total, pedi
 SELECT client_id, emp_id, dta, coalesce(frmp_id, 0), sum(total), count(*)
 FROM reports.vendas WHERE client_id = :client AND emp_id = :emp GROUP BY client_id, emp_id, dta, coalesce(frmp_id, 0);
 COMMIT;
-ANALYZE reports.vendasitemdia, reports.vendasmes, reports.vendasformadia;
+-- Vacuumed as autovacuum leaves a table of past days: the index-only reads of the
+-- day rollup need its visibility map.
+VACUUM (ANALYZE) reports.vendasitemdia, reports.vendasmes, reports.vendasformadia;
