@@ -67,7 +67,8 @@ if [ "$have" -eq 0 ]; then
 fi
 # (An older model without the item rollups reads `vendasdia` only: nothing to fill.)
 if [ "$(q "$BENCH_URL" -c "SELECT to_regclass('reports.vendasmes') IS NOT NULL")" = t ] \
-    && [ "$(q "$BENCH_URL" -c "SELECT count(*) FROM reports.vendasmes WHERE client_id = $CLIENT AND emp_id = $EMP AND item_id > 900000")" -eq 0 ]; then
+    && [ "$(q "$BENCH_URL" -c "SELECT (SELECT count(*) FROM reports.vendasmes WHERE client_id = $CLIENT AND emp_id = $EMP AND item_id > 900000)
+                                    * (SELECT count(*) FROM reports.vendasdecendio WHERE client_id = $CLIENT AND emp_id = $EMP AND item_id > 900000)")" -eq 0 ]; then
     say "item rollups of the bench's lines"
     psql -X -q "$BENCH_URL" -v client=$CLIENT -v emp=$EMP -f "$ROOT/deploy/bench/reports_seed_rollups.sql" >/dev/null
 fi

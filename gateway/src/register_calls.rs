@@ -330,6 +330,21 @@ pub async fn action(
     params: HashMap<String, String>,
     body: Value,
 ) -> Result<Value> {
+    Ok(serde_json::from_slice(
+        &action_json(st, auth, name, action, params, body).await?,
+    )?)
+}
+
+/// [`action`] answering the JSON as the service wrote it (a report of thousands
+/// of rows goes out without being parsed and written again).
+pub async fn action_json(
+    st: &AppState,
+    auth: &Auth,
+    name: &str,
+    action: &str,
+    params: HashMap<String, String>,
+    body: Value,
+) -> Result<Bytes> {
     let res = resource(st, name)?;
     let a = res
         .actions
@@ -358,7 +373,9 @@ pub async fn action(
             .emp
             .or(path_emp)
             .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
-        return crate::transitions::run(st, auth, &r.res.name, action, emp, &params, &body).await;
+        let out =
+            crate::transitions::run(st, auth, &r.res.name, action, emp, &params, &body).await?;
+        return Ok(Bytes::from(serde_json::to_vec(&out)?));
     }
     let req = request(
         &auth.caller,
@@ -371,5 +388,5 @@ pub async fn action(
         },
     );
     let reply = call(st.up.resources(&r.res.schema)?.action(req)).await?;
-    Ok(serde_json::from_slice(&reply.row_json)?)
+    Ok(Bytes::from(reply.row_json))
 }

@@ -16,16 +16,16 @@
 use std::sync::Arc;
 
 use axum::extract::{FromRequestParts, Request};
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
+use axum::response::IntoResponse;
 use erp_platform::resource::{Action, Registry};
 use erp_platform::{Error, Result};
+use serde::de::IgnoredAny;
 use serde_json::{json, Value};
 
 use crate::auth::Auth;
 use crate::register_calls::{self, Body};
-use crate::reply::{
-    body_bytes, count_response, json_bytes, list_response, ok_json, rows_response, ApiResult,
-};
+use crate::reply::{body_bytes, count_response, json_bytes, list_response, ok_json, ApiResult};
 use crate::routes::{Params, Routes, Serves};
 use crate::state::AppState;
 
@@ -155,24 +155,65 @@ async fn declared_call(
         }
         None => Value::Object(Body::parse(body_bytes(req).await?)?.map().clone()),
     };
-    let out = register_calls::action(st, auth, register, action, params, body).await?;
+    let out = register_calls::action_json(st, auth, register, action, params, body).await?;
+    let top = Top::of(&out)?;
     // A call that replaced or removed a stored file names it: the file goes.
     let emp = emp.unwrap_or(auth.caller.emp_id);
     let replaced = ["anterior"]
         .into_iter()
         .chain(is_delete.then_some("arquivo"));
     for k in replaced {
-        if let Some(old) = out.get(k).and_then(|v| v.as_str()) {
+        if let Some(old) = top.text(k) {
             let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
             crate::uploads::remove(st, auth, emp, file).await;
         }
     }
-    match out {
-        Value::Array(rows) => rows_response(rows),
-        Value::Object(mut m) if m.contains_key(erp_platform::resource::FILE_REPLY) => {
-            crate::reply::file_response(m.remove(erp_platform::resource::FILE_REPLY))
+    match top {
+        Top::Array { empty: true } => Ok(StatusCode::NO_CONTENT.into_response()),
+        Top::Object(Named { file: Some(file), .. }) => crate::reply::file_response(Some(file)),
+        _ => crate::reply::json_bytes(out),
+    }
+}
+
+/// The top level of a declared call's answer, read without building the values
+/// under it (serde skips them): the answer goes out as the service wrote it.
+enum Top {
+    Array { empty: bool },
+    Object(Named),
+    Other,
+}
+
+/// The members of an answer the gateway acts on: the stored file it replaced
+/// (`anterior`) or removed (`arquivo`) and a file to answer (`FILE_REPLY`).
+#[derive(serde::Deserialize)]
+struct Named {
+    anterior: Option<Value>,
+    arquivo: Option<Value>,
+    #[serde(rename = "$arquivo")]
+    file: Option<Value>,
+}
+
+impl Top {
+    fn of(json: &[u8]) -> Result<Top> {
+        Ok(match json.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => {
+                Top::Array { empty: serde_json::from_slice::<Vec<IgnoredAny>>(json)?.is_empty() }
+            }
+            Some(b'{') => Top::Object(serde_json::from_slice(json)?),
+            _ => Top::Other,
+        })
+    }
+
+    /// The text at `key` (`anterior` or `arquivo`) of an object.
+    fn text(&self, key: &str) -> Option<&str> {
+        let Top::Object(m) = self else {
+            return None;
+        };
+        match key {
+            "anterior" => m.anterior.as_ref(),
+            _ => m.arquivo.as_ref(),
         }
-        other => ok_json(other),
+        .and_then(Value::as_str)
     }
 }
 

@@ -107,6 +107,19 @@ pub trait Source: Send + Sync {
         emp: i64,
         p: &Params,
     ) -> Result<Vec<Map<String, Value>>>;
+
+    /// The rows and, when the source summed them as it built them, the sums of
+    /// the report's total columns (else the engine sums the rows,
+    /// [`Report::totals`]).
+    async fn rows_and_totals(
+        &self,
+        tx: &mut Tx,
+        client: i64,
+        emp: i64,
+        p: &Params,
+    ) -> Result<(Vec<Map<String, Value>>, Option<Map<String, Value>>)> {
+        Ok((self.rows(tx, client, emp, p).await?, None))
+    }
 }
 
 pub struct Report {
@@ -310,7 +323,9 @@ fn cell(kind: Kind, v: Option<&Value>) -> Cell {
 /// A decimal of a row value (numbers or numeric text); anything else is zero.
 pub fn decimal(v: Option<&Value>) -> Decimal {
     match v {
-        Some(Value::Number(n)) => Decimal::from_str(&n.to_string()).unwrap_or_default(),
+        Some(Value::Number(n)) => Decimal::from_str(n.as_str())
+            .or_else(|_| Decimal::from_scientific(n.as_str()))
+            .unwrap_or_default(),
         Some(Value::String(s)) => Decimal::from_str(s.trim()).unwrap_or_default(),
         _ => Decimal::ZERO,
     }
@@ -323,43 +338,40 @@ pub fn num(d: Decimal) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// Adds `PARTICIPACAO`, `ACUMULADO` (percent, 2 places) and `CLASSE` (A up to 80%
-/// of the value, B up to 95%, C the rest, by the share accumulated before the
-/// row) to rows sorted by `VALOR` descending.
-pub fn abc(rows: &mut [Map<String, Value>]) {
-    rows.sort_by_cached_key(|r| std::cmp::Reverse(decimal(r.get("VALOR"))));
-    let total: Decimal = rows.iter().map(|r| decimal(r.get("VALOR"))).sum();
+/// The ABC curve of values sorted descending: per value its share and the
+/// share accumulated up to it (percent, 2 places) and its class (A up to 80% of
+/// the total, B up to 95%, C the rest, by the share accumulated before it).
+pub fn abc(values: &[Decimal]) -> Vec<(Decimal, Decimal, &'static str)> {
+    let total: Decimal = values.iter().copied().sum();
     let hundred = Decimal::ONE_HUNDRED;
     let mut before = Decimal::ZERO;
-    for r in rows.iter_mut() {
-        let v = decimal(r.get("VALOR"));
-        let share = if total.is_zero() {
-            Decimal::ZERO
-        } else {
-            v * hundred / total
-        };
-        let class = if before < Decimal::from(80) {
-            "A"
-        } else if before < Decimal::from(95) {
-            "B"
-        } else {
-            "C"
-        };
-        before += share;
-        r.insert("PARTICIPACAO".into(), num(share.round_dp(2)));
-        r.insert("ACUMULADO".into(), num(before.round_dp(2).min(hundred)));
-        r.insert("CLASSE".into(), Value::from(class));
-    }
+    values
+        .iter()
+        .map(|v| {
+            let share = if total.is_zero() {
+                Decimal::ZERO
+            } else {
+                v * hundred / total
+            };
+            let class = if before < Decimal::from(80) {
+                "A"
+            } else if before < Decimal::from(95) {
+                "B"
+            } else {
+                "C"
+            };
+            before += share;
+            (share.round_dp(2), before.round_dp(2).min(hundred), class)
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn row(v: &str) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("VALOR".into(), num(Decimal::from_str(v).unwrap()));
-        m
+    fn d(v: &str) -> Decimal {
+        Decimal::from_str(v).unwrap()
     }
 
     #[test]
@@ -368,16 +380,19 @@ mod tests {
         // starts inside the first 80% is A (150 starts at 70), then B while it
         // starts below 95 (100 starts at 85), then C (50 starts at 95). The top
         // row is always A, even when it alone passes 80%.
-        let mut rows = vec![row("100"), row("700"), row("50"), row("150")];
-        abc(&mut rows);
-        let classes: Vec<&str> = rows.iter().map(|r| r["CLASSE"].as_str().unwrap()).collect();
+        let rows = abc(&[d("700"), d("150"), d("100"), d("50")]);
+        let classes: Vec<&str> = rows.iter().map(|r| r.2).collect();
         assert_eq!(classes, vec!["A", "A", "B", "C"]);
-        let mut one = vec![row("900"), row("100")];
-        abc(&mut one);
-        assert_eq!(one[0]["CLASSE"], "A");
-        assert_eq!(one[1]["CLASSE"], "B", "it starts at 90%");
-        assert_eq!(rows[0]["PARTICIPACAO"], json!(70));
-        assert_eq!(rows[1]["ACUMULADO"], json!(85));
-        assert_eq!(rows[3]["ACUMULADO"], json!(100));
+        let one = abc(&[d("900"), d("100")]);
+        assert_eq!(one[0].2, "A");
+        assert_eq!(one[1].2, "B", "it starts at 90%");
+        assert_eq!(rows[0].0, d("70"));
+        assert_eq!(rows[1].1, d("85"));
+        assert_eq!(rows[3].1, d("100"));
+        // Thirds: 33.33 each, accumulated to 100 at most.
+        let thirds = abc(&[d("1"), d("1"), d("1")]);
+        assert_eq!(thirds[0].0, d("33.33"));
+        assert_eq!(thirds[2].1, d("100"));
+        assert!(abc(&[d("0")])[0].0.is_zero());
     }
 }

@@ -54,6 +54,7 @@ pub mod engine;
 pub mod facts;
 pub mod finance;
 pub mod live;
+pub mod numeric;
 pub mod purchases;
 pub mod rebuild;
 pub mod registers;

@@ -10,7 +10,7 @@ use erp_platform::{Error, Result};
 use sqlx::{Connection, Executor};
 
 /// The tables of the read model.
-pub const TABLES: [&str; 33] = [
+pub const TABLES: [&str; 34] = [
     "condicionaisitens",
     "condicionais",
     "vendasnfe",
@@ -31,6 +31,7 @@ pub const TABLES: [&str; 33] = [
     "gruposcentrocusto",
     "vendasdia",
     "vendasitemdia",
+    "vendasdecendio",
     "vendasmes",
     "vendasformadia",
     "vendasitens",

@@ -65,24 +65,31 @@ pub const BY_SELLER: Dimension = Dimension {
     per_customer: true,
 };
 
-/// The item rollups as `d`: whole months ($12..$13, first days) and the other
-/// days of the period ($3..$10 and $11..$4), these summed per item (each part
-/// lies within one month, [`Split`]: `dta` is its first day). So `d` holds at
-/// most one row per item and month, and a query that keys on the item needs no
-/// `GROUP BY` of its own (`crate::sales::Curve`). Each part is its own range of
-/// its table's key (one branch per range: an OR of ranges would read the whole
-/// period's days and filter them).
+/// The item rollups as `d`: whole months ($12..$13, first days) from
+/// `vendasmes`, whole decêndios (days 1–10, 11–20, 21 to the end) from
+/// `vendasdecendio` and the other days from `vendasitemdia`, these two summed
+/// per item and part of the period (each part lies within one month,
+/// [`Split`]: `dta` is its first day). So `d` holds at most one row per item
+/// and month, and a query that keys on the item needs no `GROUP BY` of its own
+/// (`crate::sales::Curve`). The ranges come as arrays (first day $10/$15, last
+/// day $11/$16, the part's first day $14/$17): each range is its own range of
+/// its table's key (an OR of ranges would read the whole period's days and
+/// filter them).
 const ITEMS: &str = "(
     SELECT client_id, emp_id, mes AS dta, tipo, item_id, NULL::bigint AS cli_id, qtde, valor
     FROM reports.vendasmes WHERE client_id = $1 AND emp_id = $2 AND mes BETWEEN $12 AND $13
     UNION ALL
-    SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
-    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $3 AND $10
-    GROUP BY client_id, emp_id, tipo, item_id
-    UNION ALL
-    SELECT client_id, emp_id, min(dta), tipo, item_id, NULL::bigint, sum(qtde), sum(valor)
-    FROM reports.vendasitemdia WHERE client_id = $1 AND emp_id = $2 AND dta BETWEEN $11 AND $4
-    GROUP BY client_id, emp_id, tipo, item_id)";
+    SELECT $1::bigint, $2::bigint, x.parte, x.tipo, x.item_id, NULL::bigint, sum(x.qtde), sum(x.valor)
+    FROM (
+        SELECT r.parte, i.tipo, i.item_id, i.qtde, i.valor
+        FROM unnest($10::date[], $11::date[], $14::date[]) AS r(de, ate, parte)
+        JOIN reports.vendasitemdia i ON i.client_id = $1 AND i.emp_id = $2 AND i.dta BETWEEN r.de AND r.ate
+        UNION ALL
+        SELECT r.parte, i.tipo, i.item_id, i.qtde, i.valor
+        FROM unnest($15::date[], $16::date[], $17::date[]) AS r(de, ate, parte)
+        JOIN reports.vendasdecendio i ON i.client_id = $1 AND i.emp_id = $2 AND i.inicio BETWEEN r.de AND r.ate
+    ) x
+    GROUP BY x.parte, x.tipo, x.item_id)";
 
 /// Whether [`from_where`] reads the item rollups (at most one row per item and
 /// month) rather than the rollup per customer.
@@ -118,7 +125,7 @@ pub fn from_where(per_customer: bool, p: &Params) -> String {
     format!("FROM {source} d {JOINS} {WHERE}")
 }
 
-/// Binds the parameters of [`from_where`] ($1..$13).
+/// Binds the parameters of [`from_where`] ($1..$17).
 pub fn bind<'q>(
     q: Query<'q, sqlx::Postgres, PgArguments>,
     client: i64,
@@ -126,6 +133,9 @@ pub fn bind<'q>(
     p: &Params,
 ) -> Query<'q, sqlx::Postgres, PgArguments> {
     let s = Split::of(p.from, p.to);
+    let column = |ranges: &[Range], f: fn(&Range) -> NaiveDate| -> Vec<NaiveDate> {
+        ranges.iter().map(f).collect()
+    };
     q.bind(client)
         .bind(emp)
         .bind(p.from)
@@ -135,29 +145,80 @@ pub fn bind<'q>(
         .bind(p.id("PROD_ID"))
         .bind(p.id("CLI_ID"))
         .bind(p.id("COLA_ID"))
-        .bind(s.head_to)
-        .bind(s.tail_from)
+        .bind(column(&s.days, |r| r.from))
+        .bind(column(&s.days, |r| r.to))
         .bind(s.months_from)
         .bind(s.months_to)
+        .bind(column(&s.days, |r| r.part))
+        .bind(column(&s.ten_days, |r| r.from))
+        .bind(column(&s.ten_days, |r| r.to))
+        .bind(column(&s.ten_days, |r| r.part))
+}
+
+/// Days `from..=to` of one month (of decêndios: their first days), read for the
+/// part of the period that starts on `part`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub part: NaiveDate,
 }
 
 /// A period cut into the months it covers whole (`months_from..=months_to`,
-/// first days; an empty range when there are none) and the days before and
-/// after them (`from..=head_to`, `tail_from..=to`), each within one month.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// first days; an empty range when there are none) and, in the months it
+/// covers in part (at most two: the first and the last), the decêndios it
+/// covers whole (`ten_days`) and the other days (`days`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
-    pub head_to: NaiveDate,
-    pub tail_from: NaiveDate,
     pub months_from: NaiveDate,
     pub months_to: NaiveDate,
+    pub days: Vec<Range>,
+    pub ten_days: Vec<Range>,
 }
 
 fn first_of_month(d: NaiveDate) -> NaiveDate {
     d.with_day(1).unwrap_or(d)
 }
 
+fn last_of_month(d: NaiveDate) -> NaiveDate {
+    first_of_month(d)
+        .checked_add_months(Months::new(1))
+        .and_then(|n| n.pred_opt())
+        .unwrap_or(d)
+}
+
+/// The first day of the decêndio of `d` (the 1st, 11th or 21st).
+pub fn ten_day_start(d: NaiveDate) -> NaiveDate {
+    let start = match d.day() {
+        1..=10 => 1,
+        11..=20 => 11,
+        _ => 21,
+    };
+    d.with_day(start).unwrap_or(d)
+}
+
+/// The last day of the decêndio that starts on `start`.
+fn ten_day_end(start: NaiveDate) -> NaiveDate {
+    if start.day() == 21 {
+        last_of_month(start)
+    } else {
+        start.checked_add_days(Days::new(9)).unwrap_or(start)
+    }
+}
+
 impl Split {
     pub fn of(from: NaiveDate, to: NaiveDate) -> Split {
+        // No month: an empty range of dates PostgreSQL takes.
+        let (low, high) = (from.min(to), from.max(to));
+        let mut s = Split {
+            months_from: high.succ_opt().unwrap_or(high),
+            months_to: low.pred_opt().unwrap_or(low),
+            days: Vec::new(),
+            ten_days: Vec::new(),
+        };
+        if from > to {
+            return s;
+        }
         let first_whole = if from.day() == 1 {
             from
         } else {
@@ -165,35 +226,65 @@ impl Split {
                 .checked_add_months(Months::new(1))
                 .unwrap_or(NaiveDate::MAX)
         };
-        let after_to = to.checked_add_days(Days::new(1)).unwrap_or(NaiveDate::MAX);
         // The first day of the last month the period covers whole.
-        let last_whole = if after_to.day() == 1 {
+        let last_whole = if to == last_of_month(to) {
             first_of_month(to)
         } else {
             first_of_month(to)
                 .checked_sub_months(Months::new(1))
-                .unwrap_or(to)
+                .unwrap_or(NaiveDate::MIN)
         };
-        if first_whole <= last_whole && from <= to {
-            Split {
-                head_to: first_whole.pred_opt().unwrap_or(first_whole),
-                tail_from: last_whole
-                    .checked_add_months(Months::new(1))
-                    .unwrap_or(NaiveDate::MAX),
-                months_from: first_whole,
-                months_to: last_whole,
+        if first_whole <= last_whole {
+            s.months_from = first_whole;
+            s.months_to = last_whole;
+            if from < first_whole {
+                s.part(from, first_whole.pred_opt().unwrap_or(from));
             }
-        } else if from > to || first_of_month(from) == first_of_month(to) {
-            Split { head_to: to, tail_from: after_to, months_from: after_to, months_to: to }
+            let after = last_whole
+                .checked_add_months(Months::new(1))
+                .unwrap_or(NaiveDate::MAX);
+            if after <= to {
+                s.part(after, to);
+            }
+        } else if first_of_month(from) == first_of_month(to) {
+            s.part(from, to);
         } else {
-            // Parts of two months and no whole one: each part within its month.
-            let tail_from = first_of_month(to);
-            Split {
-                head_to: tail_from.pred_opt().unwrap_or(tail_from),
-                tail_from,
-                months_from: after_to,
-                months_to: to,
-            }
+            // Parts of two months and no whole one.
+            s.part(from, last_of_month(from));
+            s.part(first_of_month(to), to);
+        }
+        s
+    }
+
+    /// The days `from..=to` of one month: its whole decêndios and the days
+    /// before and after them.
+    fn part(&mut self, from: NaiveDate, to: NaiveDate) {
+        let part = from;
+        let mut first = ten_day_start(from);
+        if first < from {
+            first = ten_day_end(first).succ_opt().unwrap_or(NaiveDate::MAX);
+        }
+        let mut last = ten_day_start(to);
+        if ten_day_end(last) > to {
+            last = if last.day() == 1 {
+                NaiveDate::MIN
+            } else {
+                last.checked_sub_days(Days::new(10))
+                    .unwrap_or(NaiveDate::MIN)
+            };
+        }
+        if first > last || first_of_month(first) != first_of_month(from) {
+            self.days.push(Range { from, to, part });
+            return;
+        }
+        if from < first {
+            self.days
+                .push(Range { from, to: first.pred_opt().unwrap_or(from), part });
+        }
+        self.ten_days.push(Range { from: first, to: last, part });
+        let after = ten_day_end(last).succ_opt().unwrap_or(NaiveDate::MAX);
+        if after <= to {
+            self.days.push(Range { from: after, to, part });
         }
     }
 }
@@ -206,75 +297,93 @@ mod tests {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
     }
 
-    fn days_and_months(from: &str, to: &str) -> (Vec<NaiveDate>, Vec<NaiveDate>) {
-        let (from, to) = (d(from), d(to));
-        let s = Split::of(from, to);
-        let days = from
-            .iter_days()
-            .take_while(|x| *x <= to)
-            .filter(|x| *x <= s.head_to || *x >= s.tail_from)
-            .collect();
-        let months = s
-            .months_from
-            .iter_days()
-            .take_while(|x| *x <= s.months_to)
-            .filter(|x| x.day() == 1)
-            .collect();
-        (days, months)
+    fn span(from: NaiveDate, to: NaiveDate) -> Vec<NaiveDate> {
+        from.iter_days().take_while(|x| *x <= to).collect()
     }
 
-    /// Every day of the period is counted once: by its own row or by its
-    /// month's, and a month's row only when the whole month is inside.
+    /// The days read by day, the decêndios (first days) and the months (first
+    /// days) of a period.
+    fn parts(from: &str, to: &str) -> (Vec<NaiveDate>, Vec<NaiveDate>, Vec<NaiveDate>) {
+        let s = Split::of(d(from), d(to));
+        let days = s.days.iter().flat_map(|r| span(r.from, r.to)).collect();
+        let tens = s
+            .ten_days
+            .iter()
+            .flat_map(|r| span(r.from, r.to))
+            .filter(|x| matches!(x.day(), 1 | 11 | 21))
+            .collect();
+        let months = span(s.months_from, s.months_to)
+            .into_iter()
+            .filter(|x| x.day() == 1)
+            .collect();
+        (days, tens, months)
+    }
+
+    /// Every day of the period is counted once: by its own row, its decêndio's
+    /// or its month's, and a decêndio's or month's row only when it lies wholly
+    /// inside; each range lies within one month and is read for the part that
+    /// starts on its month's first day of the period.
     fn covers_once(from: &str, to: &str) {
-        let (days, months) = days_and_months(from, to);
         let (f, t) = (d(from), d(to));
+        let (days, tens, months) = parts(from, to);
         let mut counted = days.clone();
         for m in &months {
-            assert!(*m >= f, "{from}..{to}: month {m} starts before the period");
-            let end = m
-                .checked_add_months(Months::new(1))
-                .expect("month")
-                .pred_opt()
-                .expect("day");
-            assert!(end <= t, "{from}..{to}: month {m} ends after the period");
-            counted.extend(m.iter_days().take_while(|x| *x <= end));
-            assert!(
-                days.iter().all(|x| first_of_month(*x) != *m),
-                "{from}..{to}: month {m} also read by day"
-            );
+            let end = last_of_month(*m);
+            assert!(*m >= f && end <= t, "{from}..{to}: month {m} not inside");
+            counted.extend(span(*m, end));
+        }
+        for x in &tens {
+            let end = ten_day_end(*x);
+            assert!(*x >= f && end <= t, "{from}..{to}: decêndio {x} not inside");
+            counted.extend(span(*x, end));
         }
         counted.sort();
-        let all: Vec<NaiveDate> = f.iter_days().take_while(|x| *x <= t).collect();
-        assert_eq!(counted, all, "{from}..{to}");
-        // The head's days and the tail's each lie within one month (the item
-        // rollups sum each part per item, one row per item and month).
+        assert_eq!(counted, span(f, t), "{from}..{to}");
         let s = Split::of(f, t);
-        for (a, b) in [(f, s.head_to.min(t)), (s.tail_from.max(f), t)] {
-            if a <= b {
-                assert_eq!(
-                    first_of_month(a),
-                    first_of_month(b),
-                    "{from}..{to}: part {a}..{b}"
-                );
-            }
+        for r in s.days.iter().chain(&s.ten_days) {
+            assert_eq!(
+                first_of_month(r.from),
+                first_of_month(r.to),
+                "{from}..{to}: {r:?}"
+            );
+            assert_eq!(
+                first_of_month(r.part),
+                first_of_month(r.from),
+                "{from}..{to}: {r:?}"
+            );
+            assert_eq!(r.part, f.max(first_of_month(r.from)), "{from}..{to}: {r:?}");
         }
     }
 
     #[test]
     fn a_year_reads_twelve_months_and_no_day() {
-        let (days, months) = days_and_months("2025-01-01", "2025-12-31");
-        assert!(days.is_empty());
+        let (days, tens, months) = parts("2025-01-01", "2025-12-31");
+        assert!(days.is_empty() && tens.is_empty());
         assert_eq!(months.len(), 12);
     }
 
     #[test]
-    fn partial_months_read_their_days() {
-        let (days, months) = days_and_months("2025-01-15", "2025-03-10");
+    fn partial_months_read_their_decendios_and_days() {
+        // 15/01–20/11: the 15th to the 20th of January by day, the 21st–31st as
+        // a decêndio, February to October whole, 1–10 and 11–20 of November.
+        let (days, tens, months) = parts("2025-01-15", "2025-11-20");
+        assert_eq!(days, span(d("2025-01-15"), d("2025-01-20")));
+        assert_eq!(
+            tens,
+            vec![d("2025-01-21"), d("2025-11-01"), d("2025-11-11")]
+        );
+        assert_eq!(months.len(), 9);
+        let (days, tens, months) = parts("2025-01-15", "2025-03-10");
         assert_eq!(months, vec![d("2025-02-01")]);
-        assert_eq!(days.len(), 17 + 10);
-        let (days, months) = days_and_months("2025-02-03", "2025-02-20");
+        assert_eq!(days.len(), 6);
+        assert_eq!(tens, vec![d("2025-01-21"), d("2025-03-01")]);
+        let (days, tens, months) = parts("2025-02-03", "2025-02-20");
         assert!(months.is_empty());
-        assert_eq!(days.len(), 18);
+        assert_eq!(days.len(), 8);
+        assert_eq!(tens, vec![d("2025-02-11")]);
+        let (days, tens, _) = parts("2025-02-03", "2025-02-09");
+        assert!(tens.is_empty());
+        assert_eq!(days.len(), 7);
     }
 
     #[test]
@@ -283,6 +392,8 @@ mod tests {
             ("2025-01-01", "2025-12-31"),
             ("2024-02-01", "2024-02-29"),
             ("2024-02-01", "2024-02-28"),
+            ("2024-02-21", "2024-02-29"),
+            ("2024-02-21", "2024-02-28"),
             ("2024-01-31", "2024-03-01"),
             ("2025-01-15", "2025-02-10"),
             ("2025-12-20", "2026-01-05"),
@@ -290,14 +401,24 @@ mod tests {
             ("2025-06-01", "2025-06-01"),
             ("2025-12-31", "2026-01-01"),
             ("2025-03-01", "2025-03-31"),
+            ("2025-03-11", "2025-03-20"),
+            ("2025-03-10", "2025-03-21"),
+            ("2025-03-02", "2025-03-30"),
         ] {
             covers_once(from, to);
+        }
+        // Every period of up to 75 days starting in the first 70 days of 2024.
+        for start in span(d("2024-01-01"), d("2024-03-10")) {
+            for len in 0..75 {
+                let end = start + Days::new(len);
+                covers_once(&start.to_string(), &end.to_string());
+            }
         }
     }
 
     #[test]
     fn an_inverted_period_reads_nothing() {
-        let (days, months) = days_and_months("2025-03-01", "2025-02-01");
-        assert!(days.is_empty() && months.is_empty());
+        let (days, tens, months) = parts("2025-03-01", "2025-02-01");
+        assert!(days.is_empty() && tens.is_empty() && months.is_empty());
     }
 }

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use sqlx::Row;
 
 use crate::engine::{abc, col, num, sum, Filter, FilterKind, Kind, Params, Report, Source};
+use crate::numeric::Num;
 use crate::rollup::{bind, from_where, Dimension, BY_CUSTOMER, BY_PRODUCT, BY_SELLER, BY_SERVICE};
 pub use crate::rollup::{BY_GROUP, BY_SUBGROUP};
 
@@ -93,6 +94,17 @@ impl Source for Curve {
         emp: i64,
         p: &Params,
     ) -> Result<Vec<Map<String, Value>>> {
+        Ok(self.rows_and_totals(tx, client, emp, p).await?.0)
+    }
+
+    /// The curve sorts, classes and sums its items before they become rows.
+    async fn rows_and_totals(
+        &self,
+        tx: &mut Tx,
+        client: i64,
+        emp: i64,
+        p: &Params,
+    ) -> Result<(Vec<Map<String, Value>>, Option<Map<String, Value>>)> {
         // Keyed on the item and read from the item rollups, the rows are one per
         // item and month already: no GROUP BY, and the names once per item
         // afterwards (a year of 2,000 products is 24,000 rows).
@@ -125,8 +137,8 @@ impl Source for Curve {
         for r in &rows {
             let k: i64 = r.try_get(0)?;
             let m: i32 = r.try_get(1)?;
-            let q: Decimal = r.try_get(2)?;
-            let v: Decimal = r.try_get(3)?;
+            let Num(q) = r.try_get(2)?;
+            let Num(v) = r.try_get(3)?;
             let i = match index.get(&k) {
                 Some(i) => *i,
                 None => {
@@ -173,26 +185,55 @@ impl Source for Curve {
                 }
             }
         }
-        let mut out: Vec<Map<String, Value>> = by_key
+        // Highest value first (a stable sort: equal values keep their order).
+        let mut valued: Vec<(Decimal, (i64, String, Decimal, [Decimal; 12]))> = by_key
             .into_iter()
-            .map(|(k, l, q, months)| {
+            .map(|e| (e.3.iter().copied().sum(), e))
+            .collect();
+        valued.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+        let values: Vec<Decimal> = valued.iter().map(|(v, _)| *v).collect();
+        let mut sum_q = Decimal::ZERO;
+        let mut sum_months = [Decimal::ZERO; 12];
+        let out: Vec<Map<String, Value>> = valued
+            .into_iter()
+            .zip(abc(&values))
+            .map(|((total, (k, l, q, months)), (share, acc, class))| {
+                sum_q += q;
+                for (s, v) in sum_months.iter_mut().zip(months.iter()) {
+                    *s += *v;
+                }
                 let mut row = Map::new();
                 row.insert(self.key.into(), Value::from(k));
                 row.insert(self.label.into(), Value::from(l));
                 row.insert("QTDE".into(), num(q));
-                let total: Decimal = months.iter().copied().sum();
                 row.insert("VALOR".into(), num(total));
-                for (i, v) in months.iter().enumerate() {
-                    row.insert(format!("M{}", i + 1), num(*v));
+                row.insert("PARTICIPACAO".into(), num(share));
+                row.insert("ACUMULADO".into(), num(acc));
+                row.insert("CLASSE".into(), Value::from(class));
+                for (k, v) in MONTH_KEYS.iter().zip(months.iter()) {
+                    row.insert((*k).into(), num(*v));
                 }
                 row.insert("M13".into(), num(total));
                 row
             })
             .collect();
-        abc(&mut out);
-        Ok(out)
+        // The totals of the curve's columns (`curve_columns`): quantity, value
+        // and each month.
+        let sum_total: Decimal = values.iter().copied().sum();
+        let mut totals = Map::new();
+        totals.insert("QTDE".into(), num(sum_q));
+        totals.insert("VALOR".into(), num(sum_total));
+        for (k, v) in MONTH_KEYS.iter().zip(sum_months.iter()) {
+            totals.insert((*k).into(), num(*v));
+        }
+        totals.insert("M13".into(), num(sum_total));
+        Ok((out, Some(totals)))
     }
 }
+
+const MONTH_KEYS: [&str; 12] = [
+    "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "M9", "M10", "M11", "M12",
+];
 
 fn curve_columns(
     key: &'static str,

@@ -1,7 +1,7 @@
 //! The sales facts: `erp.orders.pedido.faturado` ([`InvoicedOrder`]) writes the
 //! order's header (`vendas`), its lines (`vendasitens`) and adds them to the
 //! rollups (`vendasdia` per day, item and customer; `vendasitemdia` per day and
-//! item; `vendasmes` per month and item; `vendasformadia` per day and payment
+//! item; `vendasdecendio` per ten days and item; `vendasmes` per month and item; `vendasformadia` per day and payment
 //! method) in the consumer's transaction, once per order (the header's
 //! key; a second fact about the same order under another event id changes
 //! nothing). A batch of facts writes each order's header and lines and then
@@ -137,6 +137,12 @@ async fn fold(tx: &mut Tx, client_id: i64, orders: &[Recorded]) -> Result<()> {
              INSERT INTO reports.vendasitemdia AS d (client_id, emp_id, dta, tipo, item_id, qtde, valor, linhas)
              SELECT $1, emp_id, dta, tipo, item_id, sum(q), sum(v), sum(n) FROM l GROUP BY emp_id, dta, tipo, item_id
              ON CONFLICT (client_id, emp_id, dta, tipo, item_id) DO UPDATE
+             SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas),
+         by_ten_days AS (
+             INSERT INTO reports.vendasdecendio AS d (client_id, emp_id, inicio, tipo, item_id, qtde, valor, linhas)
+             SELECT $1, emp_id, reports.decendio(dta), tipo, item_id, sum(q), sum(v), sum(n) FROM l
+             GROUP BY emp_id, reports.decendio(dta), tipo, item_id
+             ON CONFLICT (client_id, emp_id, inicio, tipo, item_id) DO UPDATE
              SET qtde = d.qtde + EXCLUDED.qtde, valor = d.valor + EXCLUDED.valor, linhas = d.linhas + EXCLUDED.linhas),
          by_month AS (
              INSERT INTO reports.vendasmes AS d (client_id, emp_id, mes, tipo, item_id, qtde, valor, linhas)

@@ -9,6 +9,7 @@
 mod billing;
 mod finance;
 mod live;
+mod numeric;
 mod purchases_stock;
 mod sales;
 mod service_orders;

@@ -301,6 +301,23 @@ async fn a_batch_of_invoices_is_folded_into_the_rollups_once() {
     .await
     .expect("compare");
     assert!(same, "vendasdia is the sum of the lines");
+    let ten_days: Vec<(String, i64, String, String, i32)> = sqlx::query_as(
+        "SELECT inicio::text, item_id, qtde::text, valor::text, linhas FROM reports.vendasdecendio
+         WHERE client_id = $1 ORDER BY inicio, tipo, item_id",
+    )
+    .bind(c)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("ten days");
+    // The 1st and the 2nd of October are both in the decêndio of the 1st.
+    assert_eq!(
+        ten_days,
+        vec![
+            ("2026-10-01".into(), 1, "4.0000".into(), "120.00".into(), 2),
+            ("2026-10-01".into(), 2, "2.0000".into(), "80.00".into(), 2),
+            ("2026-10-01".into(), 9, "1.0000".into(), "100.00".into(), 1),
+        ]
+    );
     let methods: Vec<(String, i64, String, i32)> = sqlx::query_as(
         "SELECT dta::text, frmp_id, total::text, pedidos FROM reports.vendasformadia
          WHERE client_id = $1 ORDER BY dta, frmp_id",
