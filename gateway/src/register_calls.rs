@@ -320,6 +320,31 @@ fn path_company(params: &HashMap<String, String>) -> Result<Option<i64>> {
     }
 }
 
+/// What a register's own call answered: the JSON its service wrote, or the
+/// document a typed API gave (`transitions`).
+pub enum Answer {
+    Written(Bytes),
+    Typed(Value),
+}
+
+impl Answer {
+    pub fn into_value(self) -> Result<Value> {
+        match self {
+            Answer::Written(b) => Ok(serde_json::from_slice(&b)?),
+            Answer::Typed(v) => Ok(v),
+        }
+    }
+
+    /// The JSON to send (a service's goes out as it wrote it: a report of
+    /// thousands of rows is not parsed and written again).
+    pub fn into_bytes(self) -> Result<Bytes> {
+        match self {
+            Answer::Written(b) => Ok(b),
+            Answer::Typed(v) => Ok(Bytes::from(serde_json::to_vec(&v)?)),
+        }
+    }
+}
+
 /// A register's own call (declared with its descriptor). Transitions served by a
 /// typed API go there (`transitions`).
 pub async fn action(
@@ -329,22 +354,7 @@ pub async fn action(
     action: &str,
     params: HashMap<String, String>,
     body: Value,
-) -> Result<Value> {
-    Ok(serde_json::from_slice(
-        &action_json(st, auth, name, action, params, body).await?,
-    )?)
-}
-
-/// [`action`] answering the JSON as the service wrote it (a report of thousands
-/// of rows goes out without being parsed and written again).
-pub async fn action_json(
-    st: &AppState,
-    auth: &Auth,
-    name: &str,
-    action: &str,
-    params: HashMap<String, String>,
-    body: Value,
-) -> Result<Bytes> {
+) -> Result<Answer> {
     let res = resource(st, name)?;
     let a = res
         .actions
@@ -375,7 +385,7 @@ pub async fn action_json(
             .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
         let out =
             crate::transitions::run(st, auth, &r.res.name, action, emp, &params, &body).await?;
-        return Ok(Bytes::from(serde_json::to_vec(&out)?));
+        return Ok(Answer::Typed(out));
     }
     let req = request(
         &auth.caller,
@@ -388,5 +398,5 @@ pub async fn action_json(
         },
     );
     let reply = call(st.up.resources(&r.res.schema)?.action(req)).await?;
-    Ok(Bytes::from(reply.row_json))
+    Ok(Answer::Written(Bytes::from(reply.row_json)))
 }

@@ -344,6 +344,7 @@ impl Mutation {
         let body = body.map(|b| b.0).unwrap_or(Value::Object(Map::new()));
         register_calls::action(upstream(ctx)?, a, &name, &action, params, body)
             .await
+            .and_then(register_calls::Answer::into_value)
             .map(Json)
             .map_err(gql_error)
     }

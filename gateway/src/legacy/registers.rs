@@ -155,15 +155,20 @@ async fn declared_call(
         }
         None => Value::Object(Body::parse(body_bytes(req).await?)?.map().clone()),
     };
-    let out = register_calls::action_json(st, auth, register, action, params, body).await?;
+    let out = register_calls::action(st, auth, register, action, params, body)
+        .await?
+        .into_bytes()?;
     let top = Top::of(&out)?;
     // A call that replaced or removed a stored file names it: the file goes.
     let emp = emp.unwrap_or(auth.caller.emp_id);
-    let replaced = ["anterior"]
-        .into_iter()
-        .chain(is_delete.then_some("arquivo"));
-    for k in replaced {
-        if let Some(old) = top.text(k) {
+    if let Top::Object(named) = &top {
+        let removed = named.arquivo.as_ref().filter(|_| is_delete);
+        for old in named
+            .anterior
+            .iter()
+            .chain(removed)
+            .filter_map(Value::as_str)
+        {
             let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
             crate::uploads::remove(st, auth, emp, file).await;
         }
@@ -202,18 +207,6 @@ impl Top {
             Some(b'{') => Top::Object(serde_json::from_slice(json)?),
             _ => Top::Other,
         })
-    }
-
-    /// The text at `key` (`anterior` or `arquivo`) of an object.
-    fn text(&self, key: &str) -> Option<&str> {
-        let Top::Object(m) = self else {
-            return None;
-        };
-        match key {
-            "anterior" => m.anterior.as_ref(),
-            _ => m.arquivo.as_ref(),
-        }
-        .and_then(Value::as_str)
     }
 }
 

@@ -63,6 +63,10 @@ pub fn from_binary(b: &[u8]) -> Result<Decimal, BoxDynError> {
     if ndigits < 0 || b.len() != 8 + 2 * ndigits as usize {
         return Err("numeric: malformed value".into());
     }
+    if ndigits == 0 {
+        // Zero, whatever its display scale (as sqlx reads it).
+        return Ok(Decimal::ZERO);
+    }
     let mut m: i128 = 0;
     for i in 0..ndigits as usize {
         let digit = u16_at(b, 8 + 2 * i)? as i128;
@@ -96,10 +100,6 @@ pub fn from_binary(b: &[u8]) -> Result<Decimal, BoxDynError> {
             .checked_mul(10)
             .ok_or("numeric: too large for a decimal")?;
         scale += 1;
-    }
-    if ndigits == 0 {
-        // Zero, whatever its display scale (as sqlx reads it).
-        scale = 0;
     }
     let mut d = Decimal::try_from_i128_with_scale(m, scale)?;
     if sign == NEGATIVE && m != 0 {

@@ -273,7 +273,8 @@ impl Split {
                     .unwrap_or(NaiveDate::MIN)
             };
         }
-        if first > last || first_of_month(first) != first_of_month(from) {
+        // (A part inside its last decêndio has its next one in the next month.)
+        if first > last {
             self.days.push(Range { from, to, part });
             return;
         }

@@ -210,7 +210,7 @@ impl Source for Curve {
                 row.insert("PARTICIPACAO".into(), num(share));
                 row.insert("ACUMULADO".into(), num(acc));
                 row.insert("CLASSE".into(), Value::from(class));
-                for (k, v) in MONTH_KEYS.iter().zip(months.iter()) {
+                for ((k, _), v) in MONTHS.iter().zip(months.iter()) {
                     row.insert((*k).into(), num(*v));
                 }
                 row.insert("M13".into(), num(total));
@@ -223,7 +223,7 @@ impl Source for Curve {
         let mut totals = Map::new();
         totals.insert("QTDE".into(), num(sum_q));
         totals.insert("VALOR".into(), num(sum_total));
-        for (k, v) in MONTH_KEYS.iter().zip(sum_months.iter()) {
+        for ((k, _), v) in MONTHS.iter().zip(sum_months.iter()) {
             totals.insert((*k).into(), num(*v));
         }
         totals.insert("M13".into(), num(sum_total));
@@ -231,8 +231,21 @@ impl Source for Curve {
     }
 }
 
-const MONTH_KEYS: [&str; 12] = [
-    "M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "M9", "M10", "M11", "M12",
+/// The monthly curve's columns: M1..M12 the months, M13 the total.
+const MONTHS: [(&str, &str); 13] = [
+    ("M1", "Jan"),
+    ("M2", "Fev"),
+    ("M3", "Mar"),
+    ("M4", "Abr"),
+    ("M5", "Mai"),
+    ("M6", "Jun"),
+    ("M7", "Jul"),
+    ("M8", "Ago"),
+    ("M9", "Set"),
+    ("M10", "Out"),
+    ("M11", "Nov"),
+    ("M12", "Dez"),
+    ("M13", "Total"),
 ];
 
 fn curve_columns(
@@ -249,21 +262,6 @@ fn curve_columns(
         col("PARTICIPACAO", "Part. %", Kind::Percent, 26.0),
         col("ACUMULADO", "Acum. %", Kind::Percent, 26.0),
         col("CLASSE", "Classe", Kind::Text, 24.0),
-    ];
-    const MONTHS: [(&str, &str); 13] = [
-        ("M1", "Jan"),
-        ("M2", "Fev"),
-        ("M3", "Mar"),
-        ("M4", "Abr"),
-        ("M5", "Mai"),
-        ("M6", "Jun"),
-        ("M7", "Jul"),
-        ("M8", "Ago"),
-        ("M9", "Set"),
-        ("M10", "Out"),
-        ("M11", "Nov"),
-        ("M12", "Dez"),
-        ("M13", "Total"),
     ];
     // The month columns go to the screen and the spreadsheet; the PDF keeps the
     // curve (a landscape page has no room for 13 more columns).
