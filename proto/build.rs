@@ -13,7 +13,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "identity/v1/rpc.proto",
         "identity/v1/events.proto",
         "orders/v1/events.proto",
-        "orders/v1/rpc.proto",
         "stock/v1/events.proto",
         "finance/v1/rpc.proto",
         "finance/v1/events.proto",
@@ -27,6 +26,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // gateway forwards the body it received and the rows it got without a copy.
         .bytes(".erp.v1.ListRequest.filter_json")
         .bytes(".erp.v1.RowsReply.rows_json")
+        // A declared call's body and answer, likewise.
+        .bytes(".erp.v1.ActionRequest.body_json")
+        .bytes(".erp.v1.ActionReply.json")
         .build_server(true)
         .build_client(true)
         .compile_protos(&files.map(|f| root.join(f)), &[root])?;

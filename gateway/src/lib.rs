@@ -17,7 +17,6 @@
 //! - `register_calls`: register calls as both front doors (REST and GraphQL) make
 //!   them: the register resolved, the company worked out once, guard and
 //!   permission, the owning service called.
-//! - `transitions`: declared transitions served by a service's typed API.
 //! - `routes`, `reply`: the route table (path parameters, what each route
 //!   serves) and how the legacy API answers.
 //! - `legacy`: the legacy REST routes (registers, identity, jobs run by hand).
@@ -47,6 +46,5 @@ pub mod routes;
 pub mod session;
 pub mod state;
 pub mod token;
-pub mod transitions;
 pub mod uploads;
 pub mod upstream;

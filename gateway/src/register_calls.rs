@@ -13,7 +13,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use erp_platform::resource::{ActionPerm, Resource};
 use erp_platform::{Error, Result};
-use erp_proto::erp::v1::{ActionRequest, KeyRequest, ListRequest, SearchRequest, WriteRequest};
+use erp_proto::erp::v1::{
+    ActionReply, ActionRequest, KeyRequest, ListRequest, SearchRequest, WriteRequest,
+};
 use serde_json::{Map, Value};
 
 use crate::access::{authorize, Perm};
@@ -320,83 +322,48 @@ fn path_company(params: &HashMap<String, String>) -> Result<Option<i64>> {
     }
 }
 
-/// What a register's own call answered: the JSON its service wrote, or the
-/// document a typed API gave (`transitions`).
-pub enum Answer {
-    Written(Bytes),
-    Typed(Value),
-}
-
-impl Answer {
-    pub fn into_value(self) -> Result<Value> {
-        match self {
-            Answer::Written(b) => Ok(serde_json::from_slice(&b)?),
-            Answer::Typed(v) => Ok(v),
-        }
-    }
-
-    /// The JSON to send (a service's goes out as it wrote it: a report of
-    /// thousands of rows is not parsed and written again).
-    pub fn into_bytes(self) -> Result<Bytes> {
-        match self {
-            Answer::Written(b) => Ok(b),
-            Answer::Typed(v) => Ok(Bytes::from(serde_json::to_vec(&v)?)),
-        }
-    }
-}
-
-/// A register's own call (declared with its descriptor). Transitions served by a
-/// typed API go there (`transitions`).
+/// A register's own call (declared with its descriptor and served by its
+/// service): the company of the path and the permission are checked here, the
+/// body goes to the service as it came (the service parses it once, into the
+/// call's input, and checks the companies it names against the caller's).
 pub async fn action(
     st: &AppState,
     auth: &Auth,
     name: &str,
     action: &str,
     params: HashMap<String, String>,
-    body: Value,
-) -> Result<Answer> {
+    body: Bytes,
+) -> Result<ActionReply> {
     let res = resource(st, name)?;
     let a = res
         .actions
         .iter()
         .find(|a| a.name == action)
         .ok_or_else(|| Error::NotFound(format!("Ação '{action}' não encontrada.")))?;
-    let perm = a.perm;
-    let typed = a.handler.is_none();
+    let perm = match a.perm {
+        ActionPerm::View => read_perm(&res),
+        ActionPerm::Create => Perm::Create,
+        ActionPerm::Update => Perm::Update,
+        ActionPerm::Delete => Perm::Delete,
+    };
     let path_emp = path_company(&params)?;
-    let r = resolve(
-        st,
+    authorize(
         auth,
-        name,
-        path_emp,
-        Some(&body),
-        |res| match perm {
-            ActionPerm::View => read_perm(res),
-            ActionPerm::Create => Perm::Create,
-            ActionPerm::Update => Perm::Update,
-            ActionPerm::Delete => Perm::Delete,
-        },
-        &[],
+        &res.program,
+        &res.title,
+        perm,
+        &path_emp.into_iter().collect::<Vec<_>>(),
+        None,
     )?;
-    if typed {
-        let emp = r
-            .emp
-            .or(path_emp)
-            .ok_or_else(|| Error::validation(erp_platform::resource::params::NO_COMPANY))?;
-        let out =
-            crate::transitions::run(st, auth, &r.res.name, action, emp, &params, &body).await?;
-        return Ok(Answer::Typed(out));
-    }
     let req = request(
         &auth.caller,
         ActionRequest {
-            resource: r.res.name.clone(),
+            resource: res.name.clone(),
             action: action.into(),
-            emp: r.emp,
             params,
-            body_json: serde_json::to_vec(&body)?,
+            body_json: body,
+            companies: auth.companies().collect(),
         },
     );
-    let reply = call(st.up.resources(&r.res.schema)?.action(req)).await?;
-    Ok(Answer::Written(Bytes::from(reply.row_json)))
+    call(st.up.resources(&res.schema)?.action(req)).await
 }

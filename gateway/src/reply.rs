@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
 use erp_platform::{Error, Result};
+use erp_proto::erp::v1::{ActionReply, FileReply};
 use serde_json::{json, Value};
 
 pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
@@ -77,17 +78,11 @@ pub fn rows_response(rows: Vec<serde_json::Value>) -> ApiResult {
     }
 }
 
-/// A file a declared call answered (see `erp_platform::resource::file_reply`): its
-/// bytes, type and download name.
-pub fn file_response(file: Option<Value>) -> ApiResult {
-    use base64::Engine;
-    let file = file.unwrap_or_default();
-    let text = |k: &str| file.get(k).and_then(Value::as_str).unwrap_or_default();
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(text("base64"))
-        .map_err(Error::internal)?;
-    let kind = header::HeaderValue::from_str(text("tipo")).map_err(Error::internal)?;
-    let name: String = text("nome")
+/// A file a declared call answered: its bytes, type and download name.
+pub fn file_response(file: FileReply) -> ApiResult {
+    let kind = header::HeaderValue::from_str(&file.content_type).map_err(Error::internal)?;
+    let name: String = file
+        .name
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
         .collect();
@@ -98,9 +93,21 @@ pub fn file_response(file: Option<Value>) -> ApiResult {
             (header::CONTENT_TYPE, kind),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        Body::from(bytes),
+        Body::from(file.bytes),
     )
         .into_response())
+}
+
+/// What a declared call answered, as the legacy API answers it: a file, 204 for
+/// an empty list, or the JSON as the service wrote it.
+pub fn action_response(reply: ActionReply) -> ApiResult {
+    if let Some(f) = reply.file {
+        return file_response(f);
+    }
+    if reply.empty {
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
+    json_bytes(reply.json)
 }
 
 pub fn count_response(total: i64) -> ApiResult {

@@ -11,7 +11,6 @@ use erp_platform::transport::{link_channel, GrpcLink};
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
 use erp_proto::identity::v1::identity_service_client::IdentityServiceClient;
-use erp_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use tonic::transport::Endpoint;
 
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
@@ -44,7 +43,6 @@ impl Target {
 #[derive(Clone)]
 pub struct Upstreams {
     pub identity: IdentityServiceClient<GrpcLink>,
-    orders: Option<OrdersServiceClient<GrpcLink>>,
     resources: HashMap<String, ResourceServiceClient<GrpcLink>>,
 }
 
@@ -59,11 +57,9 @@ impl Upstreams {
             .get("identity")
             .cloned()
             .ok_or_else(|| Error::internal("identity URL missing"))?;
-        let orders = channels.get("orders").cloned();
         let big = 64 * 1024 * 1024;
         Ok(Upstreams {
             identity: IdentityServiceClient::new(identity).max_decoding_message_size(big),
-            orders: orders.map(|ch| OrdersServiceClient::new(ch).max_decoding_message_size(big)),
             resources: channels
                 .into_iter()
                 .map(|(k, ch)| {
@@ -76,12 +72,6 @@ impl Upstreams {
                 })
                 .collect(),
         })
-    }
-
-    pub fn orders(&self) -> Result<OrdersServiceClient<GrpcLink>> {
-        self.orders
-            .clone()
-            .ok_or_else(|| Error::Unavailable("Serviço orders indisponível.".into()))
     }
 
     pub fn resources(&self, service: &str) -> Result<ResourceServiceClient<GrpcLink>> {

@@ -4,8 +4,9 @@
 //! - `erp::v1`: the generic register service (rows travel as JSON with the legacy
 //!   column names) and the event envelope.
 //! - `identity::v1`: typed identity operations (login, principal, menu) and its facts.
-//! - `orders::v1`: the typed transitions of orders' documents (`OrdersService`) and
-//!   their facts; `stock::v1`: the facts of the stock ledger.
+//! - `orders::v1`: the facts of orders' documents (their transitions are typed
+//!   calls declared on the documents' registers); `stock::v1`: the facts of the
+//!   stock ledger.
 //! - `finance::v1`: what other services ask finance (`FinanceService`: credit) and
 //!   its facts (`TituloSituacao`).
 //! - `fiscal::v1`: the facts of the NF-e of billing orders (`NfeAutorizada`,

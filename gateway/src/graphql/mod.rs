@@ -342,11 +342,19 @@ impl Mutation {
             _ => return Err(gql_error(Error::validation("Parâmetros inválidos."))),
         };
         let body = body.map(|b| b.0).unwrap_or(Value::Object(Map::new()));
-        register_calls::action(upstream(ctx)?, a, &name, &action, params, body)
+        let body = bytes::Bytes::from(serde_json::to_vec(&body).map_err(|e| gql_error(e.into()))?);
+        let reply = register_calls::action(upstream(ctx)?, a, &name, &action, params, body)
             .await
-            .and_then(register_calls::Answer::into_value)
-            .map(Json)
-            .map_err(gql_error)
+            .map_err(gql_error)?;
+        match reply.file {
+            // A file reaches the web client as the legacy JSON view of it.
+            Some(f) => Ok(Json(erp_platform::resource::file_reply(
+                &f.content_type,
+                &f.name,
+                &f.bytes,
+            ))),
+            None => parse(&reply.json).map(Json),
+        }
     }
 
     #[graphql(complexity = "limits::UPSTREAM_COMPLEXITY + child_complexity")]

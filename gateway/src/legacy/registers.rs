@@ -16,11 +16,10 @@
 use std::sync::Arc;
 
 use axum::extract::{FromRequestParts, Request};
-use axum::http::{Method, StatusCode};
-use axum::response::IntoResponse;
+use axum::http::Method;
+use bytes::Bytes;
 use erp_platform::resource::{Action, Registry};
 use erp_platform::{Error, Result};
-use serde::de::IgnoredAny;
 use serde_json::{json, Value};
 
 use crate::auth::Auth;
@@ -45,7 +44,6 @@ enum Op {
     Action {
         name: String,
         upload: Option<Vec<String>>,
-        delete: bool,
     },
 }
 
@@ -111,22 +109,20 @@ async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
             let filter = p.get("filter")?.to_string();
             json_bytes(register_calls::search(&st, &auth, name, emp, filter, 0).await?)
         }
-        Op::Action { name: action, upload, delete } => {
-            declared_call(&st, &auth, name, action, upload.as_deref(), *delete, p, req).await
+        Op::Action { name: action, upload } => {
+            declared_call(&st, &auth, name, action, upload.as_deref(), p, req).await
         }
     }
 }
 
-/// A register's declared call: its path parameters by name, its JSON body or, for an
-/// upload, the stored file and the form's fields.
-#[allow(clippy::too_many_arguments)]
+/// A register's declared call: its path parameters by name and its body as
+/// received or, for an upload, the stored file and the form's fields.
 async fn declared_call(
     st: &AppState,
     auth: &Auth,
     register: &str,
     action: &str,
     upload: Option<&[String]>,
-    is_delete: bool,
     p: Params,
     req: Request,
 ) -> ApiResult {
@@ -134,80 +130,32 @@ async fn declared_call(
         .pairs()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    let emp = match params.get("emp") {
-        Some(e) => e.trim().parse::<i64>().ok(),
-        None => None,
+    // Where the call's stored files are: the path's company, else the caller's.
+    let path_emp = params.get("emp").map(|e| e.trim().parse::<i64>());
+    let emp = match &path_emp {
+        Some(Ok(e)) => *e,
+        _ => auth.caller.emp_id,
     };
     let body = match upload {
         Some(types) => {
-            let emp = match params.get("emp") {
-                Some(e) => e
-                    .parse()
-                    .map_err(|_| Error::validation("Parâmetro emp inválido."))?,
-                None => auth.caller.emp_id,
-            };
+            if matches!(path_emp, Some(Err(_))) {
+                return Err(Error::validation("Parâmetro emp inválido.").into());
+            }
             crate::access::check_companies(auth, &[emp])?;
             let allowed: Vec<&str> = types.iter().map(String::as_str).collect();
             let stored = crate::uploads::receive(st, auth, emp, req, &allowed).await?;
             let mut m = stored.fields;
             m.insert("arquivo".into(), json!({"nome": stored.name, "original": stored.original, "tamanho": stored.size, "url": format!("/uploads/{emp}/{}", stored.name)}));
-            Value::Object(m)
+            Bytes::from(serde_json::to_vec(&Value::Object(m)).map_err(Error::from)?)
         }
-        None => Value::Object(Body::parse(body_bytes(req).await?)?.map().clone()),
+        None => body_bytes(req).await?,
     };
-    let out = register_calls::action(st, auth, register, action, params, body)
-        .await?
-        .into_bytes()?;
-    let top = Top::of(&out)?;
+    let reply = register_calls::action(st, auth, register, action, params, body).await?;
     // A call that replaced or removed a stored file names it: the file goes.
-    let emp = emp.unwrap_or(auth.caller.emp_id);
-    if let Top::Object(named) = &top {
-        let removed = named.arquivo.as_ref().filter(|_| is_delete);
-        for old in named
-            .anterior
-            .iter()
-            .chain(removed)
-            .filter_map(Value::as_str)
-        {
-            let file = old.rsplit(['/', '\\']).next().unwrap_or(old);
-            crate::uploads::remove(st, auth, emp, file).await;
-        }
+    for old in &reply.discarded {
+        crate::uploads::remove(st, auth, emp, old).await;
     }
-    match top {
-        Top::Array { empty: true } => Ok(StatusCode::NO_CONTENT.into_response()),
-        Top::Object(Named { file: Some(file), .. }) => crate::reply::file_response(Some(file)),
-        _ => crate::reply::json_bytes(out),
-    }
-}
-
-/// The top level of a declared call's answer, read without building the values
-/// under it (serde skips them): the answer goes out as the service wrote it.
-enum Top {
-    Array { empty: bool },
-    Object(Named),
-    Other,
-}
-
-/// The members of an answer the gateway acts on: the stored file it replaced
-/// (`anterior`) or removed (`arquivo`) and a file to answer (`FILE_REPLY`).
-#[derive(serde::Deserialize)]
-struct Named {
-    anterior: Option<Value>,
-    arquivo: Option<Value>,
-    #[serde(rename = "$arquivo")]
-    file: Option<Value>,
-}
-
-impl Top {
-    fn of(json: &[u8]) -> Result<Top> {
-        Ok(match json.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => {
-                Top::Array { empty: serde_json::from_slice::<Vec<IgnoredAny>>(json)?.is_empty() }
-            }
-            Some(b'{') => Top::Object(serde_json::from_slice(json)?),
-            _ => Top::Other,
-        })
-    }
+    crate::reply::action_response(reply)
 }
 
 /// `/{K1}/{emp}/{K2}...`: the first key, the company, then the other keys.
@@ -257,11 +205,7 @@ pub fn add_all(routes: &mut Routes, registry: &Registry) {
             } else {
                 a.summary.clone()
             };
-            let op = Op::Action {
-                name: a.name.clone(),
-                upload: a.upload.clone(),
-                delete: method == Method::DELETE,
-            };
+            let op = Op::Action { name: a.name.clone(), upload: a.upload.clone() };
             add(routes, method, &a.path, &summary, call(res, op), &a.name);
         }
     }

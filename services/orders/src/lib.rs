@@ -34,7 +34,6 @@
 //!   release and where the release is recorded.
 //! - `events`: the facts orders publishes and the consumers it runs.
 //! - `grants`: what the user may do in another area's program (asked of identity).
-//! - `grpc`: `OrdersService` (invoice, duplicate, convert a quote).
 //! - `money`: amounts as pt-BR messages write them (`R$ 1.234,56`).
 //! - `nfe`: the access key of a billing order's NF-e, from fiscal's facts.
 //! - `payables`: what finance says of a purchase's instalments (settled or not).
@@ -48,7 +47,6 @@ pub mod copies;
 pub mod credit;
 pub mod events;
 pub mod grants;
-pub mod grpc;
 pub mod money;
 pub mod nfe;
 pub mod payables;
@@ -79,9 +77,8 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
         erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
             .await?;
     let routes = tonic::service::Routes::new(
-        erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry.clone()).server(),
-    )
-    .add_service(grpc::OrdersGrpc::new(ctx.db.clone(), registry, ctx.peers.clone()).server());
+        erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server(),
+    );
     let result = erp_platform::service::serve_grpc(listener, routes).await;
     for t in tasks {
         t.abort();

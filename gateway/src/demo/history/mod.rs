@@ -17,7 +17,6 @@ use chrono::{Datelike, Days, NaiveDate, Weekday};
 use erp_platform::grpc::Caller;
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::{ActionRequest, ListRequest, WriteRequest};
-use erp_proto::orders::v1::{InvoiceRequest, OrderKey};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -72,6 +71,32 @@ async fn list(
     };
     let reply = call(st.up.resources(schema)?.list(request(caller, msg))).await?;
     Ok(serde_json::from_slice::<Vec<Value>>(&reply.rows_json).unwrap_or_default())
+}
+
+/// Runs declared call `action` of `resource` (served by service `schema`) as
+/// `caller` in the caller's company, with the path parameters `params`.
+async fn declared(
+    st: &AppState,
+    caller: &Caller,
+    schema: &str,
+    (resource, action): (&str, &str),
+    params: &[(&str, String)],
+    body: Value,
+) -> Result<Value> {
+    let mut params: std::collections::HashMap<String, String> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    params.insert("emp".into(), caller.emp_id.to_string());
+    let msg = ActionRequest {
+        resource: resource.into(),
+        action: action.into(),
+        params,
+        body_json: serde_json::to_vec(&body)?.into(),
+        companies: vec![caller.emp_id],
+    };
+    let out = call(st.up.resources(schema)?.action(request(caller, msg))).await?;
+    Ok(serde_json::from_slice(&out.json)?)
 }
 
 async fn create(st: &AppState, caller: &Caller, resource: &str, body: Value) -> Result<Value> {

@@ -83,38 +83,29 @@ pub(super) async fn purchase(
     }
     let number = 5000 + n;
     let due = (day + Days::new(28)).format("%Y-%m-%d").to_string();
-    let msg = ActionRequest {
-        resource: "compra".into(),
-        action: "completa".into(),
-        emp: Some(caller.emp_id),
-        params: [("emp".to_string(), caller.emp_id.to_string())].into(),
-        body_json: serde_json::to_vec(&json!({
-            "compra": {
-                "COMP_FORN_ID": pick(rng, &buying.suppliers), "COMP_MODELO": "55", "COMP_SERIE": "1",
-                "COMP_NUMERO": number, "COMP_DTA_EMISSAO": date, "COMP_DTA_ENTRADA": date,
-                "COMP_HISP_ID": pick(rng, &buying.centres), "COMP_OBS": NOTE
-            },
-            "itens": items,
-            "pagamentos": [{"CMPD_NUMERO": format!("{number}/1"), "CMPD_DTA_VCTO": due,
-                            "CMPD_VLR_TITULO": total.round_dp(2).to_string()}],
-        }))?,
-    };
-    let out = call(st.up.resources("orders")?.action(request(caller, msg))).await?;
-    let made: Value = serde_json::from_slice(&out.row_json)?;
+    let body = json!({
+        "compra": {
+            "COMP_FORN_ID": pick(rng, &buying.suppliers), "COMP_MODELO": "55", "COMP_SERIE": "1",
+            "COMP_NUMERO": number, "COMP_DTA_EMISSAO": date, "COMP_DTA_ENTRADA": date,
+            "COMP_HISP_ID": pick(rng, &buying.centres), "COMP_OBS": NOTE
+        },
+        "itens": items,
+        "pagamentos": [{"CMPD_NUMERO": format!("{number}/1"), "CMPD_DTA_VCTO": due,
+                        "CMPD_VLR_TITULO": total.round_dp(2).to_string()}],
+    });
+    let made = declared(st, caller, "orders", ("compra", "completa"), &[], body).await?;
     let id = made["compra"]["COMP_ID"]
         .as_i64()
         .ok_or_else(|| Error::internal("demo history: purchase without COMP_ID"))?;
-    let msg = ActionRequest {
-        resource: "compra".into(),
-        action: "finalizar".into(),
-        emp: Some(caller.emp_id),
-        params: [
-            ("COMP_ID".to_string(), id.to_string()),
-            ("emp".to_string(), caller.emp_id.to_string()),
-        ]
-        .into(),
-        body_json: b"{}".to_vec(),
-    };
-    call(st.up.resources("orders")?.action(request(caller, msg))).await?;
+    let key = [("COMP_ID", id.to_string())];
+    declared(
+        st,
+        caller,
+        "orders",
+        ("compra", "finalizar"),
+        &key,
+        json!({}),
+    )
+    .await?;
     Ok(())
 }

@@ -138,12 +138,9 @@ pub(super) async fn order(
             .await?;
         }
     }
-    let key = OrderKey { emp: caller.emp_id, id, serie: "1".into() };
-    call(st.up.orders()?.invoice(request(
-        caller,
-        InvoiceRequest { key: Some(key), release_credit: true },
-    )))
-    .await?;
+    let key = [("PEDF_ID", id.to_string()), ("PEDF_SERIE", "1".to_string())];
+    let release = json!({"LIBERAR_LIMITE": true});
+    declared(st, caller, "orders", ("pedido", "faturar"), &key, release).await?;
     Ok(sold)
 }
 

@@ -58,8 +58,8 @@ pub(super) async fn settle_past_due(
     }
     let mut settled = 0;
     for (day, ids) in by_day {
-        let msg = settle_request(caller, titles.resource, &ids, &day, bank)?;
-        call(st.up.resources("finance")?.action(request(caller, msg))).await?;
+        let body = settle_body(&ids, &day, bank);
+        declared(st, caller, "finance", (titles.resource, "baixa"), &[], body).await?;
         settled += ids.len();
     }
     Ok(settled)
@@ -86,22 +86,11 @@ async fn settled_list(
 }
 
 /// Finance's settlement call of `resource` (`POST /<resource>/baixa/{emp}`).
-fn settle_request(
-    caller: &Caller,
-    resource: &str,
-    titles: &[i64],
-    date: &str,
-    bank: i64,
-) -> Result<ActionRequest> {
+/// A settlement of `titles` on `date` into account `bank`, without charges.
+fn settle_body(titles: &[i64], date: &str, bank: i64) -> Value {
     let titulos: Vec<Value> = titles
         .iter()
         .map(|t| json!({"ID": t, "JUROS": "0", "MULTA": "0"}))
         .collect();
-    Ok(ActionRequest {
-        resource: resource.into(),
-        action: "baixa".into(),
-        emp: Some(caller.emp_id),
-        params: [("emp".to_string(), caller.emp_id.to_string())].into(),
-        body_json: serde_json::to_vec(&json!({"TITULOS": titulos, "DATA": date, "BCO_ID": bank}))?,
-    })
+    json!({"TITULOS": titulos, "DATA": date, "BCO_ID": bank})
 }

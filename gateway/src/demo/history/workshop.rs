@@ -110,18 +110,18 @@ pub(super) async fn service_order(
         )
         .await?;
     }
-    let msg = ActionRequest {
-        resource: "ordemservico".into(),
-        action: "finalizar".into(),
-        emp: Some(caller.emp_id),
-        params: [
-            ("ORDS_ID".to_string(), id.to_string()),
-            ("emp".to_string(), caller.emp_id.to_string()),
-            ("ORDS_SERIE".to_string(), "OS".to_string()),
-        ]
-        .into(),
-        body_json: b"{}".to_vec(),
-    };
-    call(st.up.resources("orders")?.action(request(caller, msg))).await?;
+    let key = [
+        ("ORDS_ID", id.to_string()),
+        ("ORDS_SERIE", "OS".to_string()),
+    ];
+    declared(
+        st,
+        caller,
+        "orders",
+        ("ordemservico", "finalizar"),
+        &key,
+        json!({}),
+    )
+    .await?;
     Ok(())
 }

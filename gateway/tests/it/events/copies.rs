@@ -72,7 +72,7 @@ async fn balance(db: &Db, product: i64) -> (Decimal, i64) {
     (b.qty, exits)
 }
 
-async fn invoice(db: &Db, id: i64) -> erp_proto::orders::v1::InvoiceReply {
+async fn invoice(db: &Db, id: i64) -> erp_orders::resources::billing::Invoiced {
     let mut tx = db.begin_tenant(CLIENT).await.expect("tx");
     let out = erp_orders::resources::billing::invoice(&mut tx, &caller(), 1, id, "1")
         .await

@@ -6,10 +6,10 @@
 //! Calls beyond the generic ones:
 //! - `PUT /pedidogenerator/{id}/{emp}/{serie}`: invoices the order (A -> F) once, in
 //!   the transaction that writes `erp.orders.pedido.faturado` to the outbox
-//!   (`OrdersService.InvoiceOrder`), after finance said the customer's credit
-//!   allows it (`crate::credit`; a release is recorded in PEDF_LIBERACAO_*).
+//!   ([`Invoice`]), after finance said the customer's credit allows it
+//!   (`crate::credit`; a release is recorded in PEDF_LIBERACAO_*).
 //! - `POST /pedidoduplicar/{id}/{emp}/{serie}/{userId}`: a new open order with the
-//!   same customer and lines (`OrdersService.Duplicate`).
+//!   same customer and lines (`transitions::Duplicate`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
 //!   customer's invoiced orders and their lines.
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
@@ -19,17 +19,24 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::document::{ItemSource, LineKind};
+use erp_platform::resource::call::{Ctx, Date, Dec, Money, Operation};
+use erp_platform::resource::document::arithmetic::{self, Line, Totals};
+use erp_platform::resource::document::{ops, read, DocumentDef, ItemSource, LineKind};
 use erp_platform::resource::{
-    params, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
+    params, record, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
     Resource, Role, Total,
 };
+use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
+use erp_proto::orders::v1::{LineCharges, PedidoFaturado, SaleLine, StockLine};
 use prost::Message as _;
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::customer::CustomerCopy;
+use super::transitions::{Duplicate, OrderKey};
 use crate::SCHEMA;
 
 pub const ALREADY_INVOICED: &str = "Pedido já faturado.";
@@ -37,9 +44,16 @@ pub const ISSUED: &str = "Pedido já faturado não pode ser alterado.";
 pub const MISSING: &str = "Pedido não encontrado.";
 pub const EMPTY_ORDER: &str = "Pedido sem itens não pode ser faturado.";
 
-/// The billing order and its lines, as one document.
+/// The billing order and its lines, as one document, without peers (invoicing
+/// then cannot ask finance for the customer's credit: it says so on the order).
 pub fn document() -> std::result::Result<Vec<Resource>, String> {
-    Document::new(pedido())
+    document_with(Peers::default())
+}
+
+/// The billing order and its lines, as one document; `peers` reach finance for
+/// the customer's credit when invoicing.
+pub fn document_with(peers: Peers) -> std::result::Result<Vec<Resource>, String> {
+    Document::new(pedido(peers))
         .status("PEDF_SITUACAO", &["A"], ISSUED)
         .tones(&[("A", "open"), ("F", "done")])
         .missing(MISSING)
@@ -57,13 +71,13 @@ pub fn document() -> std::result::Result<Vec<Resource>, String> {
         .build()
 }
 
-pub fn all() -> std::result::Result<Vec<Resource>, String> {
-    let mut out = document()?;
+pub fn all(peers: Peers) -> std::result::Result<Vec<Resource>, String> {
+    let mut out = document_with(peers)?;
     out.push(promocao());
     Ok(out)
 }
 
-fn pedido() -> Resource {
+fn pedido(peers: Peers) -> Resource {
     Resource::new("pedido", "Pedidos de Venda", SCHEMA, "pedido", "pedidos")
         .screen("/pedidos")
         .key(&["PEDF_ID", "PEDF_SERIE"])
@@ -74,13 +88,13 @@ fn pedido() -> Resource {
         .order("PEDF_ID DESC")
         .hooks(Arc::new(CustomerCopy { customer: "PEDF_CLI_ID", name: "PEDF_CLI_DESC", city: Some("PEDF_CLI_CIDADE") }))
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
-        .transition("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)")
+        .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers })
         .button(Button::new("Faturar").primary().open_when(&["A"]).confirm(
             "Faturar pedido",
             "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
             "Faturar",
         ))
-        .transition("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido")
+        .call("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido", Duplicate::<OrderKey>::new())
         .button(Button::new("Duplicar").opens("pedido"))
         .action("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", Arc::new(CustomerSales(Sales::Orders)))
         .action("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", Arc::new(CustomerSales(Sales::Products)))
@@ -199,253 +213,234 @@ pub fn promocao() -> Resource {
         ])
 }
 
-/// An open order, locked, read with its lines and its totals recomputed: what
-/// invoicing writes once the credit check let it through.
+/// An order's header as invoicing reads it.
+#[derive(Deserialize)]
+struct OrderHead {
+    #[serde(rename = "PEDF_CLI_ID")]
+    customer: i64,
+    #[serde(rename = "PEDF_CLI_DESC")]
+    customer_name: Option<String>,
+    #[serde(rename = "PEDF_DTA_EMISSAO")]
+    issued: Date,
+    #[serde(rename = "PEDF_CNDP_ID")]
+    condition: Option<i64>,
+    #[serde(rename = "PEDF_FRMP_ID")]
+    method: Option<i64>,
+}
+
+/// A product line as invoicing reads it.
+#[derive(Deserialize)]
+struct ProductLine {
+    #[serde(rename = "PEDI_PEDF_ITEM")]
+    item: i64,
+    #[serde(rename = "PEDI_PROD_ID")]
+    product: i64,
+    #[serde(rename = "PEDI_QTDE")]
+    qty: Dec,
+    #[serde(rename = "PEDI_VLR_UNITARIO")]
+    unit: Option<Dec>,
+    #[serde(rename = "PEDI_VLR_DESCONTO")]
+    discount: Option<Dec>,
+    #[serde(rename = "PEDI_VLR_ACRECIMO")]
+    surcharge: Option<Dec>,
+    #[serde(rename = "PEDI_VLR_FRETE")]
+    freight: Option<Dec>,
+    #[serde(rename = "PEDI_LOCA_ID")]
+    location: Option<i64>,
+}
+
+impl ProductLine {
+    fn arithmetic(&self) -> Line {
+        let d = |v: Option<Dec>| v.map(Dec::get).unwrap_or_default();
+        Line {
+            qty: self.qty.get(),
+            unit: d(self.unit),
+            discount: d(self.discount),
+            surcharge: d(self.surcharge),
+            freight: d(self.freight),
+        }
+    }
+}
+
+/// A service line as invoicing reads it.
+#[derive(Deserialize)]
+struct ServiceLine {
+    #[serde(rename = "PFOS_ID")]
+    item: i64,
+    #[serde(rename = "PFOS_SERV_ID")]
+    service: i64,
+    #[serde(rename = "PFOS_QTDE")]
+    qty: Dec,
+    #[serde(rename = "PFOS_VLR_UNIT")]
+    unit: Option<Dec>,
+}
+
+/// An open order, locked, read with its lines and its totals recomputed by the
+/// document engine: what invoicing writes once the credit check let it through.
 pub struct OpenOrder {
     emp: i64,
     id: i64,
     serie: String,
-    customer: i64,
-    customer_name: Option<String>,
-    issued: chrono::NaiveDate,
-    condition: Option<i64>,
-    method: Option<i64>,
-    /// (item, product, quantity, location)
-    stock_lines: Vec<(i64, i64, Decimal, Option<i64>)>,
-    /// The sale lines of the invoice fact (products, then services).
-    sale_lines: Vec<erp_proto::orders::v1::SaleLine>,
-    /// The surcharge and freight of the product lines that have any.
-    line_charges: Vec<erp_proto::orders::v1::LineCharges>,
-    totals: erp_platform::resource::document::arithmetic::Totals,
+    head: OrderHead,
+    products: Vec<ProductLine>,
+    services: Vec<ServiceLine>,
+    totals: Totals,
 }
 
 impl OpenOrder {
     pub fn customer(&self) -> i64 {
-        self.customer
+        self.head.customer
     }
 
     /// The total the order will be invoiced at.
     pub fn total(&self) -> Decimal {
-        erp_platform::resource::document::arithmetic::money(self.totals.total)
+        arithmetic::money(self.totals.total)
     }
 }
 
-/// Invoices an order without asking for the customer's credit (the typed
-/// `OrdersService` checks it between `open_order` and `invoice_open`).
+/// The billing order's document definition (from its register).
+fn definition(res: &Resource) -> Result<Arc<DocumentDef>> {
+    res.document
+        .as_ref()
+        .map(|d| d.def.clone())
+        .ok_or_else(|| Error::internal("pedido is a document"))
+}
+
+/// Invoices an order without asking for the customer's credit (events tests).
 pub async fn invoice(
     tx: &mut Tx,
     caller: &Caller,
     emp: i64,
     id: i64,
     serie: &str,
-) -> Result<erp_proto::orders::v1::InvoiceReply> {
-    let order = open_order(tx, caller, emp, id, serie).await?;
+) -> Result<Invoiced> {
+    let docs = document().map_err(Error::internal)?;
+    let res = docs
+        .iter()
+        .find(|r| r.name == "pedido")
+        .ok_or_else(|| Error::internal("pedido not declared"))?;
+    let order = open_order(tx, res, caller, emp, id, serie).await?;
     invoice_open(tx, caller, order, None).await
 }
 
 /// Locks an open order and reads it for invoicing: the state change happens once
-/// (the row is locked and must be open), the totals are recomputed from the lines.
-/// The header is read and locked once, each kind of line read once.
+/// (the header is locked by the engine and must be open), the header and each
+/// kind of line are read once as structs, the totals are recomputed (and written)
+/// by the engine from the lines.
 pub async fn open_order(
     tx: &mut Tx,
+    res: &Resource,
     caller: &Caller,
     emp: i64,
     id: i64,
     serie: &str,
 ) -> Result<OpenOrder> {
+    let def = definition(res)?;
     let client = caller.client_id;
-    type Head = (
-        String,
-        i64,
-        Option<String>,
-        chrono::NaiveDate,
-        Option<i64>,
-        Option<i64>,
-    );
-    let head: Option<Head> = sqlx::query_as(
-        "SELECT pedf_situacao, pedf_cli_id, pedf_cli_desc, pedf_dta_emissao, pedf_cndp_id, pedf_frmp_id FROM orders.pedido
-         WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4 FOR UPDATE",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(serie)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let (status, customer, customer_name, issued, condition, method) =
-        head.ok_or_else(|| Error::NotFound(MISSING.into()))?;
+    let key = [id.to_string(), serie.to_string()];
+    let status = ops::lock(tx, &def, client, Some(emp), &key).await?;
     if status != "A" {
         return Err(Error::Conflict(ALREADY_INVOICED.into()));
     }
-    type ProductLine = (
-        i64,
-        i64,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Option<i64>,
-    );
-    let products: Vec<ProductLine> = sqlx::query_as(
-        "SELECT pedi_pedf_item, pedi_prod_id, pedi_qtde, pedi_vlr_unitario, coalesce(pedi_vlr_desconto, 0),
-                coalesce(pedi_vlr_acrecimo, 0), coalesce(pedi_vlr_frete, 0), pedi_loca_id
-         FROM orders.pedidoproduto
-         WHERE client_id = $1 AND pedi_pedf_emp_id = $2 AND pedi_pedf_id = $3 AND pedi_pedf_serie_id = $4
-         ORDER BY pedi_pedf_item",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(serie)
-    .fetch_all(&mut **tx)
-    .await?;
-    let services: Vec<(Decimal, Decimal, i64, i64)> = sqlx::query_as(
-        "SELECT pfos_qtde, pfos_vlr_unit, pfos_id, pfos_serv_id FROM orders.pedidoservico
-         WHERE client_id = $1 AND pfos_pedf_emp_id = $2 AND pfos_pedf_id = $3 AND pfos_pedf_serie = $4
-         ORDER BY pfos_id",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(id)
-    .bind(serie)
-    .fetch_all(&mut **tx)
-    .await?;
+    let head: OrderHead = record::get(tx, res, caller, Some(emp), &key).await?;
+    let products: Vec<ProductLine> =
+        read::lines(tx, &def, LineKind::Product, client, Some(emp), &key).await?;
+    let services: Vec<ServiceLine> =
+        read::lines(tx, &def, LineKind::Service, client, Some(emp), &key).await?;
     if products.is_empty() && services.is_empty() {
         return Err(Error::validation(EMPTY_ORDER));
     }
-    let product_lines: Vec<erp_platform::resource::document::arithmetic::Line> = products
-        .iter()
-        .map(|p| erp_platform::resource::document::arithmetic::Line {
-            qty: p.2,
-            unit: p.3,
-            discount: p.4,
-            surcharge: p.5,
-            freight: p.6,
-        })
-        .collect();
-    let service_lines: Vec<erp_platform::resource::document::arithmetic::Line> = services
-        .iter()
-        .map(|(q, u, _, _)| erp_platform::resource::document::arithmetic::Line::new(*q, *u))
-        .collect();
-    let sale =
-        |kind: &str, item: i64, id: i64, l: &erp_platform::resource::document::arithmetic::Line| {
-            erp_proto::orders::v1::SaleLine {
-                kind: kind.into(),
-                item,
-                item_id: id,
-                quantity: l.qty.normalize().to_string(),
-                unit_price: l.unit.normalize().to_string(),
-                discount: l.discount.normalize().to_string(),
-                total: l.net().to_string(),
-            }
-        };
-    let sale_lines = products
-        .iter()
-        .zip(&product_lines)
-        .map(|(p, l)| sale("P", p.0, p.1, l))
-        .chain(
-            services
-                .iter()
-                .zip(&service_lines)
-                .map(|(s, l)| sale("S", s.2, s.3, l)),
-        )
-        .collect();
-    let line_charges = products
-        .iter()
-        .zip(&product_lines)
-        .filter(|(_, l)| !l.surcharge.is_zero() || !l.freight.is_zero())
-        .map(|(p, l)| erp_proto::orders::v1::LineCharges {
-            kind: "P".into(),
-            item: p.0,
-            surcharge: l.surcharge.normalize().to_string(),
-            freight: l.freight.normalize().to_string(),
-        })
-        .collect();
-    let totals = erp_platform::resource::document::arithmetic::document(
-        &product_lines,
-        &service_lines,
-        Decimal::ZERO,
-        Decimal::ZERO,
-    );
-    Ok(OpenOrder {
-        emp,
-        id,
-        serie: serie.to_string(),
-        customer,
-        customer_name,
-        issued,
-        condition,
-        method,
-        stock_lines: products.iter().map(|p| (p.0, p.1, p.2, p.7)).collect(),
-        sale_lines,
-        line_charges,
-        totals,
-    })
+    let totals = ops::recalc(tx, &def, client, Some(emp), &key)
+        .await?
+        .ok_or_else(|| Error::internal("pedido has totals"))?;
+    Ok(OpenOrder { emp, id, serie: serie.to_string(), head, products, services, totals })
 }
 
-/// Invoices an order `open_order` locked: the header is written once (with the
-/// credit release, when there was one) and the fact goes to the outbox in the same
-/// transaction.
+/// Invoices an order `open_order` locked: the header's status is written once
+/// (with the credit release, when there was one) and the fact goes to the outbox
+/// in the same transaction.
 pub async fn invoice_open(
     tx: &mut Tx,
     caller: &Caller,
     order: OpenOrder,
     release: Option<&crate::credit::Release>,
-) -> Result<erp_proto::orders::v1::InvoiceReply> {
+) -> Result<Invoiced> {
     let client = caller.client_id;
-    let OpenOrder { emp, id, serie, totals: t, .. } = &order;
-    let (emp, id) = (*emp, *id);
+    let (emp, id) = (order.emp, order.id);
     sqlx::query(
-        "UPDATE orders.pedido SET pedf_tot_prod = $5, pedf_tot_serv = $6, pedf_vlr_acre = $7, pedf_vlr_frete = $8,
-             pedf_vlr_desc = $9, pedf_vlr_total = $10, pedf_situacao = 'F', pedf_dta_faturamento = now(),
-             pedf_liberacao_usr_id = $11, pedf_liberacao_dta = CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() END,
-             pedf_liberacao_obs = $12
+        "UPDATE orders.pedido SET pedf_situacao = 'F', pedf_dta_faturamento = now(),
+             pedf_liberacao_usr_id = $5, pedf_liberacao_dta = CASE WHEN $5::bigint IS NULL THEN NULL ELSE now() END,
+             pedf_liberacao_obs = $6
          WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $4",
     )
     .bind(client)
     .bind(emp)
     .bind(id)
-    .bind(serie)
-    .bind(t.products)
-    .bind(t.services)
-    .bind(t.surcharge)
-    .bind(t.freight)
-    .bind(t.discount)
-    .bind(t.total)
+    .bind(&order.serie)
     .bind(release.map(|r| r.user_id))
     .bind(release.map(|r| r.note.as_str()))
     .execute(&mut **tx)
     .await?;
-    let event = erp_proto::orders::v1::PedidoFaturado {
+    let t = &order.totals;
+    let sale = |kind: &str, item: i64, id: i64, l: &Line| SaleLine {
+        kind: kind.into(),
+        item,
+        item_id: id,
+        quantity: l.qty.normalize().to_string(),
+        unit_price: l.unit.normalize().to_string(),
+        discount: l.discount.normalize().to_string(),
+        total: l.net().to_string(),
+    };
+    let product_lines: Vec<Line> = order.products.iter().map(ProductLine::arithmetic).collect();
+    let sale_lines = order
+        .products
+        .iter()
+        .zip(&product_lines)
+        .map(|(p, l)| sale("P", p.item, p.product, l))
+        .chain(order.services.iter().map(|s| {
+            let unit = s.unit.map(Dec::get).unwrap_or_default();
+            sale("S", s.item, s.service, &Line::new(s.qty.get(), unit))
+        }))
+        .collect();
+    let line_charges = order
+        .products
+        .iter()
+        .zip(&product_lines)
+        .filter(|(_, l)| !l.surcharge.is_zero() || !l.freight.is_zero())
+        .map(|(p, l)| LineCharges {
+            kind: "P".into(),
+            item: p.item,
+            surcharge: l.surcharge.normalize().to_string(),
+            freight: l.freight.normalize().to_string(),
+        })
+        .collect();
+    let event = PedidoFaturado {
         client_id: client,
         emp_id: emp,
         pedido_id: id,
-        serie: serie.clone(),
-        customer_id: order.customer,
-        customer_name: order.customer_name.clone().unwrap_or_default(),
+        serie: order.serie.clone(),
+        customer_id: order.head.customer,
+        customer_name: order.head.customer_name.clone().unwrap_or_default(),
         total: t.total.to_string(),
         products_total: t.products.to_string(),
         services_total: t.services.to_string(),
-        issued_on: order.issued.format("%Y-%m-%d").to_string(),
+        issued_on: order.head.issued.get().format("%Y-%m-%d").to_string(),
         user_id: caller.user_id,
         lines: order
-            .stock_lines
+            .products
             .iter()
-            .map(
-                |(item, product, quantity, location)| erp_proto::orders::v1::StockLine {
-                    product_id: *product,
-                    product_emp_id: emp,
-                    quantity: quantity.normalize().to_string(),
-                    item: *item,
-                    location_id: location.unwrap_or(0),
-                },
-            )
+            .map(|p| StockLine {
+                product_id: p.product,
+                product_emp_id: emp,
+                quantity: p.qty.get().normalize().to_string(),
+                item: p.item,
+                location_id: p.location.unwrap_or(0),
+            })
             .collect(),
-        payment_condition_id: order.condition.unwrap_or(0),
-        payment_method_id: order.method.unwrap_or(0),
-        sale_lines: order.sale_lines.clone(),
-        line_charges: order.line_charges.clone(),
+        payment_condition_id: order.head.condition.unwrap_or(0),
+        payment_method_id: order.head.method.unwrap_or(0),
+        sale_lines,
+        line_charges,
     };
     erp_platform::bus::outbox_insert(
         tx,
@@ -455,14 +450,74 @@ pub async fn invoice_open(
         &event.encode_to_vec(),
     )
     .await?;
-    Ok(erp_proto::orders::v1::InvoiceReply {
-        emp,
+    Ok(Invoiced {
+        code: 200,
+        msg: "Pedido faturado com sucesso.".into(),
         id,
-        serie: serie.clone(),
+        emp,
+        serie: order.serie.clone(),
         status: "F".into(),
-        total: order.total().to_string(),
-        message: "Pedido faturado com sucesso.".into(),
+        total: Money(order.total()),
     })
+}
+
+/// What invoicing answers.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Invoiced {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "PEDF_ID")]
+    pub id: i64,
+    #[serde(rename = "PEDF_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "PEDF_SERIE")]
+    pub serie: String,
+    /// The order's situation after the call (F).
+    #[serde(rename = "PEDF_SITUACAO")]
+    pub status: String,
+    /// The invoiced total.
+    #[serde(rename = "PEDF_VLR_TOTAL")]
+    pub total: Money,
+}
+
+/// `PUT /pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}`: invoices the order once.
+#[derive(Deserialize, JsonSchema)]
+pub struct InvoiceIn {
+    #[serde(rename = "PEDF_ID")]
+    pub id: i64,
+    #[serde(rename = "PEDF_SERIE")]
+    pub serie: String,
+    /// The user confirmed invoicing past the customer's credit limit (orders
+    /// checks the grant and records the release).
+    #[serde(rename = "LIBERAR_LIMITE", default)]
+    #[schemars(title = "Liberar limite de crédito")]
+    pub release_credit: bool,
+}
+
+/// Invoicing, after finance said the customer's credit allows it.
+pub struct Invoice {
+    pub peers: Peers,
+}
+
+#[async_trait]
+impl Operation for Invoice {
+    type In = InvoiceIn;
+    type Out = Invoiced;
+    async fn run(&self, cx: &mut Ctx<'_>, i: InvoiceIn) -> Result<Invoiced> {
+        let emp = cx.emp()?;
+        let order = open_order(cx.tx, cx.res, cx.caller, emp, i.id, &i.serie).await?;
+        let release = crate::credit::check(
+            cx.tx,
+            &self.peers,
+            cx.caller,
+            emp,
+            order.customer(),
+            order.total(),
+            i.release_credit,
+        )
+        .await?;
+        invoice_open(cx.tx, cx.caller, order, release.as_ref()).await
+    }
 }
 
 enum Sales {

@@ -7,6 +7,7 @@
 //!   each.
 //! - `conversions`: what a quote becomes (billing order, service order, requisition).
 //! - `customer`: the customer's name and city copied onto a document.
+//! - `transitions`: duplication and a quote's conversions, as typed calls.
 
 use std::path::Path;
 
@@ -21,6 +22,7 @@ pub mod customer;
 pub mod purchases;
 pub mod quotes;
 pub mod service_orders;
+pub mod transitions;
 
 /// Every register of orders, with the data directory of the environment (where the
 /// purchase's XML import finds uploaded files) and no peers: what the gateway
@@ -44,7 +46,7 @@ pub fn registry_with(data_dir: &Path, peers: Peers) -> Result<Registry, String> 
     Registry::new(
         [
             quotes::all()?,
-            billing::all()?,
+            billing::all(peers.clone())?,
             conditional::all()?,
             service_orders::all()?,
             purchases::all(data_dir, peers)?,

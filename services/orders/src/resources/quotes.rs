@@ -4,12 +4,12 @@
 //!
 //! Calls beyond the generic ones:
 //! - `POST /orcamento/duplicar/{id}/{emp}/{user}`: a new open quote with the lines
-//!   (`OrdersService.Duplicate`).
+//!   (`transitions::Duplicate`).
 //! - `POST /orcamento/geraos/{id}/{emp}/{user}`, `POST
 //!   /orcamento/gerapedidofat/{id}/{emp}/{serie}/{model}/{type}/{user}`, `POST
 //!   /orcamento/gerarequisicao/{id}/{emp}/{user}`: the quote becomes a service
-//!   order, a billing order or a stock requisition (`OrdersService.ConvertQuote`,
-//!   see `conversions`).
+//!   order, a billing order or a stock requisition (`transitions::Convert`, see
+//!   `conversions`).
 //! - `POST /orcamento/gerapdv/...` and `/orcamento/gerapedidofab/...`: the point of
 //!   sale and manufacturing do not exist yet; they answer so.
 //! - `PUT /orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}`: merges the
@@ -30,6 +30,7 @@ use erp_platform::{Error, Result};
 use serde_json::{json, Value};
 
 use super::customer::CustomerCopy;
+use super::transitions::{Convert, ConvertTo, Duplicate, QuoteKey};
 use crate::SCHEMA;
 
 pub const ISSUED: &str = "Orçamento já convertido não pode ser alterado.";
@@ -66,16 +67,16 @@ fn orcamento() -> Resource {
         .order("ORCA_ID DESC")
         .hooks(Arc::new(CustomerCopy { customer: "ORCA_CLI_ID", name: "ORCA_CLI_DESC", city: None }))
         .sample(json!({"ORCA_CLI_ID": 1, "ORCA_DTA_EMIS": "2026-11-22", "ORCA_OBS": "Revisão completa"}))
-        .transition("POST", "/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}", "gerapedidofat", ActionPerm::Update, "Gerar pedido de venda do orçamento")
+        .call("POST", "/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}", "gerapedidofat", ActionPerm::Update, "Gerar pedido de venda do orçamento", Convert(ConvertTo::BillingOrder))
         .button(Button::new("Gerar Pedido").primary().open_when(&["A"]).opens("pedido")
             .param("serie", Source::Const("1".into()))
             .param("model", Source::Const("55".into()))
             .param("type", Source::Const("1".into())))
-        .transition("POST", "/orcamento/geraos/{ORCA_ID}/{emp}/{user}", "geraos", ActionPerm::Update, "Gerar ordem de serviço do orçamento")
+        .call("POST", "/orcamento/geraos/{ORCA_ID}/{emp}/{user}", "geraos", ActionPerm::Update, "Gerar ordem de serviço do orçamento", Convert(ConvertTo::ServiceOrder))
         .button(Button::new("Gerar OS").open_when(&["A"]).opens("ordemservico"))
-        .transition("POST", "/orcamento/gerarequisicao/{ORCA_ID}/{emp}/{user}", "gerarequisicao", ActionPerm::Update, "Gerar requisição de estoque do orçamento")
+        .call("POST", "/orcamento/gerarequisicao/{ORCA_ID}/{emp}/{user}", "gerarequisicao", ActionPerm::Update, "Gerar requisição de estoque do orçamento", Convert(ConvertTo::Requisition))
         .button(Button::new("Gerar Requisição").open_when(&["A"]).unless("ORCA_REQU_OK"))
-        .transition("POST", "/orcamento/duplicar/{ORCA_ID}/{emp}/{user}", "duplicar", ActionPerm::Create, "Duplicar o orçamento")
+        .call("POST", "/orcamento/duplicar/{ORCA_ID}/{emp}/{user}", "duplicar", ActionPerm::Create, "Duplicar o orçamento", Duplicate::<QuoteKey>::new())
         .button(Button::new("Duplicar").opens("orcamento"))
         .action("POST", "/orcamento/gerapdv/{ORCA_ID}/{emp}/{user}", "gerapdv", ActionPerm::Update, "Gerar venda no PDV (indisponível)", Arc::new(Unavailable(NOT_AVAILABLE_PDV)))
         .action("POST", "/orcamento/gerapedidofab/{ORCA_ID}/{emp}/{user}", "gerapedidofab", ActionPerm::Update, "Gerar pedido de fabricação (indisponível)", Arc::new(Unavailable(NOT_AVAILABLE_FAB)))

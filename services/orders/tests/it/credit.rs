@@ -7,22 +7,17 @@
 //! release needs ALTERACAO on Contas a Receber (identity's grants) and is recorded
 //! on the order; finance unreachable refuses with 503 unless released.
 
-use std::sync::Arc;
-
-use erp_orders::grpc::OrdersGrpc;
 use erp_platform::bus::{apply_once, Effect, Message, CLIENT_HEADER};
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::service::Peers;
 use erp_proto::erp::v1::RecordChanged;
-use erp_proto::orders::v1::orders_service_server::OrdersService;
-use erp_proto::orders::v1::{InvoiceReply, InvoiceRequest, OrderKey};
 use erp_proto::subjects::PEDIDO_FATURADO;
 use prost::Message as _;
 use serde_json::{json, Value};
 
 use crate::peers::{self, Finance};
-use crate::{client, create, db, get, registry, seed_copies};
+use crate::{client, create, db, get, seed_copies};
 
 /// An open order of customer `cli` worth `q` × 100,00 (product 3 at 100,00).
 async fn order(db: &Db, c: i64, cli: i64, q: &str) -> i64 {
@@ -46,32 +41,65 @@ async fn order(db: &Db, c: i64, cli: i64, q: &str) -> i64 {
     id
 }
 
-/// `OrdersService.Invoice` as the gateway calls it: the reply, or the status the
-/// service answers (its code as the HTTP status the gateway maps it to, and the
-/// service's own text).
+/// What invoicing answered, as the tests read it.
+#[derive(Debug)]
+struct Invoiced {
+    status: String,
+    total: String,
+}
+
+/// The billing order's `faturar` call as the gateway makes it (releasing the
+/// credit limit when `release`): its answer, or the refusal (the error's HTTP
+/// status and its message).
 async fn invoice(
     db: &Db,
     peers: Peers,
     who: Caller,
     id: i64,
     release: bool,
-) -> Result<InvoiceReply, tonic::Status> {
-    let grpc = OrdersGrpc::new(db.clone(), Arc::new(registry()), peers);
-    let mut req = tonic::Request::new(InvoiceRequest {
-        key: Some(OrderKey { emp: 1, id, serie: "1".into() }),
-        release_credit: release,
-    });
-    who.attach(&mut req);
-    Ok(grpc.invoice(req).await?.into_inner())
+) -> erp_platform::Result<Invoiced> {
+    let reg = erp_orders::resources::registry_with(
+        &erp_platform::config::Config::from_env().data_dir,
+        peers,
+    )
+    .expect("registry");
+    let res = reg.get("pedido").expect("pedido");
+    let a = res
+        .actions
+        .iter()
+        .find(|a| a.name == "faturar")
+        .expect("faturar");
+    let params = [
+        ("PEDF_ID".to_string(), id.to_string()),
+        ("PEDF_SERIE".to_string(), "1".to_string()),
+        ("emp".to_string(), "1".to_string()),
+    ]
+    .into();
+    let mut tx = db.begin_tenant(who.client_id).await?;
+    let out = a
+        .run(
+            &mut tx,
+            res,
+            &who,
+            Some(1),
+            &params,
+            json!({"LIBERAR_LIMITE": release}),
+        )
+        .await?;
+    tx.commit().await?;
+    Ok(Invoiced {
+        status: out["PEDF_SITUACAO"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        total: out["PEDF_VLR_TOTAL"].to_string(),
+    })
 }
 
-fn refusal(r: Result<InvoiceReply, tonic::Status>) -> (u16, String) {
+fn refusal(r: erp_platform::Result<Invoiced>) -> (u16, String) {
     match r {
         Ok(v) => panic!("expected a refusal, got {v:?}"),
-        Err(s) => (
-            erp_platform::Error::from(s.clone()).http_status(),
-            s.message().to_string(),
-        ),
+        Err(e) => (e.http_status(), e.public_message()),
     }
 }
 

@@ -13,7 +13,7 @@ use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::Registry;
 use erp_platform::testing::TestCtx;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 static CTX: TestCtx = TestCtx::new("orders", |cfg| {
     Box::pin(async move {
@@ -97,7 +97,8 @@ pub async fn get(db: &Db, c: i64, name: &str, k: &[&str]) -> erp_platform::Resul
     CTX.get(db, res, &caller(c), Some(1), &key(k)).await
 }
 
-/// Runs a declared call as the gateway would.
+/// Runs a declared call as the gateway would, with finance knowing no credit
+/// limit for anyone (invoicing goes through; see `credit`).
 pub async fn action(
     db: &Db,
     c: i64,
@@ -105,7 +106,12 @@ pub async fn action(
     action: &str,
     params: &[(&str, &str)],
 ) -> erp_platform::Result<Value> {
-    let reg = registry();
+    let finance = peers::Finance::default();
+    let reg = erp_orders::resources::registry_with(
+        &erp_platform::config::Config::from_env().data_dir,
+        peers::peers(db, Some(&finance)),
+    )
+    .expect("registry");
     let res = reg.get(name).expect("resource");
     let a = res
         .actions
@@ -117,9 +123,6 @@ pub async fn action(
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    if a.handler.is_none() {
-        return transition(db, c, name, action, &params).await;
-    }
     let mut tx = db.begin_tenant(c).await?;
     let out = a
         .run(
@@ -133,97 +136,6 @@ pub async fn action(
         .await?;
     tx.commit().await?;
     Ok(out)
-}
-
-/// A transition served by the typed `OrdersService` (as the gateway calls it), with
-/// the answer the legacy call gives.
-async fn transition(
-    db: &Db,
-    c: i64,
-    name: &str,
-    action: &str,
-    params: &std::collections::HashMap<String, String>,
-) -> erp_platform::Result<Value> {
-    use erp_orders::grpc::OrdersGrpc;
-    use erp_proto::orders::v1::orders_service_server::OrdersService;
-    use erp_proto::orders::v1::{
-        ConvertQuoteRequest, DocumentKind, DuplicateRequest, OrderKey, QuoteTarget,
-    };
-    // Finance knows no limit for anyone: invoicing goes through (see `credit`).
-    let finance = peers::Finance::default();
-    let grpc = OrdersGrpc::new(
-        db.clone(),
-        std::sync::Arc::new(registry()),
-        peers::peers(db, Some(&finance)),
-    );
-    fn req<T>(c: i64, m: T) -> tonic::Request<T> {
-        let mut r = tonic::Request::new(m);
-        caller(c).attach(&mut r);
-        r
-    }
-    let p = |k: &str| params.get(k).cloned().unwrap_or_default();
-    let id = |k: &str| p(k).parse::<i64>().unwrap_or_default();
-    let row = |r: erp_proto::orders::v1::DocumentReply| -> erp_platform::Result<Value> {
-        Ok(serde_json::from_slice(&r.row_json)?)
-    };
-    let convert = |target: QuoteTarget| ConvertQuoteRequest {
-        emp: 1,
-        id: id("ORCA_ID"),
-        target: target as i32,
-        serie: p("serie"),
-        model: p("model"),
-        operation: p("type"),
-    };
-    match (name, action) {
-        ("pedido", "faturar") => {
-            let key = OrderKey { emp: 1, id: id("PEDF_ID"), serie: p("PEDF_SERIE") };
-            let r = grpc.invoice_order(req(c, key)).await?.into_inner();
-            Ok(
-                json!({"code": 200, "msg": r.message, "PEDF_ID": r.id, "PEDF_EMP_ID": r.emp,
-                "PEDF_SERIE": r.serie, "PEDF_SITUACAO": r.status, "PEDF_VLR_TOTAL": r.total}),
-            )
-        }
-        ("pedido", "duplicar") => row(grpc
-            .duplicate(req(
-                c,
-                DuplicateRequest {
-                    kind: DocumentKind::BillingOrder as i32,
-                    emp: 1,
-                    id: id("PEDF_ID"),
-                    serie: p("PEDF_SERIE"),
-                },
-            ))
-            .await?
-            .into_inner()),
-        ("orcamento", "duplicar") => row(grpc
-            .duplicate(req(
-                c,
-                DuplicateRequest {
-                    kind: DocumentKind::Quote as i32,
-                    emp: 1,
-                    id: id("ORCA_ID"),
-                    serie: String::new(),
-                },
-            ))
-            .await?
-            .into_inner()),
-        ("orcamento", "gerapedidofat") => row(grpc
-            .convert_quote(req(c, convert(QuoteTarget::BillingOrder)))
-            .await?
-            .into_inner()),
-        ("orcamento", "geraos") => row(grpc
-            .convert_quote(req(c, convert(QuoteTarget::ServiceOrder)))
-            .await?
-            .into_inner()),
-        ("orcamento", "gerarequisicao") => {
-            grpc.convert_quote(req(c, convert(QuoteTarget::Requisition)))
-                .await?;
-            Ok(
-                json!({"code": 200, "msg": "Requisição enviada ao estoque.", "ORCA_ID": id("ORCA_ID")}),
-            )
-        }
-        _ => panic!("no transition {name}.{action}"),
-    }
 }
 
 /// A JSON value as text (ids, decimals).

@@ -4,13 +4,14 @@ use std::sync::Arc;
 
 use erp_proto::erp::v1::resource_service_server::ResourceService;
 use erp_proto::erp::v1::{
-    ActionRequest, CountReply, DeleteReply, KeyRequest, ListRequest, RowReply, RowsReply,
-    SearchRequest, WriteRequest,
+    ActionReply, ActionRequest, CountReply, DeleteReply, FileReply, KeyRequest, ListRequest,
+    RowReply, RowsReply, SearchRequest, WriteRequest,
 };
 use serde_json::{Map, Value};
 use tonic::{Request, Response, Status};
 
-use super::model::{Call, Registry, Resource};
+use super::call;
+use super::model::{Registry, Resource};
 use super::query;
 use crate::db::Db;
 use crate::grpc::Caller;
@@ -203,7 +204,7 @@ impl ResourceService for ResourceGrpc {
     async fn action(
         &self,
         req: Request<ActionRequest>,
-    ) -> std::result::Result<Response<RowReply>, Status> {
+    ) -> std::result::Result<Response<ActionReply>, Status> {
         let caller = Caller::of(&req)?;
         let r = req.into_inner();
         let res = self.resource(&r.resource)?;
@@ -213,18 +214,36 @@ impl ResourceService for ResourceGrpc {
             .find(|a| a.name == r.action)
             .cloned()
             .ok_or_else(|| Error::NotFound(format!("Ação '{}' não encontrada.", r.action)))?;
-        let body: Value = if r.body_json.is_empty() {
+        let body: Value = if r.body_json.iter().all(u8::is_ascii_whitespace) {
             Value::Object(Map::new())
         } else {
             serde_json::from_slice(&r.body_json).map_err(Error::from)?
         };
+        // The tenant guard of the body, where the body is parsed: every company it
+        // names is one of the caller's, and so is the call's company.
+        call::check_body_companies(&body, &r.companies)?;
+        let emp = call::company_of(
+            &res,
+            &caller,
+            r.params.get("emp").map(String::as_str),
+            &body,
+        )?;
+        if let Some(e) = emp.filter(|e| !r.companies.contains(e) && *e != caller.emp_id) {
+            return Err(Error::Forbidden(format!("Acesso negado à empresa {e}.")).into());
+        }
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let handler = action.handler.as_ref().ok_or_else(|| {
-            Error::NotFound(format!("Ação '{}' atendida por outra chamada.", r.action))
-        })?;
-        let call = Call { res: &res, caller: &caller, emp: r.emp, params: &r.params, body };
-        let out = handler.run(&mut tx, call).await?;
+        let mut cx = call::Ctx::new(&mut tx, &res, &caller, emp);
+        let reply = action.handler.run(&mut cx, &r.params, &body).await?;
         tx.commit().await.map_err(Error::from)?;
-        Ok(Response::new(RowReply { row_json: encode(&out)? }))
+        Ok(Response::new(ActionReply {
+            json: reply.json.into(),
+            empty: reply.empty,
+            file: reply.file.map(|f| FileReply {
+                content_type: f.content_type,
+                name: f.name,
+                bytes: f.bytes,
+            }),
+            discarded: reply.discarded,
+        }))
     }
 }

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::model::{ActionHandler, Call, Resource};
+use super::action::{ActionHandler, Call};
+use super::model::Resource;
 use super::{params, query};
 use crate::db::Tx;
 use crate::grpc::Caller;
@@ -103,7 +104,7 @@ impl ActionHandler for ReplaceImage {
     async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
         let Call { res, caller, emp, params: p, body } = call;
         let key = key_of(res, self.key_params, p)?;
-        let (name, _) = super::model::uploaded_file(&body)?;
+        let (name, _) = super::action::uploaded_file(&body)?;
         let row = Row { res, caller, emp, key: &key };
         let previous = swap(tx, row, self.field, Some(name), None)
             .await?

@@ -3,7 +3,10 @@
 
 use serde_json::{json, Value};
 
-use super::model::{ActionPerm, DocumentDef, Kind, LineDef, Resource, Role};
+use super::action::ActionPerm;
+use super::document::{DocumentDef, LineDef};
+use super::field::{Kind, Role};
+use super::model::Resource;
 
 impl Resource {
     pub fn meta(&self) -> Value {

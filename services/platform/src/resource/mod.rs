@@ -7,8 +7,12 @@
 //! Only declared columns ever reach SQL; every value is a bound parameter.
 //!
 //! Layout:
-//! - `model`: `Resource`, `Field`, kinds, roles and builders, and the resolved
-//!   document definitions a `Resource` holds.
+//! - `model`: `Resource` (a register's descriptor and its builders) and `Registry`.
+//! - `field`: `Field`, its kinds, storage types, document roles and totals.
+//! - `hooks`: `Hooks`, a register's behaviour around the generic writes.
+//! - `action`: a declared call as the descriptor holds it, and its screen buttons.
+//! - `call`: typed declared calls (`Operation`: one `In`, one `Out`, JSON Schemas),
+//!   the one parse of their input and their value types.
 //! - `meta`: the metadata of a register and of a document header.
 //! - `document`: documents (a header and its lines) declared on registers: totals,
 //!   status, stamps, duplication.
@@ -17,24 +21,32 @@
 //! - `images`: image columns replaced or removed by declared upload calls.
 //! - `params`: path parameters, body values and written rows read one way, with one
 //!   pt-BR message per case.
+//! - `record`: a register's rows (and hooks' bodies) read and written as structs.
 //! - `read_only`: the hook of registers no generic write may change.
 //! - `grpc`: `ResourceService` over a `Registry`.
 
+pub mod action;
+pub mod call;
 pub mod document;
+pub mod field;
 pub mod grpc;
+pub mod hooks;
 pub mod images;
 mod meta;
 pub mod model;
 pub mod params;
 pub mod query;
 mod read_only;
+pub mod record;
 pub mod values;
 
-pub use document::{Document, LineKind, Lines};
-pub use model::{
-    file_reply, uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, DbType, Field,
-    Group, Hooks, Kind, Op, Registry, Resource, Role, Source, Total, FILE_REPLY,
+pub use action::{
+    file_reply, uploaded_file, Action, ActionHandler, ActionPerm, Button, Call, Source, FILE_REPLY,
 };
+pub use document::{Document, LineKind, Lines};
+pub use field::{DbType, Field, Group, Kind, Op, Role, Total};
+pub use hooks::Hooks;
+pub use model::{Registry, Resource};
 pub use read_only::ReadOnly;
 
 /// Creates, for every register, the b-tree index its default list order walks:

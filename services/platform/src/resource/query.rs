@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use super::document::{ops, Part};
-use super::model::{DbType, Field, Op, Resource, Role};
+use super::field::{DbType, Field, Op, Role};
+use super::model::Resource;
 use super::values::{parse_value, push_bind, row_to_json, select_expr, validate, SqlValue};
 use crate::db::Tx;
 use crate::grpc::Caller;
@@ -949,7 +950,7 @@ pub async fn delete(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::model::Field;
+    use crate::resource::field::Field;
 
     fn res() -> Resource {
         Resource::new("clientes", "Clientes", "catalog", "clientes", "clientes")

@@ -4,7 +4,8 @@
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
-use super::model::{Hooks, Op};
+use super::field::Op;
+use super::hooks::Hooks;
 use crate::db::Tx;
 use crate::grpc::Caller;
 use crate::{Error, Result};

@@ -9,7 +9,7 @@ use serde_json::{Number, Value};
 use sqlx::postgres::PgRow;
 use sqlx::{Postgres, QueryBuilder, Row};
 
-use super::model::{DbType, Field, Kind};
+use super::field::{DbType, Field, Kind};
 use crate::validators as v;
 use crate::{Error, Result};
 

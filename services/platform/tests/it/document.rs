@@ -49,6 +49,42 @@ impl ItemSource for Items {
     }
 }
 
+/// The test document's transition: an open document becomes issued.
+struct Emit;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct EmitIn {
+    #[serde(rename = "DOC_ID")]
+    id: i64,
+}
+
+#[async_trait::async_trait]
+impl erp_platform::resource::call::Operation for Emit {
+    type In = EmitIn;
+    type Out = erp_platform::resource::call::Done;
+    async fn run(
+        &self,
+        cx: &mut erp_platform::resource::call::Ctx<'_>,
+        i: EmitIn,
+    ) -> erp_platform::Result<Self::Out> {
+        let emp = cx.emp()?;
+        let done = sqlx::query(
+            "UPDATE plat_it.docs SET doc_situacao = 'F' WHERE client_id = $1 AND doc_emp_id = $2 AND doc_id = $3 AND doc_situacao = 'A'",
+        )
+        .bind(cx.client())
+        .bind(emp)
+        .bind(i.id)
+        .execute(&mut **cx.tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(erp_platform::Error::Conflict(
+                "Documento já emitido.".into(),
+            ));
+        }
+        Ok(erp_platform::resource::call::Done::ok("Documento emitido."))
+    }
+}
+
 fn header() -> Resource {
     Resource::new("docs", "Documentos", "plat_it", "docs", "docs")
         .screen("/docs")
@@ -56,12 +92,13 @@ fn header() -> Resource {
         .company("DOC_EMP_ID")
         .label("DOC_CLIENTE")
         .order("DOC_ID DESC")
-        .transition(
+        .call(
             "PUT",
             "/docs/emitir/{DOC_ID}/{emp}",
             "emitir",
             erp_platform::resource::ActionPerm::Update,
             "Emitir",
+            Emit,
         )
         .button(Button::new("Emitir").open_when(&["A"]).confirm(
             "Emitir",
@@ -346,14 +383,41 @@ async fn totals_follow_the_lines_and_an_issued_document_refuses_changes() {
     );
     tx.commit().await.expect("commit");
 
-    // Issued (a transition sets the status): every change is refused with the
-    // document's message, and nothing changes.
+    // Issued by its typed transition (path parameters read into its input): every
+    // change is refused with the document's message, and nothing changes.
+    let emit = x
+        .header
+        .actions
+        .iter()
+        .find(|a| a.name == "emitir")
+        .expect("declared");
+    let params: std::collections::HashMap<String, String> = [
+        ("DOC_ID".to_string(), id.to_string()),
+        ("emp".into(), "1".into()),
+    ]
+    .into();
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    sqlx::query("UPDATE plat_it.docs SET doc_situacao = 'F' WHERE doc_id = $1")
-        .bind(id)
-        .execute(&mut *tx)
+    let out = emit
+        .run(&mut tx, &x.header, &me, Some(1), &params, json!({}))
         .await
         .expect("issue");
+    assert_eq!(out, json!({"code": 200, "msg": "Documento emitido."}));
+    let again = emit
+        .run(&mut tx, &x.header, &me, Some(1), &params, json!({}))
+        .await;
+    assert_eq!(
+        again.err().map(|e| e.to_string()).as_deref(),
+        Some("Documento já emitido.")
+    );
+    let bad: std::collections::HashMap<String, String> =
+        [("DOC_ID".to_string(), "x".to_string())].into();
+    let refused = emit
+        .run(&mut tx, &x.header, &me, Some(1), &bad, json!({}))
+        .await;
+    assert_eq!(
+        refused.err().map(|e| e.to_string()).as_deref(),
+        Some("Parâmetro DOC_ID inválido.")
+    );
     tx.commit().await.expect("commit");
     for what in [
         "header",

@@ -18,24 +18,29 @@
 //! instalments, the transitions that publish facts).
 //!
 //! Layout:
-//! - `mod` (here): the declaration, resolved into a `DocumentDef` (which lives in
-//!   `model`, beside the `Resource` that holds it; its metadata in `meta`).
+//! - `mod` (here): the declaration, resolved into a `DocumentDef` (its metadata in
+//!   `meta`).
+//! - `def`: the resolved definitions a `Resource` holds (`DocumentDef`, `LineDef`…).
 //! - `arithmetic`: line and document arithmetic (pure).
 //! - `ops`: locking, checks, totals and line values over a transaction (what the
 //!   write path runs).
 //! - `copy`: duplicating a document through the registers' create path.
+//! - `read`: a document's lines read as structs (transitions over a whole document).
 
 pub mod arithmetic;
 pub mod copy;
+pub mod def;
 pub mod ops;
+pub mod read;
 
 use std::sync::Arc;
 
-pub use super::model::{
+use super::field::{DbType, Role, Total};
+use super::model::Resource;
+pub use def::{
     ChildDef, Col, DocPart, DocumentDef, ItemInfo, ItemSource, LineDef, LineKind, Lines, Part,
     StatusDef,
 };
-use super::model::{DbType, Resource, Role, Total};
 
 /// A document being declared.
 pub struct Document {
@@ -277,7 +282,7 @@ impl Document {
                     && Some(&f.name) != status_name.as_ref()
                     && f.total.is_none()
                     && f.role.is_none()
-                    && f.kind != super::model::Kind::Upload
+                    && f.kind != super::field::Kind::Upload
             })
             .map(|f| f.name.clone())
             .collect();

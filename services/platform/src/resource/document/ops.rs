@@ -14,7 +14,7 @@ use super::arithmetic::{self, Line, Totals};
 use super::{Col, DocumentDef, LineDef};
 use crate::db::Tx;
 use crate::grpc::Caller;
-use crate::resource::model::{Op, Role, Total};
+use crate::resource::field::{Op, Role, Total};
 use crate::resource::params;
 use crate::{Error, Result};
 
