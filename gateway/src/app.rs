@@ -19,11 +19,10 @@ use crate::state::AppState;
 
 pub fn router(st: AppState) -> Router {
     let mut routes = Routes::default();
-    routes.add(
+    routes.add_with_cookie(
         Method::GET,
         "/uploads/{emp}/{file}",
         "Arquivo enviado (token ou cookie de sessão)",
-        false,
         crate::uploads::serve,
     );
     crate::legacy::add_all(&mut routes, &st.registry);

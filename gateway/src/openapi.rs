@@ -5,7 +5,7 @@
 //! count bodies, the `{code, msg}` error, the 204 of an empty list and the bearer
 //! scheme. An external system can generate its client from it.
 
-use erp_platform::resource::{DbType, Field, Registry, Resource};
+use erp_platform::resource::{Action, DbType, Field, Registry, Resource};
 use serde_json::{json, Map, Value};
 
 use crate::routes::{Serves, Spec};
@@ -170,27 +170,198 @@ fn param_schema(res: Option<&Resource>, name: &str) -> Value {
     }
 }
 
+/// A declared call as openapi.json documents it, from its `In` and `Out` types.
+struct Declared {
+    /// The body's schema (`In` without the path parameters), when it takes one.
+    body: Option<Value>,
+    /// Path parameters' schemas by name (from `In`).
+    params: Map<String, Value>,
+    /// The answer's schema (JSON), when the call answers JSON.
+    json: Option<Value>,
+    /// The call may answer a file.
+    file: bool,
+    /// The call answers a list (204 when empty).
+    list: bool,
+}
+
+/// `{"$ref": "#/components/schemas/X"}` resolved against the generated definitions.
+fn resolve<'a>(v: &'a Value, defs: &'a Map<String, Value>) -> &'a Value {
+    let mut cur = v;
+    for _ in 0..8 {
+        match cur.get("$ref").and_then(Value::as_str) {
+            Some(r) => match defs.get(r.rsplit('/').next().unwrap_or(r)) {
+                Some(d) => cur = d,
+                None => return cur,
+            },
+            None => return cur,
+        }
+    }
+    cur
+}
+
+/// Replaces the engine's markers in a generated schema: a register's row
+/// (`x-row`: the call's register, or the one named) by a reference to its row
+/// schema, a file (`x-file`) by binary content.
+fn replace_markers(v: &mut Value, register: &str) {
+    match v {
+        Value::Object(m) => {
+            if let Some(row) = m.get("x-row").cloned() {
+                let name = row.as_str().unwrap_or(register).to_string();
+                *v = if name.is_empty() {
+                    json!({"type": "object"})
+                } else {
+                    schema_ref(&format!("{name}.row"))
+                };
+                return;
+            }
+            for (_, x) in m.iter_mut() {
+                replace_markers(x, register);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| replace_markers(x, register)),
+        _ => {}
+    }
+}
+
+fn has_file(v: &Value, defs: &Map<String, Value>) -> bool {
+    let v = resolve(v, defs);
+    v.get("x-file") == Some(&Value::Bool(true))
+        || v.get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| has_file(x, defs)))
+}
+
+/// The data part of an answer that may be a file (`Answer<T>`: `anyOf [T, file]`).
+fn without_file(v: &Value, defs: &Map<String, Value>) -> Option<Value> {
+    let r = resolve(v, defs);
+    if r.get("x-file") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    match r.get("anyOf").and_then(Value::as_array) {
+        Some(a) if a.iter().any(|x| has_file(x, defs)) => {
+            a.iter().find(|x| !has_file(x, defs)).cloned()
+        }
+        _ => Some(v.clone()),
+    }
+}
+
+fn declared(
+    res: &Resource,
+    action: &Action,
+    gen: &mut schemars::SchemaGenerator,
+    defs: &Map<String, Value>,
+    path_params: &[&str],
+) -> Declared {
+    let (input, output) = action.handler.schemas(gen);
+    let input = serde_json::to_value(input).unwrap_or_default();
+    let output = serde_json::to_value(output).unwrap_or_default();
+    let mut params = Map::new();
+    let mut body = resolve(&input, defs).clone();
+    if let Some(props) = body.get_mut("properties").and_then(Value::as_object_mut) {
+        for p in path_params {
+            if let Some(s) = props.remove(*p) {
+                params.insert(p.to_string(), s);
+            }
+        }
+    }
+    if let Some(req) = body.get_mut("required").and_then(Value::as_array_mut) {
+        req.retain(|r| !r.as_str().is_some_and(|r| path_params.contains(&r)));
+        if req.is_empty() {
+            body.as_object_mut().map(|m| m.remove("required"));
+        }
+    }
+    let takes_body = !matches!(action.method, "GET" | "DELETE")
+        || body
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+    let file = has_file(&output, defs);
+    let mut json = without_file(&output, defs);
+    if let Some(j) = json.as_mut() {
+        replace_markers(j, &res.name);
+    }
+    let list = json
+        .as_ref()
+        .is_some_and(|j| resolve(j, defs).get("type") == Some(&json!("array")));
+    Declared { body: takes_body.then_some(body), params, json, file, list }
+}
+
 pub fn build(specs: &[Spec], registry: &Registry) -> Value {
     let mut paths = Map::new();
     let mut schemas = Map::new();
     for res in registry.all() {
         register_schemas(res, &mut schemas);
     }
-    for s in specs {
+    // The declared calls' types: their definitions go to the components.
+    let mut gen = erp_platform::resource::call::schema_generator();
+    let calls: Vec<(usize, Action)> = specs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.serves {
+            Serves::Register { register, op } => registry
+                .get(register)
+                .and_then(|r| r.actions.iter().find(|a| &a.name == op).cloned())
+                .map(|a| (i, a)),
+            Serves::Other => None,
+        })
+        .collect();
+    for (_, a) in &calls {
+        a.handler.schemas(&mut gen);
+    }
+    let mut defs: Map<String, Value> = gen
+        .definitions()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    // A shared definition cannot say which register "the call's row" is: there a
+    // row is any object; a row of a named register is that register's row.
+    for d in defs.values_mut() {
+        replace_markers(d, "");
+    }
+    for (i, s) in specs.iter().enumerate() {
         let method = s.method.as_str();
         let res = match &s.serves {
             Serves::Register { register, .. } => registry.get(register).map(|r| &**r),
             Serves::Other => None,
         };
-        let params: Vec<Value> = s
+        let names: Vec<&str> = s
             .path
             .split('/')
             .filter_map(|seg| seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')))
-            .map(|name| json!({"name": name, "in": "path", "required": true, "schema": param_schema(res, name)}))
+            .collect();
+        let call = calls
+            .iter()
+            .find(|(j, _)| *j == i)
+            .and_then(|(_, a)| res.map(|r| declared(r, a, &mut gen, &defs, &names)));
+        let params: Vec<Value> = names
+            .iter()
+            .map(|name| {
+                let schema = call
+                    .as_ref()
+                    .and_then(|c| c.params.get(*name))
+                    .cloned()
+                    .unwrap_or_else(|| param_schema(res, name));
+                json!({"name": name, "in": "path", "required": true, "schema": schema})
+            })
             .collect();
         let upload = s.summary.contains("multipart");
-        let (body, ok, empty) = match (&s.serves, res) {
-            (Serves::Register { op, .. }, Some(r)) if !upload => register_op(r, op, method),
+        let mut content_ok = None;
+        let (body, ok, empty) = match (&s.serves, res, &call) {
+            (_, _, Some(c)) => {
+                let mut content = Map::new();
+                if let Some(j) = &c.json {
+                    content.insert("application/json".into(), json!({"schema": j}));
+                }
+                if c.file {
+                    content.insert(
+                        "application/octet-stream".into(),
+                        json!({"schema": {"type": "string", "format": "binary"}}),
+                    );
+                }
+                content_ok = Some(Value::Object(content));
+                (c.body.clone().filter(|_| !upload), json!({}), c.list)
+            }
+            (Serves::Register { op, .. }, Some(r), None) if !upload => register_op(r, op, method),
             _ => (
                 matches!(method, "POST" | "PUT" | "PATCH").then(|| json!({"type": "object"})),
                 json!({}),
@@ -198,9 +369,10 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
             ),
         };
         let mut responses = Map::new();
+        let ok_content = content_ok.unwrap_or_else(|| json_content(ok));
         responses.insert(
             "200".into(),
-            json!({"description": "OK", "content": json_content(ok)}),
+            json!({"description": "OK", "content": ok_content}),
         );
         if empty {
             responses.insert("204".into(), json!({"description": "Lista vazia"}));
@@ -225,6 +397,9 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
         }
         let entry = paths.entry(s.path.clone()).or_insert_with(|| json!({}));
         entry[method.to_ascii_lowercase()] = op;
+    }
+    for (k, v) in defs {
+        schemas.entry(k).or_insert(v);
     }
     schemas.insert(
         "Error".into(),

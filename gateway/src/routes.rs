@@ -1,5 +1,6 @@
 //! The legacy REST route table: each route is a path with `{name}` parameters, a
-//! method, a summary and what it calls. Typed routes are added before the generic
+//! method, a summary, who may call it ([`Access`]: a route is authenticated
+//! before its handler runs unless declared public) and what it calls. Typed routes are added before the generic
 //! register routes and win over a generic route of the same shape. The table also
 //! describes itself (`Spec`) for openapi.json.
 
@@ -13,7 +14,8 @@ use axum::routing::{on, MethodFilter};
 use axum::Router;
 use erp_platform::{Error, Result};
 
-use crate::reply::ApiResult;
+use crate::auth::{authenticate, Auth};
+use crate::reply::{ApiError, ApiResult};
 use crate::state::AppState;
 
 /// Path parameters by the names the route table gives them.
@@ -106,53 +108,56 @@ fn filter_of(m: &Method) -> MethodFilter {
     }
 }
 
+/// Who may call a route. Every route of the table is authenticated before its
+/// handler runs unless it is declared public: no route is public by omission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// No token (login).
+    Public,
+    /// A bearer token.
+    Token,
+    /// A bearer token or the session cookie (`<img>` requests for /uploads).
+    TokenOrCookie,
+}
+
 impl Routes {
-    /// Adds a route unless the same method and path shape is already taken.
-    pub fn add<H, F>(&mut self, method: Method, path: &str, summary: &str, public: bool, handler: H)
+    /// Adds an authenticated route (bearer token): its handler gets the verified
+    /// caller. Unless the same method and path shape is already taken.
+    pub fn add<H, F>(&mut self, method: Method, path: &str, summary: &str, handler: H)
+    where
+        H: Fn(AppState, Auth, Params, Request) -> F + Clone + Send + Sync + 'static,
+        F: Future<Output = ApiResult> + Send + 'static,
+    {
+        self.add_serving(method, path, summary, Access::Token, Serves::Other, handler)
+    }
+
+    /// Adds a route that also takes the session cookie.
+    pub fn add_with_cookie<H, F>(&mut self, method: Method, path: &str, summary: &str, handler: H)
+    where
+        H: Fn(AppState, Auth, Params, Request) -> F + Clone + Send + Sync + 'static,
+        F: Future<Output = ApiResult> + Send + 'static,
+    {
+        self.add_serving(
+            method,
+            path,
+            summary,
+            Access::TokenOrCookie,
+            Serves::Other,
+            handler,
+        )
+    }
+
+    /// Adds a public route (no caller): the route says so in openapi.json.
+    pub fn add_public<H, F>(&mut self, method: Method, path: &str, summary: &str, handler: H)
     where
         H: Fn(AppState, Params, Request) -> F + Clone + Send + Sync + 'static,
         F: Future<Output = ApiResult> + Send + 'static,
     {
-        self.add_serving(method, path, summary, public, Serves::Other, handler)
-    }
-
-    pub fn add_serving<H, F>(
-        &mut self,
-        method: Method,
-        path: &str,
-        summary: &str,
-        public: bool,
-        serves: Serves,
-        handler: H,
-    ) where
-        H: Fn(AppState, Params, Request) -> F + Clone + Send + Sync + 'static,
-        F: Future<Output = ApiResult> + Send + 'static,
-    {
-        let mut names = Vec::new();
-        let positional: Vec<String> = path
-            .split('/')
-            .map(
-                |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                    Some(name) => {
-                        names.push(name.to_string());
-                        format!("{{p{}}}", names.len() - 1)
-                    }
-                    None => seg.to_string(),
-                },
-            )
-            .collect();
-        let positional = positional.join("/");
-        if !self.seen.insert((method.to_string(), positional.clone())) {
+        let Some((positional, names)) =
+            self.claim(&method, path, summary, Access::Public, Serves::Other)
+        else {
             return;
-        }
-        self.specs.push(Spec {
-            method: method.clone(),
-            path: path.to_string(),
-            summary: summary.to_string(),
-            public,
-            serves,
-        });
-        let names: std::sync::Arc<[String]> = names.into();
+        };
         let route = on(
             filter_of(&method),
             move |State(st): State<AppState>, raw: RawPathParams, req: Request| {
@@ -169,8 +174,89 @@ impl Routes {
                 }
             },
         );
+        self.mount(&positional, route);
+    }
+
+    /// Adds an authenticated route that serves `serves` (for openapi.json).
+    pub fn add_serving<H, F>(
+        &mut self,
+        method: Method,
+        path: &str,
+        summary: &str,
+        access: Access,
+        serves: Serves,
+        handler: H,
+    ) where
+        H: Fn(AppState, Auth, Params, Request) -> F + Clone + Send + Sync + 'static,
+        F: Future<Output = ApiResult> + Send + 'static,
+    {
+        let Some((positional, names)) = self.claim(&method, path, summary, access, serves) else {
+            return;
+        };
+        let cookie = access == Access::TokenOrCookie;
+        let route = on(
+            filter_of(&method),
+            move |State(st): State<AppState>, raw: RawPathParams, req: Request| {
+                let params = Params {
+                    names: names.clone(),
+                    values: raw.iter().map(|(_, v)| v.to_string()).collect(),
+                };
+                let h = handler.clone();
+                async move {
+                    let auth = match authenticate(&st, req.headers(), cookie).await {
+                        Ok(a) => a,
+                        Err(e) => return ApiError(e).into_response(),
+                    };
+                    match h(st, auth, params, req).await {
+                        Ok(r) => r,
+                        Err(e) => e.into_response(),
+                    }
+                }
+            },
+        );
+        self.mount(&positional, route);
+    }
+
+    /// Records a route's spec and answers its positional path and parameter names,
+    /// unless the same method and path shape is already taken.
+    fn claim(
+        &mut self,
+        method: &Method,
+        path: &str,
+        summary: &str,
+        access: Access,
+        serves: Serves,
+    ) -> Option<(String, std::sync::Arc<[String]>)> {
+        let mut names = Vec::new();
+        let positional: Vec<String> = path
+            .split('/')
+            .map(
+                |seg| match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                    Some(name) => {
+                        names.push(name.to_string());
+                        format!("{{p{}}}", names.len() - 1)
+                    }
+                    None => seg.to_string(),
+                },
+            )
+            .collect();
+        let positional = positional.join("/");
+        if !self.seen.insert((method.to_string(), positional.clone())) {
+            return None;
+        }
+        self.specs.push(Spec {
+            method: method.clone(),
+            path: path.to_string(),
+            summary: summary.to_string(),
+            public: access == Access::Public,
+            serves,
+        });
+        Some((positional, names.into()))
+    }
+
+    fn mount(&mut self, positional: &str, route: axum::routing::MethodRouter<AppState>) {
         let r = std::mem::take(&mut self.router);
-        self.router = r.route(&positional, route);
+        self.router = r.route(positional, route);
     }
 
     pub fn into_router(self) -> (Router<AppState>, Vec<Spec>) {

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use erp_platform::{Error, Result};
 
 use crate::access::check_companies;
-use crate::auth::{authenticate, Auth};
+use crate::auth::Auth;
 use crate::reply::ApiResult;
 use crate::routes::Params;
 use crate::state::AppState;
@@ -227,8 +227,7 @@ pub async fn remove(st: &AppState, auth: &Auth, emp: i64, name: &str) {
 }
 
 /// GET /uploads/{emp}/{file}: bearer token or the session cookie.
-pub async fn serve(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), true).await?;
+pub async fn serve(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let emp = p.i64("emp")?;
     check_companies(&auth, &[emp])?;
     let name = p.get("file")?;

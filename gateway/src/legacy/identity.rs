@@ -21,7 +21,7 @@ async fn json_body(req: Request) -> Result<Map<String, Value>> {
     Ok(Body::parse(body_bytes(req).await?)?.map().clone())
 }
 use crate::access::{authorize, check_companies, Perm};
-use crate::auth::{authenticate, Auth};
+use crate::auth::Auth;
 use crate::state::AppState;
 use crate::upstream::{call, request};
 use crate::{register_calls, session, uploads};
@@ -66,8 +66,7 @@ async fn login(st: AppState, _p: Params, req: Request) -> ApiResult {
         .into_response())
 }
 
-async fn logout(st: AppState, _p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn logout(st: AppState, auth: Auth, _p: Params, _req: Request) -> ApiResult {
     session::logout(&st, &auth).await?;
     let clear = format!(
         "{}=; Path=/uploads; HttpOnly; SameSite=Strict; Max-Age=0",
@@ -80,8 +79,7 @@ async fn logout(st: AppState, _p: Params, req: Request) -> ApiResult {
         .into_response())
 }
 
-async fn company(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn company(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let emp = p.i64("id")?;
     check_companies(&auth, &[emp])?;
     let r = call(
@@ -105,8 +103,7 @@ async fn user_programs(st: &AppState, auth: &Auth, user: i64) -> Result<Vec<Valu
     Ok(serde_json::from_slice(&r.json)?)
 }
 
-async fn menu(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn menu(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let user = p.i64("user")?;
     self_or(&auth, user, Perm::View)?;
     let rows: Vec<Value> = user_programs(&st, &auth, user)
@@ -117,8 +114,7 @@ async fn menu(st: AppState, p: Params, req: Request) -> ApiResult {
     rows_response(rows)
 }
 
-async fn programs_of(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn programs_of(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let user = p.i64("user")?;
     self_or(&auth, user, Perm::View)?;
     rows_response(user_programs(&st, &auth, user).await?)
@@ -133,8 +129,7 @@ const GRANT_FLAGS: [&str; 4] = [
 
 /// PUT /programasusuario/{PROG_ID}/{user}: a body with permission flags changes the
 /// grant (user administrators); otherwise it toggles the user's own favourite.
-async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn put_program(st: AppState, auth: Auth, p: Params, req: Request) -> ApiResult {
     let (prog, user) = (p.i64("PROG_ID")?, p.i64("user")?);
     let body = json_body(req).await?;
     let mut id = st.up.identity.clone();
@@ -159,8 +154,7 @@ async fn put_program(st: AppState, p: Params, req: Request) -> ApiResult {
     ok_json(json_of(&r.json)?)
 }
 
-async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn grant(st: AppState, auth: Auth, _p: Params, req: Request) -> ApiResult {
     authorize(&auth, "usuarios", "Usuários", Perm::Create, &[], None)?;
     let body = json_body(req).await?;
     let r = call(st.up.identity.clone().grant_program(request(
@@ -171,8 +165,7 @@ async fn grant(st: AppState, _p: Params, req: Request) -> ApiResult {
     ok_json(json_of(&r.json)?)
 }
 
-async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn revoke(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     authorize(&auth, "usuarios", "Usuários", Perm::Delete, &[], None)?;
     let key = GrantKey { user_id: p.i64("user")?, program_id: p.i64("PROG_ID")? };
     let r = call(
@@ -185,8 +178,12 @@ async fn revoke(st: AppState, p: Params, req: Request) -> ApiResult {
     ok_json(json_of(&r.json)?)
 }
 
-async fn programs_for_registration(st: AppState, _p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn programs_for_registration(
+    st: AppState,
+    auth: Auth,
+    _p: Params,
+    _req: Request,
+) -> ApiResult {
     authorize(&auth, "usuarios", "Usuários", Perm::View, &[], None)?;
     let r = call(
         st.up
@@ -198,8 +195,7 @@ async fn programs_for_registration(st: AppState, _p: Params, req: Request) -> Ap
     ok_json(json_of(&r.json)?)
 }
 
-async fn user_self(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn user_self(st: AppState, auth: Auth, p: Params, req: Request) -> ApiResult {
     let (user, emp) = (p.i64("id")?, p.i64("emp")?);
     let body = Value::Object(json_body(req).await?);
     authorize(
@@ -222,8 +218,7 @@ async fn user_self(st: AppState, p: Params, req: Request) -> ApiResult {
     ok_json(json_of(&r.json)?)
 }
 
-async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn validate_user(st: AppState, auth: Auth, p: Params, req: Request) -> ApiResult {
     let emp = p.i64("emp")?;
     let body = Value::Object(json_body(req).await?);
     authorize(
@@ -242,8 +237,7 @@ async fn validate_user(st: AppState, p: Params, req: Request) -> ApiResult {
     ok_json(json_of(&r.json)?)
 }
 
-async fn subgroups_of(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn subgroups_of(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let (emp, user) = (p.i64("emp")?, p.i64("user")?);
     let mut body = Map::new();
     body.insert("SGUS_USR_ID".into(), Value::from(user));
@@ -253,15 +247,13 @@ async fn subgroups_of(st: AppState, p: Params, req: Request) -> ApiResult {
     )
 }
 
-async fn subgroup_delete(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn subgroup_delete(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let (id, emp) = (p.get("id")?.to_string(), p.i64("emp")?);
     register_calls::delete(&st, &auth, "subgrupousuario", Some(emp), vec![id]).await?;
     ok_json(json!({"code": 200, "msg": "Registro excluído com sucesso."}))
 }
 
-async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn logo_upload(st: AppState, auth: Auth, p: Params, req: Request) -> ApiResult {
     let (emp, kind) = (p.i64("ID")?, p.get("ID_IMG")?.to_string());
     authorize(&auth, "empresas", "Empresas", Perm::Update, &[emp], None)?;
     let stored = uploads::receive(&st, &auth, emp, req, uploads::IMAGES).await?;
@@ -295,8 +287,7 @@ async fn logo_upload(st: AppState, p: Params, req: Request) -> ApiResult {
     ok_json(v)
 }
 
-async fn logo_delete(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn logo_delete(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     let emp = p.i64("ID")?;
     let name = p.get("NOME_IMAGE")?.to_string();
     authorize(&auth, "empresas", "Empresas", Perm::Update, &[emp], None)?;
@@ -311,123 +302,106 @@ async fn logo_delete(st: AppState, p: Params, req: Request) -> ApiResult {
 }
 
 pub fn add(routes: &mut Routes) {
-    routes.add(
+    routes.add_public(
         Method::POST,
         "/usuarios/sessions",
         "Login: token, usuário, empresa e programas",
-        true,
         login,
     );
     routes.add(
         Method::DELETE,
         "/usuarios/sessions",
         "Logout: revoga o token",
-        false,
         logout,
     );
     routes.add(
         Method::POST,
         "/usuarios/logout",
         "Logout: revoga o token",
-        false,
         logout,
     );
     routes.add(
         Method::GET,
         "/empresa/consulta/{id}",
         "Dados da empresa",
-        false,
         company,
     );
     routes.add(
         Method::GET,
         "/programasusuario/montamenu/{user}",
         "Menu do usuário (programas com consulta)",
-        false,
         menu,
     );
     routes.add(
         Method::GET,
         "/programasusuario/{user}",
         "Programas e permissões do usuário",
-        false,
         programs_of,
     );
     routes.add(
         Method::PUT,
         "/programasusuario/{PROG_ID}/{user}",
         "Favorito (0/1) ou permissões do programa",
-        false,
         put_program,
     );
     routes.add(
         Method::POST,
         "/programasusuario",
         "Concede um programa ao usuário",
-        false,
         grant,
     );
     routes.add(
         Method::DELETE,
         "/programasusuario/{PROG_ID}/{user}",
         "Remove um programa do usuário",
-        false,
         revoke,
     );
     routes.add(
         Method::GET,
         "/programas/menucadastrousuario",
         "Programas para o cadastro de usuários",
-        false,
         programs_for_registration,
     );
     routes.add(
         Method::PUT,
         "/usuariosModificacoes/{id}/{emp}",
         "Alterações do próprio usuário (dados e senha)",
-        false,
         user_self,
     );
     routes.add(
         Method::POST,
         "/validausuarios/{emp}",
         "Valida usuário e senha (liberação)",
-        false,
         validate_user,
     );
     routes.add(
         Method::GET,
         "/subgrupousuario/{emp}/{user}",
         "Subgrupos liberados ao usuário",
-        false,
         subgroups_of,
     );
     routes.add(
         Method::POST,
         "/subgrupousuario/{emp}/{user}",
         "Subgrupos liberados ao usuário",
-        false,
         subgroups_of,
     );
     routes.add(
         Method::DELETE,
         "/subgrupousuario/{id}/{emp}/{user}",
         "Remove subgrupo do usuário",
-        false,
         subgroup_delete,
     );
     routes.add(
         Method::PUT,
         "/empresas/uploads/{ID}/{ID_IMG}",
         "Envia logo da empresa (multipart: file)",
-        false,
         logo_upload,
     );
     routes.add(
         Method::DELETE,
         "/empresas/uploads/{ID}/{ID_IMAGE}/{NOME_IMAGE}",
         "Remove logo da empresa",
-        false,
         logo_delete,
     );
 }

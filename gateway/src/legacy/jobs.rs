@@ -12,13 +12,12 @@ use erp_platform::Error;
 use serde_json::json;
 
 use crate::access::{check_program, Perm};
-use crate::auth::authenticate;
+use crate::auth::Auth;
 use crate::reply::{ok_json, ApiResult};
 use crate::routes::{Params, Routes};
 use crate::state::AppState;
 
-async fn run_job(st: AppState, p: Params, req: Request) -> ApiResult {
-    let auth = authenticate(&st, req.headers(), false).await?;
+async fn run_job(st: AppState, auth: Auth, p: Params, _req: Request) -> ApiResult {
     check_program(&auth, "", "", Perm::Operator)?;
     let service = p.get("service")?;
     let job = p.get("job")?;
@@ -41,7 +40,6 @@ pub fn add(routes: &mut Routes) {
         Method::POST,
         "/jobs/{service}/{job}",
         "Executar uma tarefa agendada agora (somente operadores de suporte)",
-        false,
         run_job,
     );
 }

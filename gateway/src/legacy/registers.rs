@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, Request};
+use axum::extract::Request;
 use axum::http::Method;
 use bytes::Bytes;
 use erp_platform::resource::{Action, Registry};
@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use crate::auth::Auth;
 use crate::register_calls::{self, Body};
 use crate::reply::{body_bytes, count_response, json_bytes, list_response, ok_json, ApiResult};
-use crate::routes::{Params, Routes, Serves};
+use crate::routes::{Access, Params, Routes, Serves};
 use crate::state::AppState;
 
 /// What a register route does.
@@ -65,10 +65,7 @@ impl Call {
 }
 
 /// Serves every register route.
-async fn serve(st: AppState, p: Params, req: Request, call: Call) -> ApiResult {
-    let (mut parts, body) = req.into_parts();
-    let auth = Auth::from_request_parts(&mut parts, &st).await?;
-    let req = Request::from_parts(parts, body);
+async fn serve(st: AppState, auth: Auth, p: Params, req: Request, call: Call) -> ApiResult {
     let name = &*call.register;
     let emp = p.opt_i64("emp")?;
     match &call.op {
@@ -181,9 +178,14 @@ fn names(path: &str) -> Vec<String> {
 
 fn add(routes: &mut Routes, method: Method, path: &str, summary: &str, call: Call, op: &str) {
     let serves = Serves::Register { register: call.register.to_string(), op: op.to_string() };
-    routes.add_serving(method, path, summary, false, serves, move |st, p, req| {
-        serve(st, p, req, call.clone())
-    });
+    routes.add_serving(
+        method,
+        path,
+        summary,
+        Access::Token,
+        serves,
+        move |st, auth, p, req| serve(st, auth, p, req, call.clone()),
+    );
 }
 
 fn action_method(a: &Action) -> Method {

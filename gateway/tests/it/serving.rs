@@ -220,3 +220,47 @@ async fn the_app_pool_sees_nothing_without_a_tenant() {
         assert_eq!(n, 0, "{t} visible without a tenant");
     }
 }
+
+/// Every route of openapi.json answers 401 to a call without a token, except the
+/// routes declared public (login): authentication is the route table's, not each
+/// handler's, so no route is public by omission.
+#[tokio::test]
+async fn every_route_without_a_token_is_refused_unless_declared_public() {
+    let base = &app().base;
+    let (_, api) = read(
+        http()
+            .get(format!("{base}/openapi.json"))
+            .send()
+            .await
+            .expect("openapi"),
+    )
+    .await;
+    let paths = api["paths"].as_object().expect("paths");
+    let (mut checked, mut public) = (0, Vec::new());
+    for (path, ops) in paths {
+        let concrete: String = path
+            .split('/')
+            .map(|s| if s.starts_with('{') { "1" } else { s })
+            .collect::<Vec<_>>()
+            .join("/");
+        for (method, op) in ops.as_object().expect("operations") {
+            let m = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
+                .expect("method");
+            if op["security"] == json!([]) {
+                public.push(format!("{method} {path}"));
+                continue;
+            }
+            let r = http()
+                .request(m, format!("{base}{concrete}"))
+                .header("content-type", "application/json")
+                .body("{}")
+                .send()
+                .await
+                .expect("call");
+            assert_eq!(r.status().as_u16(), 401, "{method} {path} without a token");
+            checked += 1;
+        }
+    }
+    assert_eq!(public, vec!["post /usuarios/sessions".to_string()]);
+    assert!(checked > 1000, "{checked} routes checked");
+}
