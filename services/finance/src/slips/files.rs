@@ -177,6 +177,7 @@ pub async fn remittance(
                 uf: plain(p.uf.as_deref().unwrap_or("")),
             },
             interest_per_day: interest_per_day(&acc, p.value),
+            interest_percent_month: acc.interest_percent_month.filter(|r| *r > Decimal::ZERO),
             fine_percent: acc.fine_percent.filter(|f| *f > Decimal::ZERO),
             discount: None,
             protest_days: acc
