@@ -248,7 +248,9 @@ impl Account {
         format!("{} / {code}", with_dv(&self.agency, &self.agency_dv))
     }
 
-    /// The CNAB layout of the account's files.
+    /// The CNAB layout of the account's files. Sicoob remits in CNAB 400 and
+    /// returns in CNAB 240: an account is set to the layout of the file it
+    /// exchanges next (the parser refuses the other).
     pub fn cnab_layout(&self) -> Result<CnabLayout> {
         let layout = self.layout.as_deref().unwrap_or("");
         match (self.compe.as_str(), layout) {
@@ -256,15 +258,19 @@ impl Account {
             ("104", "240") => Ok(CnabLayout::Caixa240),
             ("748", "240") => Ok(CnabLayout::Sicredi240),
             ("085", "240") => Ok(CnabLayout::Ailos240),
+            ("001", "240") => Ok(CnabLayout::BancoDoBrasil240),
+            ("756", "240") => Ok(CnabLayout::Sicoob240),
             ("001", "400") => Ok(CnabLayout::BancoDoBrasil400),
             ("341", "400") => Ok(CnabLayout::Itau400),
+            ("237", "400") => Ok(CnabLayout::Bradesco400),
+            ("756", "400") => Ok(CnabLayout::Sicoob400),
             ("136", "400") => Ok(CnabLayout::Unicred400),
             (_, "") => Err(Error::validation(format!(
                 "Informe o leiaute CNAB (240 ou 400) na aba Cobrança da conta '{}'.",
                 self.description
             ))),
             (bank, l) => Err(Error::validation(format!(
-                "Leiaute CNAB {l} do banco {bank} não disponível. Leiautes disponíveis: Santander, Caixa, Sicredi e Ailos (240); Banco do Brasil, Itaú e Unicred (400)."
+                "Leiaute CNAB {l} do banco {bank} não disponível. Leiautes disponíveis: Santander, Caixa, Sicredi e Ailos (240); Banco do Brasil e Sicoob (240, só retorno); Banco do Brasil, Itaú e Bradesco (400); Sicoob (400, só remessa) e Unicred (400, só retorno)."
             ))),
         }
     }
@@ -332,6 +338,30 @@ mod tests {
     }
 
     #[test]
+    fn bradesco_and_sicoob_accounts_get_their_layouts() {
+        let account = |compe: &str, layout: &str| Account {
+            description: "COBRANÇA".into(),
+            compe: compe.into(),
+            layout: Some(layout.into()),
+            ..Account::default()
+        };
+        for (compe, layout, expected) in [
+            ("237", "400", CnabLayout::Bradesco400),
+            ("756", "240", CnabLayout::Sicoob240),
+            ("756", "400", CnabLayout::Sicoob400),
+            ("001", "240", CnabLayout::BancoDoBrasil240),
+            ("001", "400", CnabLayout::BancoDoBrasil400),
+            ("341", "400", CnabLayout::Itau400),
+        ] {
+            let layout_of = account(compe, layout).cnab_layout().unwrap();
+            assert_eq!(layout_of, expected, "{compe}/{layout}");
+            assert_eq!(layout_of.bank_code(), compe);
+        }
+        let e = account("237", "240").cnab_layout().unwrap_err().to_string();
+        assert!(e.contains("Leiaute CNAB 240 do banco 237"), "{e}");
+    }
+
+    #[test]
     fn missing_settings_are_named() {
         let mut a = santander();
         a.wallet.clear();
@@ -340,9 +370,9 @@ mod tests {
         a.compe = "999".into();
         let e = a.free_field(1).unwrap_err().to_string();
         assert!(e.contains("O banco 999 não emite boletos"), "{e}");
-        a.compe = "001".into();
-        a.layout = Some("240".into());
+        a.compe = "104".into();
+        a.layout = Some("400".into());
         let e = a.cnab_layout().unwrap_err().to_string();
-        assert!(e.contains("Leiaute CNAB 240 do banco 001"), "{e}");
+        assert!(e.contains("Leiaute CNAB 400 do banco 104"), "{e}");
     }
 }

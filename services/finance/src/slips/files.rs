@@ -12,7 +12,11 @@
 //!   (what was paid beyond the balance is interest; less than the balance is a
 //!   partial settlement), a confirmation marks the slip registered, a refusal
 //!   refused with the bank's reasons, a write-off written off; a collection fee
-//!   becomes a debit on the account.
+//!   becomes a debit on the account. A title matches the slip of its nosso
+//!   número; where the layout's number may carry a check digit or the convênio
+//!   (`CnabLayout::returns_plain_nosso_numero` false) it is also tried without
+//!   them. The answer lists the parser's issues and notices (e.g. lines
+//!   completed with blanks) in `AVISOS`.
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
@@ -177,6 +181,7 @@ pub async fn remittance(
                 uf: plain(p.uf.as_deref().unwrap_or("")),
             },
             interest_per_day: interest_per_day(&acc, p.value),
+            interest_percent_month: acc.interest_percent_month.filter(|r| *r > Decimal::ZERO),
             fine_percent: acc.fine_percent.filter(|f| *f > Decimal::ZERO),
             discount: None,
             protest_days: acc
@@ -262,14 +267,27 @@ fn candidates(returned: &str) -> Vec<i64> {
     out
 }
 
+/// The slip of a returned nosso número: exactly that number when the layout
+/// returns the slip's own number (`exact`), else any of its `candidates`.
 async fn find_slip(
     tx: &mut Tx,
     client: i64,
     emp: i64,
     bank: i64,
     returned: &str,
+    exact: bool,
 ) -> Result<Option<i64>> {
-    for seq in candidates(returned) {
+    let numbers = if exact {
+        digits(returned)
+            .trim_start_matches('0')
+            .parse::<i64>()
+            .ok()
+            .into_iter()
+            .collect()
+    } else {
+        candidates(returned)
+    };
+    for seq in numbers {
         let id: Option<i64> = sqlx::query_scalar(
             "SELECT bol_id FROM finance.boletos
              WHERE client_id = $1 AND bol_emp_id = $2 AND bol_bco_id = $3 AND bol_sequencia = $4",
@@ -467,7 +485,15 @@ pub async fn process_return(
             .or(t.occurrence_date)
             .or(parsed.generated_on)
             .unwrap_or(today);
-        let slip = find_slip(tx, client, emp, bank, &t.nosso_numero).await?;
+        let slip = find_slip(
+            tx,
+            client,
+            emp,
+            bank,
+            &t.nosso_numero,
+            layout.returns_plain_nosso_numero(),
+        )
+        .await?;
         let claimed = sqlx::query(
             "INSERT INTO finance.boletoocorrencias (client_id, boco_emp_id, boco_bco_id, boco_nosso_numero, boco_codigo,
                  boco_data, boco_bol_id, boco_ret_id, boco_descricao, boco_motivos, boco_vlr_pago, boco_juros,
@@ -545,7 +571,12 @@ pub async fn process_return(
         "RECUSADOS": refused,
         "BAIXADOS": written_off,
         "IGNORADOS": ignored,
-        "AVISOS": parsed.issues.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        "AVISOS": parsed
+            .notices()
+            .into_iter()
+            .chain(parsed.issues.iter().map(|e| e.to_string()))
+            .collect::<Vec<_>>(),
+        "LINHAS_COMPLETADAS": parsed.padded_lines,
         "TITULOS": lines,
     });
     sqlx::query(

@@ -9,22 +9,35 @@
 //! Non-obvious choices:
 //! - The caller names the layout ([`CnabLayout`]) instead of having it guessed
 //!   from the file: the bank code in a header is not enough (Unicred files carry
-//!   Banco do Brasil's code 001).
+//!   Banco do Brasil's code 001). A return whose header names another bank, or
+//!   that is not a return at all, is refused rather than matched against the
+//!   account's slips.
 //! - Remittance parsing is strict (first problem → error). Return parsing keeps
 //!   going: a title whose lines cannot be read, a wrong trailer count or a
 //!   sequence gap becomes an entry of [`ReturnFile::issues`], so the readable
 //!   titles of a bank file can still be settled while the rest go to review.
-//!   Problems with the file header still abort.
+//!   Lines that lost their trailing blanks are completed and counted
+//!   ([`ReturnFile::padded_lines`]).
 //! - The nosso número is handled as digits without its check digit and without
 //!   leading zeros (they are not significant); Santander's check digit is
-//!   computed on write and verified on read.
+//!   computed on write and verified on read, Bradesco's (a field of its own) too,
+//!   Sicoob's is computed on write. Returns give the number as the bank writes it
+//!   (Banco do Brasil's with the convênio in front).
 //!
 //! Layout:
 //! - `layout`: the field-table engine (writer, typed reader, line splitting).
-//! - `tables240`: CNAB 240 tables (Santander, Caixa, Sicredi, Ailos; segments P, Q, R, T, U).
-//! - `tables400`: CNAB 400 tables (Banco do Brasil and Itaú remittances, Unicred return).
+//! - `tables240`: CNAB 240 tables (Santander, Caixa, Sicredi, Ailos; segments P,
+//!   Q, R, T, U; Sicoob's segment T).
+//! - `tables400`: CNAB 400 tables (remittances of Banco do Brasil, Itaú,
+//!   Bradesco and Sicoob; returns of Banco do Brasil CBR643, Itaú, Bradesco and
+//!   Unicred).
 //! - `remittance`: remittance generator and parser.
-//! - `returns`: return parser and occurrence/reason tables.
+//! - `returns`: return parser and occurrence/reason tables of each bank.
+//!
+//! Which layout does what (remittance / return): Santander, Caixa, Sicredi and
+//! Ailos CNAB 240 both; Banco do Brasil and Sicoob CNAB 240 return only; Banco do
+//! Brasil (CBR641 / CBR643), Itaú and Bradesco CNAB 400 both; Sicoob CNAB 400
+//! remittance only; Unicred CNAB 400 return only.
 
 pub mod layout;
 pub mod remittance;
@@ -80,7 +93,24 @@ pub enum CnabError {
     },
 }
 
-/// The bank layouts this module knows.
+/// The bank layouts this module knows, one per bank and record length. What each
+/// can do: remittance (generate and read back) and/or return (read).
+///
+/// | Layout | Bank | Remittance | Return |
+/// |---|---|---|---|
+/// | `Santander240` | 033 | yes | yes |
+/// | `Caixa240` | 104 | yes | yes |
+/// | `Sicredi240` | 748 | yes | yes |
+/// | `Ailos240` | 085 | yes | yes |
+/// | `BancoDoBrasil240` | 001 | no | yes |
+/// | `Sicoob240` | 756 | no | yes |
+/// | `BancoDoBrasil400` | 001 | CBR641 | CBR643 |
+/// | `Itau400` | 341 | yes | yes |
+/// | `Bradesco400` | 237 | yes | yes |
+/// | `Sicoob400` | 756 | yes | no |
+/// | `Unicred400` | 136 | no | yes |
+///
+/// The others answer [`CnabError::Unsupported`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CnabLayout {
     /// Santander (033), CNAB 240.
@@ -91,15 +121,41 @@ pub enum CnabLayout {
     Sicredi240,
     /// Ailos (085), CNAB 240.
     Ailos240,
-    /// Banco do Brasil (001), CNAB 400 with a 7-digit convênio (remittance only).
+    /// Banco do Brasil (001), CNAB 240 (return only): FEBRABAN segments T and U,
+    /// the nosso número with the convênio in front.
+    BancoDoBrasil240,
+    /// Sicoob (756), CNAB 240 (return only): FEBRABAN segments T and U, the nosso
+    /// número (with its check digit apart) in the first ten positions of its field.
+    Sicoob240,
+    /// Banco do Brasil (001), CNAB 400 with a 7-digit convênio: CBR641 remittance
+    /// (detail type 7), CBR643 return.
     BancoDoBrasil400,
-    /// Itaú (341), CNAB 400 (remittance only).
+    /// Itaú (341), CNAB 400, remittance and return.
     Itau400,
+    /// Bradesco (237), CNAB 400, remittance and return.
+    Bradesco400,
+    /// Sicoob (756), CNAB 400 (remittance only; Sicoob returns in CNAB 240).
+    Sicoob400,
     /// Unicred (136), CNAB 400 in Banco do Brasil's CBR643 format (return only).
     Unicred400,
 }
 
 impl CnabLayout {
+    /// Every layout, for tests and listings.
+    pub const ALL: [CnabLayout; 11] = [
+        CnabLayout::Santander240,
+        CnabLayout::Caixa240,
+        CnabLayout::Sicredi240,
+        CnabLayout::Ailos240,
+        CnabLayout::BancoDoBrasil240,
+        CnabLayout::Sicoob240,
+        CnabLayout::BancoDoBrasil400,
+        CnabLayout::Itau400,
+        CnabLayout::Bradesco400,
+        CnabLayout::Sicoob400,
+        CnabLayout::Unicred400,
+    ];
+
     /// Bank compensation code.
     pub fn bank_code(self) -> &'static str {
         match self {
@@ -107,8 +163,10 @@ impl CnabLayout {
             CnabLayout::Caixa240 => "104",
             CnabLayout::Sicredi240 => "748",
             CnabLayout::Ailos240 => "085",
-            CnabLayout::BancoDoBrasil400 => "001",
+            CnabLayout::BancoDoBrasil240 | CnabLayout::BancoDoBrasil400 => "001",
+            CnabLayout::Sicoob240 | CnabLayout::Sicoob400 => "756",
             CnabLayout::Itau400 => "341",
+            CnabLayout::Bradesco400 => "237",
             CnabLayout::Unicred400 => "136",
         }
     }
@@ -119,8 +177,14 @@ impl CnabLayout {
             CnabLayout::Santander240
             | CnabLayout::Caixa240
             | CnabLayout::Sicredi240
-            | CnabLayout::Ailos240 => 240,
-            CnabLayout::BancoDoBrasil400 | CnabLayout::Itau400 | CnabLayout::Unicred400 => 400,
+            | CnabLayout::Ailos240
+            | CnabLayout::BancoDoBrasil240
+            | CnabLayout::Sicoob240 => 240,
+            CnabLayout::BancoDoBrasil400
+            | CnabLayout::Itau400
+            | CnabLayout::Bradesco400
+            | CnabLayout::Sicoob400
+            | CnabLayout::Unicred400 => 400,
         }
     }
 
@@ -130,10 +194,25 @@ impl CnabLayout {
             CnabLayout::Caixa240 => "Caixa CNAB 240 (SIGCB)",
             CnabLayout::Sicredi240 => "Sicredi CNAB 240",
             CnabLayout::Ailos240 => "Ailos CNAB 240",
+            CnabLayout::BancoDoBrasil240 => "Banco do Brasil CNAB 240",
+            CnabLayout::Sicoob240 => "Sicoob CNAB 240",
             CnabLayout::BancoDoBrasil400 => "Banco do Brasil CNAB 400",
             CnabLayout::Itau400 => "Itaú CNAB 400",
+            CnabLayout::Bradesco400 => "Bradesco CNAB 400",
+            CnabLayout::Sicoob400 => "Sicoob CNAB 400",
             CnabLayout::Unicred400 => "Unicred CNAB 400",
         }
+    }
+
+    /// Whether the nosso número of this layout's returns is the slip's own number
+    /// (no convênio in front, no check digit), so a return title matches exactly
+    /// one slip; the other layouts' numbers are matched with and without their
+    /// check digit or prefix.
+    pub fn returns_plain_nosso_numero(self) -> bool {
+        matches!(
+            self,
+            CnabLayout::Itau400 | CnabLayout::Bradesco400 | CnabLayout::Sicoob240
+        )
     }
 }
 
@@ -172,12 +251,18 @@ pub struct Slip {
     pub payer: Payer,
     /// Interest in reais per day late, charged from the day after the due date.
     pub interest_per_day: Option<Decimal>,
-    /// Fine (multa) percentage from the day after the due date (CNAB 240 only).
+    /// The same interest as a percentage a month, for layouts whose field is a
+    /// rate (Sicoob CNAB 400); when absent there, it is derived from
+    /// `interest_per_day` and the amount (30-day month, 4 decimal places).
+    #[serde(default)]
+    pub interest_percent_month: Option<Decimal>,
+    /// Fine (multa) percentage from the day after the due date (CNAB 240,
+    /// Bradesco and Sicoob CNAB 400).
     pub fine_percent: Option<Decimal>,
     pub discount: Option<Discount>,
     /// Protest after this many calendar days; `None` = do not protest.
     pub protest_days: Option<u8>,
-    /// Message to the payer (CNAB 240 segment R only).
+    /// Message to the payer (CNAB 240 segment R, Sicoob CNAB 400).
     pub message: Option<String>,
     /// What the bank is asked to do with the slip (código de movimento).
     #[serde(default)]
@@ -186,7 +271,8 @@ pub struct Slip {
 
 /// The remittance command of a slip (código de movimento da remessa). The three
 /// codes have the same meaning in FEBRABAN's CNAB 240 and in the CNAB 400 layouts
-/// of Banco do Brasil and Itaú; a change of value is a write-off and a new slip.
+/// of Banco do Brasil, Itaú, Bradesco and Sicoob; a change of value is a write-off
+/// and a new slip.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Command {
     /// 01: register the slip (entrada de título).
@@ -231,7 +317,8 @@ pub struct Beneficiary {
     pub wallet: String,
     /// Banco do Brasil's carteira variation (e.g. 019); ignored by other banks.
     pub wallet_variation: Option<String>,
-    /// Convênio / código do beneficiário / código de transmissão.
+    /// Convênio / código do beneficiário / código de transmissão (Bradesco's
+    /// código da empresa, Sicoob's código do cliente with its digit).
     pub agreement: String,
     /// Sequential number of the remittance file (NSA).
     pub file_sequence: u64,

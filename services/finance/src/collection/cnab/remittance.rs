@@ -10,9 +10,17 @@
 //! - Interest (juros) and fines start the day after the due date; interest is a
 //!   value per day (code 1), the fine a percentage (code 2), the discount a fixed
 //!   value up to a date (code 1), protest in calendar days (code 1, else 3).
-//! - CNAB 400 detail records of these banks have no room for a fine or a free
-//!   message (they would need optional records), so slips carrying them are
-//!   refused instead of silently losing the data.
+//! - CNAB 400 detail records of Banco do Brasil and Itaú have no room for a fine
+//!   or a free message (they would need optional records), so slips carrying
+//!   them are refused instead of silently losing the data; which layout has room
+//!   is read from its table (a `multa` or `mensagem` field). Bradesco's detail
+//!   has no district, city or state (the bank takes them from the CEP).
+//! - Sicoob CNAB 400 takes interest as a monthly rate (4 decimals) and the
+//!   protest as a number of days, 00 meaning the cooperative's default; it has
+//!   no "do not protest" code.
+//! - The check digit of Bradesco's nosso número (carteira + number) is written
+//!   and verified on read; Sicoob's depends on the código do cliente of the
+//!   header and is written, not verified.
 //! - On parse, a discount or interest is taken as present when its amount is
 //!   positive, whatever the code says: generators in the wild (the Santander
 //!   fixture) write an amount with code 0, and reading it as "no discount" would
@@ -22,7 +30,9 @@ use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::super::barcode::santander_nosso_numero_dv;
+use super::super::barcode::{
+    bradesco_nosso_numero_dv, santander_nosso_numero_dv, sicoob_nosso_numero_dv,
+};
 use super::layout::{
     check_date6, next_day, split_lines, write_record, Line, Record, RecordLayout, Value, Values,
 };
@@ -36,6 +46,21 @@ enum NossoNumero {
     Plain,
     /// Santander: 12 digits followed by their mod-11 digit.
     SantanderWithDigit,
+    /// Bradesco: the number, and in `nosso_numero_dv` its digit over carteira +
+    /// number (mod 11 base 7, P for 10).
+    BradescoDigit,
+    /// Sicoob: the number, and in `nosso_numero_dv` its digit over agência +
+    /// código do cliente + number.
+    SicoobDigit,
+}
+
+/// How a CNAB 400 detail asks for a protest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Protest {
+    /// This code in `instrucao_1`, the days in `prazo_protesto`.
+    Instruction(u64),
+    /// Only the days, in `prazo_protesto` (Sicoob).
+    Days,
 }
 
 struct Profile240 {
@@ -52,10 +77,10 @@ struct Profile240 {
 struct Profile400 {
     header: &'static RecordLayout,
     detail: &'static RecordLayout,
-    /// Record type of the detail line ('7' for BB's 7-digit convênio, '1' for Itaú).
+    /// Record type of the detail line ('7' for BB's 7-digit convênio, '1' for the others).
     detail_type: char,
-    /// Instruction code meaning "protest after N days" (N in `prazo_protesto`).
-    protest_instruction: u64,
+    protest: Protest,
+    nosso_numero: NossoNumero,
 }
 
 enum Profile {
@@ -121,15 +146,31 @@ fn profile(layout: CnabLayout) -> Result<Profile, CnabError> {
             header: &t400::BB_HEADER,
             detail: &t400::BB_DETAIL,
             detail_type: '7',
-            protest_instruction: 6,
+            protest: Protest::Instruction(6),
+            nosso_numero: NossoNumero::Plain,
         })),
         CnabLayout::Itau400 => Ok(Profile::Cnab400(Profile400 {
             header: &t400::ITAU_HEADER,
             detail: &t400::ITAU_DETAIL,
             detail_type: '1',
-            protest_instruction: 9,
+            protest: Protest::Instruction(9),
+            nosso_numero: NossoNumero::Plain,
         })),
-        CnabLayout::Unicred400 => {
+        CnabLayout::Bradesco400 => Ok(Profile::Cnab400(Profile400 {
+            header: &t400::BRADESCO_HEADER,
+            detail: &t400::BRADESCO_DETAIL,
+            detail_type: '1',
+            protest: Protest::Instruction(6),
+            nosso_numero: NossoNumero::BradescoDigit,
+        })),
+        CnabLayout::Sicoob400 => Ok(Profile::Cnab400(Profile400 {
+            header: &t400::SICOOB_HEADER,
+            detail: &t400::SICOOB_DETAIL,
+            detail_type: '1',
+            protest: Protest::Days,
+            nosso_numero: NossoNumero::SicoobDigit,
+        })),
+        CnabLayout::BancoDoBrasil240 | CnabLayout::Sicoob240 | CnabLayout::Unicred400 => {
             Err(CnabError::Unsupported { layout: layout.name(), what: "remessa" })
         }
     }
@@ -159,10 +200,20 @@ fn only_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn validate_beneficiary(b: &Beneficiary) -> Result<(), CnabError> {
+fn validate_beneficiary(layout: CnabLayout, b: &Beneficiary) -> Result<(), CnabError> {
     let err = |field, reason: &str| CnabError::Beneficiary { field, reason: reason.to_string() };
     if b.company_name.trim().is_empty() {
         return Err(err("nome da empresa", "obrigatório"));
+    }
+    // Bradesco's header identifies the company by this code, Sicoob's by the
+    // código do cliente (also in the nosso número's digit).
+    if matches!(layout, CnabLayout::Bradesco400 | CnabLayout::Sicoob400)
+        && !only_digits(&b.agreement)
+    {
+        return Err(err(
+            "código do beneficiário",
+            "deve ser numérico e não vazio",
+        ));
     }
     if !(only_digits(&b.document) && matches!(b.document.len(), 11 | 14)) {
         return Err(err("CPF/CNPJ", "deve ter 11 ou 14 dígitos"));
@@ -179,7 +230,13 @@ fn validate_beneficiary(b: &Beneficiary) -> Result<(), CnabError> {
     Ok(())
 }
 
-fn validate_slip(layout: CnabLayout, index: usize, slip: &Slip) -> Result<(), CnabError> {
+/// `detail` is the CNAB 400 detail table (what the record has room for).
+fn validate_slip(
+    layout: CnabLayout,
+    detail: Option<&RecordLayout>,
+    index: usize,
+    slip: &Slip,
+) -> Result<(), CnabError> {
     let err = |field, reason: String| CnabError::Slip {
         index,
         nosso_numero: slip.nosso_numero.clone(),
@@ -211,7 +268,10 @@ fn validate_slip(layout: CnabLayout, index: usize, slip: &Slip) -> Result<(), Cn
     if !(payer.uf.len() == 2 && payer.uf.bytes().all(|b| b.is_ascii_alphabetic())) {
         return Err(err("UF", "deve ter 2 letras".into()));
     }
-    if let Some(rate) = slip.interest_per_day {
+    for rate in [slip.interest_per_day, slip.interest_percent_month]
+        .into_iter()
+        .flatten()
+    {
         if rate <= Decimal::ZERO {
             return Err(err("juros", "deve ser positivo quando informado".into()));
         }
@@ -229,8 +289,8 @@ fn validate_slip(layout: CnabLayout, index: usize, slip: &Slip) -> Result<(), Cn
             ));
         }
     }
-    if layout.record_len() == 400 {
-        if slip.fine_percent.is_some() {
+    if let Some(detail) = detail {
+        if slip.fine_percent.is_some() && detail.field("multa").is_none() {
             return Err(err(
                 "multa",
                 format!(
@@ -239,7 +299,7 @@ fn validate_slip(layout: CnabLayout, index: usize, slip: &Slip) -> Result<(), Cn
                 ),
             ));
         }
-        if slip.message.is_some() {
+        if slip.message.is_some() && detail.field("mensagem").is_none() {
             return Err(err(
                 "mensagem",
                 format!(
@@ -274,6 +334,8 @@ fn account_values(layout: CnabLayout, b: &Beneficiary) -> Values {
         ("conta_cobranca_dv", text(&b.account_dv)),
         ("convenio", text(&b.agreement)),
         ("convenio_repetido", text(&b.agreement)),
+        ("cooperativa_cobradora", text(&b.agency)),
+        ("cooperativa_cobradora_dv", text(&b.agency_dv)),
         ("nome_empresa", text(&b.company_name)),
         ("tipo_inscricao", Value::Num(doc_type(&b.document))),
         ("inscricao", text(&b.document)),
@@ -303,6 +365,7 @@ fn slip_values(slip: &Slip) -> Values {
         ("cidade", text(&payer.city)),
         ("uf", text(&payer.uf)),
         ("mensagem_3", text(slip.message.as_deref().unwrap_or(""))),
+        ("mensagem", text(slip.message.as_deref().unwrap_or(""))),
         ("movimento", Value::Num(slip.command.code())),
     ];
     let after_due = Some(next_day(slip.due_date));
@@ -317,6 +380,10 @@ fn slip_values(slip: &Slip) -> Values {
             ("juros", Value::Money(Decimal::ZERO)),
         ]),
     }
+    v.push((
+        "taxa_juros_mes",
+        Value::Money(monthly_rate(slip).unwrap_or(Decimal::ZERO)),
+    ));
     match &slip.discount {
         Some(d) => v.extend([
             ("codigo_desconto", Value::Num(1)),
@@ -352,9 +419,62 @@ fn slip_values(slip: &Slip) -> Values {
     v
 }
 
+/// The slip's interest as a percentage a month (4 decimals): as given, else from
+/// the value per day over a 30-day month.
+fn monthly_rate(slip: &Slip) -> Option<Decimal> {
+    slip.interest_percent_month
+        .or_else(|| {
+            slip.interest_per_day
+                .map(|day| day * Decimal::from(3000) / slip.amount)
+        })
+        .map(|rate| rate.round_dp(4))
+}
+
+/// The value per day of a monthly rate, as the account's settings derive it.
+fn daily_interest(amount: Decimal, rate: Decimal) -> Decimal {
+    (amount * rate / Decimal::from(3000)).round_dp(2)
+}
+
+/// The nosso número's check digit where the layout gives it a field of its own.
+fn nosso_numero_digit(
+    style: NossoNumero,
+    beneficiary: &Beneficiary,
+    index: usize,
+    slip: &Slip,
+) -> Result<Option<String>, CnabError> {
+    let err = |e: super::super::barcode::BarcodeError| CnabError::Slip {
+        index,
+        nosso_numero: slip.nosso_numero.clone(),
+        field: "nosso número",
+        reason: e.to_string(),
+    };
+    match style {
+        NossoNumero::Plain | NossoNumero::SantanderWithDigit => Ok(None),
+        NossoNumero::BradescoDigit => {
+            bradesco_nosso_numero_dv(&bradesco_wallet(&beneficiary.wallet), &slip.nosso_numero)
+                .map(|dv| Some(dv.to_string()))
+                .map_err(err)
+        }
+        NossoNumero::SicoobDigit => sicoob_nosso_numero_dv(
+            &beneficiary.agency,
+            &beneficiary.agreement,
+            &slip.nosso_numero,
+        )
+        .map(|dv| Some(dv.to_string()))
+        .map_err(err),
+    }
+}
+
+/// Bradesco's digit takes the carteira in two digits ("009" and "9" are 09).
+fn bradesco_wallet(wallet: &str) -> String {
+    format!("{:0>2}", wallet.trim().trim_start_matches('0'))
+}
+
 fn nosso_numero_value(style: NossoNumero, index: usize, slip: &Slip) -> Result<Value, CnabError> {
     match style {
-        NossoNumero::Plain => Ok(text(&slip.nosso_numero)),
+        NossoNumero::Plain | NossoNumero::BradescoDigit | NossoNumero::SicoobDigit => {
+            Ok(text(&slip.nosso_numero))
+        }
         NossoNumero::SantanderWithDigit => {
             let dv =
                 santander_nosso_numero_dv(&slip.nosso_numero).map_err(|e| CnabError::Slip {
@@ -377,12 +497,16 @@ pub fn generate_remittance(
     generated_at: NaiveDateTime,
 ) -> Result<String, CnabError> {
     let profile = profile(layout)?;
-    validate_beneficiary(beneficiary)?;
+    validate_beneficiary(layout, beneficiary)?;
     if slips.is_empty() {
         return Err(CnabError::Structure { line: 0, reason: "remessa sem títulos".into() });
     }
+    let detail = match &profile {
+        Profile::Cnab240(_) => None,
+        Profile::Cnab400(p) => Some(p.detail),
+    };
     for (i, slip) in slips.iter().enumerate() {
-        validate_slip(layout, i + 1, slip)?;
+        validate_slip(layout, detail, i + 1, slip)?;
     }
     let account = account_values(layout, beneficiary);
     let today = Value::Date(Some(generated_at.date()));
@@ -466,17 +590,22 @@ pub fn generate_remittance(
             )?);
             for (i, slip) in slips.iter().enumerate() {
                 let mut values = slip_values(slip);
-                let instruction = if slip.protest_days.is_some() {
-                    p.protest_instruction
-                } else {
-                    0
+                let instruction = match (p.protest, slip.protest_days) {
+                    (Protest::Instruction(code), Some(_)) => code,
+                    _ => 0,
                 };
                 values.extend([
                     ("instrucao_1", Value::Num(instruction)),
-                    ("nosso_numero", text(&slip.nosso_numero)),
+                    (
+                        "nosso_numero",
+                        nosso_numero_value(p.nosso_numero, i + 1, slip)?,
+                    ),
                     ("convenio_nosso_numero", text(&beneficiary.agreement)),
                     ("sequencial", Value::Num(lines.len() as u64 + 1)),
                 ]);
+                if let Some(dv) = nosso_numero_digit(p.nosso_numero, beneficiary, i + 1, slip)? {
+                    values.push(("nosso_numero_dv", Value::Text(dv)));
+                }
                 values.extend(account.iter().cloned());
                 let line =
                     write_record(p.detail, lines.len() + 1, &values).map_err(|e| match e {
@@ -524,6 +653,22 @@ fn required_date(rec: &Record, name: &str) -> Result<NaiveDate, CnabError> {
     })
 }
 
+/// Text of a field the layout may not declare (Bradesco has no city): empty.
+fn optional_text(rec: &Record, name: &str) -> Result<String, CnabError> {
+    match rec.layout.field(name) {
+        Some(_) => rec.text(name),
+        None => Ok(String::new()),
+    }
+}
+
+/// Amount of a field the layout may not declare.
+fn optional_money(rec: &Record, name: &str) -> Result<Option<Decimal>, CnabError> {
+    match rec.layout.field(name) {
+        Some(_) => rec.money(name).map(Some),
+        None => Ok(None),
+    }
+}
+
 fn payer_from(rec: &Record) -> Result<Payer, CnabError> {
     let raw = rec.text("inscricao")?;
     let keep = if rec.num("tipo_inscricao")? == 1 {
@@ -536,17 +681,37 @@ fn payer_from(rec: &Record) -> Result<Payer, CnabError> {
         name: rec.text("nome")?,
         document,
         address: rec.text("endereco")?,
-        district: rec.text("bairro")?,
+        district: optional_text(rec, "bairro")?,
         cep: rec.text("cep")?,
-        city: rec.text("cidade")?,
-        uf: rec.text("uf")?,
+        city: optional_text(rec, "cidade")?,
+        uf: optional_text(rec, "uf")?,
     })
 }
 
 fn nosso_numero_from(rec: &Record, style: NossoNumero) -> Result<String, CnabError> {
     let raw = rec.text("nosso_numero")?;
     match style {
-        NossoNumero::Plain => Ok(strip_zeros(&raw)),
+        NossoNumero::Plain | NossoNumero::SicoobDigit => Ok(strip_zeros(&raw)),
+        NossoNumero::BradescoDigit => {
+            let wallet = bradesco_wallet(&rec.text("carteira")?);
+            let found = rec.text("nosso_numero_dv")?;
+            let field = rec.layout.field("nosso_numero_dv");
+            let bad = |reason: String| CnabError::Field {
+                line: rec.line.number,
+                field: "nosso_numero_dv",
+                start: field.map_or(0, |f| f.start),
+                end: field.map_or(0, |f| f.end),
+                reason,
+            };
+            let expected =
+                bradesco_nosso_numero_dv(&wallet, &raw).map_err(|e| bad(e.to_string()))?;
+            if found != expected.to_string() {
+                return Err(bad(format!(
+                    "dígito do nosso número {raw}-{found} não confere com a carteira {wallet} (esperado {expected})"
+                )));
+            }
+            Ok(strip_zeros(&raw))
+        }
         NossoNumero::SantanderWithDigit => {
             let field = rec.layout.field("nosso_numero");
             let bad = |reason: String| CnabError::Field {
@@ -571,18 +736,25 @@ fn nosso_numero_from(rec: &Record, style: NossoNumero) -> Result<String, CnabErr
     }
 }
 
-/// Fields common to segment P and CNAB 400 details.
+/// Fields common to segment P and CNAB 400 details. Interest is the value per
+/// day, or (Sicoob) a monthly rate from which the value per day is derived.
 fn slip_from(rec: &Record, nosso_numero: String, payer: Payer) -> Result<Slip, CnabError> {
-    let interest = rec.money("juros")?;
+    let amount = rec.money("valor")?;
+    let rate = optional_money(rec, "taxa_juros_mes")?.filter(|r| *r > Decimal::ZERO);
+    let interest = match rate {
+        Some(rate) => daily_interest(amount, rate),
+        None => optional_money(rec, "juros")?.unwrap_or_default(),
+    };
     let discount = rec.money("desconto")?;
     Ok(Slip {
         nosso_numero,
         document_number: rec.text("numero_documento")?,
         issue_date: required_date(rec, "emissao")?,
         due_date: required_date(rec, "vencimento")?,
-        amount: rec.money("valor")?,
+        amount,
         payer,
         interest_per_day: (interest > Decimal::ZERO).then_some(interest),
+        interest_percent_month: rate,
         fine_percent: None,
         discount: if discount > Decimal::ZERO {
             Some(Discount { until: required_date(rec, "data_desconto")?, amount: discount })
@@ -843,12 +1015,27 @@ fn parse_400(
         } else if line.number > 1 {
             let mut slip = slip_from(
                 &rec,
-                strip_zeros(&rec.text("nosso_numero")?),
+                nosso_numero_from(&rec, p.nosso_numero)?,
                 payer_from(&rec)?,
             )?;
-            if rec.num("instrucao_1")? == p.protest_instruction {
-                slip.protest_days = Some(rec.num("prazo_protesto")? as u8);
+            let days = rec.num("prazo_protesto")?;
+            slip.protest_days = match p.protest {
+                Protest::Instruction(code) => (rec.num("instrucao_1")? == code).then_some(days),
+                Protest::Days => (days > 0).then_some(days),
             }
+            .map(|d| d as u8);
+            // A fine: Bradesco's code 2 with its percentage, Sicoob's percentage.
+            if let Some(fine) = optional_money(&rec, "multa")?.filter(|f| *f > Decimal::ZERO) {
+                let coded = match rec.layout.field("codigo_multa") {
+                    Some(_) => rec.num("codigo_multa")? == 2,
+                    None => true,
+                };
+                if coded {
+                    slip.fine_percent = Some(fine);
+                }
+            }
+            let message = optional_text(&rec, "mensagem")?;
+            slip.message = (!message.is_empty()).then_some(message);
             slips.push(slip);
         }
     }

@@ -1,5 +1,6 @@
 //! CNAB 240 field tables (FEBRABAN layout and the variants of Santander, Caixa
-//! SIGCB, Sicredi and Ailos), declared as data.
+//! SIGCB, Sicredi and Ailos; the returns of these and of Banco do Brasil and
+//! Sicoob), declared as data.
 //!
 //! The common FEBRABAN pieces are declared once and each bank replaces only the
 //! regions its manual defines differently (the account block of the headers and
@@ -7,8 +8,9 @@
 //! Constants carry the values the banks expect (modalidade `14` at Caixa, the
 //! `REMESSA-PRODUCAO` marker, layout versions), taken from the banks' manuals as
 //! reflected in the shared fixture files. Return segments T and U use the
-//! FEBRABAN positions, which all four banks follow; only the fields the parser
-//! reads are named, the rest are fillers that are never interpreted.
+//! FEBRABAN positions, which every bank here follows (Sicoob splits the nosso
+//! número field); only the fields the parser reads are named, the rest are
+//! fillers that are never interpreted.
 
 use super::layout::{alpha, blank, date8, lit, money, num, text, zeros, Field, RecordLayout};
 
@@ -594,7 +596,7 @@ pub const AILOS_FILE_TRAILER: RecordLayout = RecordLayout {
     parts: &[FILE_TRAILER_START, BLANK_TO_END_30],
 };
 
-// ---- return records (FEBRABAN positions, all four banks) -------------------------
+// ---- return records (FEBRABAN positions, every CNAB 240 bank) -------------------
 
 /// File header as read from a return: only identification fields are typed.
 pub const RETURN_FILE_HEADER: RecordLayout = RecordLayout {
@@ -616,35 +618,61 @@ pub const RETURN_FILE_HEADER: RecordLayout = RecordLayout {
     ]],
 };
 
+const T_START: &[Field] = &[
+    alpha("banco", 1, 3),
+    alpha("lote", 4, 7),
+    alpha("registro", 8, 8),
+    alpha("sequencial", 9, 13),
+    alpha("segmento", 14, 14),
+    blank(15, 15),
+    alpha("movimento", 16, 17),
+    alpha("conta_empresa", 18, 37),
+];
+
+const T_END: &[Field] = &[
+    alpha("carteira", 58, 58),
+    alpha("numero_documento", 59, 73),
+    date8("vencimento", 74, 81),
+    money("valor", 82, 96, 2),
+    alpha("banco_cobrador", 97, 99),
+    alpha("agencia_cobradora", 100, 105),
+    alpha("uso_empresa", 106, 130),
+    alpha("moeda", 131, 132),
+    alpha("tipo_inscricao", 133, 133),
+    alpha("inscricao", 134, 148),
+    alpha("nome", 149, 188),
+    alpha("contrato", 189, 198),
+    money("tarifa", 199, 213, 2),
+    alpha("motivos", 214, 223),
+    blank(224, 240),
+];
+
 pub const T: RecordLayout = RecordLayout {
     name: "CNAB 240 segmento T",
     len: 240,
-    parts: &[&[
-        alpha("banco", 1, 3),
-        alpha("lote", 4, 7),
-        alpha("registro", 8, 8),
-        alpha("sequencial", 9, 13),
-        alpha("segmento", 14, 14),
-        blank(15, 15),
-        alpha("movimento", 16, 17),
-        alpha("conta_empresa", 18, 37),
-        alpha("nosso_numero", 38, 57),
-        alpha("carteira", 58, 58),
-        alpha("numero_documento", 59, 73),
-        date8("vencimento", 74, 81),
-        money("valor", 82, 96, 2),
-        alpha("banco_cobrador", 97, 99),
-        alpha("agencia_cobradora", 100, 105),
-        alpha("uso_empresa", 106, 130),
-        alpha("moeda", 131, 132),
-        alpha("tipo_inscricao", 133, 133),
-        alpha("inscricao", 134, 148),
-        alpha("nome", 149, 188),
-        alpha("contrato", 189, 198),
-        money("tarifa", 199, 213, 2),
-        alpha("motivos", 214, 223),
-        blank(224, 240),
-    ]],
+    parts: &[T_START, &[alpha("nosso_numero", 38, 57)], T_END],
+};
+
+/// Sicoob's segment T: the nosso número field holds the number (9 digits, the
+/// first two zeros), its check digit, the instalment, the modality and the form
+/// type (Sicoob's CNAB 240 manual as read by kivanio/brcobranca,
+/// lib/brcobranca/retorno/cnab240/sicoob.rb, and eduardokum/laravel-boleto,
+/// src/Cnab/Retorno/Cnab240/Banco/Bancoob.php).
+pub const SICOOB_T: RecordLayout = RecordLayout {
+    name: "Sicoob 240 segmento T",
+    len: 240,
+    parts: &[
+        T_START,
+        &[
+            alpha("nosso_numero", 38, 46),
+            alpha("nosso_numero_dv", 47, 47),
+            alpha("parcela", 48, 49),
+            alpha("modalidade", 50, 51),
+            alpha("tipo_formulario", 52, 52),
+            blank(53, 57),
+        ],
+        T_END,
+    ],
 };
 
 pub const U: RecordLayout = RecordLayout {

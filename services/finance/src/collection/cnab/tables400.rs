@@ -1,5 +1,6 @@
-//! CNAB 400 field tables: Banco do Brasil (convênio of 7 digits, detail type 7)
-//! and Itaú remittances, and the Unicred return, declared as data.
+//! CNAB 400 field tables, declared as data: the remittances of Banco do Brasil
+//! (CBR641, convênio of 7 digits, detail type 7), Itaú, Bradesco and Sicoob, and
+//! the returns of Banco do Brasil (CBR643), Itaú, Bradesco and Unicred.
 //!
 //! Positions follow the banks' manuals; where a manual was not at hand the table
 //! follows the field positions of open-source implementations that read the same
@@ -7,6 +8,12 @@
 //! is Banco do Brasil's CBR643 layout as Unicred sends it (the header even names
 //! "001 BANCO DO BRASIL"), with the nosso número at 46–62 and the company's
 //! document number at 280–305.
+//!
+//! Return tables name the same things the same way, so one reader serves them
+//! all: `valor_pago` what the payer paid, `valor_liquido` what the bank credited
+//! (Itaú reports only the latter, its "valor principal"), `tarifa`, `juros`,
+//! `desconto`, `abatimento`, `motivos`, and `nosso_numero_dv` where the check
+//! digit has a position of its own.
 
 use super::layout::{alpha, blank, date6, lit, money, num, text, zeros, RecordLayout};
 
@@ -181,6 +188,171 @@ pub const ITAU_DETAIL: RecordLayout = RecordLayout {
     ]],
 };
 
+// ---- Bradesco (237) ---------------------------------------------------------------
+// Bradesco's "Cobrança" CNAB 400 manual (layout 4008.524.0121), as written by
+// kivanio/brcobranca (lib/brcobranca/remessa/cnab400/bradesco.rb) and its fixture.
+
+pub const BRADESCO_HEADER: RecordLayout = RecordLayout {
+    name: "Bradesco 400 header",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "0"),
+        lit("operacao", 2, 2, "1"),
+        lit("literal_remessa", 3, 9, "REMESSA"),
+        lit("servico", 10, 11, "01"),
+        lit("literal_servico", 12, 26, "COBRANCA"),
+        num("convenio", 27, 46),
+        text("nome_empresa", 47, 76),
+        lit("banco", 77, 79, "237"),
+        lit("nome_banco", 80, 94, "BRADESCO"),
+        date6("data_geracao", 95, 100),
+        blank(101, 108),
+        lit("sistema", 109, 110, "MX"),
+        num("nsa", 111, 117),
+        blank(118, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+pub const BRADESCO_DETAIL: RecordLayout = RecordLayout {
+    name: "Bradesco 400 detalhe",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "1"),
+        // Debit account of automatic debit (débito automático): not used.
+        zeros(2, 20),
+        zeros(21, 21),
+        num("carteira", 22, 24),
+        num("agencia", 25, 29),
+        num("conta", 30, 36),
+        alpha("conta_dv", 37, 37),
+        alpha("uso_empresa", 38, 62),
+        zeros(63, 65),
+        num("codigo_multa", 66, 66),
+        money("multa", 67, 70, 2),
+        num("nosso_numero", 71, 81),
+        alpha("nosso_numero_dv", 82, 82),
+        zeros(83, 92),
+        // 2: the company prints the slip; N: no automatic debit.
+        lit("emissao_boleto", 93, 93, "2"),
+        lit("debito_automatico", 94, 94, "N"),
+        blank(95, 105),
+        lit("aviso_debito", 106, 106, "2"),
+        blank(107, 108),
+        num("movimento", 109, 110),
+        alpha("numero_documento", 111, 120),
+        date6("vencimento", 121, 126),
+        money("valor", 127, 139, 2),
+        zeros(140, 147),
+        lit("especie", 148, 149, "01"),
+        lit("aceite", 150, 150, "N"),
+        date6("emissao", 151, 156),
+        num("instrucao_1", 157, 158),
+        num("prazo_protesto", 159, 160),
+        money("juros", 161, 173, 2),
+        date6("data_desconto", 174, 179),
+        money("desconto", 180, 192, 2),
+        zeros(193, 205),
+        zeros(206, 218),
+        num("tipo_inscricao", 219, 220),
+        num("inscricao", 221, 234),
+        text("nome", 235, 274),
+        text("endereco", 275, 314),
+        blank(315, 326),
+        num("cep", 327, 334),
+        blank(335, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+// ---- Sicoob (756) -------------------------------------------------------------------
+// Sicoob's CNAB 400 remittance, as written by kivanio/brcobranca
+// (lib/brcobranca/remessa/cnab400/sicoob.rb, with the manual's field list in its
+// comments) and frones/ACBr (ACBrBancoBancoob.pas) and the brcobranca fixture.
+// Interest is a monthly rate and the fine a percentage, both with 4 decimals.
+
+pub const SICOOB_HEADER: RecordLayout = RecordLayout {
+    name: "Sicoob 400 header",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "0"),
+        lit("operacao", 2, 2, "1"),
+        lit("literal_remessa", 3, 9, "REMESSA"),
+        lit("servico", 10, 11, "01"),
+        lit("literal_servico", 12, 26, "COBRANCA"),
+        num("agencia", 27, 30),
+        alpha("agencia_dv", 31, 31),
+        // Código do cliente/beneficiário with its check digit.
+        num("convenio", 32, 40),
+        blank(41, 46),
+        text("nome_empresa", 47, 76),
+        lit("banco", 77, 79, "756"),
+        lit("nome_banco", 80, 94, "BANCOOBCED"),
+        date6("data_geracao", 95, 100),
+        num("nsa", 101, 107),
+        blank(108, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+pub const SICOOB_DETAIL: RecordLayout = RecordLayout {
+    name: "Sicoob 400 detalhe",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "1"),
+        num("tipo_inscricao_empresa", 2, 3),
+        num("inscricao_empresa", 4, 17),
+        num("agencia", 18, 21),
+        alpha("agencia_dv", 22, 22),
+        num("conta", 23, 30),
+        alpha("conta_dv", 31, 31),
+        zeros(32, 37),
+        alpha("uso_empresa", 38, 62),
+        num("nosso_numero", 63, 73),
+        num("nosso_numero_dv", 74, 74),
+        lit("parcela", 75, 76, "01"),
+        lit("grupo_valor", 77, 78, "00"),
+        blank(79, 85),
+        lit("variacao_carteira", 86, 88, "000"),
+        zeros(89, 101),
+        blank(102, 105),
+        // 2: the beneficiary prints the slip.
+        lit("tipo_emissao", 106, 106, "2"),
+        num("carteira", 107, 108),
+        num("movimento", 109, 110),
+        alpha("numero_documento", 111, 120),
+        date6("vencimento", 121, 126),
+        money("valor", 127, 139, 2),
+        lit("banco", 140, 142, "756"),
+        num("cooperativa_cobradora", 143, 146),
+        alpha("cooperativa_cobradora_dv", 147, 147),
+        lit("especie", 148, 149, "01"),
+        lit("aceite", 150, 150, "0"),
+        date6("emissao", 151, 156),
+        num("instrucao_1", 157, 158),
+        lit("instrucao_2", 159, 160, "00"),
+        money("taxa_juros_mes", 161, 166, 4),
+        money("multa", 167, 172, 4),
+        lit("distribuicao", 173, 173, "2"),
+        date6("data_desconto", 174, 179),
+        money("desconto", 180, 192, 2),
+        zeros(193, 205),
+        zeros(206, 218),
+        num("tipo_inscricao", 219, 220),
+        num("inscricao", 221, 234),
+        text("nome", 235, 274),
+        text("endereco", 275, 311),
+        text("bairro", 312, 326),
+        num("cep", 327, 334),
+        text("cidade", 335, 349),
+        alpha("uf", 350, 351),
+        text("mensagem", 352, 391),
+        num("prazo_protesto", 392, 393),
+        blank(394, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
 // ---- returns ---------------------------------------------------------------------------
 
 /// Return header: only identification fields are typed.
@@ -249,6 +421,183 @@ pub const UNICRED_RETURN_DETAIL: RecordLayout = RecordLayout {
         alpha("uso_banco_3", 306, 318),
         alpha("motivos", 319, 326),
         alpha("brancos_327", 327, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+/// Itaú return detail: the Itaú CNAB 400 manual's positions as read by
+/// kivanio/brcobranca (lib/brcobranca/retorno/cnab400/itau.rb) and
+/// eduardokum/laravel-boleto (src/Cnab/Retorno/Cnab400/Banco/Itau.php).
+/// 254–266 is the "valor principal", the amount credited to the account (the
+/// fee already deducted when the bank deducts it), hence `valor_liquido`.
+pub const ITAU_RETURN_DETAIL: RecordLayout = RecordLayout {
+    name: "Itaú 400 detalhe (retorno)",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "1"),
+        alpha("tipo_inscricao_empresa", 2, 3),
+        alpha("inscricao_empresa", 4, 17),
+        alpha("agencia", 18, 21),
+        alpha("zeros_22", 22, 23),
+        alpha("conta", 24, 28),
+        alpha("conta_dv", 29, 29),
+        alpha("brancos_30", 30, 37),
+        alpha("uso_empresa", 38, 62),
+        alpha("nosso_numero", 63, 70),
+        alpha("brancos_71", 71, 82),
+        alpha("carteira", 83, 85),
+        alpha("nosso_numero_2", 86, 93),
+        alpha("nosso_numero_dac", 94, 94),
+        alpha("brancos_95", 95, 107),
+        alpha("codigo_carteira", 108, 108),
+        alpha("movimento", 109, 110),
+        date6("data_ocorrencia", 111, 116),
+        alpha("numero_documento", 117, 126),
+        alpha("nosso_numero_3", 127, 134),
+        alpha("brancos_135", 135, 146),
+        date6("vencimento", 147, 152),
+        money("valor", 153, 165, 2),
+        alpha("banco_cobrador", 166, 168),
+        alpha("agencia_cobradora", 169, 173),
+        alpha("especie", 174, 175),
+        money("tarifa", 176, 188, 2),
+        alpha("brancos_189", 189, 214),
+        money("iof", 215, 227, 2),
+        money("abatimento", 228, 240, 2),
+        money("desconto", 241, 253, 2),
+        money("valor_liquido", 254, 266, 2),
+        money("juros", 267, 279, 2),
+        money("outros_creditos", 280, 292, 2),
+        alpha("boleto_dda", 293, 293),
+        alpha("brancos_294", 294, 295),
+        date6("data_credito", 296, 301),
+        alpha("instrucao_cancelada", 302, 305),
+        alpha("brancos_306", 306, 311),
+        alpha("zeros_312", 312, 324),
+        alpha("nome", 325, 354),
+        alpha("brancos_355", 355, 377),
+        alpha("motivos", 378, 385),
+        alpha("brancos_386", 386, 392),
+        alpha("codigo_liquidacao", 393, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+/// Bradesco return detail: positions of Bradesco's manual as read by
+/// kivanio/brcobranca (lib/brcobranca/retorno/cnab400/bradesco.rb) and
+/// eduardokum/laravel-boleto (src/Cnab/Retorno/Cnab400/Banco/Bradesco.php). The
+/// nosso número has 11 digits and its check digit (0–9 or P) at 82.
+pub const BRADESCO_RETURN_DETAIL: RecordLayout = RecordLayout {
+    name: "Bradesco 400 detalhe (retorno)",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "1"),
+        alpha("tipo_inscricao_empresa", 2, 3),
+        alpha("inscricao_empresa", 4, 17),
+        alpha("zeros_18", 18, 21),
+        alpha("carteira", 22, 24),
+        alpha("agencia", 25, 29),
+        alpha("conta", 30, 36),
+        alpha("conta_dv", 37, 37),
+        alpha("uso_empresa", 38, 62),
+        alpha("zeros_63", 63, 70),
+        alpha("nosso_numero", 71, 81),
+        alpha("nosso_numero_dv", 82, 82),
+        alpha("uso_banco", 83, 104),
+        alpha("rateio", 105, 105),
+        alpha("pagamento_parcial", 106, 107),
+        alpha("codigo_carteira", 108, 108),
+        alpha("movimento", 109, 110),
+        date6("data_ocorrencia", 111, 116),
+        alpha("numero_documento", 117, 126),
+        alpha("nosso_numero_2", 127, 146),
+        date6("vencimento", 147, 152),
+        money("valor", 153, 165, 2),
+        alpha("banco_cobrador", 166, 168),
+        alpha("agencia_cobradora", 169, 173),
+        alpha("especie", 174, 175),
+        money("tarifa", 176, 188, 2),
+        money("outras_despesas", 189, 201, 2),
+        money("juros_atraso", 202, 214, 2),
+        money("iof", 215, 227, 2),
+        money("abatimento", 228, 240, 2),
+        money("desconto", 241, 253, 2),
+        money("valor_pago", 254, 266, 2),
+        money("juros", 267, 279, 2),
+        money("outros_creditos", 280, 292, 2),
+        alpha("brancos_293", 293, 294),
+        alpha("motivo_codigo", 295, 295),
+        date6("data_credito", 296, 301),
+        alpha("origem_pagamento", 302, 304),
+        alpha("brancos_305", 305, 314),
+        alpha("cheque", 315, 318),
+        alpha("motivos", 319, 328),
+        alpha("brancos_329", 329, 368),
+        alpha("cartorio", 369, 370),
+        alpha("protocolo", 371, 380),
+        alpha("brancos_381", 381, 394),
+        num("sequencial", 395, 400),
+    ]],
+};
+
+/// Banco do Brasil CBR643 return detail (convênio of 7 digits, record type 7):
+/// BB's CBR643 document as read by kivanio/brcobranca
+/// (lib/brcobranca/retorno/retorno_cbr643.rb) and eduardokum/laravel-boleto
+/// (src/Cnab/Retorno/Cnab400/Banco/Bb.php). The nosso número (64–80) is the
+/// convênio followed by the number; a refusal's reason is at 87–88, where a
+/// payment has its "natureza do recebimento"; 306–318 is what was credited.
+pub const BB_RETURN_DETAIL: RecordLayout = RecordLayout {
+    name: "Banco do Brasil 400 detalhe (retorno CBR643)",
+    len: 400,
+    parts: &[&[
+        lit("registro", 1, 1, "7"),
+        alpha("tipo_inscricao_empresa", 2, 3),
+        alpha("inscricao_empresa", 4, 17),
+        alpha("agencia", 18, 21),
+        alpha("agencia_dv", 22, 22),
+        alpha("conta", 23, 30),
+        alpha("conta_dv", 31, 31),
+        alpha("convenio", 32, 38),
+        alpha("uso_empresa", 39, 63),
+        alpha("nosso_numero", 64, 80),
+        alpha("tipo_cobranca", 81, 82),
+        alpha("dias_calculo", 83, 86),
+        alpha("motivos", 87, 88),
+        alpha("prefixo_titulo", 89, 91),
+        alpha("variacao", 92, 94),
+        alpha("conta_caucao", 95, 95),
+        alpha("taxas", 96, 105),
+        alpha("brancos_106", 106, 106),
+        alpha("carteira", 107, 108),
+        alpha("movimento", 109, 110),
+        date6("data_ocorrencia", 111, 116),
+        alpha("numero_documento", 117, 126),
+        alpha("brancos_127", 127, 146),
+        date6("vencimento", 147, 152),
+        money("valor", 153, 165, 2),
+        alpha("banco_cobrador", 166, 168),
+        alpha("agencia_cobradora", 169, 173),
+        alpha("especie", 174, 175),
+        date6("data_credito", 176, 181),
+        money("tarifa", 182, 188, 2),
+        money("outras_despesas", 189, 201, 2),
+        money("juros_desconto", 202, 214, 2),
+        money("iof", 215, 227, 2),
+        money("abatimento", 228, 240, 2),
+        money("desconto", 241, 253, 2),
+        money("valor_pago", 254, 266, 2),
+        money("juros", 267, 279, 2),
+        money("outros_creditos", 280, 292, 2),
+        money("abatimento_nao_aproveitado", 293, 305, 2),
+        money("valor_liquido", 306, 318, 2),
+        alpha("indicativo_lancamento", 319, 319),
+        alpha("indicador_valor", 320, 320),
+        alpha("valor_ajuste", 321, 332),
+        alpha("brancos_333", 333, 342),
+        alpha("zeros_343", 343, 390),
+        alpha("liquidacao_parcial", 391, 391),
+        alpha("brancos_392", 392, 392),
+        alpha("canal_pagamento", 393, 394),
         num("sequencial", 395, 400),
     ]],
 };

@@ -9,11 +9,13 @@
 //!
 //! Layout: `slips` (generation under concurrency, the PDF, changes and refusals),
 //! `files` (remittance, return and the reconciliation of what they settled),
-//! `cash` (transfers, balances, the daily closing, the accounting export, a
-//! 10,000-line statement).
+//! `returns400` (real Itaú and Bradesco CNAB 400 returns settling exactly their
+//! paid titles, once), `cash` (transfers, balances, the daily closing, the
+//! accounting export, a 10,000-line statement).
 
 mod cash;
 mod files;
+mod returns400;
 mod slips;
 
 use std::collections::HashMap;
