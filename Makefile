@@ -10,7 +10,7 @@ ERP_RELEASE := $(CARGO_TARGET_DIR)/release/erp
 E2E_PORT ?= 8091
 API_PORT ?= 8093
 
-.PHONY: pdf-tools run dev test test-rust test-web test-k8s e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
+.PHONY: pdf-tools run dev test test-rust test-web test-k8s test-alerts e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
 
 ## Run the product with demo data on http://localhost:8080.
 run: deps web release
@@ -24,8 +24,9 @@ dev: deps web build
 	@source deploy/dev-env.sh && exec $(ERP_DEBUG) run --demo
 
 ## Every test: Rust (unit + integration on real PostgreSQL, NATS, Redis), lint,
-## web unit tests and build, Kubernetes manifests, browser journey, API contract.
-test: deps lint test-rust test-web test-k8s e2e test-api
+## web unit tests and build, Kubernetes manifests, alerting rules, browser
+## journey, API contract.
+test: deps lint test-rust test-web test-k8s test-alerts e2e test-api
 	@echo "make test: all suites passed"
 
 deps:
@@ -60,6 +61,10 @@ test-web: web-deps
 
 test-k8s:
 	deploy/test-k8s.sh
+
+## Prometheus alerting rules (promtool test rules) and both Prometheus configurations.
+test-alerts:
+	deploy/test-alerts.sh
 
 ## poppler-utils: the print crate's tests turn the PDFs they make into images and text.
 pdf-tools:

@@ -87,6 +87,7 @@ pub fn metrics_handle() -> Option<&'static PrometheusHandle> {
 }
 
 pub fn render_metrics() -> String {
+    crate::db::record_pool_metrics();
     metrics_handle().map(|h| h.render()).unwrap_or_default()
 }
 

@@ -48,6 +48,7 @@
 //! - `rebuild`: the rebuild of the read model.
 
 pub mod billing;
+pub mod business_metrics;
 pub mod copies;
 pub mod dashboard;
 pub mod engine;

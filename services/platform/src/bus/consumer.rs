@@ -44,6 +44,10 @@ pub trait Effect: Send + Sync {
         }
         Ok(())
     }
+
+    /// After the transaction that applied `msgs` (new to the inbox) committed:
+    /// what must happen once per event and only if its effect stayed (metrics).
+    fn committed(&self, _client_id: i64, _msgs: &[&Message]) {}
 }
 
 /// Errors that refuse an event for good: applying it again cannot succeed.
@@ -135,6 +139,9 @@ async fn apply_tenant(
         effect.apply_batch(&mut tx, client_id, &fresh).await?;
     }
     tx.commit().await?;
+    if !fresh.is_empty() {
+        effect.committed(client_id, &fresh);
+    }
     Ok(fresh.len())
 }
 
@@ -147,15 +154,16 @@ async fn apply_single(
     client_id: i64,
     msg: &Message,
 ) -> Outcome {
-    let effect = effect.clone();
+    let applying = effect.clone();
     let result = apply_once(db, schema, consumer, &msg.id, client_id, |tx| {
         let msg = msg.clone();
-        Box::pin(async move { effect.apply(tx, client_id, &msg).await })
+        Box::pin(async move { applying.apply(tx, client_id, &msg).await })
     })
     .await;
     match result {
         Ok(applied) => {
             if applied {
+                effect.committed(client_id, &[msg]);
                 metrics::counter!("erp_events_applied_total", "consumer" => consumer.to_string())
                     .increment(1);
             }

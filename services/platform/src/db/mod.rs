@@ -17,6 +17,7 @@ mod reads;
 pub use reads::{ReadConn, Reads};
 
 use std::str::FromStr;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use sqlx::migrate::Migrator;
@@ -36,6 +37,44 @@ static PLATFORM_MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub struct Db {
     pub pool: PgPool,
     reads: Reads,
+    /// Keeps the pool in [`POOLS`] while this `Db` or a clone lives.
+    _gauged: Arc<PgPool>,
+}
+
+/// The process's pools (one per service in `erp run`), for the gauges.
+static POOLS: Mutex<Vec<Weak<PgPool>>> = Mutex::new(Vec::new());
+
+fn gauged(pool: &PgPool) -> Arc<PgPool> {
+    let p = Arc::new(pool.clone());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    pools.retain(|w| w.strong_count() > 0);
+    pools.push(Arc::downgrade(&p));
+    p
+}
+
+/// Sets the pool gauges from the live pools (called on each scrape):
+/// `erp_db_pool_connections{state="in_use"|"idle"}` and
+/// `erp_db_pool_max_connections` summed over them, and `erp_db_pool_usage_ratio`,
+/// the share in use of the fullest (what runs out first).
+pub fn record_pool_metrics() {
+    let pools: Vec<Arc<PgPool>> = POOLS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
+    let (mut busy, mut idle, mut max, mut fullest) = (0.0, 0.0, 0.0, 0.0_f64);
+    for p in &pools {
+        let free = p.num_idle() as f64;
+        let used = (p.size() as f64 - free).max(0.0);
+        let cap = f64::from(p.options().get_max_connections().max(1));
+        (busy, idle, max) = (busy + used, idle + free, max + cap);
+        fullest = fullest.max(used / cap);
+    }
+    metrics::gauge!("erp_db_pool_connections", "state" => "in_use").set(busy);
+    metrics::gauge!("erp_db_pool_connections", "state" => "idle").set(idle);
+    metrics::gauge!("erp_db_pool_max_connections").set(max);
+    metrics::gauge!("erp_db_pool_usage_ratio").set(fullest);
 }
 
 impl Db {
@@ -48,7 +87,8 @@ impl Db {
             .connect_with(opts.clone())
             .await?;
         let reads = Reads::new(&opts, cfg.db_max_connections);
-        Ok(Db { pool, reads })
+        let _gauged = gauged(&pool);
+        Ok(Db { pool, reads, _gauged })
     }
 
     /// A `Db` over an existing pool; its reads open connections the same way.
@@ -57,7 +97,8 @@ impl Db {
             &pool.connect_options(),
             pool.options().get_max_connections(),
         );
-        Db { pool, reads }
+        let _gauged = gauged(&pool);
+        Db { pool, reads, _gauged }
     }
 
     /// A read connection for `client_id` (register lists, counts and searches:

@@ -139,6 +139,10 @@ impl Effect for TitleStanding {
         .await?;
         Ok(())
     }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::titles(client_id, msgs);
+    }
 }
 
 pub struct BankMovement;

@@ -42,6 +42,10 @@ impl Effect for NfeIssued {
         .await?;
         Ok(())
     }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::nfe_authorised(client_id, msgs);
+    }
 }
 
 pub struct NfeVoided;
@@ -64,5 +68,9 @@ impl Effect for NfeVoided {
         .execute(&mut **tx)
         .await?;
         Ok(())
+    }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::nfe_cancelled(client_id, msgs);
     }
 }

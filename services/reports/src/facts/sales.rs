@@ -40,6 +40,7 @@ impl Effect for InvoicedOrder {
         let mut recorded = Vec::with_capacity(msgs.len());
         for msg in msgs {
             if let Some(r) = record(tx, client_id, msg).await? {
+                crate::business_metrics::order_recorded(&msg.id);
                 recorded.push(r);
             }
         }
@@ -53,6 +54,10 @@ impl Effect for InvoicedOrder {
             crate::live::figures_moved(tx, client_id, emp, crate::live::SALES).await?;
         }
         fold(tx, client_id, &recorded).await
+    }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::invoiced(client_id, msgs);
     }
 }
 

@@ -7,6 +7,7 @@
 //! rebuild.
 
 mod billing;
+mod business_metrics;
 mod finance;
 mod live;
 mod numeric;
