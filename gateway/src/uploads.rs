@@ -90,8 +90,11 @@ pub const CNAB_MSG: &str =
     "O arquivo não é um arquivo CNAB (registros de 240 ou 400 posições, extensão .ret ou .txt).";
 
 /// Bank files the finance calls read: an OFX statement (`.ofx`, with its `OFX`
-/// header or element near the top) or a CNAB return (`.ret`/`.txt`, a first
-/// record of 240 or 400 positions). Their content is finance's to parse.
+/// header or element near the top) or a CNAB file (`.ret`/`.txt`/`.rem`: text
+/// whose first record, the header, starts with a digit and is at most 400
+/// positions; a record cut short by an editor or a mail client keeps its
+/// meaning, and finance completes it with the blanks it lost and says so).
+/// Their content is finance's to parse.
 fn bank_file_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Option<Result<&'static str>> {
     let ext = file_name
         .rsplit_once('.')
@@ -109,7 +112,13 @@ fn bank_file_type(file_name: &str, bytes: &[u8], allowed: &[&str]) -> Option<Res
         let first = bytes.split(|b| *b == b'\n').next().unwrap_or(bytes);
         let first = first.strip_suffix(b"\r").unwrap_or(first);
         let len = String::from_utf8_lossy(first).chars().count();
-        return Some(if len == 240 || len == 400 {
+        let text = !bytes
+            .iter()
+            .any(|b| *b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x1a));
+        // A header record: CNAB 240 starts with the bank's code, 400 with its
+        // record type 0.
+        let header = first.first().is_some_and(u8::is_ascii_digit);
+        return Some(if text && header && (3..=400).contains(&len) {
             Ok("cnab")
         } else {
             Err(Error::validation(CNAB_MSG))
@@ -300,6 +309,25 @@ mod tests {
         assert_eq!(not_xml("nfe.xml", &png), Some(XML_MSG.into()));
         assert_eq!(not_xml("nfe.pdf", b"%PDF-1.7"), Some(XML_MSG.into()));
         assert!(check_type("nfe.xml", b"<NFe/>", IMAGES).is_err());
+    }
+
+    #[test]
+    fn cnab_files_cut_short_pass_to_finance_and_other_files_do_not() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../services/finance/tests/fixtures/cnab");
+        for name in [
+            "brcobranca_CNAB240SICOOB.RET",
+            "brcobranca_CNAB240.RET",
+            "brcobranca_CNAB400ITAU.RET",
+        ] {
+            let bytes = std::fs::read(fixtures.join(name)).expect("fixture");
+            assert_eq!(check_type(name, &bytes, &["cnab"]).ok(), Some("cnab"), "{name}");
+        }
+        let cnab = |name: &str, bytes: &[u8]| check_type(name, bytes, &["cnab"]).is_ok();
+        assert!(!cnab("extrato.ret", b"%PDF-1.7\x00\x01"));
+        assert!(!cnab("notas.txt", b"Relatorio de vendas"));
+        assert!(!cnab("longo.ret", "0".repeat(401).as_bytes()));
+        assert!(!cnab("retorno.pdf", "0".repeat(400).as_bytes()));
     }
 
     #[test]
