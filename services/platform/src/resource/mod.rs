@@ -45,7 +45,7 @@ pub use action::{
 };
 pub use document::{Document, LineKind, Lines};
 pub use field::{DbType, Field, Group, Kind, Op, Role, Total};
-pub use hooks::Hooks;
+pub use hooks::{Hooks, RecordHooks};
 pub use model::{Registry, Resource};
 pub use read_only::ReadOnly;
 

@@ -10,7 +10,7 @@ use super::action::{Action, ActionHandler, ActionPerm, Button, Untyped};
 use super::call::{Handler, Operation, Typed};
 use super::document::def::DocPart;
 use super::field::{DbType, Field, Group};
-use super::hooks::Hooks;
+use super::hooks::{Hooks, RecordHooks};
 
 #[derive(Clone)]
 pub struct Resource {
@@ -333,6 +333,11 @@ impl Resource {
     }
     pub fn hooks(mut self, h: Arc<dyn Hooks>) -> Self {
         self.hooks = Some(h);
+        self
+    }
+    /// The register's hooks over typed views of the body and the written row.
+    pub fn record_hooks<H: RecordHooks>(mut self, h: H) -> Self {
+        self.hooks = Some(Arc::new(super::hooks::Typed(h)));
         self
     }
 

@@ -8,9 +8,11 @@
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{params, Hooks, Op};
+use erp_platform::resource::{params, Hooks, Op, RecordHooks};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::totals::header_components;
@@ -31,25 +33,39 @@ fn blank(v: Option<&Value>) -> bool {
 
 pub(super) struct PurchaseHooks;
 
+/// What the purchase's header hook reads and writes of a body.
+#[derive(Deserialize, Serialize)]
+pub(super) struct PurchaseBody {
+    #[serde(rename = "COMP_FORN_ID", default, skip_serializing)]
+    supplier: Option<i64>,
+    #[serde(rename = "COMP_FORN_DESC", default, skip_serializing_if = "Option::is_none")]
+    supplier_name: Option<String>,
+    #[serde(rename = "COMP_FORN_CNPJ", default, skip_serializing_if = "Option::is_none")]
+    supplier_document: Option<String>,
+}
+
 #[async_trait]
-impl Hooks for PurchaseHooks {
+impl RecordHooks for PurchaseHooks {
+    type Body = PurchaseBody;
+    type Row = IgnoredAny;
+
     async fn prepare(
         &self,
         tx: &mut Tx,
         _op: Op,
         caller: &Caller,
         _emp: Option<i64>,
-        body: &mut Map<String, Value>,
+        body: &mut PurchaseBody,
     ) -> Result<()> {
         // The supplier's name and document as catalog has them; a supplier orders
         // does not know yet keeps what the body (or the NF-e) says.
-        let Some(id) = int_of(body.get("COMP_FORN_ID")) else {
+        let Some(id) = body.supplier else {
             return Ok(());
         };
         if let Some((_, name, document)) = copies::supplier(tx, caller.client_id, id).await? {
-            body.insert("COMP_FORN_DESC".into(), Value::String(name));
-            if let Some(d) = document {
-                body.insert("COMP_FORN_CNPJ".into(), Value::String(d));
+            body.supplier_name = Some(name);
+            if document.is_some() {
+                body.supplier_document = document;
             }
         }
         Ok(())

@@ -166,7 +166,7 @@ fn compra(data_dir: &Path, peers: Peers) -> Resource {
         .company("COMP_EMP_ID")
         .label("COMP_FORN_DESC")
         .order("COMP_DTA_ENTRADA DESC, COMP_ID DESC")
-        .hooks(Arc::new(hooks::PurchaseHooks))
+        .record_hooks(hooks::PurchaseHooks)
         .constraint("compras_chave_key", DUPLICATE_KEY)
         .sample(json!({
             "COMP_MODELO": "55", "COMP_SERIE": "1", "COMP_NUMERO": 4471,
