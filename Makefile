@@ -35,10 +35,10 @@ deps:
 	@deploy/ensure-redis.sh
 
 build:
-	cargo build -p erp-gateway --bin erp
+	cargo build -p erp --bin erp
 
 release:
-	cargo build --release -p erp-gateway --bin erp
+	cargo build --release -p erp --bin erp
 
 test-rust: pdf-tools
 	cargo test --workspace
@@ -75,7 +75,7 @@ browser:
 
 ## The Playwright journey against a fresh server with demo data.
 e2e: browser build web
-	cargo build -p erp-fiscal --bin fake-nuvemfiscal
+	cargo build -p erp-fiscal --features fake --bin fake-nuvemfiscal
 	@deploy/e2e.sh $(E2E_PORT)
 
 ## The API contract: schemathesis against a running server's openapi.json.

@@ -20,7 +20,7 @@
 #      FAKE_PORT (ERP_PORT + 1000), ERP_CHECK_DB (erp_ops), ERP_BIN, FAKE_NUVEMFISCAL_BIN,
 #      DATABASE_URL (its server: postgres://postgres@127.0.0.1:5432/...),
 #      ERP_DEMO_HISTORY (0: the year of demo history is not seeded), CYCLES (8).
-# Build first: cargo build -p erp-gateway --bin erp && cargo build -p erp-fiscal --bin fake-nuvemfiscal
+# Build first: cargo build -p erp --bin erp && cargo build -p erp-fiscal --features fake --bin fake-nuvemfiscal
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +38,7 @@ DASHBOARDS=("$@")
 [ "${#DASHBOARDS[@]}" -gt 0 ] || DASHBOARDS=("$ROOT/deploy/grafana/dashboards/business.json")
 say() { printf 'check-dashboards: %s\n' "$*"; }
 
-[ -x "$ERP" ] || { say "no $ERP: cargo build -p erp-gateway --bin erp"; exit 1; }
+[ -x "$ERP" ] || { say "no $ERP: cargo build -p erp --bin erp"; exit 1; }
 if ! command -v prometheus >/dev/null 2>&1; then
     [ "$(id -u)" -eq 0 ] || { say "prometheus is missing (Debian package prometheus)"; exit 1; }
     say "installing Debian package prometheus"
@@ -76,7 +76,7 @@ if [ -x "$FAKE" ]; then
         NUVEMFISCAL_BASE_URL="http://127.0.0.1:$FAKE_PORT"
         NUVEMFISCAL_AUTH_URL="http://127.0.0.1:$FAKE_PORT/oauth/token")
 else
-    say "no fake Nuvem Fiscal ($FAKE): no NF-e will be issued (cargo build -p erp-fiscal --bin fake-nuvemfiscal)"
+    say "no fake Nuvem Fiscal ($FAKE): no NF-e will be issued (cargo build -p erp-fiscal --features fake --bin fake-nuvemfiscal)"
 fi
 
 # Prometheus: the dev configuration, scraping this server only, every 5 s.

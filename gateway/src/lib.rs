@@ -1,4 +1,5 @@
-//! The gateway and the `erp` binary's roles.
+//! The gateway and the roles of the `erp` binary (which is the `erp` crate, with
+//! the demo data in `erp-demo`).
 //!
 //! The gateway is the only door: it verifies tokens, applies the tenant guard and
 //! per-program permissions, serves the legacy REST paths (translated to gRPC calls
@@ -24,18 +25,13 @@
 //! - `uploads`: multipart uploads and /uploads.
 //! - `upstream`: gRPC clients, deadline and metadata.
 //! - `composition`: the services this binary runs and all their registers.
-//! - `roles`: `run`, `gateway`, `serve`, `migrate`, `seed-demo`, `jobs`.
+//! - `roles`: `run`, `gateway`, `serve`, `migrate`, `jobs`.
 //! - `openapi`: openapi.json from the route table.
-//! - `bench`: bulk seeding and scenario SQL for `make bench`.
-//! - `demo/`: demo rows of the registers for `make run`, and (`history`) a year
-//!   of invoiced orders and receipts made through the documents.
 
 pub mod access;
 pub mod app;
 pub mod auth;
-pub mod bench;
 pub mod composition;
-pub mod demo;
 pub mod graphql;
 pub mod legacy;
 pub mod openapi;

@@ -1,5 +1,5 @@
 //! The roles of the `erp` binary: everything in one process, the gateway alone, one
-//! service alone, migrations, demo data, jobs.
+//! service alone, migrations, jobs.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -29,33 +29,6 @@ pub async fn migrate(cfg: Arc<Config>) -> Result<()> {
         tracing::info!(service = s.name, "migrated");
     }
     Ok(())
-}
-
-pub async fn seed_demo(cfg: Arc<Config>) -> Result<()> {
-    migrate(cfg.clone()).await?;
-    let db = Db::connect(&cfg).await?;
-    erp_identity::seed::seed(&db, cfg.operator_client_id).await?;
-    let failed = crate::demo::seed(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
-    if !failed.is_empty() {
-        return Err(Error::internal(format!(
-            "demo data not created for: {}",
-            failed.join(", ")
-        )));
-    }
-    Ok(())
-}
-
-pub fn print_demo_logins(url: &str) {
-    println!();
-    println!("  ERP {} em {url}", erp_platform::VERSION);
-    println!("  Logins de demonstração (CPF/CNPJ do cliente, usuário, senha):");
-    for l in erp_identity::seed::LOGINS.iter() {
-        println!(
-            "    {:<20} {:<10} {:<12} {}",
-            l.cpfcnpj, l.login, l.password, l.note
-        );
-    }
-    println!();
 }
 
 /// `erp jobs`: every service's jobs with their next and last run.

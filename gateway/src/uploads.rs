@@ -321,7 +321,11 @@ mod tests {
             "brcobranca_CNAB400ITAU.RET",
         ] {
             let bytes = std::fs::read(fixtures.join(name)).expect("fixture");
-            assert_eq!(check_type(name, &bytes, &["cnab"]).ok(), Some("cnab"), "{name}");
+            assert_eq!(
+                check_type(name, &bytes, &["cnab"]).ok(),
+                Some("cnab"),
+                "{name}"
+            );
         }
         let cnab = |name: &str, bytes: &[u8]| check_type(name, bytes, &["cnab"]).is_ok();
         assert!(!cnab("extrato.ret", b"%PDF-1.7\x00\x01"));

@@ -55,9 +55,7 @@ pub fn app() -> &'static App {
                     .expect("index");
                 cfg.web_dir = web;
                 let cfg = Arc::new(cfg);
-                erp_gateway::roles::seed_demo(cfg.clone())
-                    .await
-                    .expect("seed");
+                erp_demo::seed_demo(cfg.clone()).await.expect("seed");
                 let db = Db::connect(&cfg).await.expect("db");
                 seed_other_tenants(&db).await;
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

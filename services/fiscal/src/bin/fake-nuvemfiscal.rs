@@ -1,7 +1,7 @@
 //! The fake Nuvem Fiscal on its own, for demos and checks with curl:
 //!
 //! ```sh
-//! cargo run -p erp-fiscal --bin fake-nuvemfiscal -- 127.0.0.1:8765
+//! cargo run -p erp-fiscal --features fake --bin fake-nuvemfiscal -- 127.0.0.1:8765
 //! NUVEMFISCAL_CLIENT_ID=erp-demo NUVEMFISCAL_CLIENT_SECRET=erp-demo-secret \
 //! NUVEMFISCAL_BASE_URL=http://127.0.0.1:8765 \
 //! NUVEMFISCAL_AUTH_URL=http://127.0.0.1:8765/oauth/token erp run --demo

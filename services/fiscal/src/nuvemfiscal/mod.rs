@@ -30,8 +30,9 @@
 //! - `types/`: request and answer bodies from the spec's schemas; `number`:
 //!   `Decimal` as a JSON number; `paths`: the endpoints used.
 //! - `error`: `Error`, `MISSING_CREDENTIALS`.
-//! - `fake/`: an axum server of the same endpoints, state in memory, with
-//!   knobs to inject failures and counters to assert on.
+//! - `fake/` (feature `fake`, and the crate's tests): an axum server of the same
+//!   endpoints, state in memory, with knobs to inject failures and counters to
+//!   assert on.
 
 pub mod auth;
 pub mod client;
@@ -40,6 +41,7 @@ pub mod config;
 pub mod distribution;
 pub mod documents;
 pub mod error;
+#[cfg(any(test, feature = "fake"))]
 pub mod fake;
 pub mod number;
 pub mod paths;

@@ -223,7 +223,7 @@ impl Resource {
         summary: &str,
         op: O,
     ) -> Self {
-        self.declare(method, path, name, perm, None, summary, Typed::new(op))
+        self.declare(method, path, name, perm, None, summary, Typed::handler(op))
     }
 
     /// Declares a typed multipart upload call: its `file` part, of the allowed
@@ -246,7 +246,7 @@ impl Resource {
             ActionPerm::Update,
             types,
             summary,
-            Typed::new(op),
+            Typed::handler(op),
         )
     }
 

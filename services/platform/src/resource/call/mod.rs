@@ -195,7 +195,7 @@ pub struct Typed<O: Operation> {
 }
 
 impl<O: Operation> Typed<O> {
-    pub fn new(op: O) -> Arc<dyn Handler> {
+    pub fn handler(op: O) -> Arc<dyn Handler> {
         Arc::new(Typed { op, input: OnceLock::new() })
     }
 

@@ -3,8 +3,6 @@
 //! demo client's company 1, so the screens and their comboboxes have something to
 //! show. Idempotent: a register that already has rows in the company is left alone.
 
-pub mod history;
-
 use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
@@ -90,7 +88,7 @@ const WITHOUT_SCREEN: [&str; 2] = ["tefadquirinte", "condicaopagamento"];
 /// Seeds the demo registers; returns the registers whose rows could not be made
 /// (none, unless a sample and the rules disagree).
 pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
-    let registry = crate::composition::registry()?;
+    let registry = erp_gateway::composition::registry()?;
     let db = Db::connect(cfg).await?;
     let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
     let mut failed = Vec::new();
@@ -143,7 +141,7 @@ pub async fn seed(cfg: &Config, client: i64, emp: i64) -> Result<Vec<String>> {
 /// products and a service each, and an open purchase of two products. Idempotent
 /// like `seed`.
 pub async fn seed_documents(cfg: &Config, client: i64, emp: i64) -> Result<()> {
-    let registry = crate::composition::registry()?;
+    let registry = erp_gateway::composition::registry()?;
     let db = Db::connect(cfg).await?;
     let caller = Caller { client_id: client, user_id: 1, emp_id: emp, privileged: false };
     let started = std::time::Instant::now();

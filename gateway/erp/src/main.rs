@@ -1,4 +1,11 @@
 //! `erp`: one binary, many roles. See README.md for the configuration.
+//!
+//! Layout:
+//! - `main` (here): the command line and the roles it starts (in `erp-gateway`'s
+//!   `roles`), the demo data (`erp-demo`), imports and jobs.
+//! - `bench`: bulk seeding and the exact SQL of each scenario for `make bench`.
+
+mod bench;
 
 use std::sync::Arc;
 
@@ -124,9 +131,9 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve { service } => until_signal(roles::serve_one(cfg, &service)).await,
         Command::Migrate => roles::migrate(cfg).await,
         Command::SeedDemo => {
-            let r = roles::seed_demo(cfg).await;
+            let r = erp_demo::seed_demo(cfg).await;
             if r.is_ok() {
-                roles::print_demo_logins("(erp run)");
+                erp_demo::print_logins("(erp run)");
             }
             r
         }
@@ -147,14 +154,14 @@ async fn main() -> anyhow::Result<()> {
         Command::ImportNcm { file } => import(cfg, "NCM", file, true).await,
         Command::ImportCnae { file } => import(cfg, "CNAE", file, false).await,
         Command::BenchSeed { resource, client, emp, rows } => {
-            erp_gateway::bench::seed(&cfg, &resource, client, emp, rows).await
+            bench::seed(&cfg, &resource, client, emp, rows).await
         }
-        Command::BenchFloor { nats, n } => erp_gateway::bench::floor(&cfg, &nats, n).await,
+        Command::BenchFloor { nats, n } => bench::floor(&cfg, &nats, n).await,
         Command::BenchFacts { nats, client, emp, orders, first } => {
-            erp_gateway::bench::facts(&nats, client, emp, orders, first).await
+            bench::facts(&nats, client, emp, orders, first).await
         }
         Command::BenchSql { resource, scenario, client, emp, filter } => {
-            erp_gateway::bench::scenario_sql(&resource, &scenario, client, emp, &filter)
+            bench::scenario_sql(&resource, &scenario, client, emp, &filter)
                 .map(|v| println!("{v}"))
         }
     };
@@ -164,7 +171,7 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
     if demo {
-        roles::seed_demo(cfg.clone()).await?;
+        erp_demo::seed_demo(cfg.clone()).await?;
     }
     let listener = tokio::net::TcpListener::bind(&cfg.http_addr)
         .await
@@ -173,15 +180,11 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
     let port = running.addr.port();
     let url = format!("http://localhost:{port}");
     if demo {
-        erp_gateway::demo::seed_documents(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
+        erp_demo::seed_documents(&cfg, erp_identity::seed::DEMO_CLIENT, 1).await?;
         // A year of invoiced orders, service orders, purchases, receipts and payments
         // (ERP_DEMO_HISTORY=0: none).
         if std::env::var("ERP_DEMO_HISTORY").map_or(true, |v| v != "0") {
-            let made = erp_gateway::demo::history::seed(
-                &running.state,
-                erp_identity::seed::DEMO_CLIENT,
-                1,
-            );
+            let made = erp_demo::history::seed(&running.state, erp_identity::seed::DEMO_CLIENT, 1);
             if let Some(made) = made.await? {
                 println!(
                     "Histórico de demonstração: {} pedidos faturados, {} ordens de serviço finalizadas, {} compras finalizadas, {} títulos recebidos e {} pagos em {:.1} s",
@@ -194,7 +197,7 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
                 );
             }
         }
-        roles::print_demo_logins(&url);
+        erp_demo::print_logins(&url);
     } else {
         println!("ERP {} em {url}", erp_platform::VERSION);
     }

@@ -119,7 +119,7 @@ fn csv_field(v: &Value) -> String {
 /// COPY (as the owner: a bulk load, not a user action). Names are realistic
 /// combinations, documents valid CPFs, other fields the register's sample.
 pub async fn seed(cfg: &Config, resource: &str, client: i64, emp: i64, rows: u64) -> Result<()> {
-    let registry = crate::composition::registry()?;
+    let registry = erp_gateway::composition::registry()?;
     let res = registry
         .get(resource)
         .ok_or_else(|| Error::validation(format!("cadastro desconhecido: {resource}")))?;
@@ -237,7 +237,7 @@ pub fn scenario_sql(
     emp: i64,
     filter: &str,
 ) -> Result<Value> {
-    let registry = crate::composition::registry()?;
+    let registry = erp_gateway::composition::registry()?;
     let res = registry
         .get(resource)
         .ok_or_else(|| Error::validation(format!("cadastro desconhecido: {resource}")))?;

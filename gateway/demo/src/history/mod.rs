@@ -21,8 +21,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
-use crate::state::AppState;
-use crate::upstream::{call, request};
+use erp_gateway::state::AppState;
+use erp_gateway::upstream::{call, request};
 
 mod purchases;
 mod sales;
