@@ -17,7 +17,9 @@ use crate::graphql::{ErpSchema, Gql};
 use crate::routes::Routes;
 use crate::state::AppState;
 
-pub fn router(st: AppState) -> Router {
+/// The legacy REST route table: uploads, then identity's, the jobs' and every
+/// register's routes.
+fn routes(registry: &erp_platform::resource::Registry) -> Routes {
     let mut routes = Routes::default();
     routes.add_with_cookie(
         Method::GET,
@@ -25,8 +27,18 @@ pub fn router(st: AppState) -> Router {
         "Arquivo enviado (token ou cookie de sessão)",
         crate::uploads::serve,
     );
-    crate::legacy::add_all(&mut routes, &st.registry);
-    let (legacy, specs) = routes.into_router();
+    crate::legacy::add_all(&mut routes, registry);
+    routes
+}
+
+/// openapi.json as the router serves it, without a running server (`erp openapi`).
+pub fn openapi(registry: &erp_platform::resource::Registry) -> serde_json::Value {
+    let (_, specs) = routes(registry).into_router();
+    crate::openapi::build(&specs, registry)
+}
+
+pub fn router(st: AppState) -> Router {
+    let (legacy, specs) = routes(&st.registry).into_router();
     let openapi = Arc::new(crate::openapi::build(&specs, &st.registry));
     let schema = crate::graphql::schema(st.cfg.graphql_introspection);
 

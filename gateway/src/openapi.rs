@@ -439,3 +439,33 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
         "paths": paths,
     })
 }
+
+/// The schemas of openapi.json alone (registers' rows and bodies, declared
+/// calls' inputs and answers): what the web client's types are generated from
+/// (`web/api-schemas.json`, `make schema`).
+pub fn schemas_document(full: &Value) -> Value {
+    json!({
+        "openapi": full["openapi"],
+        "info": full["info"],
+        "paths": {},
+        "components": {"schemas": full["components"]["schemas"]},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// web/api-schemas.json is what the web client generates its row and call
+    /// types from: it must be the schemas the gateway documents (`make schema`
+    /// regenerates it).
+    #[test]
+    fn the_web_clients_api_schemas_are_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/api-schemas.json");
+        let file: serde_json::Value = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or_default();
+        let registry = crate::composition::registry().expect("registry");
+        let current = super::schemas_document(&crate::app::openapi(&registry));
+        assert!(file == current, "web/api-schemas.json is stale: run `make schema`");
+    }
+}

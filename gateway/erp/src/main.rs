@@ -43,6 +43,12 @@ enum Command {
     SeedDemo,
     /// Print the GraphQL schema (SDL).
     Schema,
+    /// Print openapi.json (`--schemas`: only its component schemas, the web
+    /// client's types).
+    Openapi {
+        #[arg(long)]
+        schemas: bool,
+    },
     /// Scheduled jobs of every service: schedule, next and last run, outcome.
     Jobs {
         #[command(subcommand)]
@@ -121,7 +127,7 @@ async fn main() -> anyhow::Result<()> {
     };
     if !matches!(
         cli.command,
-        Some(Command::Schema) | Some(Command::BenchSql { .. })
+        Some(Command::Schema) | Some(Command::Openapi { .. }) | Some(Command::BenchSql { .. })
     ) {
         erp_platform::telemetry::init(&role, cfg.otlp_endpoint.as_deref());
     }
@@ -147,6 +153,15 @@ async fn main() -> anyhow::Result<()> {
             print!("{}", erp_gateway::graphql::schema(false).sdl());
             Ok(())
         }
+        Command::Openapi { schemas } => erp_gateway::composition::registry().map(|r| {
+            let full = erp_gateway::app::openapi(&r);
+            let doc = if schemas {
+                erp_gateway::openapi::schemas_document(&full)
+            } else {
+                full
+            };
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }),
         Command::Jobs { action } => match action.unwrap_or(JobsAction::List) {
             JobsAction::List => roles::print_jobs(cfg).await,
             JobsAction::Run { service, job } => roles::run_job(cfg, &service, &job).await,

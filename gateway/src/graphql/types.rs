@@ -163,6 +163,9 @@ pub struct ResourceMeta {
     pub groups: Vec<FormGroup>,
     /// For a document's header: its lines, totals, status and layout.
     pub document: Option<DocumentMeta>,
+    /// The schema of the register's rows in openapi.json's components
+    /// (`contasreceber.row`): the web client's generated row type.
+    pub row_schema: String,
     /// The register's calls shown as buttons on its screen.
     pub actions: Vec<ActionMeta>,
 }
@@ -270,6 +273,10 @@ pub struct ActionValue {
 pub struct ActionMeta {
     /// The call's name for `resourceAction`.
     pub name: String,
+    /// The JSON Schemas of what the call takes (path parameters and body) and
+    /// answers, `{input, output}`; their references name openapi.json's component
+    /// schemas, from which the web client's types are generated.
+    pub schemas: Json,
     pub method: String,
     pub path: String,
     pub label: String,

@@ -232,7 +232,7 @@ impl ResourceService for ResourceGrpc {
             return Err(Error::Forbidden(format!("Acesso negado à empresa {e}.")).into());
         }
         let mut tx = self.db.begin_tenant(caller.client_id).await?;
-        let mut cx = call::Ctx::new(&mut tx, &res, &caller, emp);
+        let mut cx = call::Ctx::new(&mut tx, &res, &caller, emp).for_companies(r.companies.clone());
         let reply = action.handler.run(&mut cx, &r.params, &body).await?;
         tx.commit().await.map_err(Error::from)?;
         Ok(Response::new(ActionReply {

@@ -63,8 +63,10 @@ impl Resource {
             "document": self.document.as_ref()
                 .filter(|d| d.part == super::document::Part::Header)
                 .map(|d| d.def.meta(self)),
+            "rowSchema": format!("{}.row", self.name),
             "actions": self.actions.iter().flat_map(|a| a.buttons.iter().map(move |b| serde_json::json!({
                 "name": a.name,
+                "schemas": call_schemas(a),
                 "method": a.method,
                 "path": a.path,
                 "label": b.label,
@@ -87,6 +89,14 @@ impl Resource {
             }))).collect::<Vec<_>>(),
         })
     }
+}
+
+/// A declared call's input and output JSON Schemas (references point into
+/// openapi.json's `components/schemas`, the web client's generated types).
+fn call_schemas(a: &super::action::Action) -> Value {
+    let mut gen = super::call::schema_generator();
+    let (input, output) = a.handler.schemas(&mut gen);
+    serde_json::json!({"input": input, "output": output})
 }
 
 impl DocumentDef {

@@ -77,12 +77,27 @@ pub struct Ctx<'a> {
     /// The company: the path's `{emp}`, else the body's company column or
     /// `EMP_ID`, else the caller's current one (registers kept per company only).
     pub emp: Option<i64>,
+    /// The caller's companies, when the call came through the gateway (none: a
+    /// trusted in-process caller, such as a test or a demo seed).
+    companies: Option<Vec<i64>>,
     discarded: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(tx: &'a mut Tx, res: &'a Resource, caller: &'a Caller, emp: Option<i64>) -> Self {
-        Ctx { tx, res, caller, emp, discarded: Vec::new() }
+        Ctx { tx, res, caller, emp, companies: None, discarded: Vec::new() }
+    }
+
+    /// The call came from a caller whose companies are these.
+    pub fn for_companies(mut self, companies: Vec<i64>) -> Self {
+        self.companies = Some(companies);
+        self
+    }
+
+    /// Whether the caller may work in company `emp` (a call that reaches into
+    /// other companies than its own, such as a replication, asks for each).
+    pub fn may_use_company(&self, emp: i64) -> bool {
+        self.companies.as_ref().is_none_or(|c| c.contains(&emp))
     }
 
     /// The call's company, which it requires ('emp_id não informado.').
