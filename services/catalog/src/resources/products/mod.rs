@@ -6,6 +6,10 @@
 //!
 //! Layout:
 //! - `product`: the product register (`produtos`) and its fiscal option lists.
+//! - `product_hooks`: the product register's hooks (code rules, who changes it
+//!   from where).
+//! - `history`: the product's history of price, cost and register changes
+//!   (`produtoshistorico`, read only, written by a trigger).
 //! - `classification`: groups, subgroups, units, sizes, colours, brands.
 //! - `sub_registers`: a product's information, suppliers, size/colour grid,
 //!   painting and special customer prices.
@@ -22,8 +26,10 @@ pub mod barcodes;
 pub mod classification;
 pub mod duplicate;
 pub mod field_rules;
+pub mod history;
 mod path_company;
 pub mod product;
+pub mod product_hooks;
 pub mod raw_material;
 pub mod settings;
 pub mod sub_registers;
@@ -49,6 +55,12 @@ pub fn all() -> Vec<Resource> {
         sub_registers::produtopintura(),
         sub_registers::produtosespeciais(),
     ]
+}
+
+/// Registers only catalog writes (no sample: the table-driven tests create none),
+/// after the ones they point at.
+pub fn derived() -> Vec<Resource> {
+    vec![history::produtoshistorico()]
 }
 
 #[cfg(test)]

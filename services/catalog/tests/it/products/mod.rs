@@ -3,6 +3,7 @@
 //! The declared calls are tested in `products/declared_calls.rs`.
 
 mod declared_calls;
+mod history;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
