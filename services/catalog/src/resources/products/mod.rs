@@ -17,6 +17,8 @@
 //! - `raw_material`: the bill of materials and the list of one product's.
 //! - `settings`: decimal places, default unit and the company's product settings.
 //! - `duplicate`: duplicating a product.
+//! - `replicate`: a product's information rows or grid copied to the same product
+//!   in the client's other companies.
 //! - `path_company`: the company of a product call, read from its path.
 //! - `field_rules`: GTIN check digits, NCM/CEST codes, unit abbreviations.
 
@@ -31,6 +33,7 @@ mod path_company;
 pub mod product;
 pub mod product_hooks;
 pub mod raw_material;
+pub mod replicate;
 pub mod settings;
 pub mod sub_registers;
 
