@@ -6,13 +6,14 @@
 //! Layout:
 //! - `resources`: register descriptors, one folder per group of registers:
 //!   - `parties/`: customers (`customers`, `sub_registers`,
-//!     `customer_attachments`), `suppliers` and `collaborators`;
+//!     `customer_attachments`, `transfer` to another company), `suppliers` and
+//!     `collaborators`;
 //!   - `vehicles/`: `vehicle_models`, `vehicle`, `vehicle_documents`,
 //!     `equipment_models`, `equipment_types`, `equipment`, `equipment_images`,
 //!     `contract_equipment`;
-//!   - `products/`: `product`, `classification`, `sub_registers`, `barcodes`,
-//!     `raw_material`, `settings`, `duplicate`, `path_company`,
-//!     `field_rules`;
+//!   - `products/`: `product`, `product_hooks`, `history`, `classification`,
+//!     `sub_registers`, `barcodes`, `raw_material`, `settings`, `duplicate`,
+//!     `replicate`, `path_company`, `field_rules`;
 //!   - `services`: services with their groups, types and sectors;
 //!   - `reference/`: `places`, `fiscal_codes`, `banks`, `client_tables`,
 //!     `normalize`;

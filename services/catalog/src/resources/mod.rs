@@ -18,6 +18,7 @@ pub fn registry() -> Result<Registry, String> {
             parties::all(),
             vehicles::all(),
             products::all(),
+            products::derived(),
             services::all(),
             reference::all(),
         ]

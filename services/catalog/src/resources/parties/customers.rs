@@ -2,6 +2,8 @@
 //! calls of the customer screen (search by person type, the customer with contacts
 //! and references). The picture upload is the platform's `ReplaceImage`. The credit
 //! limit call (`/clientes/limitecredito`) is finance's: it knows the receivables.
+//! Moving a customer to another company (`PUT /clientesTransf/{transferId}/{emp}`)
+//! is `transfer`.
 
 use std::sync::Arc;
 
@@ -190,6 +192,14 @@ pub(crate) fn clientes() -> Resource {
                 contacts: sub_registers::contatos(),
                 references: sub_registers::referencias(),
             }),
+        )
+        .call(
+            "PUT",
+            "/clientesTransf/{transferId}/{emp}",
+            "transferir",
+            ActionPerm::Update,
+            "Clientes: transferir o cliente, com seus contatos, referências, anexos, familiares, histórico, serviços e contratos, para outra empresa (corpo: DESTINO_EMP_ID)",
+            super::transfer::Transfer,
         )
         .upload_action(
             "POST",

@@ -21,6 +21,8 @@
 //!   view calls.
 //! - `sub_registers`: the customer's sub-registers.
 //! - `customer_attachments`: the upload and removal of a customer's attachments.
+//! - `transfer`: moving a customer with its sub-records to another company of the
+//!   client (`PUT /clientesTransf/{transferId}/{emp}`).
 //! - `suppliers`: suppliers, their codes for our products and their calls.
 //! - `collaborators`: collaborators and the equipment handed to them.
 
@@ -31,6 +33,7 @@ mod customer_attachments;
 mod customers;
 mod sub_registers;
 mod suppliers;
+pub mod transfer;
 
 pub use customers::PERSON_TYPES;
 

@@ -1,6 +1,8 @@
 //! Field rules of the product registers that the generic kinds do not cover:
 //! GTIN/EAN check digits, NCM and CEST codes, unit abbreviations. They run in
-//! `before_write`, so a body is parsed into the stored form before validation.
+//! `before_write`, so a body is parsed into the stored form before validation:
+//! `ProductRules` on the grid, barcodes and units, and the product register's own
+//! hooks (`product_hooks`) through `barcode`, `ncm` and `cest`.
 
 use async_trait::async_trait;
 use erp_platform::grpc::Caller;
@@ -50,6 +52,27 @@ pub fn text_of(v: Option<&Value>) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
+/// A barcode as stored: trimmed, with a right GS1 check digit ('Código de barras
+/// inválido.').
+pub fn barcode(code: &str) -> Result<String> {
+    let code = code.trim();
+    if is_gtin(code) {
+        Ok(code.to_string())
+    } else {
+        Err(Error::validation(BARCODE_MSG))
+    }
+}
+
+/// An NCM as stored: its 8 digits ('NCM inválido.').
+pub fn ncm(code: &str) -> Result<String> {
+    code_digits(code, 8, NCM_MSG)
+}
+
+/// A CEST as stored: its 7 digits ('CEST inválido.').
+pub fn cest(code: &str) -> Result<String> {
+    code_digits(code, 7, CEST_MSG)
+}
+
 /// Codes typed with their usual punctuation (`8471.30.12`, `28.038.00`) are
 /// stored as digits; anything else than digits and punctuation is refused.
 fn code_digits(s: &str, len: usize, msg: &str) -> Result<String> {
@@ -84,16 +107,15 @@ impl Hooks for ProductRules {
     ) -> Result<()> {
         for name in self.barcodes {
             if let Some(code) = text_of(body.get(*name)) {
-                if !is_gtin(&code) {
-                    return Err(Error::validation(BARCODE_MSG));
-                }
-                body.insert((*name).into(), Value::from(code));
+                body.insert((*name).into(), Value::from(barcode(&code)?));
             }
         }
-        for (name, len, msg) in [(self.ncm, 8, NCM_MSG), (self.cest, 7, CEST_MSG)] {
+        let rules: [(Option<&str>, fn(&str) -> Result<String>); 2] =
+            [(self.ncm, ncm), (self.cest, cest)];
+        for (name, rule) in rules {
             let Some(name) = name else { continue };
             if let Some(code) = text_of(body.get(name)) {
-                body.insert(name.into(), Value::from(code_digits(&code, len, msg)?));
+                body.insert(name.into(), Value::from(rule(&code)?));
             }
         }
         for name in self.upper {

@@ -6,6 +6,10 @@
 //!
 //! Layout:
 //! - `product`: the product register (`produtos`) and its fiscal option lists.
+//! - `product_hooks`: the product register's hooks (code rules, who changes it
+//!   from where).
+//! - `history`: the product's history of price, cost and register changes
+//!   (`produtoshistorico`, read only, written by a trigger).
 //! - `classification`: groups, subgroups, units, sizes, colours, brands.
 //! - `sub_registers`: a product's information, suppliers, size/colour grid,
 //!   painting and special customer prices.
@@ -13,6 +17,8 @@
 //! - `raw_material`: the bill of materials and the list of one product's.
 //! - `settings`: decimal places, default unit and the company's product settings.
 //! - `duplicate`: duplicating a product.
+//! - `replicate`: a product's information rows or grid copied to the same product
+//!   in the client's other companies.
 //! - `path_company`: the company of a product call, read from its path.
 //! - `field_rules`: GTIN check digits, NCM/CEST codes, unit abbreviations.
 
@@ -22,9 +28,12 @@ pub mod barcodes;
 pub mod classification;
 pub mod duplicate;
 pub mod field_rules;
+pub mod history;
 mod path_company;
 pub mod product;
+pub mod product_hooks;
 pub mod raw_material;
+pub mod replicate;
 pub mod settings;
 pub mod sub_registers;
 
@@ -49,6 +58,12 @@ pub fn all() -> Vec<Resource> {
         sub_registers::produtopintura(),
         sub_registers::produtosespeciais(),
     ]
+}
+
+/// Registers only catalog writes (no sample: the table-driven tests create none),
+/// after the ones they point at.
+pub fn derived() -> Vec<Resource> {
+    vec![history::produtoshistorico()]
 }
 
 #[cfg(test)]

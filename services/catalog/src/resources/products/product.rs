@@ -6,7 +6,7 @@ use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Resource};
 use serde_json::json;
 
 use super::duplicate::Duplicate;
-use super::field_rules::ProductRules;
+use super::product_hooks::ProductHooks;
 use erp_platform::resource::images::{RemoveImage, ReplaceImage};
 
 /// Types a product image may have (the insert-images upload type, spec §5).
@@ -73,12 +73,8 @@ pub fn produtos() -> Resource {
             "produtos_cbar_key",
             "Código de barras já cadastrado para outro produto.",
         )
-        .hooks(Arc::new(ProductRules {
-            barcodes: &["PROD_CBAR"],
-            ncm: Some("PROD_NCM"),
-            cest: Some("PROD_CEST"),
-            upper: &[],
-        }))
+        // The codes' field rules, and who changes it from where for its history.
+        .record_hooks(ProductHooks)
         .fields(vec![
             Field::id("PROD_ID", "Código"),
             Field::int("PROD_EMP_ID", "Empresa"),

@@ -2,14 +2,18 @@
 //! painting formulas and special customer prices (barcodes and raw material have
 //! modules of their own). They have no screen of their own: the product screen
 //! shows them in tabs, filtered by the product's id (`*_PROD_ID`). Each row belongs
-//! to the product's company, and goes away with the product.
+//! to the product's company, and goes away with the product. The information rows
+//! and the grid are replicated to the same product in the client's other companies
+//! by `GET /produtosinfreplicador/{PROD_ID}/{emp}` and
+//! `GET /produtosgradereplicador/{PROD_ID}/{emp}` (`replicate`).
 
 use std::sync::Arc;
 
-use erp_platform::resource::{Field, Kind, Resource};
+use erp_platform::resource::{ActionPerm, Field, Kind, Resource};
 use serde_json::json;
 
 use super::field_rules::ProductRules;
+use super::replicate::{ReplicateGrid, ReplicateInfo};
 use super::settings::QTY_SCALE;
 use crate::SCHEMA;
 
@@ -34,6 +38,14 @@ pub fn produtosinf() -> Resource {
                 .width(12),
             Field::textarea("PROI_INFORMACAO", "Informação").len(4000).list(),
         ])
+        .call(
+            "GET",
+            "/produtosinfreplicador/{PROD_ID}/{emp}",
+            "replicar",
+            ActionPerm::Update,
+            "Informações do produto: replicar para o mesmo produto (mesmo código de barras, senão mesma referência) nas outras empresas",
+            ReplicateInfo,
+        )
 }
 
 /// Who supplies the product and under which code: purchase invoices (NF-e XML)
@@ -132,6 +144,14 @@ pub fn produtosgrade() -> Resource {
             Field::money("PRGR_VALOR", "Preço de Venda").list().width(3),
             Field::situation("PRGR_SITUACAO"),
         ])
+        .call(
+            "GET",
+            "/produtosgradereplicador/{PROD_ID}/{emp}",
+            "replicar",
+            ActionPerm::Update,
+            "Grade do produto: replicar para o mesmo produto (mesmo código de barras, senão mesma referência) nas outras empresas",
+            ReplicateGrid,
+        )
 }
 
 /// Paint formulas of a product (tinting: which colour, under the manufacturer's

@@ -29,7 +29,7 @@
 
 use erp_platform::resource::Resource;
 
-mod contract_equipment;
+pub(crate) mod contract_equipment;
 mod equipment;
 mod equipment_images;
 mod equipment_models;

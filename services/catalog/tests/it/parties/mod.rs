@@ -2,7 +2,8 @@
 //! catalog: the table-driven register test (with the vehicle registers, which point
 //! at customers and contracts), the document and date rules with their exact
 //! messages, and the customer calls. The sub-register rules are in
-//! `parties/sub_registers.rs`, the supplier calls in `parties/suppliers.rs`.
+//! `parties/sub_registers.rs`, the supplier calls in `parties/suppliers.rs`, the
+//! transfer to another company in `parties/transfer.rs`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -14,6 +15,7 @@ use serde_json::{json, Map, Value};
 
 mod sub_registers;
 mod suppliers;
+mod transfer;
 
 /// Client ids of this module only.
 pub(crate) fn client() -> i64 {

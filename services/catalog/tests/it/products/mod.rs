@@ -1,8 +1,12 @@
 //! Products and their tables against a migrated catalog: the table-driven register
 //! test, the field rules with their exact messages and the copied descriptions.
-//! The declared calls are tested in `products/declared_calls.rs`.
+//! The declared calls are tested in `products/declared_calls.rs`, the history in
+//! `products/history.rs`, the replication to other companies in
+//! `products/replicate.rs`.
 
 mod declared_calls;
+mod history;
+mod replicate;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
