@@ -466,6 +466,9 @@ mod tests {
             .unwrap_or_default();
         let registry = crate::composition::registry().expect("registry");
         let current = super::schemas_document(&crate::app::openapi(&registry));
-        assert!(file == current, "web/api-schemas.json is stale: run `make schema`");
+        assert!(
+            file == current,
+            "web/api-schemas.json is stale: run `make schema`"
+        );
     }
 }

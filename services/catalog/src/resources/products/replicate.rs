@@ -16,8 +16,9 @@
 //!   upper case; it must be one product). A product with neither cannot be found
 //!   elsewhere and is refused.
 //! - The other companies: every company of the client that has products in
-//!   catalog, but `{emp}` (catalog keeps no list of companies, nor of the caller's:
-//!   see [`companies`]).
+//!   catalog, but `{emp}`, among the caller's companies (catalog keeps no list of
+//!   companies; the caller's come with the call: a company the user does not have
+//!   is left alone).
 //! - If any of them lacks the product (or has it twice by reference), nothing is
 //!   written and the refusal names the companies (409).
 //! - Rows are merged, never deleted: an information row pairs with the target's
@@ -119,10 +120,9 @@ impl SameBy {
     }
 }
 
-/// The companies other than `emp` where the client has products. Catalog keeps
-/// no list of the client's companies, nor of the caller's (the engine's `Ctx` does
-/// not carry them): a company where the client registered no product has nothing
-/// to replicate into.
+/// The companies other than `emp` where the client has products (catalog keeps
+/// no list of the client's companies: a company where the client registered no
+/// product has nothing to replicate into).
 pub async fn companies(tx: &mut Tx, client: i64, emp: i64) -> Result<Vec<i64>> {
     Ok(sqlx::query_scalar(
         "SELECT DISTINCT prod_emp_id FROM catalog.produtos WHERE client_id = $1 AND prod_emp_id <> $2 ORDER BY 1",
@@ -135,7 +135,13 @@ pub async fn companies(tx: &mut Tx, client: i64, emp: i64) -> Result<Vec<i64>> {
 
 /// The same product in each other company, as (company, product); refused when
 /// one lacks it or has it twice.
-async fn targets(tx: &mut Tx, caller: &Caller, emp: i64, product: i64) -> Result<Vec<(i64, i64)>> {
+async fn targets(
+    tx: &mut Tx,
+    caller: &Caller,
+    emp: i64,
+    product: i64,
+    companies: Vec<i64>,
+) -> Result<Vec<(i64, i64)>> {
     let source: Source = record::get(tx, &produtos(), caller, Some(emp), &[product.to_string()])
         .await
         .map_err(|e| match e {
@@ -145,7 +151,6 @@ async fn targets(tx: &mut Tx, caller: &Caller, emp: i64, product: i64) -> Result
     let same = SameBy::of(source.barcode.as_deref(), source.reference.as_deref())
         .ok_or_else(|| Error::validation(NO_CODE))?;
     let client = caller.client_id;
-    let companies = companies(tx, client, emp).await?;
     if companies.is_empty() {
         return Err(Error::validation(NO_COMPANIES));
     }
@@ -283,9 +288,11 @@ impl Operation for ReplicateInfo {
 
     async fn run(&self, cx: &mut Ctx<'_>, i: ReplicateIn) -> Result<Vec<Replicated>> {
         let emp = cx.emp()?;
+        let mut others = companies(cx.tx, cx.client(), emp).await?;
+        others.retain(|c| cx.may_use_company(*c));
         let (res, caller) = (cx.res, cx.caller);
         let tx = &mut *cx.tx;
-        let targets = targets(tx, caller, emp, i.product).await?;
+        let targets = targets(tx, caller, emp, i.product, others).await?;
         let rows = infos(tx, caller.client_id, emp, i.product).await?;
         if rows.is_empty() {
             return Err(Error::validation(NO_INFO));
@@ -450,9 +457,11 @@ impl Operation for ReplicateGrid {
 
     async fn run(&self, cx: &mut Ctx<'_>, i: ReplicateIn) -> Result<Vec<Replicated>> {
         let emp = cx.emp()?;
+        let mut others = companies(cx.tx, cx.client(), emp).await?;
+        others.retain(|c| cx.may_use_company(*c));
         let (res, caller) = (cx.res, cx.caller);
         let tx = &mut *cx.tx;
-        let targets = targets(tx, caller, emp, i.product).await?;
+        let targets = targets(tx, caller, emp, i.product, others).await?;
         let rows = variants(tx, caller.client_id, emp, i.product).await?;
         if rows.is_empty() {
             return Err(Error::validation(NO_GRID));

@@ -583,3 +583,46 @@ async fn another_clients_product_is_out_of_reach() {
     assert!(infos(&db, &owner, 2, p.two).await.is_empty());
     assert!(infos(&db, &owner, 3, p.three).await.is_empty());
 }
+
+/// A user of companies 1 and 2 replicates into 2 only: company 3, which the
+/// client has but the user does not, is left alone.
+#[tokio::test]
+async fn only_the_callers_companies_receive_a_replication() {
+    let db = db().await;
+    let me = caller(client());
+    let inf = sub_registers::produtosinf();
+    let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
+    let p = companies(&mut tx, &me).await;
+    make(
+        &mut tx,
+        &inf,
+        &me,
+        1,
+        json!({"PROI_PROD_ID": p.one, "PROI_DESCRICAO": "GARANTIA", "PROI_INFORMACAO": "12 meses"}),
+    )
+    .await;
+    let a = inf
+        .actions
+        .iter()
+        .find(|a| a.name == "replicar")
+        .expect("declared");
+    let params: HashMap<String, String> = [
+        ("PROD_ID".to_string(), p.one.to_string()),
+        ("emp".into(), "1".into()),
+    ]
+    .into();
+    let mut cx = erp_platform::resource::call::Ctx::new(&mut tx, &inf, &me, Some(1))
+        .for_companies(vec![1, 2]);
+    let reply = a
+        .handler
+        .run(&mut cx, &params, &json!({}))
+        .await
+        .expect("replicated");
+    let out: Value = serde_json::from_slice(&reply.json).expect("json");
+    assert_eq!(out, json!([done(2, 2, 1, 0, 0)]));
+    tx.commit().await.expect("commit");
+    assert!(
+        infos(&db, &me, 3, p.three).await.is_empty(),
+        "company 3 untouched"
+    );
+}
