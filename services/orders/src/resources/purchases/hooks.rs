@@ -38,9 +38,17 @@ pub(super) struct PurchaseHooks;
 pub(super) struct PurchaseBody {
     #[serde(rename = "COMP_FORN_ID", default, skip_serializing)]
     supplier: Option<i64>,
-    #[serde(rename = "COMP_FORN_DESC", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "COMP_FORN_DESC",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     supplier_name: Option<String>,
-    #[serde(rename = "COMP_FORN_CNPJ", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "COMP_FORN_CNPJ",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     supplier_document: Option<String>,
 }
 
