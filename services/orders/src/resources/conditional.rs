@@ -33,7 +33,7 @@ use prost::Message as _;
 use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map};
+use serde_json::{json, Map, Value};
 
 use super::customer::{copy_customer, customer_body};
 use super::NoBody;
@@ -513,8 +513,8 @@ impl Operation for Return {
         let head = query::get(tx, cx.res, cx.caller, Some(emp), &[id.to_string()]).await?;
         // The engine's list of the product lines (a list filter, as a screen sends it).
         let filter = Map::from_iter([
-            ("CNDP_COND_ID".to_string(), json!(id)),
-            ("LIMIT".to_string(), json!(6000)),
+            ("CNDP_COND_ID".to_string(), Value::from(id)),
+            ("LIMIT".to_string(), Value::from(6000)),
         ]);
         let lines = query::list(tx, &def.lines[0].plain, cx.caller, Some(emp), &filter).await?;
         Ok(ReturnAnswer {

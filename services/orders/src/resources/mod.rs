@@ -16,10 +16,12 @@
 use std::path::Path;
 
 use erp_platform::config::Config;
+use erp_platform::resource::record;
 use erp_platform::resource::Registry;
 use erp_platform::service::Peers;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 pub mod billing;
 pub mod conditional;
@@ -69,3 +71,11 @@ pub struct Nothing {}
 /// The body view of hooks that read nothing of the body.
 #[derive(Deserialize, Serialize)]
 pub struct NoBody {}
+
+/// A body of a register written from `v`'s columns (what a call creates through a
+/// register's own create path).
+pub(crate) fn register_body<T: Serialize>(v: &T) -> erp_platform::Result<Map<String, Value>> {
+    let mut m = Map::new();
+    record::into_map(v, &mut m)?;
+    Ok(m)
+}
