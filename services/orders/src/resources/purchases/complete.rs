@@ -115,7 +115,12 @@ impl Operation for Complete {
         let (res, caller) = (cx.res, cx.caller);
         let itens = i.itens.unwrap_or_default();
         let pagamentos = i.pagamentos.unwrap_or_default();
-        let header = i.compra.unwrap_or(i.top);
+        let header = i.compra.unwrap_or_else(|| {
+            // The path's company is the call's, not a field of the header.
+            let mut top = i.top;
+            top.remove("emp");
+            top
+        });
         let key: HeaderKey = record::from_map(&header)
             .map_err(|_| Error::validation("Valor inválido para COMP_ID."))?;
         // The gateway authorised every company the body names.
