@@ -7,9 +7,10 @@
 //! one with its lines; what is particular to orders (the customer's name, the
 //! items' description and price from orders' copy of the catalog, the stock lines
 //! of a fact) is domain code beside the descriptors. The transitions (invoice,
-//! convert a quote, duplicate) are the typed `OrdersService`, and write the rows
-//! and their fact to the outbox in one transaction (`events`); a purchase's
-//! (finalize, cancel) are declared calls of its register that do the same.
+//! convert a quote, duplicate; a purchase's finalize and cancel) are typed calls
+//! of their registers (`Operation`s with their own input and answer types), and
+//! write the rows and their fact to the outbox in one transaction (`events`); the
+//! registers' hooks are typed too (`RecordHooks`).
 //!
 //! Purchases come in from the supplier's NF-e XML: the gateway stores the upload in
 //! `<data dir>/uploads/<client>/<emp>/` and the import reads it from there, so in a

@@ -34,17 +34,20 @@ use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::call::{Date, Dec};
 use erp_platform::resource::query;
+use erp_platform::resource::record;
 use erp_platform::service::ConsumerDef;
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{OrdemServicoBaixada, PedidoFaturado, RequisicaoSolicitada, StockLine};
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sqlx::types::chrono::NaiveDate;
 
 use crate::ledger::{self, Movement};
 use crate::payload::{decode, quantity, same_tenant};
 use crate::purchases;
 use crate::resources::documents;
-use erp_platform::resource::params;
 
 pub use erp_proto::subjects::{
     CATALOG_PRODUTOS as PRODUTO, ORCAMENTO_REQUISICAO, OS_ESTOQUE_BAIXADO, PEDIDO_FATURADO,
@@ -187,11 +190,44 @@ impl Effect for ServiceOrderParts {
     }
 }
 
-fn body(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
+/// A body of a register written from `v`'s columns.
+fn body<T: Serialize>(v: &T) -> Result<Map<String, Value>> {
+    let mut m = Map::new();
+    record::into_map(v, &mut m)?;
+    Ok(m)
+}
+
+/// The requisition a quote asks for, as a body of `requisicao`.
+#[derive(Serialize)]
+struct QuoteRequisitionHead {
+    #[serde(rename = "REQU_DESCRICAO")]
+    description: String,
+    #[serde(rename = "REQU_DATA")]
+    day: Date,
+    #[serde(rename = "REQU_CLI_ID")]
+    customer: Option<i64>,
+    #[serde(rename = "REQU_LOCA_ID")]
+    location: Option<i64>,
+}
+
+/// A line of the quote's requisition, as a body of `requisicaoproduto`.
+#[derive(Serialize)]
+struct QuoteRequisitionLine {
+    #[serde(rename = "REQP_REQU_ID")]
+    requisition: i64,
+    #[serde(rename = "REQP_PROD_ID")]
+    product: i64,
+    #[serde(rename = "REQP_QTDE")]
+    qty: Dec,
+    #[serde(rename = "REQP_OBS")]
+    note: String,
+}
+
+/// The requisition the engine wrote.
+#[derive(Deserialize)]
+struct Written {
+    #[serde(rename = "REQU_ID")]
+    id: i64,
 }
 
 /// `erp.orders.orcamento.requisicao`: a requisition document for the quote, in the
@@ -207,8 +243,8 @@ impl Effect for QuoteRequisition {
         let caller =
             Caller { client_id, user_id: ev.user_id, emp_id: ev.emp_id, privileged: false };
         let emp = Some(ev.emp_id);
-        let today: String =
-            sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+        let today: NaiveDate =
+            sqlx::query_scalar("SELECT (now() AT TIME ZONE 'America/Sao_Paulo')::date")
                 .fetch_one(&mut **tx)
                 .await?;
         let location = ev.lines.iter().map(|l| l.location_id).find(|l| *l > 0);
@@ -223,20 +259,14 @@ impl Effect for QuoteRequisition {
                 ))
             }
         };
-        let header = query::create(
-            tx,
-            &requisition,
-            &caller,
-            emp,
-            &body(json!({
-                "REQU_DESCRICAO": format!("Requisição do orçamento {}/{}", ev.orcamento_id, ev.serie),
-                "REQU_DATA": today,
-                "REQU_CLI_ID": (ev.customer_id > 0).then_some(ev.customer_id),
-                "REQU_LOCA_ID": location,
-            })),
-        )
-        .await?;
-        let id = params::int(&header, "REQU_ID")?;
+        let head = QuoteRequisitionHead {
+            description: format!("Requisição do orçamento {}/{}", ev.orcamento_id, ev.serie),
+            day: Date(today),
+            customer: (ev.customer_id > 0).then_some(ev.customer_id),
+            location,
+        };
+        let header = query::create(tx, &requisition, &caller, emp, &body(&head)?).await?;
+        let id = record::from_row::<Written>(&header)?.id;
         // Marks the document as the quote's before its lines post: their exits are
         // then allowed below zero.
         sqlx::query(
@@ -256,22 +286,37 @@ impl Effect for QuoteRequisition {
             if qty.is_zero() {
                 continue;
             }
-            query::create(
-                tx,
-                lines,
-                &caller,
-                emp,
-                &body(json!({
-                    "REQP_REQU_ID": id,
-                    "REQP_PROD_ID": line.product_id,
-                    "REQP_QTDE": qty.to_string(),
-                    "REQP_OBS": format!("Item {} do orçamento", line.item),
-                })),
-            )
-            .await?;
+            let line = QuoteRequisitionLine {
+                requisition: id,
+                product: line.product_id,
+                qty: Dec(qty),
+                note: format!("Item {} do orçamento", line.item),
+            };
+            query::create(tx, lines, &caller, emp, &body(&line)?).await?;
         }
         Ok(())
     }
+}
+
+/// A catalog product's row as a fact carries it (what stock copies of it).
+#[derive(Deserialize)]
+struct CatalogProduct {
+    #[serde(rename = "PROD_ID")]
+    id: Option<i64>,
+    #[serde(rename = "PROD_EMP_ID")]
+    emp: Option<i64>,
+    #[serde(rename = "PROD_DESCRICAO")]
+    description: Option<String>,
+    #[serde(rename = "UNID_ABREVIADA")]
+    unit: Option<String>,
+    #[serde(rename = "PROD_VALOR")]
+    price: Option<Dec>,
+    #[serde(rename = "PROD_CUSTO")]
+    cost: Option<Dec>,
+    #[serde(rename = "PROD_IMAGEM")]
+    image: Option<String>,
+    #[serde(rename = "PROD_SITUACAO")]
+    situation: Option<i64>,
 }
 
 /// `erp.catalog.produto.criado|alterado|excluido`: keeps `stock.produtos`. A new
@@ -285,10 +330,11 @@ impl Effect for ProductCopy {
         same_tenant(client_id, ev.client_id)?;
         let row: Value = serde_json::from_slice(&ev.row_json)
             .map_err(|_| Error::validation("Evento de produto sem o registro."))?;
-        let id = row["PROD_ID"]
-            .as_i64()
-            .ok_or_else(|| Error::validation("Evento de produto sem PROD_ID."))?;
-        let emp = row["PROD_EMP_ID"].as_i64().unwrap_or(ev.emp_id);
+        let p: CatalogProduct =
+            record::from_row(&row).map_err(|_| Error::validation("Evento de produto inválido."))?;
+        let id =
+            p.id.ok_or_else(|| Error::validation("Evento de produto sem PROD_ID."))?;
+        let emp = p.emp.unwrap_or(ev.emp_id);
         if ev.op == "excluido" || msg.subject.ends_with(".excluido") {
             sqlx::query("DELETE FROM stock.produtos WHERE client_id = $1 AND prod_emp_id = $2 AND prod_id = $3")
                 .bind(client_id)
@@ -298,16 +344,8 @@ impl Effect for ProductCopy {
                 .await?;
             return Ok(());
         }
-        let text = |k: &str| {
-            row[k]
-                .as_str()
-                .map(str::to_string)
-                .filter(|s| !s.trim().is_empty())
-        };
-        let money = |k: &str| {
-            params::opt_dec(&row, k).map_err(|_| Error::validation(format!("{k} inválido.")))
-        };
-        let description = text("PROD_DESCRICAO")
+        let text = |t: Option<String>| t.filter(|s| !s.trim().is_empty());
+        let description = text(p.description)
             .ok_or_else(|| Error::validation("Evento de produto sem descrição."))?;
         sqlx::query(
             "INSERT INTO stock.produtos AS p (client_id, prod_emp_id, prod_id, prod_descricao, unid_abreviada, prod_valor,
@@ -325,11 +363,11 @@ impl Effect for ProductCopy {
         .bind(emp)
         .bind(id)
         .bind(description)
-        .bind(text("UNID_ABREVIADA"))
-        .bind(money("PROD_VALOR")?)
-        .bind(money("PROD_CUSTO")?)
-        .bind(text("PROD_IMAGEM"))
-        .bind(row["PROD_SITUACAO"].as_i64().unwrap_or(1))
+        .bind(text(p.unit))
+        .bind(p.price.map(Dec::get))
+        .bind(p.cost.map(Dec::get))
+        .bind(text(p.image))
+        .bind(p.situation.unwrap_or(1))
         .execute(&mut **tx)
         .await?;
         Ok(())

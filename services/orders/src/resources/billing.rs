@@ -14,17 +14,18 @@
 //!   customer's invoiced orders and their lines.
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::call::{Ctx, Date, Dec, Money, Operation};
 use erp_platform::resource::document::arithmetic::{self, Line, Totals};
 use erp_platform::resource::document::{ops, read, DocumentDef, ItemSource, LineKind};
 use erp_platform::resource::{
-    params, record, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
-    Resource, Role, Total,
+    record, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource, Role, Total,
 };
 use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
@@ -33,10 +34,12 @@ use prost::Message as _;
 use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
+use sqlx::postgres::PgRow;
 
-use super::customer::CustomerCopy;
+use super::customer::{customer_body, CustomerCopy};
 use super::transitions::{Duplicate, OrderKey};
+use crate::money::money_out;
 use crate::SCHEMA;
 
 pub const ALREADY_INVOICED: &str = "Pedido já faturado.";
@@ -77,6 +80,13 @@ pub fn all(peers: Peers) -> std::result::Result<Vec<Resource>, String> {
     Ok(out)
 }
 
+customer_body!(
+    OrderCustomer,
+    "PEDF_CLI_ID",
+    "PEDF_CLI_DESC",
+    "PEDF_CLI_CIDADE"
+);
+
 fn pedido(peers: Peers) -> Resource {
     Resource::new("pedido", "Pedidos de Venda", SCHEMA, "pedido", "pedidos")
         .screen("/pedidos")
@@ -86,7 +96,7 @@ fn pedido(peers: Peers) -> Resource {
         .label("PEDF_CLI_DESC")
         .label_len(20)
         .order("PEDF_ID DESC")
-        .hooks(Arc::new(CustomerCopy { customer: "PEDF_CLI_ID", name: "PEDF_CLI_DESC", city: Some("PEDF_CLI_CIDADE") }))
+        .record_hooks(CustomerCopy::<OrderCustomer>::new())
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
         .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers })
         .button(Button::new("Faturar").primary().open_when(&["A"]).confirm(
@@ -96,9 +106,9 @@ fn pedido(peers: Peers) -> Resource {
         ))
         .call("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido", Duplicate::<OrderKey>::new())
         .button(Button::new("Duplicar").opens("pedido"))
-        .action("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", Arc::new(CustomerSales(Sales::Orders)))
-        .action("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", Arc::new(CustomerSales(Sales::Products)))
-        .action("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", Arc::new(CustomerSales(Sales::Services)))
+        .call("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", CustomerSales::<SoldOrder>::new())
+        .call("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", CustomerSales::<SoldProduct>::new())
+        .call("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", CustomerSales::<SoldService>::new())
         .fields(vec![
             Field::int("PEDF_ID", "Número").read_only().list().width(2),
             Field::int("PEDF_EMP_ID", "Empresa"),
@@ -198,7 +208,7 @@ pub fn promocao() -> Resource {
         .label("PROM_DESCRICAO")
         .order("PROM_DTA_INI DESC, PROM_ID")
         .sample(json!({"PROM_DESCRICAO": "Leve 10, pague menos", "PROM_PROD_ID": 1, "PROM_QTDE_MIN": "10", "PROM_VLR_UNIT": "9.00", "PROM_DTA_INI": "2026-11-01", "PROM_DTA_FIM": "2026-12-31"}))
-        .action("GET", "/promocao/value/{prodId}/{qty}", "valor", ActionPerm::View, "Preço unitário do produto para a quantidade, hoje", Arc::new(PromotionValue))
+        .call("GET", "/promocao/value/{prodId}/{qty}", "valor", ActionPerm::View, "Preço unitário do produto para a quantidade, hoje", PromotionValue)
         .fields(vec![
             Field::id("PROM_ID", "Código"),
             Field::int("PROM_EMP_ID", "Empresa"),
@@ -520,105 +530,237 @@ impl Operation for Invoice {
     }
 }
 
-enum Sales {
-    Orders,
-    Products,
-    Services,
+/// `POST /clientesvendas/…/{cliId}/{emp}`: the customer.
+#[derive(Deserialize, JsonSchema)]
+pub struct CustomerSalesIn {
+    #[serde(rename = "cliId")]
+    pub customer: i64,
 }
 
-struct CustomerSales(Sales);
+/// A row of what was sold to a customer, read by its query (`$1` client, `$2`
+/// company, `$3` customer; invoiced orders only).
+pub trait Sold:
+    for<'r> sqlx::FromRow<'r, PgRow> + Serialize + JsonSchema + Send + Unpin + 'static
+{
+    const SQL: &'static str;
+}
+
+/// An invoiced order of the customer.
+#[derive(sqlx::FromRow, Serialize, JsonSchema)]
+pub struct SoldOrder {
+    #[serde(rename = "PEDF_ID")]
+    pub id: i64,
+    #[serde(rename = "PEDF_SERIE")]
+    pub serie: String,
+    #[serde(rename = "PEDF_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "PEDF_DTA_EMISSAO")]
+    #[sqlx(try_from = "NaiveDate")]
+    pub issued: Date,
+    #[serde(rename = "PEDF_CLI_DESC")]
+    pub customer_name: Option<String>,
+    #[serde(rename = "PEDF_TOT_PROD", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub products: Decimal,
+    #[serde(rename = "PEDF_TOT_SERV", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub services: Decimal,
+    #[serde(rename = "PEDF_VLR_DESC", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub discounts: Decimal,
+    #[serde(rename = "PEDF_VLR_TOTAL", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub total: Decimal,
+}
+
+impl Sold for SoldOrder {
+    const SQL: &'static str = "SELECT pedf_id AS id, pedf_serie AS serie, pedf_emp_id AS emp, pedf_dta_emissao AS issued,
+            pedf_cli_desc AS customer_name, pedf_tot_prod AS products, pedf_tot_serv AS services,
+            pedf_vlr_desc AS discounts, pedf_vlr_total AS total
+         FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_cli_id = $3 AND pedf_situacao = 'F'
+         ORDER BY pedf_dta_emissao DESC, pedf_id DESC";
+}
+
+/// A product line of an invoiced order of the customer.
+#[derive(sqlx::FromRow, Serialize, JsonSchema)]
+pub struct SoldProduct {
+    #[serde(rename = "PEDF_ID")]
+    pub id: i64,
+    #[serde(rename = "PEDF_SERIE")]
+    pub serie: String,
+    #[serde(rename = "PEDF_DTA_EMISSAO")]
+    #[sqlx(try_from = "NaiveDate")]
+    pub issued: Date,
+    #[serde(rename = "PEDI_PEDF_ITEM")]
+    pub item: i64,
+    #[serde(rename = "PEDI_PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "PEDI_DESCRICAO")]
+    pub description: Option<String>,
+    #[serde(rename = "PEDI_QTDE")]
+    #[sqlx(try_from = "Decimal")]
+    pub qty: Dec,
+    #[serde(rename = "PEDI_VLR_UNITARIO")]
+    #[sqlx(try_from = "Decimal")]
+    pub unit: Dec,
+    #[serde(rename = "PEDI_VLR_TOTAL", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub total: Decimal,
+}
+
+impl Sold for SoldProduct {
+    const SQL: &'static str = "SELECT p.pedf_id AS id, p.pedf_serie AS serie, p.pedf_dta_emissao AS issued,
+            i.pedi_pedf_item AS item, i.pedi_prod_id AS product, i.pedi_descricao AS description,
+            i.pedi_qtde AS qty, i.pedi_vlr_unitario AS unit, i.pedi_vlr_total AS total
+         FROM orders.pedido p JOIN orders.pedidoproduto i ON i.client_id = p.client_id
+            AND i.pedi_pedf_emp_id = p.pedf_emp_id AND i.pedi_pedf_id = p.pedf_id AND i.pedi_pedf_serie_id = p.pedf_serie
+         WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'
+         ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, i.pedi_pedf_item";
+}
+
+/// A service line of an invoiced order of the customer.
+#[derive(sqlx::FromRow, Serialize, JsonSchema)]
+pub struct SoldService {
+    #[serde(rename = "PEDF_ID")]
+    pub id: i64,
+    #[serde(rename = "PEDF_SERIE")]
+    pub serie: String,
+    #[serde(rename = "PEDF_DTA_EMISSAO")]
+    #[sqlx(try_from = "NaiveDate")]
+    pub issued: Date,
+    #[serde(rename = "PFOS_ID")]
+    pub item: i64,
+    #[serde(rename = "PFOS_SERV_ID")]
+    pub service: i64,
+    #[serde(rename = "PFOS_DESCRICAO")]
+    pub description: Option<String>,
+    #[serde(rename = "PFOS_QTDE")]
+    #[sqlx(try_from = "Decimal")]
+    pub qty: Dec,
+    #[serde(rename = "PFOS_VLR_UNIT")]
+    #[sqlx(try_from = "Decimal")]
+    pub unit: Dec,
+    #[serde(rename = "PFOS_VLR_SERV", serialize_with = "money_out")]
+    #[schemars(with = "Money")]
+    pub total: Decimal,
+}
+
+impl Sold for SoldService {
+    const SQL: &'static str = "SELECT p.pedf_id AS id, p.pedf_serie AS serie, p.pedf_dta_emissao AS issued,
+            s.pfos_id AS item, s.pfos_serv_id AS service, s.pfos_descricao AS description,
+            s.pfos_qtde AS qty, s.pfos_vlr_unit AS unit, s.pfos_vlr_serv AS total
+         FROM orders.pedido p JOIN orders.pedidoservico s ON s.client_id = p.client_id
+            AND s.pfos_pedf_emp_id = p.pedf_emp_id AND s.pfos_pedf_id = p.pedf_id AND s.pfos_pedf_serie = p.pedf_serie
+         WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'
+         ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, s.pfos_id";
+}
+
+/// The customer's invoiced orders, or their product or service lines.
+struct CustomerSales<T>(PhantomData<fn() -> T>);
+
+impl<T> CustomerSales<T> {
+    fn new() -> Self {
+        CustomerSales(PhantomData)
+    }
+}
 
 #[async_trait]
-impl ActionHandler for CustomerSales {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let cli = params::id_param(p, "cliId")?;
-        let sql = match self.0 {
-            Sales::Orders => {
-                "SELECT coalesce(jsonb_agg(jsonb_build_object(
-                    'PEDF_ID', pedf_id, 'PEDF_SERIE', pedf_serie, 'PEDF_EMP_ID', pedf_emp_id,
-                    'PEDF_DTA_EMISSAO', to_char(pedf_dta_emissao, 'YYYY-MM-DD'), 'PEDF_CLI_DESC', pedf_cli_desc,
-                    'PEDF_TOT_PROD', pedf_tot_prod::text, 'PEDF_TOT_SERV', pedf_tot_serv::text,
-                    'PEDF_VLR_DESC', pedf_vlr_desc::text, 'PEDF_VLR_TOTAL', pedf_vlr_total::text)
-                    ORDER BY pedf_dta_emissao DESC, pedf_id DESC), '[]'::jsonb)
-                 FROM orders.pedido WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_cli_id = $3 AND pedf_situacao = 'F'"
-            }
-            Sales::Products => {
-                "SELECT coalesce(jsonb_agg(jsonb_build_object(
-                    'PEDF_ID', p.pedf_id, 'PEDF_SERIE', p.pedf_serie, 'PEDF_DTA_EMISSAO', to_char(p.pedf_dta_emissao, 'YYYY-MM-DD'),
-                    'PEDI_PEDF_ITEM', i.pedi_pedf_item, 'PEDI_PROD_ID', i.pedi_prod_id, 'PEDI_DESCRICAO', i.pedi_descricao,
-                    'PEDI_QTDE', i.pedi_qtde::text, 'PEDI_VLR_UNITARIO', i.pedi_vlr_unitario::text, 'PEDI_VLR_TOTAL', i.pedi_vlr_total::text)
-                    ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, i.pedi_pedf_item), '[]'::jsonb)
-                 FROM orders.pedido p JOIN orders.pedidoproduto i ON i.client_id = p.client_id
-                    AND i.pedi_pedf_emp_id = p.pedf_emp_id AND i.pedi_pedf_id = p.pedf_id AND i.pedi_pedf_serie_id = p.pedf_serie
-                 WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'"
-            }
-            Sales::Services => {
-                "SELECT coalesce(jsonb_agg(jsonb_build_object(
-                    'PEDF_ID', p.pedf_id, 'PEDF_SERIE', p.pedf_serie, 'PEDF_DTA_EMISSAO', to_char(p.pedf_dta_emissao, 'YYYY-MM-DD'),
-                    'PFOS_ID', s.pfos_id, 'PFOS_SERV_ID', s.pfos_serv_id, 'PFOS_DESCRICAO', s.pfos_descricao,
-                    'PFOS_QTDE', s.pfos_qtde::text, 'PFOS_VLR_UNIT', s.pfos_vlr_unit::text, 'PFOS_VLR_SERV', s.pfos_vlr_serv::text)
-                    ORDER BY p.pedf_dta_emissao DESC, p.pedf_id DESC, s.pfos_id), '[]'::jsonb)
-                 FROM orders.pedido p JOIN orders.pedidoservico s ON s.client_id = p.client_id
-                    AND s.pfos_pedf_emp_id = p.pedf_emp_id AND s.pfos_pedf_id = p.pedf_id AND s.pfos_pedf_serie = p.pedf_serie
-                 WHERE p.client_id = $1 AND p.pedf_emp_id = $2 AND p.pedf_cli_id = $3 AND p.pedf_situacao = 'F'"
-            }
-        };
-        let rows: Value = sqlx::query_scalar(sql)
-            .bind(caller.client_id)
+impl<T: Sold> Operation for CustomerSales<T> {
+    type In = CustomerSalesIn;
+    type Out = Vec<T>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: CustomerSalesIn) -> Result<Vec<T>> {
+        let emp = cx.emp()?;
+        Ok(sqlx::query_as(T::SQL)
+            .bind(cx.client())
             .bind(emp)
-            .bind(cli)
-            .fetch_one(&mut **tx)
-            .await?;
-        Ok(rows)
+            .bind(i.customer)
+            .fetch_all(&mut **cx.tx)
+            .await?)
     }
+}
+
+/// `GET /promocao/value/{prodId}/{qty}`: the product and the quantity (`1,5` or
+/// `1.5`).
+#[derive(Deserialize, JsonSchema)]
+pub struct PromotionValueIn {
+    #[serde(rename = "prodId")]
+    pub product: i64,
+    pub qty: Dec,
+}
+
+/// The promotion that prices a quantity.
+#[derive(sqlx::FromRow)]
+struct Promotion {
+    id: i64,
+    description: String,
+    unit: Option<Decimal>,
+    discount: Option<Decimal>,
+}
+
+/// The unit price of a product for a quantity, today.
+#[derive(Serialize, JsonSchema)]
+pub struct PromotionPrice {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "QTDE")]
+    pub qty: Dec,
+    #[serde(rename = "VALOR_UNITARIO")]
+    pub unit: Dec,
+    #[serde(rename = "VALOR_TOTAL")]
+    pub total: Money,
+    /// The promotion that gave the price; null for the product's own.
+    #[serde(rename = "PROM_ID")]
+    pub promotion: Option<i64>,
+    #[serde(rename = "PROM_DESCRICAO")]
+    pub promotion_name: Option<String>,
 }
 
 struct PromotionValue;
 
 #[async_trait]
-impl ActionHandler for PromotionValue {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params: p, .. } = call;
-        let emp = emp.unwrap_or(caller.emp_id);
-        let prod = params::id_param(p, "prodId")?;
-        let qty = params::dec(&Value::String(params::param(p, "qty")?.replace(',', ".")))?;
+impl Operation for PromotionValue {
+    type In = PromotionValueIn;
+    type Out = PromotionPrice;
+    async fn run(&self, cx: &mut Ctx<'_>, i: PromotionValueIn) -> Result<PromotionPrice> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let (prod, qty) = (i.product, i.qty.get());
         if qty <= Decimal::ZERO {
             return Err(Error::validation("A quantidade deve ser maior que zero."));
         }
         let base = crate::copies::CatalogItems
-            .item(tx, LineKind::Product, caller.client_id, emp, prod)
+            .item(cx.tx, LineKind::Product, client, emp, prod)
             .await?
             .and_then(|i| i.price)
             .unwrap_or_default();
-        let promo: Option<(i64, String, Option<Decimal>, Option<Decimal>)> = sqlx::query_as(
-            "SELECT prom_id, prom_descricao, prom_vlr_unit, prom_perc_desc FROM orders.promocao
+        let promo: Option<Promotion> = sqlx::query_as(
+            "SELECT prom_id AS id, prom_descricao AS description, prom_vlr_unit AS unit, prom_perc_desc AS discount
+             FROM orders.promocao
              WHERE client_id = $1 AND prom_emp_id = $2 AND prom_prod_id = $3 AND prom_situacao = 1
                AND prom_qtde_min <= $4 AND current_date BETWEEN prom_dta_ini AND prom_dta_fim
              ORDER BY prom_qtde_min DESC, prom_id DESC LIMIT 1",
         )
-        .bind(caller.client_id)
+        .bind(client)
         .bind(emp)
         .bind(prod)
         .bind(qty)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut **cx.tx)
         .await?;
-        let (value, prom) = match promo {
-            Some((id, desc, Some(unit), _)) => (unit, Some((id, desc))),
-            Some((id, desc, None, Some(perc))) => (
+        let (value, promotion) = match promo {
+            Some(p @ Promotion { unit: Some(unit), .. }) => (unit, Some(p)),
+            Some(p @ Promotion { unit: None, discount: Some(perc), .. }) => (
                 (base * (Decimal::ONE_HUNDRED - perc) / Decimal::ONE_HUNDRED).round_dp(4),
-                Some((id, desc)),
+                Some(p),
             ),
             _ => (base, None),
         };
-        Ok(json!({
-            "PROD_ID": prod,
-            "QTDE": qty.normalize().to_string(),
-            "VALOR_UNITARIO": value.normalize().to_string(),
-            "VALOR_TOTAL": erp_platform::resource::document::arithmetic::money(value * qty).to_string(),
-            "PROM_ID": prom.as_ref().map(|p| p.0),
-            "PROM_DESCRICAO": prom.map(|p| p.1),
-        }))
+        Ok(PromotionPrice {
+            product: prod,
+            qty: Dec(qty),
+            unit: Dec(value),
+            total: Money(arithmetic::money(value * qty)),
+            promotion: promotion.as_ref().map(|p| p.id),
+            promotion_name: promotion.map(|p| p.description),
+        })
     }
 }

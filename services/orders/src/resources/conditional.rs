@@ -22,19 +22,21 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::call::{Ctx, Dec, Operation, Register, RowOf};
 use erp_platform::resource::document::ops;
 use erp_platform::resource::{
-    params, query, ActionHandler, ActionPerm, Call, DbType, Document, Field, Hooks, Kind, Lines,
-    Op, Resource, Role, Total,
+    query, ActionPerm, DbType, Document, Field, Kind, Lines, Op, RecordHooks, Resource, Role, Total,
 };
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{CondicionalSituacao, ConditionalLine};
 use prost::Message as _;
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use sqlx::Row;
 
-use super::customer::CustomerCopy;
+use super::customer::{copy_customer, customer_body};
+use super::NoBody;
 use crate::SCHEMA;
 
 pub const ISSUED: &str = "Condicional encerrada não pode ser alterada.";
@@ -69,9 +71,9 @@ fn condicional() -> Resource {
         .company("COND_EMP_ID")
         .label("COND_CLI_DESC")
         .order("COND_ID DESC")
-        .hooks(Arc::new(HeaderHooks(CustomerCopy { customer: "COND_CLI_ID", name: "COND_CLI_DESC", city: None })))
+        .record_hooks(HeaderHooks)
         .sample(json!({"COND_CLI_ID": 1, "COND_DTA_SAIDA": "2026-11-22", "COND_DTA_RETORNO": "2026-11-29", "COND_OBS": "Cliente leva para provar"}))
-        .action("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Arc::new(Return))
+        .call("PUT", "/condicional/devolucao/{COND_ID}/{emp}", "devolucao", ActionPerm::Update, "Registrar devoluções da condicional e/ou encerrá-la (corpo: ITENS [{CNDP_ID, QTDE}], ENCERRAR)", Return)
         .fields(vec![
             Field::id("COND_ID", "Número"),
             Field::int("COND_EMP_ID", "Empresa"),
@@ -104,7 +106,7 @@ fn condicionalprod() -> Resource {
     .label("CNDP_DESCRICAO")
     .order("CNDP_ID")
     .list_path("/condicionalprod/{CNDP_COND_ID}/{emp}")
-    .hooks(Arc::new(ReturnedCheck))
+    .record_hooks(ReturnedCheck)
     .sample(
         json!({"CNDP_COND_ID": 1, "CNDP_PROD_ID": 1, "CNDP_QTDE": "3", "CNDP_VLR_UNIT": "42.50"}),
     )
@@ -197,56 +199,111 @@ fn condicionalserv() -> Resource {
     ])
 }
 
+/// A product line's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct ProductLineRow {
+    #[serde(rename = "CNDP_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CNDP_COND_ID")]
+    conditional: i64,
+    #[serde(rename = "CNDP_QTDE")]
+    qty: Option<Dec>,
+    #[serde(rename = "CNDP_QTDE_DEVOLVIDA")]
+    returned: Option<Dec>,
+}
+
 /// Product lines: the quantity out never below what already came back.
 struct ReturnedCheck;
 
 #[async_trait]
-impl Hooks for ReturnedCheck {
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        if op == Op::Update
-            && params::dec(&row["CNDP_QTDE_DEVOLVIDA"])? > params::dec(&row["CNDP_QTDE"])?
-        {
-            return Err(Error::validation(TOO_MUCH_BACK));
-        }
-        let (Some(emp), Some(id)) = (num(&row["CNDP_EMP_ID"]), num(&row["CNDP_COND_ID"])) else {
-            return Err(Error::internal(
-                "condicionalprod row without its conditional",
-            ));
-        };
-        publish_state(tx, caller.client_id, emp, id).await
-    }
-}
+impl RecordHooks for ReturnedCheck {
+    type Body = NoBody;
+    type Row = ProductLineRow;
 
-/// The header's hooks: the customer's name from the copy, and the state published
-/// after every write.
-struct HeaderHooks(CustomerCopy);
-
-#[async_trait]
-impl Hooks for HeaderHooks {
-    async fn prepare(
+    async fn after_write(
         &self,
         tx: &mut Tx,
         op: Op,
         caller: &Caller,
-        emp: Option<i64>,
-        body: &mut Map<String, Value>,
+        row: &ProductLineRow,
     ) -> Result<()> {
-        self.0.prepare(tx, op, caller, emp, body).await
+        let d = |v: Option<Dec>| v.map(Dec::get).unwrap_or_default();
+        if op == Op::Update && d(row.returned) > d(row.qty) {
+            return Err(Error::validation(TOO_MUCH_BACK));
+        }
+        publish_state(tx, caller.client_id, row.emp, row.conditional).await
+    }
+}
+
+customer_body!(ConditionalCustomer, "COND_CLI_ID", "COND_CLI_DESC");
+
+/// The header's key, as its hook reads the written row.
+#[derive(Deserialize)]
+pub struct HeaderRow {
+    #[serde(rename = "COND_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "COND_ID")]
+    id: i64,
+}
+
+/// The header's hooks: the customer's name from the copy, and the state published
+/// after every write.
+struct HeaderHooks;
+
+#[async_trait]
+impl RecordHooks for HeaderHooks {
+    type Body = ConditionalCustomer;
+    type Row = HeaderRow;
+
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut ConditionalCustomer,
+    ) -> Result<()> {
+        copy_customer(tx, caller, emp, body).await
     }
 
-    async fn after_write(&self, tx: &mut Tx, _op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let (Some(emp), Some(id)) = (num(&row["COND_EMP_ID"]), num(&row["COND_ID"])) else {
-            return Err(Error::internal("condicional row without its key"));
-        };
-        publish_state(tx, caller.client_id, emp, id).await
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        _op: Op,
+        caller: &Caller,
+        row: &HeaderRow,
+    ) -> Result<()> {
+        publish_state(tx, caller.client_id, row.emp, row.id).await
     }
+}
+
+/// A conditional's header as its state carries it.
+#[derive(sqlx::FromRow)]
+struct StateHead {
+    customer_id: i64,
+    customer_name: String,
+    left_on: String,
+    return_on: String,
+    status: String,
+}
+
+/// A product line as the state carries it.
+#[derive(sqlx::FromRow)]
+struct StateLine {
+    item: i64,
+    product_id: i64,
+    description: String,
+    quantity: String,
+    returned: String,
+    unit_price: String,
 }
 
 /// Leaves the conditional's whole state in the outbox (`X` once it is gone).
 pub async fn publish_state(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<()> {
-    let head = sqlx::query(
-        "SELECT cond_cli_id, coalesce(cond_cli_desc, ''), cond_dta_saida::text, coalesce(cond_dta_retorno::text, ''),
-                cond_situacao
+    let head: Option<StateHead> = sqlx::query_as(
+        "SELECT cond_cli_id AS customer_id, coalesce(cond_cli_desc, '') AS customer_name,
+                cond_dta_saida::text AS left_on, coalesce(cond_dta_retorno::text, '') AS return_on,
+                cond_situacao AS status
          FROM orders.condicional WHERE client_id = $1 AND cond_emp_id = $2 AND cond_id = $3",
     )
     .bind(client)
@@ -268,9 +325,10 @@ pub async fn publish_state(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Resul
             ..Default::default()
         },
         Some(h) => {
-            let lines = sqlx::query(
-                "SELECT cndp_id, cndp_prod_id, coalesce(cndp_descricao, ''), cndp_qtde::text,
-                        cndp_qtde_devolvida::text, cndp_vlr_unit::text
+            let lines: Vec<StateLine> = sqlx::query_as(
+                "SELECT cndp_id AS item, cndp_prod_id AS product_id, coalesce(cndp_descricao, '') AS description,
+                        cndp_qtde::text AS quantity, cndp_qtde_devolvida::text AS returned,
+                        cndp_vlr_unit::text AS unit_price
                  FROM orders.condicionalprod
                  WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3 ORDER BY cndp_id",
             )
@@ -278,29 +336,27 @@ pub async fn publish_state(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Resul
             .bind(emp)
             .bind(id)
             .fetch_all(&mut **tx)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(ConditionalLine {
-                    item: r.try_get(0)?,
-                    product_id: r.try_get(1)?,
-                    description: r.try_get(2)?,
-                    quantity: r.try_get(3)?,
-                    returned: r.try_get(4)?,
-                    unit_price: r.try_get(5)?,
-                })
-            })
-            .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
+            .await?;
             CondicionalSituacao {
                 client_id: client,
                 emp_id: emp,
                 cond_id: id,
-                customer_id: h.try_get(0)?,
-                customer_name: h.try_get(1)?,
-                left_on: h.try_get(2)?,
-                return_on: h.try_get(3)?,
-                status: h.try_get(4)?,
-                lines,
+                customer_id: h.customer_id,
+                customer_name: h.customer_name,
+                left_on: h.left_on,
+                return_on: h.return_on,
+                status: h.status,
+                lines: lines
+                    .into_iter()
+                    .map(|l| ConditionalLine {
+                        item: l.item,
+                        product_id: l.product_id,
+                        description: l.description,
+                        quantity: l.quantity,
+                        returned: l.returned,
+                        unit_price: l.unit_price,
+                    })
+                    .collect(),
                 version,
             }
         }
@@ -316,57 +372,89 @@ pub async fn publish_state(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Resul
     Ok(())
 }
 
-fn num(v: &Value) -> Option<i64> {
-    match v {
-        Value::String(s) => s.trim().parse().ok(),
-        v => v.as_i64(),
-    }
+/// A returned quantity of a product line.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReturnedItem {
+    #[serde(rename = "CNDP_ID")]
+    #[schemars(extend("x-invalid" = "CNDP_ID inválido.", "x-missing" = "CNDP_ID inválido."))]
+    pub line: i64,
+    /// Missing or zero is refused ('A quantidade devolvida deve ser maior que zero.').
+    #[serde(rename = "QTDE", default)]
+    #[schemars(title = "Quantidade devolvida")]
+    pub qty: Option<Dec>,
+}
+
+/// `PUT /condicional/devolucao/{COND_ID}/{emp}`.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReturnIn {
+    #[serde(rename = "COND_ID")]
+    pub id: i64,
+    #[serde(rename = "ITENS", default)]
+    #[schemars(extend("x-invalid" = "ITENS deve ser uma lista."))]
+    pub items: Option<Vec<ReturnedItem>>,
+    /// Closes the conditional whatever is still out.
+    #[serde(rename = "ENCERRAR", default)]
+    #[schemars(title = "Encerrar")]
+    pub close: Option<bool>,
+}
+
+/// The product line register, named in answers.
+pub enum CondicionalProd {}
+impl Register for CondicionalProd {
+    const NAME: &'static str = "condicionalprod";
+}
+
+/// The conditional register, named in answers.
+pub enum Condicional {}
+impl Register for Condicional {
+    const NAME: &'static str = "condicional";
+}
+
+/// What a return answers: the header's row and its product lines.
+#[derive(Serialize, JsonSchema)]
+pub struct ReturnAnswer {
+    #[serde(flatten)]
+    pub head: RowOf<Condicional>,
+    #[serde(rename = "ITENS")]
+    pub items: Vec<RowOf<CondicionalProd>>,
 }
 
 /// Registers returned quantities and/or closes the conditional.
 struct Return;
 
 #[async_trait]
-impl ActionHandler for Return {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, body } = call;
-        let emp = params::company(emp)?;
-        let id = params::id_param(p, "COND_ID")?;
-        let client = caller.client_id;
-        let def = res
+impl Operation for Return {
+    type In = ReturnIn;
+    type Out = ReturnAnswer;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ReturnIn) -> Result<ReturnAnswer> {
+        let emp = cx.emp()?;
+        let id = i.id;
+        let client = cx.client();
+        let def = cx
+            .res
             .document
             .as_ref()
             .map(|d| d.def.clone())
             .ok_or_else(|| Error::internal("condicional is a document"))?;
+        let tx = &mut *cx.tx;
         ops::ensure_open(tx, &def, client, Some(emp), &[id.to_string()]).await?;
-        let items = match body.get("ITENS") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(a)) => a.clone(),
-            Some(_) => return Err(Error::validation("ITENS deve ser uma lista.")),
-        };
-        let close = matches!(body.get("ENCERRAR"), Some(Value::Bool(true)))
-            || matches!(
-                body.get("ENCERRAR").and_then(Value::as_str),
-                Some("S" | "s" | "true" | "1")
-            );
+        let items = i.items.unwrap_or_default();
+        let close = i.close.unwrap_or(false);
         if items.is_empty() && !close {
             return Err(Error::validation(
                 "Informe os itens devolvidos ou o encerramento.",
             ));
         }
         for it in &items {
-            let line = num(&it["CNDP_ID"]).ok_or_else(|| Error::validation("CNDP_ID inválido."))?;
-            let qty = match &it["QTDE"] {
-                Value::String(s) => params::dec(&Value::String(s.trim().replace(',', ".")))?,
-                v => params::dec(v)?,
-            };
+            let line = it.line;
+            let qty = it.qty.map(Dec::get).unwrap_or_default();
             if qty <= Decimal::ZERO {
                 return Err(Error::validation(
                     "A quantidade devolvida deve ser maior que zero.",
                 ));
             }
-            let row: Option<(Decimal, Decimal)> = sqlx::query_as(
-                "SELECT cndp_qtde, cndp_qtde_devolvida FROM orders.condicionalprod
+            let row: Option<OutAndBack> = sqlx::query_as(
+                "SELECT cndp_qtde AS went_out, cndp_qtde_devolvida AS came_back FROM orders.condicionalprod
                  WHERE client_id = $1 AND cndp_emp_id = $2 AND cndp_cond_id = $3 AND cndp_id = $4 FOR UPDATE",
             )
             .bind(client)
@@ -375,7 +463,7 @@ impl ActionHandler for Return {
             .bind(line)
             .fetch_optional(&mut **tx)
             .await?;
-            let (out, back) = row.ok_or_else(|| {
+            let OutAndBack { went_out: out, came_back: back } = row.ok_or_else(|| {
                 Error::NotFound(format!("Item {line} não encontrado na condicional."))
             })?;
             if back + qty > out {
@@ -422,14 +510,23 @@ impl ActionHandler for Return {
             .await?;
         }
         publish_state(tx, client, emp, id).await?;
-        let mut head = query::get(tx, res, caller, Some(emp), &[id.to_string()]).await?;
-        let mut filter = Map::new();
-        filter.insert("CNDP_COND_ID".into(), json!(id));
-        filter.insert("LIMIT".into(), json!(6000));
-        let lines = query::list(tx, &def.lines[0].plain, caller, Some(emp), &filter).await?;
-        if let Value::Object(m) = &mut head {
-            m.insert("ITENS".into(), Value::Array(lines));
-        }
-        Ok(head)
+        let head = query::get(tx, cx.res, cx.caller, Some(emp), &[id.to_string()]).await?;
+        // The engine's list of the product lines (a list filter, as a screen sends it).
+        let filter = Map::from_iter([
+            ("CNDP_COND_ID".to_string(), Value::from(id)),
+            ("LIMIT".to_string(), Value::from(6000)),
+        ]);
+        let lines = query::list(tx, &def.lines[0].plain, cx.caller, Some(emp), &filter).await?;
+        Ok(ReturnAnswer {
+            head: RowOf::new(head),
+            items: lines.into_iter().map(RowOf::new).collect(),
+        })
     }
+}
+
+/// What went out of a product line and what came back.
+#[derive(sqlx::FromRow)]
+struct OutAndBack {
+    went_out: Decimal,
+    came_back: Decimal,
 }

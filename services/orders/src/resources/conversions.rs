@@ -5,15 +5,20 @@
 //! The requisition is stock's: the quote publishes `erp.orders.orcamento.requisicao`
 //! once, and stock creates the document.
 
+use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::document::ops;
-use erp_platform::resource::{params, query, Registry, Resource};
+use erp_platform::resource::call::{Date, Dec};
+use erp_platform::resource::document::{ops, read, DocumentDef, LineKind};
+use erp_platform::resource::{query, record, Registry, Resource};
 use erp_platform::{Error, Result};
 use prost::Message as _;
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::register_body;
 use crate::SCHEMA;
 
 /// What a quote is converted into.
@@ -28,36 +33,105 @@ pub enum Target {
     Requisition,
 }
 
-/// One quote's lines: item, description, unit name, quantity, unit price, discount.
-type QuoteLine = (
-    i64,
-    Option<String>,
-    Option<String>,
-    Decimal,
-    Decimal,
-    Decimal,
-);
+/// The quote's header as a conversion reads it.
+#[derive(Deserialize)]
+struct Quote {
+    #[serde(rename = "ORCA_CLI_ID")]
+    customer: i64,
+    #[serde(rename = "ORCA_COLA_ID")]
+    seller: Option<i64>,
+    #[serde(rename = "ORCA_CNDP_ID")]
+    condition: Option<i64>,
+    #[serde(rename = "ORCA_VEIC_ID")]
+    vehicle: Option<i64>,
+    #[serde(rename = "ORCA_OBS")]
+    note: Option<String>,
+}
 
-async fn quote_lines(
+/// A product line of the quote.
+#[derive(Deserialize)]
+struct QuoteProduct {
+    #[serde(rename = "ORCP_PROD_ID")]
+    item: i64,
+    #[serde(rename = "ORCP_DESCRICAO")]
+    description: Option<String>,
+    #[serde(rename = "ORCP_UNIDADE")]
+    unit: Option<String>,
+    #[serde(rename = "ORCP_QTDE")]
+    qty: Dec,
+    #[serde(rename = "ORCP_VLR_UNIT")]
+    price: Option<Dec>,
+    #[serde(rename = "ORCP_VLR_DESC")]
+    discount: Option<Dec>,
+}
+
+/// A service line of the quote.
+#[derive(Deserialize)]
+struct QuoteService {
+    #[serde(rename = "ORCI_SERV_ID")]
+    item: i64,
+    #[serde(rename = "ORCI_DESCRICAO")]
+    description: Option<String>,
+    #[serde(rename = "ORCI_QTDE")]
+    qty: Dec,
+    #[serde(rename = "ORCI_VLR_UNIT")]
+    price: Option<Dec>,
+    #[serde(rename = "ORCI_VLR_DESC")]
+    discount: Option<Dec>,
+}
+
+/// One quote's line as a conversion copies it: item, description, unit name,
+/// quantity, unit price, discount.
+struct QuoteLine {
+    item: i64,
+    description: Option<String>,
+    unit: Option<String>,
+    qty: Decimal,
+    price: Decimal,
+    discount: Decimal,
+}
+
+fn amount(v: Option<Dec>) -> Decimal {
+    v.map(Dec::get).unwrap_or_default()
+}
+
+impl From<QuoteProduct> for QuoteLine {
+    fn from(l: QuoteProduct) -> Self {
+        QuoteLine {
+            item: l.item,
+            description: l.description,
+            unit: l.unit,
+            qty: l.qty.get(),
+            price: amount(l.price),
+            discount: amount(l.discount),
+        }
+    }
+}
+
+impl From<QuoteService> for QuoteLine {
+    fn from(l: QuoteService) -> Self {
+        QuoteLine {
+            item: l.item,
+            description: l.description,
+            unit: None,
+            qty: l.qty.get(),
+            price: amount(l.price),
+            discount: amount(l.discount),
+        }
+    }
+}
+
+/// The quote's lines of a kind, in their order.
+async fn quote_lines<L: DeserializeOwned + Into<QuoteLine>>(
     tx: &mut Tx,
+    def: &DocumentDef,
+    kind: LineKind,
     client: i64,
     emp: i64,
     id: i64,
-    products: bool,
 ) -> Result<Vec<QuoteLine>> {
-    let sql = if products {
-        "SELECT orcp_prod_id, orcp_descricao, orcp_unidade, orcp_qtde, orcp_vlr_unit, coalesce(orcp_vlr_desc, 0)
-         FROM orders.orcamentoproduto WHERE client_id = $1 AND orcp_emp_id = $2 AND orcp_orca_id = $3 ORDER BY orcp_id"
-    } else {
-        "SELECT orci_serv_id, orci_descricao, NULL::text, orci_qtde, orci_vlr_unit, coalesce(orci_vlr_desc, 0)
-         FROM orders.orcamentoservico WHERE client_id = $1 AND orci_emp_id = $2 AND orci_orca_id = $3 ORDER BY orci_id"
-    };
-    Ok(sqlx::query_as(sql)
-        .bind(client)
-        .bind(emp)
-        .bind(id)
-        .fetch_all(&mut **tx)
-        .await?)
+    let lines: Vec<L> = read::lines(tx, def, kind, client, Some(emp), &[id.to_string()]).await?;
+    Ok(lines.into_iter().map(Into::into).collect())
 }
 
 fn register<'a>(reg: &'a Registry, name: &str) -> Result<&'a Resource> {
@@ -66,8 +140,128 @@ fn register<'a>(reg: &'a Registry, name: &str) -> Result<&'a Resource> {
         .ok_or_else(|| Error::internal(format!("register {name} missing")))
 }
 
-fn body(v: Value) -> Map<String, Value> {
-    params::body_map(v)
+/// The billing order a quote becomes.
+#[derive(Serialize)]
+struct OrderHead<'a> {
+    #[serde(rename = "PEDF_SERIE")]
+    serie: &'a str,
+    #[serde(rename = "PEDF_CLI_ID")]
+    customer: i64,
+    #[serde(rename = "PEDF_MODELO")]
+    model: &'a str,
+    #[serde(rename = "PEDF_TIPO")]
+    operation: &'a str,
+    #[serde(rename = "PEDF_COLA_ID")]
+    seller: Option<i64>,
+    #[serde(rename = "PEDF_CNDP_ID")]
+    condition: Option<i64>,
+    #[serde(rename = "PEDF_OBS")]
+    note: &'a Option<String>,
+    #[serde(rename = "PEDF_DTA_EMISSAO")]
+    issued: Date,
+}
+
+#[derive(Serialize)]
+struct OrderProduct<'a> {
+    #[serde(rename = "PEDI_PEDF_ID")]
+    order: i64,
+    #[serde(rename = "PEDI_PEDF_SERIE_ID")]
+    serie: &'a str,
+    #[serde(rename = "PEDI_PROD_ID")]
+    item: i64,
+    #[serde(rename = "PEDI_DESCRICAO")]
+    description: &'a Option<String>,
+    #[serde(rename = "PEDI_UNIDADE")]
+    unit: &'a Option<String>,
+    #[serde(rename = "PEDI_QTDE")]
+    qty: Dec,
+    #[serde(rename = "PEDI_VLR_UNITARIO")]
+    price: Dec,
+    #[serde(rename = "PEDI_VLR_DESCONTO")]
+    discount: Dec,
+}
+
+#[derive(Serialize)]
+struct OrderService<'a> {
+    #[serde(rename = "PFOS_PEDF_ID")]
+    order: i64,
+    #[serde(rename = "PFOS_PEDF_SERIE")]
+    serie: &'a str,
+    #[serde(rename = "PFOS_SERV_ID")]
+    item: i64,
+    #[serde(rename = "PFOS_DESCRICAO")]
+    description: &'a Option<String>,
+    #[serde(rename = "PFOS_QTDE")]
+    qty: Dec,
+    #[serde(rename = "PFOS_VLR_UNIT")]
+    price: Dec,
+}
+
+/// The service order a quote becomes.
+#[derive(Serialize)]
+struct ServiceOrderHead<'a> {
+    #[serde(rename = "ORDS_SERIE")]
+    serie: &'a str,
+    #[serde(rename = "ORDS_CLI_ID")]
+    customer: i64,
+    #[serde(rename = "ORDS_VEIC_ID")]
+    vehicle: Option<i64>,
+    #[serde(rename = "ORDS_OBS")]
+    note: &'a Option<String>,
+    #[serde(rename = "ORDS_DTA_ENTRADA")]
+    entered: Date,
+}
+
+#[derive(Serialize)]
+struct ServiceOrderService<'a> {
+    #[serde(rename = "ORDI_ORDS_ID")]
+    order: i64,
+    #[serde(rename = "ORDI_SERIE")]
+    serie: &'a str,
+    #[serde(rename = "ORDI_SERV_ID")]
+    item: i64,
+    #[serde(rename = "ORDI_DESCRICAO")]
+    description: &'a Option<String>,
+    #[serde(rename = "ORDI_QTDE")]
+    qty: Dec,
+    #[serde(rename = "ORDI_VLR_UNIT")]
+    price: Dec,
+    #[serde(rename = "ORDI_VLR_DESC")]
+    discount: Dec,
+}
+
+#[derive(Serialize)]
+struct ServiceOrderProduct<'a> {
+    #[serde(rename = "ORDP_ORDS_ID")]
+    order: i64,
+    #[serde(rename = "ORDP_SERIE")]
+    serie: &'a str,
+    #[serde(rename = "ORDP_PROD_ID")]
+    item: i64,
+    #[serde(rename = "ORDP_DESCRICAO")]
+    description: &'a Option<String>,
+    #[serde(rename = "ORDP_UNIDADE")]
+    unit: &'a Option<String>,
+    #[serde(rename = "ORDP_QTDE")]
+    qty: Dec,
+    #[serde(rename = "ORDP_VLR_UNIT")]
+    price: Dec,
+    #[serde(rename = "ORDP_VLR_DESC")]
+    discount: Dec,
+}
+
+/// The key of a billing order the engine wrote.
+#[derive(Deserialize)]
+struct WrittenOrder {
+    #[serde(rename = "PEDF_ID")]
+    id: i64,
+}
+
+/// The key of a service order the engine wrote.
+#[derive(Deserialize)]
+struct WrittenServiceOrder {
+    #[serde(rename = "ORDS_ID")]
+    id: i64,
 }
 
 /// Converts quote `id`: locked, open and with lines, else refused with its message.
@@ -89,50 +283,74 @@ pub async fn convert(
         .ok_or_else(|| Error::internal("orcamento is a document"))?;
     let client = caller.client_id;
     ops::ensure_open(tx, &def, client, Some(emp), &[id.to_string()]).await?;
-    let src = query::get(tx, quote, caller, Some(emp), &[id.to_string()]).await?;
-    let products = quote_lines(tx, client, emp, id, true).await?;
-    let services = quote_lines(tx, client, emp, id, false).await?;
+    let src: Quote = record::get(tx, quote, caller, Some(emp), &[id.to_string()]).await?;
+    let products =
+        quote_lines::<QuoteProduct>(tx, &def, LineKind::Product, client, emp, id).await?;
+    let services =
+        quote_lines::<QuoteService>(tx, &def, LineKind::Service, client, emp, id).await?;
     if products.is_empty() && services.is_empty() {
         return Err(Error::validation(
             "Orçamento sem itens não pode ser convertido.",
         ));
     }
-    let cli = params::int(&src, "ORCA_CLI_ID")?;
-    let today: String =
-        sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+    let cli = src.customer;
+    let today: NaiveDate =
+        sqlx::query_scalar("SELECT (now() AT TIME ZONE 'America/Sao_Paulo')::date")
             .fetch_one(&mut **tx)
             .await?;
+    let today = Date(today);
     match target {
         Target::Order { serie, model, operation } => {
-            let head = query::create(tx, register(reg, "pedido")?, caller, Some(emp), &body(json!({
-                "PEDF_SERIE": serie, "PEDF_CLI_ID": cli, "PEDF_MODELO": model, "PEDF_TIPO": operation,
-                "PEDF_COLA_ID": src["ORCA_COLA_ID"], "PEDF_CNDP_ID": src["ORCA_CNDP_ID"], "PEDF_OBS": src["ORCA_OBS"],
-                "PEDF_DTA_EMISSAO": today,
-            })))
+            let head = OrderHead {
+                serie: &serie,
+                customer: cli,
+                model: &model,
+                operation: &operation,
+                seller: src.seller,
+                condition: src.condition,
+                note: &src.note,
+                issued: today,
+            };
+            let head = query::create(
+                tx,
+                register(reg, "pedido")?,
+                caller,
+                Some(emp),
+                &register_body(&head)?,
+            )
             .await?;
-            let pedf = params::int(&head, "PEDF_ID")?;
+            let pedf = record::from_row::<WrittenOrder>(&head)?.id;
             let lines = register(reg, "pedidoproduto")?;
-            for (item, desc, unit, qty, price, disc) in products {
-                query::create(tx, lines, caller, Some(emp), &body(json!({
-                    "PEDI_PEDF_ID": pedf, "PEDI_PEDF_SERIE_ID": serie, "PEDI_PROD_ID": item, "PEDI_DESCRICAO": desc,
-                    "PEDI_UNIDADE": unit, "PEDI_QTDE": qty.to_string(), "PEDI_VLR_UNITARIO": price.to_string(),
-                    "PEDI_VLR_DESCONTO": disc.to_string()
-                })))
-                .await?;
+            for l in &products {
+                let line = OrderProduct {
+                    order: pedf,
+                    serie: &serie,
+                    item: l.item,
+                    description: &l.description,
+                    unit: &l.unit,
+                    qty: Dec(l.qty),
+                    price: Dec(l.price),
+                    discount: Dec(l.discount),
+                };
+                query::create(tx, lines, caller, Some(emp), &register_body(&line)?).await?;
             }
             let lines = register(reg, "pedidoservico")?;
-            for (item, desc, _unit, qty, price, disc) in services {
+            for l in &services {
                 // Service lines of an order carry no discount: the net price goes.
-                let unit_net = if qty.is_zero() {
-                    price
+                let unit_net = if l.qty.is_zero() {
+                    l.price
                 } else {
-                    ((qty * price - disc) / qty).round_dp(4)
+                    ((l.qty * l.price - l.discount) / l.qty).round_dp(4)
                 };
-                query::create(tx, lines, caller, Some(emp), &body(json!({
-                    "PFOS_PEDF_ID": pedf, "PFOS_PEDF_SERIE": serie, "PFOS_SERV_ID": item, "PFOS_DESCRICAO": desc,
-                    "PFOS_QTDE": qty.to_string(), "PFOS_VLR_UNIT": unit_net.to_string()
-                })))
-                .await?;
+                let line = OrderService {
+                    order: pedf,
+                    serie: &serie,
+                    item: l.item,
+                    description: &l.description,
+                    qty: Dec(l.qty),
+                    price: Dec(unit_net),
+                };
+                query::create(tx, lines, caller, Some(emp), &register_body(&line)?).await?;
             }
             sqlx::query("UPDATE orders.pedido SET pedf_orca_id = $4 WHERE client_id = $1 AND pedf_emp_id = $2 AND pedf_id = $3 AND pedf_serie = $5")
                 .bind(client).bind(emp).bind(pedf).bind(id).bind(&serie)
@@ -152,27 +370,48 @@ pub async fn convert(
         }
         Target::ServiceOrder => {
             let serie = super::service_orders::SERIE;
-            let head = query::create(tx, register(reg, "ordemservico")?, caller, Some(emp), &body(json!({
-                "ORDS_SERIE": serie, "ORDS_CLI_ID": cli, "ORDS_VEIC_ID": src["ORCA_VEIC_ID"], "ORDS_OBS": src["ORCA_OBS"],
-                "ORDS_DTA_ENTRADA": today,
-            })))
+            let head = ServiceOrderHead {
+                serie,
+                customer: cli,
+                vehicle: src.vehicle,
+                note: &src.note,
+                entered: today,
+            };
+            let head = query::create(
+                tx,
+                register(reg, "ordemservico")?,
+                caller,
+                Some(emp),
+                &register_body(&head)?,
+            )
             .await?;
-            let ords = params::int(&head, "ORDS_ID")?;
+            let ords = record::from_row::<WrittenServiceOrder>(&head)?.id;
             let lines = register(reg, "ordemservicoservico")?;
-            for (item, desc, _unit, qty, price, disc) in services {
-                query::create(tx, lines, caller, Some(emp), &body(json!({
-                    "ORDI_ORDS_ID": ords, "ORDI_SERIE": serie, "ORDI_SERV_ID": item, "ORDI_DESCRICAO": desc,
-                    "ORDI_QTDE": qty.to_string(), "ORDI_VLR_UNIT": price.to_string(), "ORDI_VLR_DESC": disc.to_string(),
-                })))
-                .await?;
+            for l in &services {
+                let line = ServiceOrderService {
+                    order: ords,
+                    serie,
+                    item: l.item,
+                    description: &l.description,
+                    qty: Dec(l.qty),
+                    price: Dec(l.price),
+                    discount: Dec(l.discount),
+                };
+                query::create(tx, lines, caller, Some(emp), &register_body(&line)?).await?;
             }
             let lines = register(reg, "ordemservicoproduto")?;
-            for (item, desc, unit, qty, price, disc) in products {
-                query::create(tx, lines, caller, Some(emp), &body(json!({
-                    "ORDP_ORDS_ID": ords, "ORDP_SERIE": serie, "ORDP_PROD_ID": item, "ORDP_DESCRICAO": desc, "ORDP_UNIDADE": unit,
-                    "ORDP_QTDE": qty.to_string(), "ORDP_VLR_UNIT": price.to_string(), "ORDP_VLR_DESC": disc.to_string(),
-                })))
-                .await?;
+            for l in &products {
+                let line = ServiceOrderProduct {
+                    order: ords,
+                    serie,
+                    item: l.item,
+                    description: &l.description,
+                    unit: &l.unit,
+                    qty: Dec(l.qty),
+                    price: Dec(l.price),
+                    discount: Dec(l.discount),
+                };
+                query::create(tx, lines, caller, Some(emp), &register_body(&line)?).await?;
             }
             sqlx::query("UPDATE orders.ordemservico SET ords_orca_id = $4 WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $5")
                 .bind(client).bind(emp).bind(ords).bind(id).bind(serie)
@@ -209,15 +448,13 @@ pub async fn convert(
             let lines: Vec<erp_proto::orders::v1::StockLine> = products
                 .into_iter()
                 .enumerate()
-                .map(
-                    |(i, (item, _, _, qty, _, _))| erp_proto::orders::v1::StockLine {
-                        product_id: item,
-                        product_emp_id: emp,
-                        quantity: qty.normalize().to_string(),
-                        item: i as i64 + 1,
-                        location_id: 0,
-                    },
-                )
+                .map(|(i, l)| erp_proto::orders::v1::StockLine {
+                    product_id: l.item,
+                    product_emp_id: emp,
+                    quantity: l.qty.normalize().to_string(),
+                    item: i as i64 + 1,
+                    location_id: 0,
+                })
                 .collect();
             if lines.is_empty() {
                 return Err(Error::validation(

@@ -8,12 +8,20 @@
 //! - `conversions`: what a quote becomes (billing order, service order, requisition).
 //! - `customer`: the customer's name and city copied onto a document.
 //! - `transitions`: duplication and a quote's conversions, as typed calls.
+//!
+//! Calls and hooks are typed (`Operation`, `RecordHooks`): their inputs, answers
+//! and the rows they read are structs of their own; [`Nothing`] and [`NoBody`] are
+//! the input of a call and the body view of a hook that read nothing.
 
 use std::path::Path;
 
 use erp_platform::config::Config;
+use erp_platform::resource::record;
 use erp_platform::resource::Registry;
 use erp_platform::service::Peers;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 pub mod billing;
 pub mod conditional;
@@ -53,4 +61,21 @@ pub fn registry_with(data_dir: &Path, peers: Peers) -> Result<Registry, String> 
         ]
         .concat(),
     )
+}
+
+/// The input of a call that reads nothing (its path parameters are the legacy
+/// screen's, and it answers the same whatever they are).
+#[derive(Deserialize, JsonSchema)]
+pub struct Nothing {}
+
+/// The body view of hooks that read nothing of the body.
+#[derive(Deserialize, Serialize)]
+pub struct NoBody {}
+
+/// A body of a register written from `v`'s columns (what a call creates through a
+/// register's own create path).
+pub(crate) fn register_body<T: Serialize>(v: &T) -> erp_platform::Result<Map<String, Value>> {
+    let mut m = Map::new();
+    record::into_map(v, &mut m)?;
+    Ok(m)
 }

@@ -20,17 +20,19 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
+use erp_platform::resource::call::{Ctx, Done, Operation};
 use erp_platform::resource::document::ops;
 use erp_platform::resource::{
-    params, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field, Kind, Lines,
-    Resource, Role, Source, Total,
+    ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource, Role, Source, Total,
 };
 use erp_platform::{Error, Result};
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-use super::customer::CustomerCopy;
+use super::customer::{customer_body, CustomerCopy};
 use super::transitions::{Convert, ConvertTo, Duplicate, QuoteKey};
+use super::Nothing;
 use crate::SCHEMA;
 
 pub const ISSUED: &str = "Orçamento já convertido não pode ser alterado.";
@@ -58,6 +60,8 @@ pub fn all() -> std::result::Result<Vec<Resource>, String> {
         .build()
 }
 
+customer_body!(QuoteCustomer, "ORCA_CLI_ID", "ORCA_CLI_DESC");
+
 fn orcamento() -> Resource {
     Resource::new("orcamento", "Orçamentos", SCHEMA, "orcamento", "orcamentos")
         .screen("/orcamentos")
@@ -65,7 +69,7 @@ fn orcamento() -> Resource {
         .company("ORCA_EMP_ID")
         .label("ORCA_CLI_DESC")
         .order("ORCA_ID DESC")
-        .hooks(Arc::new(CustomerCopy { customer: "ORCA_CLI_ID", name: "ORCA_CLI_DESC", city: None }))
+        .record_hooks(CustomerCopy::<QuoteCustomer>::new())
         .sample(json!({"ORCA_CLI_ID": 1, "ORCA_DTA_EMIS": "2026-11-22", "ORCA_OBS": "Revisão completa"}))
         .call("POST", "/orcamento/gerapedidofat/{ORCA_ID}/{emp}/{serie}/{model}/{type}/{user}", "gerapedidofat", ActionPerm::Update, "Gerar pedido de venda do orçamento", Convert(ConvertTo::BillingOrder))
         .button(Button::new("Gerar Pedido").primary().open_when(&["A"]).opens("pedido")
@@ -78,8 +82,8 @@ fn orcamento() -> Resource {
         .button(Button::new("Gerar Requisição").open_when(&["A"]).unless("ORCA_REQU_OK"))
         .call("POST", "/orcamento/duplicar/{ORCA_ID}/{emp}/{user}", "duplicar", ActionPerm::Create, "Duplicar o orçamento", Duplicate::<QuoteKey>::new())
         .button(Button::new("Duplicar").opens("orcamento"))
-        .action("POST", "/orcamento/gerapdv/{ORCA_ID}/{emp}/{user}", "gerapdv", ActionPerm::Update, "Gerar venda no PDV (indisponível)", Arc::new(Unavailable(NOT_AVAILABLE_PDV)))
-        .action("POST", "/orcamento/gerapedidofab/{ORCA_ID}/{emp}/{user}", "gerapedidofab", ActionPerm::Update, "Gerar pedido de fabricação (indisponível)", Arc::new(Unavailable(NOT_AVAILABLE_FAB)))
+        .call("POST", "/orcamento/gerapdv/{ORCA_ID}/{emp}/{user}", "gerapdv", ActionPerm::Update, "Gerar venda no PDV (indisponível)", Unavailable(NOT_AVAILABLE_PDV))
+        .call("POST", "/orcamento/gerapedidofab/{ORCA_ID}/{emp}/{user}", "gerapedidofab", ActionPerm::Update, "Gerar pedido de fabricação (indisponível)", Unavailable(NOT_AVAILABLE_FAB))
         .fields(vec![
             Field::id("ORCA_ID", "Número").list().width(2),
             Field::int("ORCA_EMP_ID", "Empresa"),
@@ -183,13 +187,13 @@ fn orcamentoproduto() -> Resource {
     .sample(
         json!({"ORCP_ORCA_ID": 1, "ORCP_PROD_ID": 1, "ORCP_QTDE": "2", "ORCP_VLR_UNIT": "35.90"}),
     )
-    .action(
+    .call(
         "PUT",
         "/orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}",
         "agrupar",
         ActionPerm::Update,
         "Agrupar as linhas de um produto",
-        Arc::new(Group),
+        Group,
     )
     .fields(vec![
         Field::int("ORCP_ORCA_ID", "Orçamento").required(),
@@ -232,14 +236,37 @@ fn orcamentoproduto() -> Resource {
     ])
 }
 
-/// A call of an area the product does not have yet: it says so.
+/// A call of an area the product does not have yet: it says so (it never answers
+/// `Done`).
 struct Unavailable(&'static str);
 
 #[async_trait]
-impl ActionHandler for Unavailable {
-    async fn run(&self, _tx: &mut Tx, _call: Call<'_>) -> Result<Value> {
+impl Operation for Unavailable {
+    type In = Nothing;
+    type Out = Done;
+    async fn run(&self, _cx: &mut Ctx<'_>, _i: Nothing) -> Result<Done> {
         Err(Error::validation(self.0))
     }
+}
+
+/// `PUT /orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}`: the quote
+/// and the product.
+#[derive(Deserialize, JsonSchema)]
+pub struct GroupIn {
+    #[serde(rename = "ORCP_ORCA_ID")]
+    pub quote: i64,
+    #[serde(rename = "ORCP_PROD_ID")]
+    pub product: i64,
+}
+
+/// What merging a quote's lines answers.
+#[derive(Serialize, JsonSchema)]
+pub struct Grouped {
+    pub code: u16,
+    pub msg: String,
+    /// How many lines the product had (now one).
+    #[serde(rename = "LINHAS_AGRUPADAS")]
+    pub merged: usize,
 }
 
 /// Merges the quote's lines of one product into the first one (quantities and
@@ -247,25 +274,26 @@ impl ActionHandler for Unavailable {
 struct Group;
 
 #[async_trait]
-impl ActionHandler for Group {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, .. } = call;
-        let id = params::id_param(p, "ORCP_ORCA_ID")?;
-        let prod = params::id_param(p, "ORCP_PROD_ID")?;
-        let doc = res
+impl Operation for Group {
+    type In = GroupIn;
+    type Out = Grouped;
+    async fn run(&self, cx: &mut Ctx<'_>, i: GroupIn) -> Result<Grouped> {
+        let doc = cx
+            .res
             .document
             .as_ref()
             .ok_or_else(|| Error::internal("orcamentoproduto is a line"))?;
+        let emp = cx.emp()?;
         let (merged, _) = ops::merge(
-            tx,
+            cx.tx,
             &doc.def,
             0,
-            caller,
-            Some(params::company(emp)?),
-            &[id.to_string()],
-            (prod, "Produto não encontrado no orçamento."),
+            cx.caller,
+            Some(emp),
+            &[i.quote.to_string()],
+            (i.product, "Produto não encontrado no orçamento."),
         )
         .await?;
-        Ok(json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": merged}))
+        Ok(Grouped { code: 200, msg: "Itens agrupados.".into(), merged })
     }
 }

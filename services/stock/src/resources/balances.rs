@@ -4,19 +4,18 @@
 //! posted row do not change (delete and post again). Plus `GET /produtoscustomedio/{id}/{emp}`:
 //! the product's balance and average cost.
 
-use std::str::FromStr;
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{
-    ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
-};
-use erp_platform::{Error, Result};
-use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use erp_platform::resource::call::{Ctx, Dec, Operation};
+use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Op, RecordHooks, Resource};
+use erp_platform::Result;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
+use super::posted::PostedHooks;
+use super::NoBody;
 use crate::ledger::{self, Movement};
 
 pub fn all() -> Vec<Resource> {
@@ -32,15 +31,15 @@ fn saldoestoque() -> Resource {
         .company("SALD_EMP_ID")
         .label("SALD_OBS")
         .order("SALD_DATA DESC, SALD_ID DESC")
-        .hooks(Arc::new(Posting))
+        .posted_hooks(&POSTED, Posting)
         .sample(json!({"SALD_PROD_ID": 1, "SALD_TIPO": "E", "SALD_QTDE": "10", "SALD_CUSTO_UNIT": "5.00", "SALD_DATA": "2026-11-22", "SALD_OBS": "Saldo inicial"}))
-        .action(
+        .call(
             "GET",
             "/produtoscustomedio/{SALD_PROD_ID}/{emp}",
             "customedio",
             ActionPerm::View,
             "Saldo e custo médio do produto",
-            Arc::new(AverageCost),
+            AverageCost,
         )
         .fields(vec![
             Field::id("SALD_ID", "Código"),
@@ -61,64 +60,59 @@ fn saldoestoque() -> Resource {
         ])
 }
 
-fn decimal(row: &Value, key: &str) -> Result<Decimal> {
-    let v = &row[key];
-    let s = v
-        .as_str()
-        .map(String::from)
-        .unwrap_or_else(|| v.to_string());
-    Decimal::from_str(&s).map_err(|_| Error::internal(format!("{key} is not a decimal")))
+/// A manual entry's or exit's row as its hook reads it.
+#[derive(Deserialize)]
+struct PostingRow {
+    #[serde(rename = "SALD_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "SALD_ID")]
+    id: i64,
+    #[serde(rename = "SALD_PROD_ID")]
+    product: i64,
+    #[serde(rename = "SALD_TIPO")]
+    kind: String,
+    #[serde(rename = "SALD_QTDE")]
+    qty: Dec,
+    #[serde(rename = "SALD_CUSTO_UNIT")]
+    unit_cost: Option<Dec>,
+    #[serde(rename = "SALD_LOCA_ID")]
+    location: Option<i64>,
 }
 
-fn int(row: &Value, key: &str) -> Result<i64> {
-    row[key]
-        .as_i64()
-        .ok_or_else(|| Error::internal(format!("{key} is not an integer")))
-}
-
+/// Posts the document to the ledger (its reversal when deleted). A posted
+/// document's product, type, quantity and cost are in the ledger: an edit (the
+/// legacy screen sends the whole row back) changes only its date, location and
+/// remarks (`POSTED` are dropped); to change the rest, delete and post again.
 struct Posting;
 
 #[async_trait]
-impl Hooks for Posting {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        if op == Op::Update {
-            // A posted document's product, type, quantity and cost are in the ledger:
-            // an edit (the legacy screen sends the whole row back) changes only its
-            // date, location and remarks; to change the rest, delete and post again.
-            body.retain(|k, _| !POSTED.contains(&k.as_str()));
-        }
-        Ok(())
-    }
+impl RecordHooks for Posting {
+    type Body = NoBody;
+    type Row = PostingRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &PostingRow,
+    ) -> Result<()> {
         if op == Op::Update {
             return Ok(());
         }
-        let emp = int(row, "SALD_EMP_ID")?;
-        let id = int(row, "SALD_ID")?;
-        let kind = ledger::Kind::parse(row["SALD_TIPO"].as_str().unwrap_or_default())?;
-        let qty = decimal(row, "SALD_QTDE")?;
-        let unit = if row["SALD_CUSTO_UNIT"].is_null() {
-            Decimal::ZERO
-        } else {
-            decimal(row, "SALD_CUSTO_UNIT")?
-        };
+        let (emp, id) = (row.emp, row.id);
+        let kind = ledger::Kind::parse(&row.kind)?;
         let movement = Movement {
             emp,
-            product: int(row, "SALD_PROD_ID")?,
-            location: row["SALD_LOCA_ID"].as_i64(),
+            product: row.product,
+            location: row.location,
             kind: if op == Op::Delete {
                 kind.opposite()
             } else {
                 kind
             },
-            qty,
-            unit_cost: unit,
+            qty: row.qty.get(),
+            unit_cost: row.unit_cost.map(Dec::get).unwrap_or_default(),
             origin: "SALDOESTOQUE",
             origin_id: id.to_string(),
             value: None,
@@ -144,25 +138,48 @@ impl Hooks for Posting {
     }
 }
 
+/// `GET /produtoscustomedio/{SALD_PROD_ID}/{emp}`: the product.
+#[derive(Deserialize, JsonSchema)]
+pub struct AverageCostIn {
+    #[serde(rename = "SALD_PROD_ID")]
+    #[schemars(extend("x-invalid" = "Produto inválido."))]
+    pub product: i64,
+}
+
+/// What `GET /produtoscustomedio` answers.
+#[derive(Serialize, JsonSchema)]
+pub struct AverageCostOf {
+    #[serde(rename = "SALD_PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "SALD_PROD_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "QTD_ESTOQUE")]
+    pub qty: Dec,
+    #[serde(rename = "SALDO_FISICO")]
+    pub physical: Dec,
+    #[serde(rename = "CUSTO_MEDIO")]
+    pub avg_cost: Dec,
+    #[serde(rename = "SALDO_FINANCEIRO")]
+    pub value: Dec,
+}
+
+/// The product's balance and average cost.
 struct AverageCost;
 
 #[async_trait]
-impl ActionHandler for AverageCost {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = emp.ok_or_else(|| Error::validation("emp_id não informado."))?;
-        let product: i64 = params
-            .get("SALD_PROD_ID")
-            .and_then(|p| p.trim().parse().ok())
-            .ok_or_else(|| Error::validation("Produto inválido."))?;
-        let b = ledger::balance(tx, caller.client_id, emp, product).await?;
-        Ok(json!({
-            "SALD_PROD_ID": product,
-            "SALD_PROD_EMP_ID": emp,
-            "QTD_ESTOQUE": b.qty,
-            "SALDO_FISICO": b.qty,
-            "CUSTO_MEDIO": b.avg_cost,
-            "SALDO_FINANCEIRO": b.value(),
-        }))
+impl Operation for AverageCost {
+    type In = AverageCostIn;
+    type Out = AverageCostOf;
+    async fn run(&self, cx: &mut Ctx<'_>, i: AverageCostIn) -> Result<AverageCostOf> {
+        let emp = cx.emp()?;
+        let b = ledger::balance(cx.tx, cx.client(), emp, i.product).await?;
+        Ok(AverageCostOf {
+            product: i.product,
+            emp,
+            qty: Dec(b.qty),
+            physical: Dec(b.qty),
+            avg_cost: Dec(b.avg_cost),
+            value: Dec(b.value()),
+        })
     }
 }

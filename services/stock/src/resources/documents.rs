@@ -18,22 +18,24 @@
 //! movements. Origins in the ledger: `CORRECAO` (id), `TRANSFERENCIA` and
 //! `REQUISICAO` (`document/line`).
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::call::{Ctx, Dec, Operation, Row};
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, Call, DbType, Document, Field, Hooks, Kind, Lines, Op,
-    Resource, Role,
+    query, ActionPerm, DbType, Document, Field, Kind, Lines, Op, RecordHooks, Resource, Role,
 };
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::posted::keep_posted;
+use super::posted::PostedHooks;
+use super::queries::ProductIn;
+use super::NoBody;
+use super::RecordId;
 use crate::ledger::{self, Movement};
-use erp_platform::resource::params::{company, dec_of as dec, int, opt_dec, record_id as id_param};
 
 pub fn all() -> std::result::Result<Vec<Resource>, String> {
     let mut out = vec![correcaoestoque()];
@@ -78,23 +80,23 @@ pub fn correcaoestoque() -> Resource {
         .company("CORE_EMP_ID")
         .label("CORE_OBS")
         .order("CORE_DATA DESC, CORE_ID DESC")
-        .hooks(Arc::new(Correction))
+        .posted_hooks(&CORRECTION_POSTED, Correction)
         .sample(json!({"CORE_PROD_ID": 1, "CORE_QTDE_CONTADA": "12", "CORE_DATA": "2026-11-23", "CORE_OBS": "Inventário mensal"}))
-        .action(
+        .call(
             "GET",
             "/produtosalocados/{PROD_ID}/{emp}",
             "alocados",
             ActionPerm::View,
             "Quantidade alocada e disponível do produto",
-            Arc::new(Allocated),
+            Allocated,
         )
-        .action(
+        .call(
             "GET",
             "/produtosalocados/{PROD_ID}/{emp}/{USR_ID}",
             "alocadosusuario",
             ActionPerm::View,
             "Quantidade alocada e disponível do produto",
-            Arc::new(Allocated),
+            Allocated,
         )
         .fields(vec![
             Field::id("CORE_ID", "Código"),
@@ -119,30 +121,48 @@ const CORRECTION_POSTED: [&str; 4] = [
     "CORE_CUSTO_UNIT",
 ];
 
+/// A correction's row as its hook reads it.
+#[derive(Deserialize)]
+struct CorrectionRow {
+    #[serde(rename = "CORE_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CORE_ID")]
+    id: i64,
+    #[serde(rename = "CORE_PROD_ID")]
+    product: i64,
+    #[serde(rename = "CORE_LOCA_ID")]
+    location: Option<i64>,
+    #[serde(rename = "CORE_QTDE_CONTADA")]
+    counted: Dec,
+    #[serde(rename = "CORE_CUSTO_UNIT")]
+    cost: Option<Dec>,
+    /// What posting wrote: none when the count matched the balance.
+    #[serde(rename = "CORE_TIPO")]
+    kind: Option<String>,
+    #[serde(rename = "CORE_DIFERENCA")]
+    diff: Option<Dec>,
+}
+
 struct Correction;
 
 #[async_trait]
-impl Hooks for Correction {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        keep_posted(op, body, &CORRECTION_POSTED);
-        Ok(())
-    }
+impl RecordHooks for Correction {
+    type Body = NoBody;
+    type Row = CorrectionRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &CorrectionRow,
+    ) -> Result<()> {
         let client = caller.client_id;
-        let emp = int(row, "CORE_EMP_ID")?;
-        let id = int(row, "CORE_ID")?;
-        let product = int(row, "CORE_PROD_ID")?;
-        let location = row["CORE_LOCA_ID"].as_i64();
+        let (emp, id, product, location) = (row.emp, row.id, row.product, row.location);
         match op {
             Op::Update => Ok(()),
             Op::Create => {
-                let counted = dec(row, "CORE_QTDE_CONTADA")?;
+                let counted = row.counted.get();
                 // Lock the balance before reading it: the difference is against what
                 // is there when the count is posted.
                 let company_balance = ledger::lock(tx, client, emp, product).await?;
@@ -152,7 +172,7 @@ impl Hooks for Correction {
                 };
                 let diff = counted - before;
                 let mut kind = None;
-                let mut cost = opt_dec(row, "CORE_CUSTO_UNIT")?;
+                let mut cost = row.cost.map(Dec::get);
                 if !diff.is_zero() {
                     let k = if diff > Decimal::ZERO {
                         ledger::Kind::Entry
@@ -185,20 +205,23 @@ impl Hooks for Correction {
                 Ok(())
             }
             Op::Delete => {
-                let Some(kind) = row["CORE_TIPO"].as_str() else {
+                let Some(kind) = row.kind.as_deref() else {
                     return Ok(()); // the count matched: nothing was posted
                 };
                 let kind = ledger::Kind::parse(kind)?;
+                let diff = row
+                    .diff
+                    .ok_or_else(|| Error::internal("CORE_DIFERENCA is not a decimal"))?;
                 let mut m = Movement::new(
                     emp,
                     product,
                     kind.opposite(),
-                    dec(row, "CORE_DIFERENCA")?.abs(),
+                    diff.get().abs(),
                     "CORRECAO",
                     id.to_string(),
                 );
                 m.location = location;
-                m.unit_cost = opt_dec(row, "CORE_CUSTO_UNIT")?.unwrap_or_default();
+                m.unit_cost = row.cost.map(Dec::get).unwrap_or_default();
                 m.reversal = true;
                 ledger::record(tx, client, &m).await?;
                 Ok(())
@@ -207,29 +230,50 @@ impl Hooks for Correction {
     }
 }
 
-/// `GET /produtosalocados/{PROD_ID}/{emp}`: quantity allocated and available.
+/// What `GET /produtosalocados` answers.
+#[derive(Serialize, JsonSchema)]
+pub struct AllocatedOf {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "EMP_ID")]
+    pub emp: i64,
+    /// Always 0 (see [`Allocated`]).
+    #[serde(rename = "QTD_ALOCADO")]
+    pub allocated: Dec,
+    /// The same, by the other legacy name.
+    #[serde(rename = "QTD_ALOCADOS")]
+    pub allocated_too: Dec,
+    #[serde(rename = "SALDO_FISICO")]
+    pub physical: Dec,
+    #[serde(rename = "SALDO_DISPONIVEL")]
+    pub available: Dec,
+}
+
+/// `GET /produtosalocados/{PROD_ID}/{emp}[/{USR_ID}]`: quantity allocated and
+/// available (the user is the legacy screen's; nothing is allocated per user).
 /// Stock knows no open document that reserves a product: orders, service orders and
 /// quotes reach stock only as facts (invoiced, parts taken, requisition created),
 /// which are exits already, and requisitions and transfers post when written. So
 /// the allocated quantity is 0 and the available quantity is the balance; the
 /// fields are kept for the legacy screens that show them.
-struct Allocated;
+pub struct Allocated;
 
 #[async_trait]
-impl ActionHandler for Allocated {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let b = ledger::balance(tx, caller.client_id, emp, product).await?;
-        Ok(json!({
-            "PROD_ID": product,
-            "EMP_ID": emp,
-            "QTD_ALOCADO": Decimal::ZERO,
-            "QTD_ALOCADOS": Decimal::ZERO,
-            "SALDO_FISICO": b.qty,
-            "SALDO_DISPONIVEL": b.qty,
-        }))
+impl Operation for Allocated {
+    type In = ProductIn;
+    type Out = AllocatedOf;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<AllocatedOf> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let b = ledger::balance(cx.tx, cx.client(), emp, product).await?;
+        Ok(AllocatedOf {
+            product,
+            emp,
+            allocated: Dec(Decimal::ZERO),
+            allocated_too: Dec(Decimal::ZERO),
+            physical: Dec(b.qty),
+            available: Dec(b.qty),
+        })
     }
 }
 
@@ -242,7 +286,7 @@ fn transferencialocal() -> Resource {
         .company("TRLO_EMP_ID")
         .label("TRLO_OBS")
         .order("TRLO_DATA DESC, TRLO_ID DESC")
-        .hooks(Arc::new(Transfer))
+        .posted_hooks(&TRANSFER_POSTED, Transfer)
         .sample(json!({"TRLO_LOCA_ORIGEM": 1, "TRLO_LOCA_DESTINO": 2, "TRLO_DATA": "2026-11-23", "TRLO_OBS": "Reposição da loja"}))
         .fields(vec![
             Field::id("TRLO_ID", "Código"),
@@ -255,31 +299,48 @@ fn transferencialocal() -> Resource {
         ])
 }
 
-fn same_value(a: Option<&Value>, b: Option<&Value>) -> bool {
-    let text = |v: Option<&Value>| match v {
-        Some(Value::String(s)) => s.trim().to_string(),
-        Some(Value::Null) | None => String::new(),
-        Some(other) => other.to_string(),
-    };
-    let (a, b) = (text(a), text(b));
-    !a.is_empty() && a == b
+/// The lines already moved stock between these two locations.
+const TRANSFER_POSTED: [&str; 2] = ["TRLO_LOCA_ORIGEM", "TRLO_LOCA_DESTINO"];
+
+/// A transfer's row as its hook reads it.
+#[derive(Deserialize)]
+struct TransferRow {
+    #[serde(rename = "TRLO_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "TRLO_ID")]
+    id: i64,
+    #[serde(rename = "TRLO_LOCA_ORIGEM")]
+    from: i64,
+    #[serde(rename = "TRLO_LOCA_DESTINO")]
+    to: i64,
+}
+
+/// A line a transfer's delete took with it.
+#[derive(sqlx::FromRow)]
+struct DeletedTransferLine {
+    line: i64,
+    product: i64,
+    qty: Decimal,
+}
+
+/// What the transfer's hook reads of a body: its two locations.
+#[derive(Deserialize, Serialize)]
+pub struct TransferBody {
+    #[serde(rename = "TRLO_LOCA_ORIGEM", default, skip_serializing)]
+    from: Option<i64>,
+    #[serde(rename = "TRLO_LOCA_DESTINO", default, skip_serializing)]
+    to: Option<i64>,
 }
 
 struct Transfer;
 
 #[async_trait]
-impl Hooks for Transfer {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        // The lines already moved stock between these two locations.
-        keep_posted(op, body, &["TRLO_LOCA_ORIGEM", "TRLO_LOCA_DESTINO"]);
-        if op == Op::Create
-            && same_value(body.get("TRLO_LOCA_ORIGEM"), body.get("TRLO_LOCA_DESTINO"))
-        {
+impl RecordHooks for Transfer {
+    type Body = TransferBody;
+    type Row = TransferRow;
+
+    async fn before_write(&self, op: Op, _caller: &Caller, body: &mut TransferBody) -> Result<()> {
+        if op == Op::Create && body.from.is_some() && body.from == body.to {
             return Err(Error::validation(
                 "O local de destino deve ser diferente do local de origem.",
             ));
@@ -287,42 +348,43 @@ impl Hooks for Transfer {
         Ok(())
     }
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let emp = int(row, "TRLO_EMP_ID")?;
-        let id = int(row, "TRLO_ID")?;
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &TransferRow,
+    ) -> Result<()> {
+        let (emp, id) = (row.emp, row.id);
         match op {
-            Op::Create | Op::Update => {}
+            Op::Create | Op::Update => Ok(()),
             Op::Delete => {
                 // The document goes with its lines: each moves back.
-                let lines: Vec<(i64, i64, Decimal)> = sqlx::query_as(
+                let lines: Vec<DeletedTransferLine> = sqlx::query_as(
                     "DELETE FROM stock.transferencialocalproduto WHERE client_id = $1 AND trlp_emp_id = $2 AND trlp_trlo_id = $3
-                     RETURNING trlp_id, trlp_prod_id, trlp_qtde",
+                     RETURNING trlp_id AS line, trlp_prod_id AS product, trlp_qtde AS qty",
                 )
                 .bind(caller.client_id)
                 .bind(emp)
                 .bind(id)
                 .fetch_all(&mut **tx)
                 .await?;
-                let (from, to) = (
-                    int(row, "TRLO_LOCA_ORIGEM")?,
-                    int(row, "TRLO_LOCA_DESTINO")?,
-                );
-                for (line, product, qty) in lines {
+                for l in lines {
                     move_between(
                         tx,
                         caller.client_id,
                         emp,
-                        product,
-                        qty,
-                        to,
-                        from,
-                        format!("{id}/{line}"),
+                        l.product,
+                        l.qty,
+                        row.to,
+                        row.from,
+                        format!("{id}/{}", l.line),
                     )
                     .await?;
                 }
+                Ok(())
             }
         }
-        Ok(())
     }
 }
 
@@ -378,17 +440,17 @@ fn transferencialocalproduto() -> Resource {
     .order("TRLP_ID")
     .list_path("/transferencialocalproduto/filtro/{TRLP_TRLO_ID}/{emp}")
     .count_path("/transferencialocalproduto/registros/{TRLP_TRLO_ID}/{emp}")
-    .hooks(Arc::new(TransferLine))
+    .posted_hooks(&LINE_POSTED, TransferLine)
     .sample(
         json!({"TRLP_TRLO_ID": 1, "TRLP_PROD_ID": 1, "TRLP_QTDE": "2", "TRLP_OBS": "Gôndola 3"}),
     )
-    .action(
+    .call(
         "PUT",
         "/transferencialocalproduto/agrupar/{TRLP_TRLO_ID}/{emp}",
         "agrupar",
         ActionPerm::Update,
         "Agrupa os itens do mesmo produto",
-        Arc::new(MergeLines),
+        MergeLines,
     )
     .fields(vec![
         Field::id("TRLP_ID", "Código"),
@@ -427,9 +489,16 @@ fn transferencialocalproduto() -> Resource {
 
 const LINE_POSTED: [&str; 3] = ["TRLP_TRLO_ID", "TRLP_PROD_ID", "TRLP_QTDE"];
 
-async fn transfer_locations(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<(i64, i64)> {
+/// Where a transfer takes stock from and to.
+#[derive(sqlx::FromRow)]
+struct Route {
+    origin: i64,
+    destination: i64,
+}
+
+async fn transfer_locations(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Route> {
     sqlx::query_as(
-        "SELECT trlo_loca_origem, trlo_loca_destino FROM stock.transferencialocal
+        "SELECT trlo_loca_origem AS origin, trlo_loca_destino AS destination FROM stock.transferencialocal
          WHERE client_id = $1 AND trlo_emp_id = $2 AND trlo_id = $3",
     )
     .bind(client)
@@ -440,45 +509,64 @@ async fn transfer_locations(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Resu
     .ok_or_else(|| Error::NotFound("Transferência não encontrada.".into()))
 }
 
+/// A transfer line's row as its hook reads it.
+#[derive(Deserialize)]
+struct TransferLineRow {
+    #[serde(rename = "TRLP_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "TRLP_TRLO_ID")]
+    doc: i64,
+    #[serde(rename = "TRLP_ID")]
+    id: i64,
+    #[serde(rename = "TRLP_PROD_ID")]
+    product: i64,
+    #[serde(rename = "TRLP_QTDE")]
+    qty: Dec,
+}
+
 struct TransferLine;
 
 #[async_trait]
-impl Hooks for TransferLine {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        keep_posted(op, body, &LINE_POSTED);
-        Ok(())
-    }
+impl RecordHooks for TransferLine {
+    type Body = NoBody;
+    type Row = TransferLineRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &TransferLineRow,
+    ) -> Result<()> {
         if op == Op::Update {
             return Ok(());
         }
-        let emp = int(row, "TRLP_EMP_ID")?;
-        let doc = int(row, "TRLP_TRLO_ID")?;
-        let (from, to) = transfer_locations(tx, caller.client_id, emp, doc).await?;
+        let route = transfer_locations(tx, caller.client_id, row.emp, row.doc).await?;
         let (from, to) = if op == Op::Delete {
-            (to, from)
+            (route.destination, route.origin)
         } else {
-            (from, to)
+            (route.origin, route.destination)
         };
-        let origin_id = format!("{doc}/{}", int(row, "TRLP_ID")?);
         move_between(
             tx,
             caller.client_id,
-            emp,
-            int(row, "TRLP_PROD_ID")?,
-            dec(row, "TRLP_QTDE")?,
+            row.emp,
+            row.product,
+            row.qty.get(),
             from,
             to,
-            origin_id,
+            format!("{}/{}", row.doc, row.id),
         )
         .await
     }
+}
+
+/// `PUT /transferencialocalproduto/agrupar/{TRLP_TRLO_ID}/{emp}`: the transfer.
+#[derive(Deserialize, JsonSchema)]
+pub struct MergeIn {
+    #[serde(rename = "TRLP_TRLO_ID")]
+    #[schemars(extend("x-invalid" = "Transferência inválido."))]
+    pub transfer: RecordId,
 }
 
 /// `PUT /transferencialocalproduto/agrupar/{TRLP_TRLO_ID}/{emp}`: the lines of one
@@ -488,12 +576,14 @@ impl Hooks for TransferLine {
 struct MergeLines;
 
 #[async_trait]
-impl ActionHandler for MergeLines {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let doc = id_param(params, "TRLP_TRLO_ID", "Transferência")?;
-        transfer_locations(tx, caller.client_id, emp, doc).await?;
+impl Operation for MergeLines {
+    type In = MergeIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: MergeIn) -> Result<Vec<Row>> {
+        let emp = cx.emp()?;
+        let doc = i.transfer.get();
+        let client = cx.client();
+        transfer_locations(cx.tx, client, emp, doc).await?;
         sqlx::query(
             "WITH totals AS (
                  SELECT trlp_prod_id, min(trlp_id) AS keep, sum(trlp_qtde) AS total
@@ -509,17 +599,18 @@ impl ActionHandler for MergeLines {
              WHERE l.client_id = $1 AND l.trlp_emp_id = $2 AND l.trlp_trlo_id = $3
                AND l.trlp_prod_id = t.trlp_prod_id AND l.trlp_id <> t.keep",
         )
-        .bind(caller.client_id)
+        .bind(client)
         .bind(emp)
         .bind(doc)
-        .execute(&mut **tx)
+        .execute(&mut **cx.tx)
         .await?;
-        let mut filter = Map::new();
-        filter.insert("TRLP_TRLO_ID".into(), Value::from(doc));
-        filter.insert("LIMIT".into(), Value::from(query::MAX_LIMIT));
-        Ok(Value::Array(
-            query::list(tx, res, caller, Some(emp), &filter).await?,
-        ))
+        // The engine's list of the transfer's lines (a list filter, as a screen sends it).
+        let filter = Map::from_iter([
+            ("TRLP_TRLO_ID".to_string(), Value::from(doc)),
+            ("LIMIT".to_string(), Value::from(query::MAX_LIMIT)),
+        ]);
+        let lines = query::list(cx.tx, cx.res, cx.caller, Some(emp), &filter).await?;
+        Ok(lines.into_iter().map(Row).collect())
     }
 }
 
@@ -538,7 +629,7 @@ fn requisicao() -> Resource {
     .company("REQU_EMP_ID")
     .label("REQU_DESCRICAO")
     .order("REQU_DATA DESC, REQU_ID DESC")
-    .hooks(Arc::new(Requisition))
+    .posted_hooks(&["REQU_LOCA_ID"], Requisition)
     .sample(json!({"REQU_DESCRICAO": "Consumo interno da oficina", "REQU_DATA": "2026-11-23"}))
     .fields(vec![
         Field::id("REQU_ID", "Código"),
@@ -567,46 +658,63 @@ fn requisicao() -> Resource {
     ])
 }
 
+/// A requisition's row as its hook reads it.
+#[derive(Deserialize)]
+struct RequisitionRow {
+    #[serde(rename = "REQU_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "REQU_ID")]
+    id: i64,
+    #[serde(rename = "REQU_LOCA_ID")]
+    location: Option<i64>,
+}
+
+/// A line a requisition's delete took with it.
+#[derive(sqlx::FromRow)]
+struct DeletedRequisitionLine {
+    line: i64,
+    product: i64,
+    qty: Decimal,
+    cost: Option<Decimal>,
+}
+
 struct Requisition;
 
 #[async_trait]
-impl Hooks for Requisition {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        keep_posted(op, body, &["REQU_LOCA_ID"]);
-        Ok(())
-    }
+impl RecordHooks for Requisition {
+    type Body = NoBody;
+    type Row = RequisitionRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let emp = int(row, "REQU_EMP_ID")?;
-        let id = int(row, "REQU_ID")?;
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &RequisitionRow,
+    ) -> Result<()> {
+        let (emp, id) = (row.emp, row.id);
         match op {
             Op::Create | Op::Update => {}
             Op::Delete => {
-                let lines: Vec<(i64, i64, Decimal, Option<Decimal>)> = sqlx::query_as(
+                let lines: Vec<DeletedRequisitionLine> = sqlx::query_as(
                     "DELETE FROM stock.requisicaoproduto WHERE client_id = $1 AND reqp_emp_id = $2 AND reqp_requ_id = $3
-                     RETURNING reqp_id, reqp_prod_id, reqp_qtde, reqp_custo_unit",
+                     RETURNING reqp_id AS line, reqp_prod_id AS product, reqp_qtde AS qty, reqp_custo_unit AS cost",
                 )
                 .bind(caller.client_id)
                 .bind(emp)
                 .bind(id)
                 .fetch_all(&mut **tx)
                 .await?;
-                let location = row["REQU_LOCA_ID"].as_i64();
-                for (line, product, qty, cost) in lines {
+                for l in lines {
                     undo_requisition_exit(
                         tx,
                         caller.client_id,
                         emp,
-                        product,
-                        qty,
-                        cost,
-                        location,
-                        format!("{id}/{line}"),
+                        l.product,
+                        l.qty,
+                        l.cost,
+                        row.location,
+                        format!("{id}/{}", l.line),
                     )
                     .await?;
                 }
@@ -650,7 +758,7 @@ fn requisicaoproduto() -> Resource {
         .order("REQP_ID")
         .list_path("/requisicaoproduto/{REQP_REQU_ID}/{emp}")
         .count_path("/requisicaoproduto/registros/{REQP_REQU_ID}/{emp}")
-        .hooks(Arc::new(RequisitionLine))
+        .posted_hooks(&REQUISITION_LINE_POSTED, RequisitionLine)
         .sample(json!({"REQP_REQU_ID": 1, "REQP_PROD_ID": 1, "REQP_QTDE": "1", "REQP_OBS": "Troca de peça"}))
         .fields(vec![
             Field::id("REQP_ID", "Código"),
@@ -665,30 +773,52 @@ fn requisicaoproduto() -> Resource {
 
 const REQUISITION_LINE_POSTED: [&str; 3] = ["REQP_REQU_ID", "REQP_PROD_ID", "REQP_QTDE"];
 
+/// A requisition line's row as its hook reads it.
+#[derive(Deserialize)]
+struct RequisitionLineRow {
+    #[serde(rename = "REQP_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "REQP_REQU_ID")]
+    doc: i64,
+    #[serde(rename = "REQP_ID")]
+    id: i64,
+    #[serde(rename = "REQP_PROD_ID")]
+    product: i64,
+    #[serde(rename = "REQP_QTDE")]
+    qty: Dec,
+    #[serde(rename = "REQP_CUSTO_UNIT")]
+    cost: Option<Dec>,
+}
+
+/// A line's requisition: its location and the quote that asked for it.
+#[derive(sqlx::FromRow)]
+struct RequisitionHead {
+    location: Option<i64>,
+    quote: Option<i64>,
+}
+
 struct RequisitionLine;
 
 #[async_trait]
-impl Hooks for RequisitionLine {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        keep_posted(op, body, &REQUISITION_LINE_POSTED);
-        Ok(())
-    }
+impl RecordHooks for RequisitionLine {
+    type Body = NoBody;
+    type Row = RequisitionLineRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &RequisitionLineRow,
+    ) -> Result<()> {
         if op == Op::Update {
             return Ok(());
         }
         let client = caller.client_id;
-        let emp = int(row, "REQP_EMP_ID")?;
-        let doc = int(row, "REQP_REQU_ID")?;
-        let id = int(row, "REQP_ID")?;
-        let (location, quote): (Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT requ_loca_id, requ_orca_id FROM stock.requisicao WHERE client_id = $1 AND requ_emp_id = $2 AND requ_id = $3",
+        let (emp, doc, id) = (row.emp, row.doc, row.id);
+        let head: RequisitionHead = sqlx::query_as(
+            "SELECT requ_loca_id AS location, requ_orca_id AS quote FROM stock.requisicao
+             WHERE client_id = $1 AND requ_emp_id = $2 AND requ_id = $3",
         )
         .bind(client)
         .bind(emp)
@@ -696,33 +826,32 @@ impl Hooks for RequisitionLine {
         .fetch_optional(&mut **tx)
         .await?
         .ok_or_else(|| Error::NotFound("Requisição não encontrada.".into()))?;
-        let product = int(row, "REQP_PROD_ID")?;
-        let qty = dec(row, "REQP_QTDE")?;
+        let qty = row.qty.get();
         let origin_id = format!("{doc}/{id}");
         if op == Op::Delete {
             return undo_requisition_exit(
                 tx,
                 client,
                 emp,
-                product,
+                row.product,
                 qty,
-                opt_dec(row, "REQP_CUSTO_UNIT")?,
-                location,
+                row.cost.map(Dec::get),
+                head.location,
                 origin_id,
             )
             .await;
         }
         let mut m = Movement::new(
             emp,
-            product,
+            row.product,
             ledger::Kind::Exit,
             qty,
             "REQUISICAO",
             origin_id,
         );
-        m.location = location;
+        m.location = head.location;
         // A quote's requisition was issued in orders: it is recorded as it came.
-        m.allow_negative = quote.is_some();
+        m.allow_negative = head.quote.is_some();
         let (_, cost) = ledger::record(tx, client, &m).await?;
         sqlx::query("UPDATE stock.requisicaoproduto SET reqp_custo_unit = $4 WHERE client_id = $1 AND reqp_emp_id = $2 AND reqp_id = $3")
             .bind(client)

@@ -16,19 +16,19 @@
 //! Loadings do not move product stock: the beer leaves stock with the order that
 //! invoices it.
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, Call, DbType, Field, Hooks, Kind, Op, Resource,
-};
+use erp_platform::resource::call::{Ctx, Date, Operation, Row, Upload};
+use erp_platform::resource::{query, record, DbType, Field, Kind, Op, RecordHooks, Resource};
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map};
+use sqlx::types::chrono::NaiveDate;
 
-use super::posted::keep_posted;
-use erp_platform::resource::params::{company, int, record_id as id_param};
+use super::posted::PostedHooks;
+use super::{NoBody, RecordId};
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -51,7 +51,7 @@ pub fn barril() -> Resource {
         .company("BAR_EMP_ID")
         .label("BAR_NUMERO")
         .order("BAR_NUMERO")
-        .hooks(Arc::new(Keg))
+        .record_hooks(Keg)
         .sample(json!({"BAR_NUMERO": "B-0001", "BAR_CAPACIDADE": "50", "BAR_OBS": "Inox"}))
         .fields(vec![
             Field::id("BAR_ID", "Código"),
@@ -85,12 +85,28 @@ pub fn barril() -> Resource {
         ])
 }
 
+/// A keg's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct KegRow {
+    #[serde(rename = "BAR_STATUS")]
+    status: Option<String>,
+}
+
 struct Keg;
 
 #[async_trait]
-impl Hooks for Keg {
-    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
-        if op == Op::Delete && row["BAR_STATUS"].as_str() == Some("C") {
+impl RecordHooks for Keg {
+    type Body = NoBody;
+    type Row = KegRow;
+
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        op: Op,
+        _caller: &Caller,
+        row: &KegRow,
+    ) -> Result<()> {
+        if op == Op::Delete && row.status.as_deref() == Some("C") {
             return Err(Error::Conflict(
                 "O barril está com um cliente; registre o retorno antes de excluí-lo.".into(),
             ));
@@ -105,7 +121,7 @@ pub fn movimentacaobarril() -> Resource {
         .company("MOVB_EMP_ID")
         .label("MOVB_OBS")
         .order("MOVB_DATA DESC, MOVB_ID DESC")
-        .hooks(Arc::new(KegMove))
+        .posted_hooks(&KEG_MOVE_POSTED, KegMove)
         .sample(json!({"MOVB_BAR_ID": 1, "MOVB_TIPO": "R", "MOVB_DATA": "2026-11-24", "MOVB_OBS": "Retorno vazio"}))
         .fields(vec![
             Field::id("MOVB_ID", "Código"),
@@ -120,10 +136,17 @@ pub fn movimentacaobarril() -> Resource {
         ])
 }
 
+/// A keg's status and the customer that has it.
+#[derive(sqlx::FromRow)]
+struct KegState {
+    status: String,
+    holder: Option<i64>,
+}
+
 /// The keg's status and customer, locked for this transaction.
-async fn keg_state(tx: &mut Tx, client: i64, emp: i64, keg: i64) -> Result<(String, Option<i64>)> {
+async fn keg_state(tx: &mut Tx, client: i64, emp: i64, keg: i64) -> Result<KegState> {
     sqlx::query_as(
-        "SELECT bar_status::text, bar_cli_id FROM stock.barril WHERE client_id = $1 AND bar_emp_id = $2 AND bar_id = $3 FOR UPDATE",
+        "SELECT bar_status::text AS status, bar_cli_id AS holder FROM stock.barril WHERE client_id = $1 AND bar_emp_id = $2 AND bar_id = $3 FOR UPDATE",
     )
     .bind(client)
     .bind(emp)
@@ -161,7 +184,7 @@ async fn move_keg(
     kind: &str,
     customer: Option<i64>,
 ) -> Result<Option<i64>> {
-    let (status, holder) = keg_state(tx, client, emp, keg).await?;
+    let KegState { status, holder } = keg_state(tx, client, emp, keg).await?;
     match kind {
         "S" => {
             let customer = customer.ok_or_else(|| Error::validation("Cliente é obrigatório!"))?;
@@ -216,32 +239,48 @@ async fn undo_keg_move(
     }
 }
 
+/// Keg, type and customer made the keg's state: delete and move again.
+const KEG_MOVE_POSTED: [&str; 3] = ["MOVB_BAR_ID", "MOVB_TIPO", "MOVB_CLI_ID"];
+
+/// A keg movement's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct KegMoveRow {
+    #[serde(rename = "MOVB_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "MOVB_ID")]
+    id: i64,
+    #[serde(rename = "MOVB_BAR_ID")]
+    keg: i64,
+    /// `S` (leaves to a customer) or `R` (comes back).
+    #[serde(rename = "MOVB_TIPO")]
+    kind: String,
+    #[serde(rename = "MOVB_CLI_ID")]
+    customer: Option<i64>,
+    /// The loading line that wrote it, if one did.
+    #[serde(rename = "MOVB_CARP_ID")]
+    loading_line: Option<i64>,
+}
+
 struct KegMove;
 
 #[async_trait]
-impl Hooks for KegMove {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        // Keg, type and customer made the keg's state: delete and move again.
-        keep_posted(op, body, &["MOVB_BAR_ID", "MOVB_TIPO", "MOVB_CLI_ID"]);
-        Ok(())
-    }
+impl RecordHooks for KegMove {
+    type Body = NoBody;
+    type Row = KegMoveRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &KegMoveRow,
+    ) -> Result<()> {
         let client = caller.client_id;
-        let emp = int(row, "MOVB_EMP_ID")?;
-        let id = int(row, "MOVB_ID")?;
-        let keg = int(row, "MOVB_BAR_ID")?;
-        let kind = row["MOVB_TIPO"].as_str().unwrap_or_default().to_string();
+        let (emp, id, keg) = (row.emp, row.id, row.keg);
         match op {
             Op::Update => Ok(()),
             Op::Create => {
-                let customer =
-                    move_keg(tx, client, emp, keg, &kind, row["MOVB_CLI_ID"].as_i64()).await?;
+                let customer = move_keg(tx, client, emp, keg, &row.kind, row.customer).await?;
                 sqlx::query("UPDATE stock.movimentacaobarril SET movb_cli_id = $4, movb_usr_id = $5 WHERE client_id = $1 AND movb_emp_id = $2 AND movb_id = $3")
                     .bind(client)
                     .bind(emp)
@@ -253,13 +292,13 @@ impl Hooks for KegMove {
                 Ok(())
             }
             Op::Delete => {
-                if !row["MOVB_CARP_ID"].is_null() {
+                if row.loading_line.is_some() {
                     return Err(Error::Conflict(
                         "Movimento gerado por um carregamento; exclua o item do carregamento."
                             .into(),
                     ));
                 }
-                undo_keg_move(tx, client, emp, id, keg, &kind, row["MOVB_CLI_ID"].as_i64()).await
+                undo_keg_move(tx, client, emp, id, keg, &row.kind, row.customer).await
             }
         }
     }
@@ -272,15 +311,15 @@ pub fn carregamentobarril() -> Resource {
         .company("CARB_EMP_ID")
         .label("CARB_OBS")
         .order("CARB_DATA DESC, CARB_ID DESC")
-        .hooks(Arc::new(Loading))
+        .posted_hooks(&["CARB_CLI_ID"], Loading)
         .sample(json!({"CARB_CLI_ID": 1, "CARB_VEICULO": "ABC1D23", "CARB_DATA": "2026-11-23", "CARB_OBS": "Entrega do bar da praça"}))
-        .upload_action(
+        .upload_call(
             "PUT",
             "/carregamentobarril/uploads/{CARB_ID}/{emp}",
             "upload",
             &["jpg", "jpeg", "png", "pdf"],
             "Foto ou documento do carregamento",
-            Arc::new(LoadingUpload),
+            LoadingUpload,
         )
         .fields(vec![
             Field::id("CARB_ID", "Código"),
@@ -296,25 +335,32 @@ pub fn carregamentobarril() -> Resource {
         ])
 }
 
+/// A loading's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct LoadingRow {
+    #[serde(rename = "CARB_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CARB_ID")]
+    id: i64,
+}
+
+/// The kegs of the lines went to the loading's customer (`CARB_CLI_ID` is kept).
 struct Loading;
 
 #[async_trait]
-impl Hooks for Loading {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        // The kegs of the lines went to this customer.
-        keep_posted(op, body, &["CARB_CLI_ID"]);
-        Ok(())
-    }
+impl RecordHooks for Loading {
+    type Body = NoBody;
+    type Row = LoadingRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &LoadingRow,
+    ) -> Result<()> {
         let client = caller.client_id;
-        let emp = int(row, "CARB_EMP_ID")?;
-        let id = int(row, "CARB_ID")?;
+        let (emp, id) = (row.emp, row.id);
         match op {
             Op::Create => {
                 sqlx::query("UPDATE stock.carregamentobarril SET carb_usr_id = $4 WHERE client_id = $1 AND carb_emp_id = $2 AND carb_id = $3")
@@ -346,11 +392,20 @@ impl Hooks for Loading {
     }
 }
 
+/// A keg movement a loading line's undo deleted.
+#[derive(sqlx::FromRow)]
+struct DeletedKegMove {
+    id: i64,
+    keg: i64,
+    kind: String,
+    customer: Option<i64>,
+}
+
 /// Deletes the keg movement a loading line wrote and puts the keg back.
 async fn undo_line(tx: &mut Tx, client: i64, emp: i64, line: i64) -> Result<()> {
-    let moved: Option<(i64, i64, String, Option<i64>)> = sqlx::query_as(
+    let moved: Option<DeletedKegMove> = sqlx::query_as(
         "DELETE FROM stock.movimentacaobarril WHERE client_id = $1 AND movb_emp_id = $2 AND movb_carp_id = $3
-         RETURNING movb_id, movb_bar_id, movb_tipo::text, movb_cli_id",
+         RETURNING movb_id AS id, movb_bar_id AS keg, movb_tipo::text AS kind, movb_cli_id AS customer",
     )
     .bind(client)
     .bind(emp)
@@ -358,11 +413,20 @@ async fn undo_line(tx: &mut Tx, client: i64, emp: i64, line: i64) -> Result<()> 
     .fetch_optional(&mut **tx)
     .await?;
     match moved {
-        Some((id, keg, kind, customer)) => {
-            undo_keg_move(tx, client, emp, id, keg, &kind, customer).await
-        }
+        Some(m) => undo_keg_move(tx, client, emp, m.id, m.keg, &m.kind, m.customer).await,
         None => Ok(()),
     }
+}
+
+/// `PUT /carregamentobarril/uploads/{CARB_ID}/{emp}`: the loading and the file.
+#[derive(Deserialize, JsonSchema)]
+pub struct LoadingUploadIn {
+    #[serde(rename = "CARB_ID")]
+    #[schemars(extend("x-invalid" = "Carregamento inválido."))]
+    pub id: RecordId,
+    #[serde(rename = "arquivo")]
+    #[schemars(extend("x-missing" = "Arquivo é obrigatório!", "x-invalid" = "Arquivo é obrigatório!"))]
+    pub file: Upload,
 }
 
 /// `PUT /carregamentobarril/uploads/{CARB_ID}/{emp}` (multipart `file`): keeps the
@@ -370,27 +434,37 @@ async fn undo_line(tx: &mut Tx, client: i64, emp: i64, line: i64) -> Result<()> 
 struct LoadingUpload;
 
 #[async_trait]
-impl ActionHandler for LoadingUpload {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, body } = call;
-        let emp = company(emp)?;
-        let id = id_param(params, "CARB_ID", "Carregamento")?;
-        let (stored, original) = uploaded_file(&body)?;
+impl Operation for LoadingUpload {
+    type In = LoadingUploadIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: LoadingUploadIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let id = i.id.get();
+        if i.file.nome.trim().is_empty() {
+            return Err(Error::validation("Arquivo é obrigatório!"));
+        }
         let done = sqlx::query(
             "UPDATE stock.carregamentobarril SET carb_anexo = $4, carb_anexo_nome = $5 WHERE client_id = $1 AND carb_emp_id = $2 AND carb_id = $3",
         )
-        .bind(caller.client_id)
+        .bind(cx.client())
         .bind(emp)
         .bind(id)
-        .bind(stored)
-        .bind(original)
-        .execute(&mut **tx)
+        .bind(&i.file.nome)
+        .bind(&i.file.original)
+        .execute(&mut **cx.tx)
         .await?
         .rows_affected();
         if done == 0 {
             return Err(Error::NotFound("Carregamento não encontrado.".into()));
         }
-        query::get(tx, res, caller, Some(emp), &[id.to_string()]).await
+        Ok(Row(query::get(
+            cx.tx,
+            cx.res,
+            cx.caller,
+            Some(emp),
+            &[id.to_string()],
+        )
+        .await?))
     }
 }
 
@@ -402,7 +476,7 @@ pub fn carregamentobarrilp() -> Resource {
         .label("CARP_OBS")
         .order("CARP_ID")
         .list_path("/carregamentobarrilp/{CARP_CARB_ID}/{emp}")
-        .hooks(Arc::new(LoadingLine))
+        .posted_hooks(&["CARP_CARB_ID", "CARP_BAR_ID"], LoadingLine)
         .sample(json!({"CARP_CARB_ID": 1, "CARP_BAR_ID": 1, "CARP_PROD_ID": 1, "CARP_QTDE": "50", "CARP_OBS": "Chope pilsen"}))
         .fields(vec![
             Field::id("CARP_ID", "Código"),
@@ -415,31 +489,71 @@ pub fn carregamentobarrilp() -> Resource {
         ])
 }
 
+/// A loading line's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct LoadingLineRow {
+    #[serde(rename = "CARP_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CARP_ID")]
+    id: i64,
+    #[serde(rename = "CARP_CARB_ID")]
+    loading: i64,
+    #[serde(rename = "CARP_BAR_ID")]
+    keg: i64,
+}
+
+/// The loading a line belongs to: its customer and date.
+#[derive(sqlx::FromRow)]
+struct LoadingHead {
+    customer: i64,
+    day: NaiveDate,
+}
+
+/// The keg movement a loading line writes, as a body of `movimentacaobarril`.
+#[derive(Serialize)]
+struct KegLeaves {
+    #[serde(rename = "MOVB_BAR_ID")]
+    keg: i64,
+    #[serde(rename = "MOVB_TIPO")]
+    kind: &'static str,
+    #[serde(rename = "MOVB_CLI_ID")]
+    customer: i64,
+    #[serde(rename = "MOVB_DATA")]
+    day: Date,
+    #[serde(rename = "MOVB_OBS")]
+    note: String,
+}
+
+/// The movement the engine wrote for a loading line.
+#[derive(Deserialize)]
+struct Moved {
+    #[serde(rename = "MOVB_ID")]
+    id: i64,
+}
+
 struct LoadingLine;
 
 #[async_trait]
-impl Hooks for LoadingLine {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        keep_posted(op, body, &["CARP_CARB_ID", "CARP_BAR_ID"]);
-        Ok(())
-    }
+impl RecordHooks for LoadingLine {
+    type Body = NoBody;
+    type Row = LoadingLineRow;
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &LoadingLineRow,
+    ) -> Result<()> {
         let client = caller.client_id;
-        let emp = int(row, "CARP_EMP_ID")?;
-        let id = int(row, "CARP_ID")?;
+        let (emp, id) = (row.emp, row.id);
         match op {
             Op::Update => Ok(()),
             Op::Delete => undo_line(tx, client, emp, id).await,
             Op::Create => {
-                let loading = int(row, "CARP_CARB_ID")?;
-                let (customer, date): (i64, String) = sqlx::query_as(
-                    "SELECT carb_cli_id, to_char(carb_data, 'YYYY-MM-DD') FROM stock.carregamentobarril
+                let loading = row.loading;
+                let head: LoadingHead = sqlx::query_as(
+                    "SELECT carb_cli_id AS customer, carb_data AS day FROM stock.carregamentobarril
                      WHERE client_id = $1 AND carb_emp_id = $2 AND carb_id = $3",
                 )
                 .bind(client)
@@ -448,20 +562,22 @@ impl Hooks for LoadingLine {
                 .fetch_optional(&mut **tx)
                 .await?
                 .ok_or_else(|| Error::NotFound("Carregamento não encontrado.".into()))?;
-                let body = json!({
-                    "MOVB_BAR_ID": int(row, "CARP_BAR_ID")?,
-                    "MOVB_TIPO": "S",
-                    "MOVB_CLI_ID": customer,
-                    "MOVB_DATA": date,
-                    "MOVB_OBS": format!("Carregamento {loading}"),
-                });
-                let body = body.as_object().cloned().unwrap_or_default();
-                let moved =
-                    query::create(tx, &movimentacaobarril(), caller, Some(emp), &body).await?;
+                let leaves = KegLeaves {
+                    keg: row.keg,
+                    kind: "S",
+                    customer: head.customer,
+                    day: Date(head.day),
+                    note: format!("Carregamento {loading}"),
+                };
+                let mut body = Map::new();
+                record::into_map(&leaves, &mut body)?;
+                let moved: Moved = record::from_row(
+                    &query::create(tx, &movimentacaobarril(), caller, Some(emp), &body).await?,
+                )?;
                 sqlx::query("UPDATE stock.movimentacaobarril SET movb_carp_id = $4 WHERE client_id = $1 AND movb_emp_id = $2 AND movb_id = $3")
                     .bind(client)
                     .bind(emp)
-                    .bind(int(&moved, "MOVB_ID")?)
+                    .bind(moved.id)
                     .bind(id)
                     .execute(&mut **tx)
                     .await?;

@@ -3,13 +3,14 @@
 //! company (the legacy paths carry no company). One location may be the default:
 //! marking another one as default unmarks the previous one in the same write.
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{DbType, Field, Hooks, Op, Resource};
+use erp_platform::resource::{DbType, Field, Op, RecordHooks, Resource};
 use erp_platform::Result;
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::NoBody;
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -37,7 +38,7 @@ pub fn localestoque() -> Resource {
     .label("LOCA_DESCRICAO")
     .order("LOCA_DESCRICAO")
     .events("localestoque")
-    .hooks(Arc::new(DefaultLocation))
+    .record_hooks(DefaultLocation)
     .sample(json!({"LOCA_DESCRICAO": "DEPÓSITO CENTRAL", "LOCA_TIPO": "P", "LOCA_PADRAO": true}))
     .fields(vec![
         Field::id("LOCA_ID", "Código"),
@@ -65,41 +66,38 @@ pub fn localestoque() -> Resource {
     ])
 }
 
-fn is_true(v: Option<&Value>) -> bool {
-    match v {
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => n.as_i64().is_some_and(|n| n != 0),
-        Some(Value::String(s)) => matches!(
-            s.trim().to_ascii_uppercase().as_str(),
-            "1" | "S" | "SIM" | "TRUE" | "T"
-        ),
-        _ => false,
-    }
+/// A location's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct LocationRow {
+    #[serde(rename = "LOCA_ID")]
+    id: i64,
+    #[serde(rename = "LOCA_PADRAO")]
+    default: Option<bool>,
 }
 
 /// Keeps a single default location per client.
 struct DefaultLocation;
 
 #[async_trait]
-impl Hooks for DefaultLocation {
+impl RecordHooks for DefaultLocation {
+    type Body = NoBody;
+    type Row = LocationRow;
+
     async fn after_write(
         &self,
         tx: &mut erp_platform::db::Tx,
         op: Op,
         caller: &Caller,
-        row: &Value,
+        row: &LocationRow,
     ) -> Result<()> {
-        if op == Op::Delete || !is_true(row.get("LOCA_PADRAO")) {
+        if op == Op::Delete || row.default != Some(true) {
             return Ok(());
         }
-        let Some(id) = row.get("LOCA_ID").and_then(Value::as_i64) else {
-            return Ok(());
-        };
         // The one-default constraint is deferred to commit, so clearing the
         // previous default after this row was written is enough.
         sqlx::query("UPDATE stock.localestoque SET loca_padrao = false WHERE client_id = $1 AND loca_padrao AND loca_id <> $2")
             .bind(caller.client_id)
-            .bind(id)
+            .bind(row.id)
             .execute(&mut **tx)
             .await?;
         Ok(())

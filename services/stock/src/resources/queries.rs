@@ -29,15 +29,16 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::{ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource};
+use erp_platform::resource::call::{Ctx, Date, Dec, Operation};
+use erp_platform::resource::{ActionPerm, DbType, Field, Kind, ReadOnly, Resource};
 use erp_platform::Result;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use sqlx::types::chrono::NaiveDate;
 
+use super::RecordId;
 use crate::ledger::{self, Balance};
-use erp_platform::resource::params::{company, record_id as id_param};
-use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -113,33 +114,7 @@ pub fn fichaestoque() -> Resource {
 }
 
 pub fn consultaprodutos() -> Resource {
-    let reads: [(&str, &str, &str, Arc<dyn ActionHandler>); 4] = [
-        (
-            "/produtosestoquebd/{PROD_ID}/{emp}",
-            "estoquebd",
-            "Saldo do produto",
-            Arc::new(StockOf),
-        ),
-        (
-            "/produtosmultiestoquebd/{PROD_ID}/{emp}",
-            "multiestoquebd",
-            "Saldo do produto por local de estoque",
-            Arc::new(StockByLocation),
-        ),
-        (
-            "/produtosqtdalocados/{PROD_ID}/{emp}",
-            "qtdalocados",
-            "Quantidade alocada do produto",
-            Arc::new(AllocatedQty),
-        ),
-        (
-            "/produtosutimocusto/{PROD_ID}/{emp}",
-            "ultimocusto",
-            "Custo da última entrada do produto",
-            Arc::new(LastCost),
-        ),
-    ];
-    let mut r = Resource::new(
+    Resource::new(
         "consultaprodutos",
         "Histórico de Estoque",
         SCHEMA,
@@ -154,13 +129,45 @@ pub fn consultaprodutos() -> Resource {
     .hooks(Arc::new(ReadOnly(
         "A consulta de estoque é somente para consulta.",
     )))
-    .action(
+    .call(
         "GET",
         "/produtosrecalculaestoque/{PROD_ID}/{emp}",
         "recalculaestoque",
         ActionPerm::Update,
         "Recalcula o saldo e o custo médio a partir dos movimentos",
-        Arc::new(Recalculate),
+        Recalculate,
+    )
+    .call(
+        "GET",
+        "/produtosestoquebd/{PROD_ID}/{emp}",
+        "estoquebd",
+        ActionPerm::View,
+        "Saldo do produto",
+        StockOf,
+    )
+    .call(
+        "GET",
+        "/produtosmultiestoquebd/{PROD_ID}/{emp}",
+        "multiestoquebd",
+        ActionPerm::View,
+        "Saldo do produto por local de estoque",
+        StockByLocation,
+    )
+    .call(
+        "GET",
+        "/produtosqtdalocados/{PROD_ID}/{emp}",
+        "qtdalocados",
+        ActionPerm::View,
+        "Quantidade alocada do produto",
+        AllocatedQty,
+    )
+    .call(
+        "GET",
+        "/produtosutimocusto/{PROD_ID}/{emp}",
+        "ultimocusto",
+        ActionPerm::View,
+        "Custo da última entrada do produto",
+        LastCost,
     )
     .fields(vec![
         Field::id("PROD_ID", "Código"),
@@ -184,11 +191,7 @@ pub fn consultaprodutos() -> Resource {
             .column("prod_saldo_financeiro")
             .list(),
         Field::timestamp("PROD_ATUALIZADO", "Atualizado em"),
-    ]);
-    for (path, name, summary, handler) in reads {
-        r = r.action("GET", path, name, ActionPerm::View, summary, handler);
-    }
-    r
+    ])
 }
 
 pub fn estoqueprodutos() -> Resource {
@@ -224,29 +227,84 @@ pub fn estoqueprodutos() -> Resource {
     ])
 }
 
-fn balance_json(product: i64, emp: i64, b: Balance) -> Value {
-    json!({
-        "PROD_ID": product,
-        "EMP_ID": emp,
-        "QTD_ESTOQUE": b.qty,
-        "SALDO_FISICO": b.qty,
-        "CUSTO_MEDIO": b.avg_cost,
-        "SALDO_FINANCEIRO": b.value(),
-    })
+/// A product's balance as the stock reads answer it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProductBalance {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "EMP_ID")]
+    pub emp: i64,
+    /// The quantity in stock (the legacy name of `SALDO_FISICO`).
+    #[serde(rename = "QTD_ESTOQUE")]
+    pub qty: Dec,
+    #[serde(rename = "SALDO_FISICO")]
+    pub physical: Dec,
+    #[serde(rename = "CUSTO_MEDIO")]
+    pub avg_cost: Dec,
+    /// The stock's value at average cost.
+    #[serde(rename = "SALDO_FINANCEIRO")]
+    pub value: Dec,
+}
+
+impl ProductBalance {
+    fn new(product: i64, emp: i64, b: Balance) -> ProductBalance {
+        ProductBalance {
+            product,
+            emp,
+            qty: Dec(b.qty),
+            physical: Dec(b.qty),
+            avg_cost: Dec(b.avg_cost),
+            value: Dec(b.value()),
+        }
+    }
+}
+
+/// The product of a product read (`{PROD_ID}` of the path).
+#[derive(Deserialize, JsonSchema)]
+pub struct ProductIn {
+    #[serde(rename = "PROD_ID")]
+    #[schemars(extend("x-invalid" = "Produto inválido."))]
+    pub product: RecordId,
 }
 
 /// `GET /produtosestoquebd/{PROD_ID}/{emp}`: the company balance.
 struct StockOf;
 
 #[async_trait]
-impl ActionHandler for StockOf {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let b = ledger::balance(tx, caller.client_id, emp, product).await?;
-        Ok(balance_json(product, emp, b))
+impl Operation for StockOf {
+    type In = ProductIn;
+    type Out = ProductBalance;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<ProductBalance> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let b = ledger::balance(cx.tx, cx.client(), emp, product).await?;
+        Ok(ProductBalance::new(product, emp, b))
     }
+}
+
+/// A location's balance of a product, as `StockByLocation` reads it.
+#[derive(sqlx::FromRow)]
+struct Placed {
+    location: i64,
+    name: Option<String>,
+    qty: Decimal,
+}
+
+/// A row of `GET /produtosmultiestoquebd`.
+#[derive(Serialize, JsonSchema)]
+pub struct LocationBalance {
+    /// Alternates 0 and 1 (the legacy grid's stripes).
+    #[serde(rename = "ORDEM")]
+    pub stripe: u8,
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    /// The location; null for the quantity kept without one.
+    #[serde(rename = "LOCA_ID")]
+    pub location: Option<i64>,
+    #[serde(rename = "LOCA_DESCRICAO")]
+    pub name: Option<String>,
+    #[serde(rename = "SALDO_FISICO")]
+    pub qty: Dec,
 }
 
 /// `GET /produtosmultiestoquebd/{PROD_ID}/{emp}`: one row per location that holds
@@ -255,39 +313,64 @@ impl ActionHandler for StockOf {
 struct StockByLocation;
 
 #[async_trait]
-impl ActionHandler for StockByLocation {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let rows: Vec<(i64, Option<String>, Decimal)> = sqlx::query_as(
-            "SELECT l.sall_loca_id, c.loca_descricao, l.sall_qtde
+impl Operation for StockByLocation {
+    type In = ProductIn;
+    type Out = Vec<LocationBalance>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<Vec<LocationBalance>> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let client = cx.client();
+        let rows: Vec<Placed> = sqlx::query_as(
+            "SELECT l.sall_loca_id AS location, c.loca_descricao AS name, l.sall_qtde AS qty
              FROM stock.saldos_local l
              LEFT JOIN stock.localestoque c ON c.client_id = l.client_id AND c.loca_id = l.sall_loca_id
              WHERE l.client_id = $1 AND l.sall_emp_id = $2 AND l.sall_prod_id = $3
              ORDER BY c.loca_descricao, l.sall_loca_id",
         )
-        .bind(caller.client_id)
+        .bind(client)
         .bind(emp)
         .bind(product)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut **cx.tx)
         .await?;
-        let total = ledger::balance(tx, caller.client_id, emp, product)
-            .await?
-            .qty;
-        let placed: Decimal = rows.iter().map(|r| r.2).sum();
-        let mut out: Vec<Value> = rows
+        let total = ledger::balance(cx.tx, client, emp, product).await?.qty;
+        let placed: Decimal = rows.iter().map(|r| r.qty).sum();
+        let stripe = |i: usize| (i % 2) as u8;
+        let mut out: Vec<LocationBalance> = rows
             .into_iter()
             .enumerate()
-            .map(|(i, (id, name, qty))| {
-                json!({"ORDEM": i % 2, "PROD_ID": product, "LOCA_ID": id, "LOCA_DESCRICAO": name, "SALDO_FISICO": qty})
+            .map(|(i, r)| LocationBalance {
+                stripe: stripe(i),
+                product,
+                location: Some(r.location),
+                name: r.name,
+                qty: Dec(r.qty),
             })
             .collect();
         if placed != total {
-            out.push(json!({"ORDEM": out.len() % 2, "PROD_ID": product, "LOCA_ID": Value::Null, "LOCA_DESCRICAO": "SEM LOCAL", "SALDO_FISICO": total - placed}));
+            out.push(LocationBalance {
+                stripe: stripe(out.len()),
+                product,
+                location: None,
+                name: Some("SEM LOCAL".into()),
+                qty: Dec(total - placed),
+            });
         }
-        Ok(Value::Array(out))
+        Ok(out)
     }
+}
+
+/// What `GET /produtosqtdalocados` answers.
+#[derive(Serialize, JsonSchema)]
+pub struct AllocatedQtyOf {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "EMP_ID")]
+    pub emp: i64,
+    /// Always 0 (see `documents::Allocated`).
+    #[serde(rename = "QTD_ALOCADOS")]
+    pub allocated: Dec,
+    #[serde(rename = "SALDO_DISPONIVEL")]
+    pub available: Dec,
 }
 
 /// `GET /produtosqtdalocados/{PROD_ID}/{emp}`: see `documents::Allocated` for why
@@ -295,16 +378,38 @@ impl ActionHandler for StockByLocation {
 struct AllocatedQty;
 
 #[async_trait]
-impl ActionHandler for AllocatedQty {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let b = ledger::balance(tx, caller.client_id, emp, product).await?;
-        Ok(
-            json!({"PROD_ID": product, "EMP_ID": emp, "QTD_ALOCADOS": Decimal::ZERO, "SALDO_DISPONIVEL": b.qty}),
-        )
+impl Operation for AllocatedQty {
+    type In = ProductIn;
+    type Out = AllocatedQtyOf;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<AllocatedQtyOf> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let b = ledger::balance(cx.tx, cx.client(), emp, product).await?;
+        Ok(AllocatedQtyOf { product, emp, allocated: Dec(Decimal::ZERO), available: Dec(b.qty) })
     }
+}
+
+/// The last real entry of a product, as `LastCost` reads it.
+#[derive(sqlx::FromRow)]
+struct LastEntry {
+    cost: Decimal,
+    day: NaiveDate,
+    origin: String,
+}
+
+/// What `GET /produtosutimocusto` answers.
+#[derive(Serialize, JsonSchema)]
+pub struct LastCostOf {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "ULTIMO_CUSTO")]
+    pub cost: Dec,
+    /// The entry's day (Brasília); null for the catalog's cost.
+    #[serde(rename = "DATA_ULTIMA_ENTRADA")]
+    pub day: Option<Date>,
+    /// The entry's origin, or `CADASTRO` for the catalog's cost.
+    #[serde(rename = "ORIGEM")]
+    pub origin: String,
 }
 
 /// `GET /produtosutimocusto/{PROD_ID}/{emp}`: the unit cost of the last real entry
@@ -312,40 +417,65 @@ impl ActionHandler for AllocatedQty {
 struct LastCost;
 
 #[async_trait]
-impl ActionHandler for LastCost {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let last: Option<(Decimal, String, String)> = sqlx::query_as(
-            "SELECT movi_custo_unit, to_char(movi_data AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD'), movi_origem
+impl Operation for LastCost {
+    type In = ProductIn;
+    type Out = LastCostOf;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<LastCostOf> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let client = cx.client();
+        let last: Option<LastEntry> = sqlx::query_as(
+            "SELECT movi_custo_unit AS cost, (movi_data AT TIME ZONE 'America/Sao_Paulo')::date AS day,
+                    movi_origem AS origin
              FROM stock.movimentos
              WHERE client_id = $1 AND movi_emp_id = $2 AND movi_prod_id = $3
                AND movi_tipo = 'E' AND NOT movi_estorno AND movi_origem <> 'TRANSFERENCIA'
              ORDER BY movi_id DESC LIMIT 1",
         )
-        .bind(caller.client_id)
+        .bind(client)
         .bind(emp)
         .bind(product)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(&mut **cx.tx)
         .await?;
-        Ok(match last {
-            Some((cost, date, origin)) => {
-                json!({"PROD_ID": product, "ULTIMO_CUSTO": cost, "DATA_ULTIMA_ENTRADA": date, "ORIGEM": origin})
-            }
-            None => {
-                let catalog: Option<Option<Decimal>> = sqlx::query_scalar(
-                    "SELECT prod_custo FROM stock.produtos WHERE client_id = $1 AND prod_emp_id = $2 AND prod_id = $3",
-                )
-                .bind(caller.client_id)
-                .bind(emp)
-                .bind(product)
-                .fetch_optional(&mut **tx)
-                .await?;
-                json!({"PROD_ID": product, "ULTIMO_CUSTO": catalog.flatten().unwrap_or_default(), "DATA_ULTIMA_ENTRADA": Value::Null, "ORIGEM": "CADASTRO"})
-            }
+        if let Some(e) = last {
+            return Ok(LastCostOf {
+                product,
+                cost: Dec(e.cost),
+                day: Some(Date(e.day)),
+                origin: e.origin,
+            });
+        }
+        let catalog: Option<Option<Decimal>> = sqlx::query_scalar(
+            "SELECT prod_custo FROM stock.produtos WHERE client_id = $1 AND prod_emp_id = $2 AND prod_id = $3",
+        )
+        .bind(client)
+        .bind(emp)
+        .bind(product)
+        .fetch_optional(&mut **cx.tx)
+        .await?;
+        Ok(LastCostOf {
+            product,
+            cost: Dec(catalog.flatten().unwrap_or_default()),
+            day: None,
+            origin: "CADASTRO".into(),
         })
     }
+}
+
+/// What `GET /produtosrecalculaestoque` answers.
+#[derive(Serialize, JsonSchema)]
+pub struct Recalculated {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "ANTES")]
+    pub before: ProductBalance,
+    #[serde(rename = "DEPOIS")]
+    pub after: ProductBalance,
+    /// The stored balance was wrong and was fixed.
+    #[serde(rename = "CORRIGIDO")]
+    pub fixed: bool,
 }
 
 /// `GET /produtosrecalculaestoque/{PROD_ID}/{emp}`: recomputes the balance and the
@@ -355,15 +485,18 @@ impl ActionHandler for LastCost {
 struct Recalculate;
 
 #[async_trait]
-impl ActionHandler for Recalculate {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params, .. } = call;
-        let emp = company(emp)?;
-        let product = id_param(params, "PROD_ID", "Produto")?;
-        let (before, after) = ledger::recalculate(tx, caller.client_id, emp, product).await?;
-        if before != after {
+impl Operation for Recalculate {
+    type In = ProductIn;
+    type Out = Recalculated;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ProductIn) -> Result<Recalculated> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let client = cx.client();
+        let (before, after) = ledger::recalculate(cx.tx, client, emp, product).await?;
+        let fixed = before != after;
+        if fixed {
             tracing::warn!(
-                client = caller.client_id,
+                client,
                 emp,
                 product,
                 ?before,
@@ -371,12 +504,12 @@ impl ActionHandler for Recalculate {
                 "stock balance recalculated"
             );
         }
-        Ok(json!({
-            "PROD_ID": product,
-            "EMP_ID": emp,
-            "ANTES": balance_json(product, emp, before),
-            "DEPOIS": balance_json(product, emp, after),
-            "CORRIGIDO": before != after,
-        }))
+        Ok(Recalculated {
+            product,
+            emp,
+            before: ProductBalance::new(product, emp, before),
+            after: ProductBalance::new(product, emp, after),
+            fixed,
+        })
     }
 }

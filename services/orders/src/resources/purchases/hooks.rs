@@ -8,27 +8,23 @@
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{params, Hooks, Op, RecordHooks};
+use erp_platform::resource::call::Dec;
+use erp_platform::resource::{params, Op, RecordHooks};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde::{Deserialize, Deserializer, Serialize};
 
+use super::super::NoBody;
 use super::totals::header_components;
 use crate::copies;
 
-/// An integer of a body value (number or numeric text).
-pub(super) fn int_of(v: Option<&Value>) -> Option<i64> {
-    match v? {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
-fn blank(v: Option<&Value>) -> bool {
-    v.is_none_or(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+/// A body field the view tells apart when left out (`None`) from sent empty
+/// (`Some(None)`: null or blank).
+fn sent<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> std::result::Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 pub(super) struct PurchaseHooks;
@@ -80,24 +76,91 @@ impl RecordHooks for PurchaseHooks {
     }
 }
 
+/// What the item's hook reads and writes of a body.
+#[derive(Deserialize, Serialize)]
+pub(super) struct ItemBody {
+    /// Left out, sent empty (a new item to link later) or a product.
+    #[serde(
+        rename = "CMPP_PROD_ID",
+        default,
+        deserialize_with = "sent",
+        skip_serializing
+    )]
+    product: Option<Option<i64>>,
+    #[serde(
+        rename = "CMPP_DESCRICAO",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    description: Option<String>,
+    #[serde(
+        rename = "CMPP_UNIDADE",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    unit: Option<String>,
+    /// Whether the body names a price (a zero is a free item).
+    #[serde(
+        rename = "CMPP_VLR_UNIT",
+        default,
+        deserialize_with = "sent",
+        skip_serializing
+    )]
+    price_sent: Option<Option<Dec>>,
+    /// The product's cost, for a price left out.
+    #[serde(
+        rename = "CMPP_VLR_UNIT",
+        skip_deserializing,
+        skip_serializing_if = "Option::is_none"
+    )]
+    price: Option<Dec>,
+    /// How the item was matched: `novo` (no product yet) or `manual`.
+    #[serde(
+        rename = "CMPP_VINCULO",
+        skip_deserializing,
+        skip_serializing_if = "Option::is_none"
+    )]
+    link: Option<&'static str>,
+}
+
+/// An item's row as its hook reads it.
+#[derive(Deserialize)]
+pub(super) struct ItemRow {
+    #[serde(rename = "CMPP_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CMPP_COMP_ID")]
+    purchase: i64,
+    #[serde(rename = "CMPP_PROD_ID")]
+    product: Option<i64>,
+    /// The supplier's code of the item.
+    #[serde(rename = "CMPP_COD_FORNECEDOR")]
+    code: Option<String>,
+    #[serde(rename = "CMPP_UNIDADE")]
+    unit: Option<String>,
+    #[serde(rename = "CMPP_FATOR")]
+    factor: Option<Dec>,
+}
+
 pub(super) struct ItemHooks;
 
 #[async_trait]
-impl Hooks for ItemHooks {
+impl RecordHooks for ItemHooks {
+    type Body = ItemBody;
+    type Row = ItemRow;
+
     async fn prepare(
         &self,
         tx: &mut Tx,
         op: Op,
         caller: &Caller,
         emp: Option<i64>,
-        body: &mut Map<String, Value>,
+        body: &mut ItemBody,
     ) -> Result<()> {
-        let link = match body.get("CMPP_PROD_ID").cloned() {
+        let link = match body.product {
             None if op == Op::Create => "novo",
             None => return Ok(()),
-            Some(v) if blank(Some(&v)) => "novo",
-            Some(v) => {
-                let id = int_of(Some(&v)).ok_or_else(|| Error::validation("Produto inválido."))?;
+            Some(None) => "novo",
+            Some(Some(id)) => {
                 let emp = params::company(emp)?;
                 if id <= 0 {
                     return Err(Error::validation("Produto inválido."));
@@ -111,39 +174,38 @@ impl Hooks for ItemHooks {
                 if op == Op::Create {
                     let (description, unit, cost) =
                         known.ok_or_else(|| Error::validation("Produto não encontrado."))?;
-                    if blank(body.get("CMPP_DESCRICAO")) {
-                        body.insert("CMPP_DESCRICAO".into(), Value::String(description));
+                    if body.description.is_none() {
+                        body.description = Some(description);
                     }
-                    if let (true, Some(u)) = (blank(body.get("CMPP_UNIDADE")), unit) {
-                        body.insert("CMPP_UNIDADE".into(), Value::String(u));
+                    if body.unit.is_none() {
+                        body.unit = unit;
                     }
                     // A price left out (not a zero: a free item) is the product's cost.
-                    if let (false, Some(c)) = (body.contains_key("CMPP_VLR_UNIT"), cost) {
-                        body.insert("CMPP_VLR_UNIT".into(), Value::String(c.to_string()));
+                    if body.price_sent.is_none() {
+                        body.price = cost.map(Dec);
                     }
                 }
                 "manual"
             }
         };
-        body.insert("CMPP_VINCULO".into(), Value::String(link.into()));
+        body.link = Some(link);
         Ok(())
     }
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let emp = params::int(row, "CMPP_EMP_ID")?;
-        let purchase = params::int(row, "CMPP_COMP_ID")?;
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &ItemRow) -> Result<()> {
+        let (emp, purchase) = (row.emp, row.purchase);
         header_components(tx, caller.client_id, emp, purchase).await?;
         if op == Op::Delete {
             return Ok(());
         }
-        let code = params::text(row, "CMPP_COD_FORNECEDOR");
-        let Some(product) = row["CMPP_PROD_ID"].as_i64() else {
+        let Some(product) = row.product else {
             return Ok(());
         };
-        if code.trim().is_empty() {
+        let code = row.code.as_deref().unwrap_or_default().trim();
+        if code.is_empty() {
             return Ok(());
         }
-        let factor = params::opt_dec(row, "CMPP_FATOR")?.unwrap_or(Decimal::ONE);
+        let factor = row.factor.map(Dec::get).unwrap_or(Decimal::ONE);
         sqlx::query(
             "INSERT INTO orders.compra_vinculos (client_id, emp_id, forn_documento, cod_fornecedor, prod_id, unidade, fator)
              SELECT c.client_id, c.comp_emp_id, regexp_replace(c.comp_forn_cnpj, '\\D', '', 'g'), $4, $5, $6, $7
@@ -156,9 +218,9 @@ impl Hooks for ItemHooks {
         .bind(caller.client_id)
         .bind(emp)
         .bind(purchase)
-        .bind(code.trim())
+        .bind(code)
         .bind(product)
-        .bind(row["CMPP_UNIDADE"].as_str())
+        .bind(row.unit.as_deref())
         .bind(factor)
         .execute(&mut **tx)
         .await?;
@@ -166,26 +228,43 @@ impl Hooks for ItemHooks {
     }
 }
 
+/// A grid row's key as its check reads it.
+#[derive(Deserialize)]
+pub(super) struct GridRow {
+    #[serde(rename = "CMPG_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CMPG_COMP_ID")]
+    purchase: i64,
+    #[serde(rename = "CMPG_CMPP_ID")]
+    item: i64,
+}
+
+/// An item's quantity in the stock unit and what its grid adds up to.
+#[derive(sqlx::FromRow)]
+struct GridSums {
+    quantity: Decimal,
+    grid: Decimal,
+}
+
 /// A grid row names an item of its purchase, and the item's grid does not add up
 /// to more than the item's quantity in the stock unit.
 pub(super) struct GridCheck;
 
 #[async_trait]
-impl Hooks for GridCheck {
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+impl RecordHooks for GridCheck {
+    type Body = NoBody;
+    type Row = GridRow;
+
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &GridRow) -> Result<()> {
         if op == Op::Delete {
             return Ok(());
         }
-        let (emp, purchase, item) = (
-            params::int(row, "CMPG_EMP_ID")?,
-            params::int(row, "CMPG_COMP_ID")?,
-            params::int(row, "CMPG_CMPP_ID")?,
-        );
-        let sums: Option<(Decimal, Decimal)> = sqlx::query_as(
-            "SELECT p.cmpp_qtde * p.cmpp_fator,
+        let (emp, purchase, item) = (row.emp, row.purchase, row.item);
+        let sums: Option<GridSums> = sqlx::query_as(
+            "SELECT p.cmpp_qtde * p.cmpp_fator AS quantity,
                     (SELECT coalesce(sum(g.cmpg_qtde), 0) FROM orders.compra_produtos_grade g
                      WHERE g.client_id = p.client_id AND g.cmpg_emp_id = p.cmpp_emp_id
-                       AND g.cmpg_comp_id = p.cmpp_comp_id AND g.cmpg_cmpp_id = p.cmpp_id)
+                       AND g.cmpg_comp_id = p.cmpp_comp_id AND g.cmpg_cmpp_id = p.cmpp_id) AS grid
              FROM orders.compra_produtos p
              WHERE p.client_id = $1 AND p.cmpp_emp_id = $2 AND p.cmpp_comp_id = $3 AND p.cmpp_id = $4",
         )
@@ -195,7 +274,7 @@ impl Hooks for GridCheck {
         .bind(item)
         .fetch_optional(&mut **tx)
         .await?;
-        let (quantity, grid) = sums.ok_or_else(|| Error::validation(ITEM_MISSING))?;
+        let GridSums { quantity, grid } = sums.ok_or_else(|| Error::validation(ITEM_MISSING))?;
         if grid > quantity {
             return Err(Error::validation(format!(
                 "A grade do item {item} soma {}, mais que a quantidade do item na unidade de estoque ({}).",
@@ -214,26 +293,50 @@ pub(super) const ITEM_MISSING: &str = "Item da compra não encontrado.";
 /// add up to more than 100% (finalizing requires exactly 100% when there are rows).
 pub(super) struct ApportionmentCheck;
 
+/// A row of the apportionment as its check reads it.
+#[derive(Deserialize)]
+pub(super) struct ApportionmentRow {
+    #[serde(rename = "CMPE_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CMPE_COMP_ID")]
+    purchase: i64,
+    #[serde(rename = "CMPE_ID")]
+    seq: i64,
+    #[serde(rename = "CMPE_LOCA_ID")]
+    location: Option<i64>,
+    #[serde(rename = "CMPE_HISP_ID")]
+    centre: Option<i64>,
+    #[serde(rename = "CMPE_PERC")]
+    percent: Option<Dec>,
+    #[serde(rename = "CMPE_VALOR")]
+    value: Option<Dec>,
+}
+
 #[async_trait]
-impl Hooks for ApportionmentCheck {
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+impl RecordHooks for ApportionmentCheck {
+    type Body = NoBody;
+    type Row = ApportionmentRow;
+
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &ApportionmentRow,
+    ) -> Result<()> {
         if op == Op::Delete {
             return Ok(());
         }
         let client = caller.client_id;
-        let (emp, purchase, seq) = (
-            params::int(row, "CMPE_EMP_ID")?,
-            params::int(row, "CMPE_COMP_ID")?,
-            params::int(row, "CMPE_ID")?,
-        );
-        if row["CMPE_LOCA_ID"].is_null() && row["CMPE_HISP_ID"].is_null() {
+        let (emp, purchase, seq) = (row.emp, row.purchase, row.seq);
+        if row.location.is_none() && row.centre.is_none() {
             return Err(Error::validation(
                 "Informe o local de estoque ou o centro de custo do rateio.",
             ));
         }
         let total = super::totals::invoice_total(tx, client, emp, purchase).await?;
-        let perc = params::opt_dec(row, "CMPE_PERC")?;
-        let value = params::opt_dec(row, "CMPE_VALOR")?;
+        let perc = row.percent.map(Dec::get);
+        let value = row.value.map(Dec::get);
         let hundred = Decimal::ONE_HUNDRED;
         let (perc, value) = match (perc, value) {
             (Some(p), _) => (
@@ -281,10 +384,27 @@ impl Hooks for ApportionmentCheck {
 /// A settled instalment (finance paid it) is neither changed nor deleted.
 pub(super) struct InstalmentCheck;
 
+/// An instalment's row as its check reads it.
+#[derive(Deserialize)]
+pub(super) struct InstalmentRow {
+    /// Finance paid it.
+    #[serde(rename = "CMPD_BAIXADO")]
+    settled: Option<bool>,
+}
+
 #[async_trait]
-impl Hooks for InstalmentCheck {
-    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
-        if op != Op::Create && row["CMPD_BAIXADO"].as_bool() == Some(true) {
+impl RecordHooks for InstalmentCheck {
+    type Body = NoBody;
+    type Row = InstalmentRow;
+
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        op: Op,
+        _caller: &Caller,
+        row: &InstalmentRow,
+    ) -> Result<()> {
+        if op != Op::Create && row.settled == Some(true) {
             return Err(Error::Conflict(
                 "Parcela paga não pode ser alterada nem excluída.".into(),
             ));

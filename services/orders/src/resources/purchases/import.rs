@@ -36,15 +36,19 @@
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::{params, query, uploaded_file, ActionHandler, Call, Resource};
+use erp_platform::resource::call::{Ctx, Date, Dec, Operation, Row, RowOf, Upload};
+use erp_platform::resource::{query, record, Resource};
 use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::complete::lines;
+use super::super::register_body;
+use super::complete::{lines, CompraProduto};
 use super::totals::header_components;
 use super::{instalments_of, items_of};
 use crate::copies::{self, gtin};
@@ -74,18 +78,48 @@ fn stored_name(name: &str) -> Result<&str> {
     }
 }
 
+/// `POST /compra/uploads/{emp}`: the NF-e XML the gateway stored.
+#[derive(Deserialize, JsonSchema)]
+pub struct XmlImportIn {
+    #[serde(rename = "arquivo")]
+    #[schemars(extend("x-missing" = "Arquivo é obrigatório!", "x-invalid" = "Arquivo é obrigatório!"))]
+    pub file: Upload,
+}
+
+/// An item of the imported purchase: its row and how its product was matched.
+#[derive(Serialize, JsonSchema)]
+pub struct ImportedItem {
+    #[serde(flatten)]
+    pub row: RowOf<CompraProduto>,
+    /// `fornecedor` (the supplier's code), `gtin` or `novo` (to link).
+    #[serde(rename = "VINCULO")]
+    pub link: Option<String>,
+}
+
+/// What importing answers: the purchase, its items and what a person should check.
+#[derive(Serialize, JsonSchema)]
+pub struct Imported {
+    pub compra: Row,
+    pub itens: Vec<ImportedItem>,
+    pub avisos: Vec<String>,
+}
+
 #[async_trait]
-impl ActionHandler for XmlImport {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = params::company(call.emp)?;
-        let (name, _) = uploaded_file(&call.body)?;
-        let name = stored_name(name)?;
+impl Operation for XmlImport {
+    type In = XmlImportIn;
+    type Out = Imported;
+    async fn run(&self, cx: &mut Ctx<'_>, i: XmlImportIn) -> Result<Imported> {
+        let emp = cx.emp()?;
+        if i.file.nome.is_empty() {
+            return Err(Error::validation("Arquivo é obrigatório!"));
+        }
+        let name = stored_name(&i.file.nome)?;
         let path = self
             .uploads
-            .join(call.caller.client_id.to_string())
+            .join(cx.client().to_string())
             .join(emp.to_string())
             .join(name);
-        let out = import(tx, call.res, call.caller, &self.peers, emp, &path, name).await;
+        let out = import(cx.tx, cx.res, cx.caller, &self.peers, emp, &path, name).await;
         if out.is_err() {
             // Nothing was kept of a refused file: its rows roll back, the file goes.
             if let Err(e) = tokio::fs::remove_file(&path).await {
@@ -103,18 +137,6 @@ async fn read(path: &Path) -> Result<Vec<u8>> {
         return Err(Error::validation(ImportError::TooLarge.to_string()));
     }
     tokio::fs::read(path).await.map_err(gone)
-}
-
-fn text(s: impl Into<String>) -> Value {
-    Value::String(s.into())
-}
-
-fn dec(d: Decimal) -> Value {
-    Value::String(d.normalize().to_string())
-}
-
-fn opt_dec(d: Option<Decimal>) -> Value {
-    d.map(dec).unwrap_or(Value::Null)
 }
 
 /// CNPJ 00.000.000/0000-00 or CPF 000.000.000-00, as a person reads them.
@@ -199,12 +221,60 @@ async fn match_item(
     Ok((None, "novo", nfe_factor(item)))
 }
 
-fn item_body(
+/// An item of the NF-e as a body of `compraproduto`.
+#[derive(Serialize)]
+struct ItemBody<'a> {
+    #[serde(rename = "CMPP_COMP_ID")]
     purchase: i64,
-    item: &Item,
+    #[serde(rename = "CMPP_PROD_ID")]
     product: Option<i64>,
-    factor: Decimal,
-) -> Map<String, Value> {
+    #[serde(rename = "CMPP_COD_FORNECEDOR")]
+    code: &'a str,
+    #[serde(rename = "CMPP_DESCRICAO")]
+    description: String,
+    #[serde(rename = "CMPP_NCM")]
+    ncm: &'a str,
+    #[serde(rename = "CMPP_CEST")]
+    cest: Option<&'a str>,
+    #[serde(rename = "CMPP_CFOP")]
+    cfop: &'a str,
+    #[serde(rename = "CMPP_CST")]
+    cst: Option<&'a str>,
+    #[serde(rename = "CMPP_GTIN")]
+    gtin: Option<String>,
+    #[serde(rename = "CMPP_UNIDADE")]
+    unit: &'a str,
+    #[serde(rename = "CMPP_UNIDADE_ESTOQUE")]
+    stock_unit: &'a str,
+    #[serde(rename = "CMPP_FATOR")]
+    factor: Dec,
+    #[serde(rename = "CMPP_QTDE")]
+    qty: Dec,
+    #[serde(rename = "CMPP_VLR_UNIT")]
+    price: Dec,
+    #[serde(rename = "CMPP_VLR_DESC")]
+    discount: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_FRETE")]
+    freight: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_SEGURO")]
+    insurance: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_OUTRAS")]
+    other: Option<Dec>,
+    #[serde(rename = "CMPP_PERC_IPI")]
+    ipi_rate: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_IPI")]
+    ipi: Option<Dec>,
+    #[serde(rename = "CMPP_PERC_ICMS")]
+    icms_rate: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_BC_ICMS")]
+    icms_base: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_ICMS")]
+    icms: Option<Dec>,
+    #[serde(rename = "CMPP_VLR_ST")]
+    st: Option<Dec>,
+}
+
+fn item_body(purchase: i64, item: &Item, product: Option<i64>, factor: Decimal) -> ItemBody<'_> {
     let p = &item.prod;
     let icms = item.taxes.icms.as_ref();
     let ipi = item.taxes.ipi.as_ref();
@@ -216,182 +286,196 @@ fn item_body(
         .into_iter()
         .flatten()
         .find_map(|c| gtin(c.as_str()));
-    let mut m = Map::new();
-    m.insert("CMPP_COMP_ID".into(), Value::from(purchase));
-    m.insert(
-        "CMPP_PROD_ID".into(),
-        product.map(Value::from).unwrap_or(Value::Null),
-    );
-    m.insert("CMPP_COD_FORNECEDOR".into(), text(p.c_prod.trim()));
-    m.insert(
-        "CMPP_DESCRICAO".into(),
-        text(p.x_prod.chars().take(200).collect::<String>()),
-    );
-    m.insert("CMPP_NCM".into(), text(p.ncm.as_str()));
-    m.insert(
-        "CMPP_CEST".into(),
-        p.cest.clone().map(text).unwrap_or(Value::Null),
-    );
-    m.insert("CMPP_CFOP".into(), text(p.cfop.as_str()));
-    m.insert(
-        "CMPP_CST".into(),
-        icms.and_then(|i| i.cst.clone().or_else(|| i.csosn.clone()))
-            .map(text)
-            .unwrap_or(Value::Null),
-    );
-    m.insert("CMPP_GTIN".into(), code.map(text).unwrap_or(Value::Null));
-    m.insert("CMPP_UNIDADE".into(), text(p.u_com.as_str()));
+    let dec = |d: Option<Decimal>| d.map(|d| Dec(d.normalize()));
     // What one factor counts: the taxable unit when it counts apart, else the same.
     let stock_unit = if factor == Decimal::ONE {
         &p.u_com
     } else {
         &p.u_trib
     };
-    m.insert("CMPP_UNIDADE_ESTOQUE".into(), text(stock_unit.as_str()));
-    m.insert("CMPP_FATOR".into(), dec(factor));
-    m.insert("CMPP_QTDE".into(), dec(p.q_com));
-    m.insert("CMPP_VLR_UNIT".into(), dec(p.v_un_com));
-    m.insert("CMPP_VLR_DESC".into(), opt_dec(p.v_desc));
-    m.insert("CMPP_VLR_FRETE".into(), opt_dec(p.v_frete));
-    m.insert("CMPP_VLR_SEGURO".into(), opt_dec(p.v_seg));
-    m.insert("CMPP_VLR_OUTRAS".into(), opt_dec(p.v_outro));
-    m.insert("CMPP_PERC_IPI".into(), opt_dec(ipi.and_then(|i| i.p_ipi)));
-    m.insert("CMPP_VLR_IPI".into(), opt_dec(ipi.and_then(|i| i.v_ipi)));
-    m.insert(
-        "CMPP_PERC_ICMS".into(),
-        opt_dec(icms.and_then(|i| i.p_icms)),
-    );
-    m.insert(
-        "CMPP_VLR_BC_ICMS".into(),
-        opt_dec(icms.and_then(|i| i.v_bc)),
-    );
-    m.insert("CMPP_VLR_ICMS".into(), opt_dec(icms.and_then(|i| i.v_icms)));
-    m.insert("CMPP_VLR_ST".into(), opt_dec(st));
-    m
+    ItemBody {
+        purchase,
+        product,
+        code: p.c_prod.trim(),
+        description: p.x_prod.chars().take(200).collect(),
+        ncm: &p.ncm,
+        cest: p.cest.as_deref(),
+        cfop: &p.cfop,
+        cst: icms.and_then(|i| i.cst.as_deref().or(i.csosn.as_deref())),
+        gtin: code,
+        unit: &p.u_com,
+        stock_unit,
+        factor: Dec(factor.normalize()),
+        qty: Dec(p.q_com.normalize()),
+        price: Dec(p.v_un_com.normalize()),
+        discount: dec(p.v_desc),
+        freight: dec(p.v_frete),
+        insurance: dec(p.v_seg),
+        other: dec(p.v_outro),
+        ipi_rate: dec(ipi.and_then(|i| i.p_ipi)),
+        ipi: dec(ipi.and_then(|i| i.v_ipi)),
+        icms_rate: dec(icms.and_then(|i| i.p_icms)),
+        icms_base: dec(icms.and_then(|i| i.v_bc)),
+        icms: dec(icms.and_then(|i| i.v_icms)),
+        st: dec(st),
+    }
 }
 
-fn header_body(
-    doc: &NfeDocument,
+/// The NF-e's header as a body of `compra`.
+#[derive(Serialize)]
+struct HeaderBody<'a> {
+    #[serde(rename = "COMP_MODELO")]
+    model: String,
+    #[serde(rename = "COMP_SERIE")]
+    serie: String,
+    #[serde(rename = "COMP_NUMERO")]
+    number: u32,
+    #[serde(rename = "COMP_CHAVE")]
+    key: &'a str,
+    #[serde(rename = "COMP_FORN_ID")]
+    supplier: Option<i64>,
+    #[serde(rename = "COMP_FORN_DESC")]
+    supplier_name: &'a str,
+    #[serde(rename = "COMP_FORN_CNPJ")]
+    supplier_document: &'a str,
+    #[serde(rename = "COMP_FORN_IE")]
+    supplier_ie: &'a str,
+    #[serde(rename = "COMP_FORN_CIDADE")]
+    supplier_city: &'a str,
+    #[serde(rename = "COMP_FORN_UF")]
+    supplier_state: &'a str,
+    #[serde(rename = "COMP_FORN_IBGE")]
+    supplier_ibge: &'a str,
+    #[serde(rename = "COMP_DTA_EMISSAO")]
+    issued: Date,
+    #[serde(rename = "COMP_DTA_ENTRADA")]
+    entered: Date,
+    #[serde(rename = "COMP_NATUREZA")]
+    nature: String,
+    #[serde(rename = "COMP_CFOP")]
+    cfop: Option<String>,
+    #[serde(rename = "COMP_TRANSP_DESC")]
+    carrier: Option<&'a str>,
+    #[serde(rename = "COMP_TRANSP_CNPJ")]
+    carrier_document: Option<&'a str>,
+    #[serde(rename = "COMP_MOD_FRETE")]
+    freight_mode: String,
+    #[serde(rename = "COMP_OBS")]
+    remarks: Option<&'a str>,
+}
+
+fn header_body<'a>(
+    doc: &'a NfeDocument,
     supplier: Option<&copies::SupplierCopy>,
-    today: &str,
-) -> Map<String, Value> {
+    today: Date,
+) -> HeaderBody<'a> {
     let e = &doc.emit;
     let carrier = doc.transp.transporta.as_ref();
-    let mut m = Map::new();
-    m.insert("COMP_MODELO".into(), text(format!("{:02}", doc.ide.model)));
-    m.insert("COMP_SERIE".into(), text(doc.ide.serie.to_string()));
-    m.insert("COMP_NUMERO".into(), Value::from(doc.ide.n_nf));
-    m.insert("COMP_CHAVE".into(), text(doc.key()));
-    m.insert(
-        "COMP_FORN_ID".into(),
-        supplier.map(|s| Value::from(s.0)).unwrap_or(Value::Null),
-    );
-    m.insert("COMP_FORN_DESC".into(), text(e.x_nome.as_str()));
-    m.insert("COMP_FORN_CNPJ".into(), text(doc.emitter_document()));
-    m.insert("COMP_FORN_IE".into(), text(e.ie.as_str()));
-    m.insert("COMP_FORN_CIDADE".into(), text(e.address.x_mun.as_str()));
-    m.insert("COMP_FORN_UF".into(), text(e.address.uf.as_str()));
-    m.insert("COMP_FORN_IBGE".into(), text(e.address.c_mun.as_str()));
-    m.insert(
-        "COMP_DTA_EMISSAO".into(),
-        text(doc.ide.dh_emi.date_naive().format("%Y-%m-%d").to_string()),
-    );
-    m.insert("COMP_DTA_ENTRADA".into(), text(today));
-    m.insert(
-        "COMP_NATUREZA".into(),
-        text(doc.ide.nat_op.chars().take(60).collect::<String>()),
-    );
-    m.insert(
-        "COMP_CFOP".into(),
-        doc.items
-            .first()
-            .and_then(|i| entry_cfop(&i.prod.cfop))
-            .map(text)
-            .unwrap_or(Value::Null),
-    );
-    m.insert(
-        "COMP_TRANSP_DESC".into(),
-        carrier
-            .and_then(|c| c.x_nome.clone())
-            .map(text)
-            .unwrap_or(Value::Null),
-    );
-    m.insert(
-        "COMP_TRANSP_CNPJ".into(),
-        carrier
+    HeaderBody {
+        model: format!("{:02}", doc.ide.model),
+        serie: doc.ide.serie.to_string(),
+        number: doc.ide.n_nf,
+        key: doc.key(),
+        supplier: supplier.map(|s| s.0),
+        supplier_name: &e.x_nome,
+        supplier_document: doc.emitter_document(),
+        supplier_ie: &e.ie,
+        supplier_city: &e.address.x_mun,
+        supplier_state: &e.address.uf,
+        supplier_ibge: &e.address.c_mun,
+        issued: Date(doc.ide.dh_emi.date_naive()),
+        entered: today,
+        nature: doc.ide.nat_op.chars().take(60).collect(),
+        cfop: doc.items.first().and_then(|i| entry_cfop(&i.prod.cfop)),
+        carrier: carrier.and_then(|c| c.x_nome.as_deref()),
+        carrier_document: carrier
             .and_then(|c| c.document.as_ref())
-            .map(|d| text(d.number()))
-            .unwrap_or(Value::Null),
-    );
-    m.insert(
-        "COMP_MOD_FRETE".into(),
-        text(doc.transp.mod_frete.to_string()),
-    );
-    m.insert(
-        "COMP_OBS".into(),
-        doc.inf_adic
-            .as_ref()
-            .and_then(|a| a.inf_cpl.clone())
-            .map(text)
-            .unwrap_or(Value::Null),
-    );
-    m
+            .map(|d| d.number()),
+        freight_mode: doc.transp.mod_frete.to_string(),
+        remarks: doc.inf_adic.as_ref().and_then(|a| a.inf_cpl.as_deref()),
+    }
 }
 
 /// Text of at most `n` characters, or nothing when blank.
-fn clipped(s: &str, n: usize) -> Option<Value> {
+fn clipped(s: &str, n: usize) -> Option<String> {
     let s = s.trim();
-    (!s.is_empty()).then(|| text(s.chars().take(n).collect::<String>()))
+    (!s.is_empty()).then(|| s.chars().take(n).collect::<String>())
 }
 
-/// Catalog's supplier register body for the NF-e's `emit`.
-fn supplier_body(doc: &NfeDocument) -> Map<String, Value> {
+/// Catalog's supplier register body for the NF-e's `emit` (what the NF-e leaves
+/// blank is left out).
+#[derive(Serialize)]
+struct SupplierBody {
+    #[serde(rename = "FORN_DESCRICAO", skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(rename = "FORN_FANTASIA", skip_serializing_if = "Option::is_none")]
+    fantasy: Option<String>,
+    #[serde(rename = "FORN_CGC")]
+    document: String,
+    #[serde(rename = "FORN_IE", skip_serializing_if = "Option::is_none")]
+    ie: Option<String>,
+    #[serde(rename = "FORN_CEP", skip_serializing_if = "Option::is_none")]
+    cep: Option<String>,
+    #[serde(rename = "FORN_ENDERECO", skip_serializing_if = "Option::is_none")]
+    street: Option<String>,
+    #[serde(rename = "FORN_NUMERO", skip_serializing_if = "Option::is_none")]
+    number: Option<String>,
+    #[serde(rename = "FORN_COMPLEMENTO", skip_serializing_if = "Option::is_none")]
+    complement: Option<String>,
+    #[serde(rename = "FORN_BAIRRO", skip_serializing_if = "Option::is_none")]
+    district: Option<String>,
+    #[serde(rename = "FORN_CID_IBGE", skip_serializing_if = "Option::is_none")]
+    ibge: Option<i64>,
+    #[serde(rename = "FORN_CIDADE", skip_serializing_if = "Option::is_none")]
+    city: Option<String>,
+    #[serde(rename = "FORN_UF", skip_serializing_if = "Option::is_none")]
+    state: Option<String>,
+    #[serde(rename = "FORN_FONE", skip_serializing_if = "Option::is_none")]
+    phone: Option<String>,
+    #[serde(rename = "FORN_OBS")]
+    notes: String,
+}
+
+fn supplier_body(doc: &NfeDocument) -> SupplierBody {
     let e = &doc.emit;
     let a = &e.address;
-    let mut m = Map::new();
-    let mut put = |k: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            m.insert(k.into(), v);
-        }
-    };
-    put("FORN_DESCRICAO", clipped(&e.x_nome, 150));
-    put(
-        "FORN_FANTASIA",
-        e.x_fant.as_deref().and_then(|f| clipped(f, 150)),
-    );
-    put("FORN_CGC", Some(text(doc.emitter_document())));
-    put("FORN_IE", clipped(&e.ie, 20));
-    put(
-        "FORN_CEP",
-        a.cep
-            .as_deref()
-            .map(copies::digits)
-            .filter(|c| c.len() == 8)
-            .map(text),
-    );
-    put("FORN_ENDERECO", clipped(&a.x_lgr, 150));
-    put("FORN_NUMERO", clipped(&a.nro, 20));
-    put(
-        "FORN_COMPLEMENTO",
-        a.x_cpl.as_deref().and_then(|c| clipped(c, 60)),
-    );
-    put("FORN_BAIRRO", clipped(&a.x_bairro, 60));
-    put(
-        "FORN_CID_IBGE",
-        a.c_mun.trim().parse::<i64>().ok().map(Value::from),
-    );
-    put("FORN_CIDADE", clipped(&a.x_mun, 60));
-    put("FORN_UF", clipped(&a.uf, 2));
     // The register keeps mobile numbers (11 digits); another phone goes to the notes.
     let phone = a.fone.as_deref().map(copies::digits).unwrap_or_default();
     let mut notes = format!("Cadastrado pela importação da NF-e {}.", doc.key());
-    if phone.len() == 11 {
-        put("FORN_FONE", Some(text(phone)));
-    } else if !phone.is_empty() {
+    if phone.len() != 11 && !phone.is_empty() {
         notes.push_str(&format!(" Telefone: {phone}."));
     }
-    put("FORN_OBS", Some(text(notes)));
-    m
+    SupplierBody {
+        name: clipped(&e.x_nome, 150),
+        fantasy: e.x_fant.as_deref().and_then(|f| clipped(f, 150)),
+        document: doc.emitter_document().to_string(),
+        ie: clipped(&e.ie, 20),
+        cep: a
+            .cep
+            .as_deref()
+            .map(copies::digits)
+            .filter(|c| c.len() == 8),
+        street: clipped(&a.x_lgr, 150),
+        number: clipped(&a.nro, 20),
+        complement: a.x_cpl.as_deref().and_then(|c| clipped(c, 60)),
+        district: clipped(&a.x_bairro, 60),
+        ibge: a.c_mun.trim().parse::<i64>().ok(),
+        city: clipped(&a.x_mun, 60),
+        state: clipped(&a.uf, 2),
+        phone: (phone.len() == 11).then_some(phone),
+        notes,
+    }
+}
+
+/// A supplier of catalog's register as the import reads it.
+#[derive(Deserialize)]
+struct CatalogSupplier {
+    #[serde(rename = "FORN_ID")]
+    id: i64,
+    #[serde(rename = "FORN_DESCRICAO")]
+    name: Option<String>,
+    #[serde(rename = "FORN_CGC")]
+    document: Option<String>,
 }
 
 /// The NF-e's supplier registered in catalog (created from `emit`; when catalog
@@ -405,19 +489,21 @@ async fn register_supplier(
     let catalog = PeerRegisters::of(peers, "catalog", caller)?;
     let document = doc.emitter_document().to_string();
     let (row, created) = match catalog
-        .create("fornecedor", None, &supplier_body(doc))
+        .create("fornecedor", None, &register_body(&supplier_body(doc))?)
         .await
     {
-        Ok(row) => (row, true),
+        Ok(row) => (record::from_row::<CatalogSupplier>(&row)?, true),
         Err(Error::Conflict(msg)) => {
             // The register keeps the document as it was typed: digits or masked.
             let mut found = None;
             for filter in [document.clone(), formatted(&document)] {
-                found = catalog
-                    .search("fornecedor", None, &filter, 20)
-                    .await?
-                    .into_iter()
-                    .find(|r| copies::digits(&params::text(r, "FORN_CGC")) == document);
+                for r in catalog.search("fornecedor", None, &filter, 20).await? {
+                    let s: CatalogSupplier = record::from_row(&r)?;
+                    if copies::digits(s.document.as_deref().unwrap_or_default()) == document {
+                        found = Some(s);
+                        break;
+                    }
+                }
                 if found.is_some() {
                     break;
                 }
@@ -426,9 +512,8 @@ async fn register_supplier(
         }
         Err(e) => return Err(e),
     };
-    let id = params::int(&row, "FORN_ID")?;
-    let name = params::text(&row, "FORN_DESCRICAO").trim().to_string();
-    Ok(((id, name, Some(document)), created))
+    let name = row.name.as_deref().unwrap_or_default().trim().to_string();
+    Ok(((row.id, name, Some(document)), created))
 }
 
 /// Orders' copy takes a supplier catalog just answered at once (the catalog event
@@ -447,12 +532,59 @@ async fn remember_supplier(tx: &mut Tx, client: i64, s: &copies::SupplierCopy) -
     Ok(())
 }
 
-async fn today(tx: &mut Tx) -> Result<String> {
-    Ok(
-        sqlx::query_scalar("SELECT ((now() AT TIME ZONE 'America/Sao_Paulo')::date)::text")
+async fn today(tx: &mut Tx) -> Result<Date> {
+    let day: NaiveDate =
+        sqlx::query_scalar("SELECT (now() AT TIME ZONE 'America/Sao_Paulo')::date")
             .fetch_one(&mut **tx)
-            .await?,
-    )
+            .await?;
+    Ok(Date(day))
+}
+
+/// The purchase's totals as the engine summed its items.
+#[derive(sqlx::FromRow)]
+struct Sums {
+    products: Decimal,
+    discount: Decimal,
+    freight: Decimal,
+    insurance: Decimal,
+    other: Decimal,
+    ipi: Decimal,
+    st: Decimal,
+    total: Decimal,
+}
+
+/// The item the engine wrote.
+#[derive(Deserialize)]
+struct WrittenItem {
+    #[serde(rename = "CMPP_ID")]
+    id: i64,
+}
+
+/// The purchase the engine wrote.
+#[derive(Deserialize)]
+struct WrittenPurchase {
+    #[serde(rename = "COMP_ID")]
+    id: i64,
+}
+
+/// An instalment of the NF-e as a body of `comprapagamentos`.
+#[derive(Serialize)]
+struct InstalmentBody {
+    #[serde(rename = "CMPD_COMP_ID")]
+    purchase: i64,
+    #[serde(rename = "CMPD_NUMERO")]
+    number: String,
+    #[serde(rename = "CMPD_DTA_VCTO")]
+    due: Date,
+    #[serde(rename = "CMPD_VLR_TITULO")]
+    amount: Dec,
+}
+
+/// How an item's product was matched, as its row says.
+#[derive(Deserialize)]
+struct ItemLink {
+    #[serde(rename = "CMPP_VINCULO")]
+    link: Option<String>,
 }
 
 /// Keeps the NF-e's `ICMSTot` as the typed totals when the items' sums differ from
@@ -464,19 +596,10 @@ async fn keep_nfe_totals(
     id: i64,
     doc: &NfeDocument,
 ) -> Result<Vec<&'static str>> {
-    type Sums = (
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-        Decimal,
-    );
     let s: Sums = sqlx::query_as(
-        "SELECT comp_vlr_produtos, comp_vlr_desconto, comp_vlr_frete, comp_vlr_seguro, comp_vlr_outras,
-                comp_vlr_ipi, comp_vlr_st, comp_vlr_total
+        "SELECT comp_vlr_produtos AS products, comp_vlr_desconto AS discount, comp_vlr_frete AS freight,
+                comp_vlr_seguro AS insurance, comp_vlr_outras AS other, comp_vlr_ipi AS ipi,
+                comp_vlr_st AS st, comp_vlr_total AS total
          FROM orders.compras WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3",
     )
     .bind(client)
@@ -487,14 +610,14 @@ async fn keep_nfe_totals(
     let t = &doc.icms_tot;
     let st = t.v_st + t.v_fcp_st;
     let differ: Vec<&'static str> = [
-        ("produtos", s.0, t.v_prod),
-        ("desconto", s.1, t.v_desc),
-        ("frete", s.2, t.v_frete),
-        ("seguro", s.3, t.v_seg),
-        ("outras despesas", s.4, t.v_outro),
-        ("IPI", s.5, t.v_ipi),
-        ("ICMS ST", s.6, st),
-        ("total da nota", s.7, t.v_nf),
+        ("produtos", s.products, t.v_prod),
+        ("desconto", s.discount, t.v_desc),
+        ("frete", s.freight, t.v_frete),
+        ("seguro", s.insurance, t.v_seg),
+        ("outras despesas", s.other, t.v_outro),
+        ("IPI", s.ipi, t.v_ipi),
+        ("ICMS ST", s.st, st),
+        ("total da nota", s.total, t.v_nf),
     ]
     .into_iter()
     .filter(|(_, ours, theirs)| ours != theirs)
@@ -531,7 +654,7 @@ async fn import(
     emp: i64,
     path: &Path,
     stored: &str,
-) -> Result<Value> {
+) -> Result<Imported> {
     let client = caller.client_id;
     let bytes = read(path).await?;
     let doc = nfe_xml::parse(&bytes).map_err(|e| Error::validation(e.to_string()))?;
@@ -618,10 +741,10 @@ async fn import(
         res,
         caller,
         Some(emp),
-        &header_body(&doc, supplier.as_ref(), &day),
+        &register_body(&header_body(&doc, supplier.as_ref(), day))?,
     )
     .await?;
-    let id = params::int(&head, "COMP_ID")?;
+    let id = record::from_row::<WrittenPurchase>(&head)?.id;
     sqlx::query("UPDATE orders.compras SET comp_xml_arquivo = $4 WHERE client_id = $1 AND comp_emp_id = $2 AND comp_id = $3")
         .bind(client)
         .bind(emp)
@@ -637,7 +760,7 @@ async fn import(
             &items_res,
             caller,
             Some(emp),
-            &item_body(id, item, product, factor),
+            &register_body(&item_body(id, item, product, factor))?,
         )
         .await
         .map_err(|e| match e {
@@ -651,7 +774,7 @@ async fn import(
         .bind(client)
         .bind(emp)
         .bind(id)
-        .bind(params::int(&row, "CMPP_ID")?)
+        .bind(record::from_row::<WrittenItem>(&row)?.id)
         .bind(link)
         .bind(i64::from(item.n_item))
         .execute(&mut **tx)
@@ -665,21 +788,13 @@ async fn import(
             continue;
         }
         let due = dup.d_venc.unwrap_or_else(|| doc.ide.dh_emi.date_naive());
-        let mut p = Map::new();
-        p.insert("CMPD_COMP_ID".into(), Value::from(id));
-        p.insert(
-            "CMPD_NUMERO".into(),
-            dup.n_dup
-                .clone()
-                .map(text)
-                .unwrap_or_else(|| text(format!("{:03}", n + 1))),
-        );
-        p.insert(
-            "CMPD_DTA_VCTO".into(),
-            text(due.format("%Y-%m-%d").to_string()),
-        );
-        p.insert("CMPD_VLR_TITULO".into(), dec(dup.v_dup));
-        query::create(tx, &instalments_res, caller, Some(emp), &p).await?;
+        let p = InstalmentBody {
+            purchase: id,
+            number: dup.n_dup.clone().unwrap_or_else(|| format!("{:03}", n + 1)),
+            due: Date(due),
+            amount: Dec(dup.v_dup.normalize()),
+        };
+        query::create(tx, &instalments_res, caller, Some(emp), &register_body(&p)?).await?;
     }
     header_components(tx, client, emp, id).await?;
     let differ = keep_nfe_totals(tx, client, emp, id, &doc).await?;
@@ -690,18 +805,12 @@ async fn import(
         ));
     }
     let compra = query::get(tx, res, caller, Some(emp), &[id.to_string()]).await?;
-    let itens: Vec<Value> = lines(tx, &items_res, caller, emp, id, "CMPP_COMP_ID")
-        .await?
-        .into_iter()
-        .map(|mut row| {
-            if let Value::Object(m) = &mut row {
-                let link = m.get("CMPP_VINCULO").cloned().unwrap_or(Value::Null);
-                m.insert("VINCULO".into(), link);
-            }
-            row
-        })
-        .collect();
-    Ok(json!({"compra": compra, "itens": itens, "avisos": avisos}))
+    let mut itens = Vec::new();
+    for row in lines(tx, &items_res, caller, emp, id, "CMPP_COMP_ID").await? {
+        let link = record::from_row::<ItemLink>(&row)?.link;
+        itens.push(ImportedItem { row: RowOf::new(row), link });
+    }
+    Ok(Imported { compra: Row(compra), itens, avisos })
 }
 
 #[cfg(test)]

@@ -71,7 +71,6 @@
 //! - `returns`: returns and their billing order.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use erp_platform::resource::document::{DocPart, Part};
 use erp_platform::resource::{
@@ -92,7 +91,7 @@ mod returns;
 mod totals;
 mod transitions;
 
-pub use transitions::purchase_id;
+pub use transitions::PurchaseId;
 
 pub const MISSING: &str = "Compra não encontrada.";
 pub const ISSUED: &str = "Compra já finalizada.";
@@ -175,23 +174,23 @@ fn compra(data_dir: &Path, peers: Peers) -> Resource {
             "COMP_DTA_EMISSAO": "2026-11-20", "COMP_DTA_ENTRADA": "2026-11-22",
             "COMP_NATUREZA": "Compra para comercialização", "COMP_CFOP": "1102", "COMP_MOD_FRETE": "0"
         }))
-        .action("POST", "/compra/filtrocontador/{emp}", "filtrocontador", ActionPerm::View, "Compras: a lista e o total do filtro ({dados, count})", Arc::new(queries::ListWithCount))
-        .action("POST", "/compra/completa", "completa", ActionPerm::Create, "Compra completa: cabeçalho, itens e parcelas numa transação (corpo: compra, itens, pagamentos)", Arc::new(complete::Complete))
-        .action("POST", "/compra/finalizar/{COMP_ID}/{emp}", "finalizar", ActionPerm::Update, "Finalizar a compra (uma vez): custo de entrada dos itens, estoque e contas a pagar", Arc::new(transitions::Finalize))
+        .call("POST", "/compra/filtrocontador/{emp}", "filtrocontador", ActionPerm::View, "Compras: a lista e o total do filtro ({dados, count})", queries::ListWithCount)
+        .call("POST", "/compra/completa", "completa", ActionPerm::Create, "Compra completa: cabeçalho, itens e parcelas numa transação (corpo: compra, itens, pagamentos)", complete::Complete)
+        .call("POST", "/compra/finalizar/{COMP_ID}/{emp}", "finalizar", ActionPerm::Update, "Finalizar a compra (uma vez): custo de entrada dos itens, estoque e contas a pagar", transitions::Finalize)
         .button(Button::new("Finalizar").primary().open_when(&["A"]).confirm(
             "Finalizar compra",
             "Deseja finalizar a compra {COMP_ID}? Os itens entram no estoque pelo custo de entrada e a compra não poderá mais ser alterada.",
             "Finalizar",
         ))
-        .action("POST", "/compra/cancelar/{COMP_ID}/{emp}", "cancelar", ActionPerm::Update, "Cancelar a compra (estorna as entradas de estoque de uma compra finalizada)", Arc::new(transitions::Cancel))
+        .call("POST", "/compra/cancelar/{COMP_ID}/{emp}", "cancelar", ActionPerm::Update, "Cancelar a compra (estorna as entradas de estoque de uma compra finalizada)", transitions::Cancel)
         .button(Button::new("Cancelar").open_when(&["A", "F"]).confirm(
             "Cancelar compra",
             "Deseja cancelar a compra {COMP_ID}? As entradas de estoque serão estornadas.",
             "Cancelar compra",
         ))
-        .action("POST", "/compra/totalizadoresmanual/{COMP_ID}/{emp}", "totalizadoresmanual", ActionPerm::Update, "Totais digitados da nota (COMP_MAN_*): usados ao finalizar, diferença visível", Arc::new(transitions::ManualTotals))
-        .upload_action("POST", "/compra/uploads/{emp}", "uploads", &["xml"], "Importar o XML da NF-e do fornecedor como compra em aberto", Arc::new(import::XmlImport { uploads, peers }))
-        .action("POST", "/comprareplicar", "replicar", ActionPerm::Create, "Replicar a compra para outra empresa do usuário (corpo: COMP_ID, COMP_EMP_ID, DESTINO_EMP_ID)", Arc::new(complete::Replicate))
+        .call("POST", "/compra/totalizadoresmanual/{COMP_ID}/{emp}", "totalizadoresmanual", ActionPerm::Update, "Totais digitados da nota (COMP_MAN_*): usados ao finalizar, diferença visível", transitions::ManualTotals)
+        .upload_call("POST", "/compra/uploads/{emp}", "uploads", &["xml"], "Importar o XML da NF-e do fornecedor como compra em aberto", import::XmlImport { uploads, peers })
+        .call("POST", "/comprareplicar", "replicar", ActionPerm::Create, "Replicar a compra para outra empresa do usuário (corpo: COMP_ID, COMP_EMP_ID, DESTINO_EMP_ID)", complete::Replicate)
         .fields(vec![
             Field::id("COMP_ID", "Código"),
             Field::int("COMP_EMP_ID", "Empresa"),
@@ -256,12 +255,12 @@ fn compraproduto(peers: Peers) -> Resource {
         .company("CMPP_EMP_ID")
         .label("CMPP_DESCRICAO")
         .order("CMPP_ID")
-        .hooks(Arc::new(hooks::ItemHooks))
+        .record_hooks(hooks::ItemHooks)
         .list_path("/compraproduto/{CMPP_COMP_ID}/{emp}")
         .count_path("/compraproduto/registros/{CMPP_COMP_ID}/{emp}")
         .sample(json!({"CMPP_COMP_ID": 1, "CMPP_COD_FORNECEDOR": "PAR-M8-CX12", "CMPP_DESCRICAO": "PARAFUSO SEXTAVADO M8 X 40 CX C/12", "CMPP_UNIDADE": "CX", "CMPP_FATOR": "12", "CMPP_QTDE": "10", "CMPP_VLR_UNIT": "45", "CMPP_VLR_IPI": "46.20"}))
-        .action("GET", "/compraproduto/ultimacompra/{prodId}/{emp}", "ultimacompra", ActionPerm::View, "A última compra finalizada do produto: fornecedor, data, quantidade e custo", Arc::new(queries::LastPurchase))
-        .action("POST", "/compraproduto/atualizacaogeral", "atualizacaogeral", ActionPerm::Update, "Atualizar o custo e, pela margem, o preço de venda dos produtos da compra (corpo: CMPP_COMP_ID, CMPP_EMP_ID, MARGEM, ATUALIZAR_PRECO, itens)", Arc::new(price_update::PriceUpdate { peers }))
+        .call("GET", "/compraproduto/ultimacompra/{prodId}/{emp}", "ultimacompra", ActionPerm::View, "A última compra finalizada do produto: fornecedor, data, quantidade e custo", queries::LastPurchase)
+        .call("POST", "/compraproduto/atualizacaogeral", "atualizacaogeral", ActionPerm::Update, "Atualizar o custo e, pela margem, o preço de venda dos produtos da compra (corpo: CMPP_COMP_ID, CMPP_EMP_ID, MARGEM, ATUALIZAR_PRECO, itens)", price_update::PriceUpdate { peers })
         .fields(vec![
             Field::int("CMPP_COMP_ID", "Compra").required(),
             Field::int("CMPP_EMP_ID", "Empresa"),
@@ -306,11 +305,11 @@ fn compraprodutograde() -> Resource {
         .company("CMPG_EMP_ID")
         .label("CMPG_OBS")
         .order("CMPG_CMPP_ID, CMPG_ID")
-        .hooks(Arc::new(hooks::GridCheck))
+        .record_hooks(hooks::GridCheck)
         .constraint("compra_produtos_grade_item_fkey", hooks::ITEM_MISSING)
         .list_path("/compraprodutograde/{CMPG_COMP_ID}/{emp}")
         .sample(json!({"CMPG_COMP_ID": 1, "CMPG_CMPP_ID": 1, "CMPG_TAM_ID": 1, "CMPG_COR_ID": 1, "CMPG_QTDE": "2", "CMPG_OBS": "Tamanho P, cor azul"}))
-        .action("GET", "/compraprodutograde/estoque/{CMPG_COMP_ID}/{emp}", "estoque", ActionPerm::View, "A grade da compra na unidade de estoque, por produto, tamanho e cor", Arc::new(queries::GridStock))
+        .call("GET", "/compraprodutograde/estoque/{CMPG_COMP_ID}/{emp}", "estoque", ActionPerm::View, "A grade da compra na unidade de estoque, por produto, tamanho e cor", queries::GridStock)
         .fields(vec![
             Field::int("CMPG_COMP_ID", "Compra").required(),
             Field::int("CMPG_EMP_ID", "Empresa"),
@@ -353,7 +352,7 @@ fn compraestatistica() -> Resource {
         .company("CMPE_EMP_ID")
         .label("CMPE_OBS")
         .order("CMPE_ID")
-        .hooks(Arc::new(hooks::ApportionmentCheck))
+        .record_hooks(hooks::ApportionmentCheck)
         .list_path("/compraestatistica/{CMPE_COMP_ID}/{emp}")
         .sample(json!({"CMPE_COMP_ID": 1, "CMPE_LOCA_ID": 1, "CMPE_HISP_ID": 1, "CMPE_PERC": "100", "CMPE_OBS": "Depósito central"}))
         .fields(vec![
@@ -375,10 +374,10 @@ fn comprapagamentos() -> Resource {
         .company("CMPD_EMP_ID")
         .label("CMPD_NUMERO")
         .order("CMPD_DTA_VCTO, CMPD_ID")
-        .hooks(Arc::new(hooks::InstalmentCheck))
+        .record_hooks(hooks::InstalmentCheck)
         .list_path("/comprapagamentos/{CMPD_COMP_ID}/{emp}")
         .sample(json!({"CMPD_COMP_ID": 1, "CMPD_NUMERO": "001", "CMPD_DTA_VCTO": "2026-12-22", "CMPD_VLR_TITULO": "100.00"}))
-        .action("POST", "/comprapagamentos/filtros/{emp}", "filtros", ActionPerm::View, "Parcelas das compras da empresa com o fornecedor ({dados, count})", Arc::new(queries::InstalmentFilter))
+        .call("POST", "/comprapagamentos/filtros/{emp}", "filtros", ActionPerm::View, "Parcelas das compras da empresa com o fornecedor ({dados, count})", queries::InstalmentFilter)
         .fields(vec![
             Field::int("CMPD_COMP_ID", "Compra").required(),
             Field::int("CMPD_EMP_ID", "Empresa"),
@@ -403,11 +402,11 @@ fn compraprodutodevolucao() -> Resource {
         .company("CMPR_EMP_ID")
         .label("CMPR_MOTIVO")
         .order("CMPR_ID")
-        .hooks(Arc::new(returns::ReturnCheck))
+        .record_hooks(returns::ReturnCheck)
         .constraint("compra_devolucoes_item_fkey", hooks::ITEM_MISSING)
         .list_path("/compraprodutodevolucao/{CMPR_COMP_ID}/{emp}")
         .sample(json!({"CMPR_COMP_ID": 1, "CMPR_CMPP_ID": 1, "CMPR_QTDE": "1", "CMPR_MOTIVO": "Avaria no transporte"}))
-        .action("POST", "/compraprodutodevolucao/gerarpedido/{CMPR_COMP_ID}/{emp}", "gerarpedido", ActionPerm::Create, "Gerar o pedido de devolução ao fornecedor com as devoluções da compra (corpo opcional: PEDF_SERIE)", Arc::new(returns::ReturnOrder))
+        .call("POST", "/compraprodutodevolucao/gerarpedido/{CMPR_COMP_ID}/{emp}", "gerarpedido", ActionPerm::Create, "Gerar o pedido de devolução ao fornecedor com as devoluções da compra (corpo opcional: PEDF_SERIE)", returns::ReturnOrder)
         .fields(vec![
             Field::int("CMPR_COMP_ID", "Compra").required(),
             Field::int("CMPR_EMP_ID", "Empresa"),

@@ -26,20 +26,22 @@
 //! "PROD_VALOR_ANTERIOR", "PROD_VALOR"}], "ignorados": [{"CMPP_ID", "CMPP_DESCRICAO",
 //! "motivo"}], "erros": [{"PROD_ID", "msg"}]}`.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
+use erp_platform::resource::call::{Ctx, Dec, Money, Operation};
 use erp_platform::resource::document::arithmetic::money;
-use erp_platform::resource::{params, ActionHandler, Call};
+use erp_platform::resource::record;
 use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
 
-use super::hooks::int_of;
-use super::transitions::{freight_documents, head, items, landed, purchase_id};
+use super::transitions::{freight_documents, head, items, landed, PurchaseId};
 use super::MISSING;
 use crate::grants;
 use crate::peer_registers::PeerRegisters;
@@ -51,13 +53,38 @@ pub(super) struct PriceUpdate {
 /// The largest margin the product register takes (PROD_MARGEM).
 const MAX_MARGIN: &str = "999.9999";
 
-fn margin(v: &Value, what: &str) -> Result<Option<Decimal>> {
-    let m = match v {
-        Value::Null => return Ok(None),
-        Value::String(s) if s.trim().is_empty() => return Ok(None),
-        Value::String(s) => Decimal::from_str(s.trim().replace(',', ".").as_str()).ok(),
-        Value::Number(n) => Decimal::from_str(&n.to_string()).ok(),
-        _ => None,
+/// A margin (%) as the body sends it: a number, or text with a comma or a point.
+/// What is not a number is kept as such, refused by [`margin`] with the message of
+/// whose margin it is ('Item 2: informe uma margem…').
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Margin(Option<Decimal>);
+
+impl<'de> Deserialize<'de> for Margin {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Ok(Margin(match Value::deserialize(d)? {
+            Value::String(s) => Decimal::from_str(s.trim().replace(',', ".").as_str()).ok(),
+            Value::Number(n) => Decimal::from_str(&n.to_string()).ok(),
+            _ => None,
+        }))
+    }
+}
+
+impl JsonSchema for Margin {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Margin".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "number", "minimum": 0, "maximum": 999.9999})
+    }
+}
+
+/// A margin given (or none), within what the product register takes.
+fn margin(m: Option<Margin>, what: &str) -> Result<Option<Decimal>> {
+    let Some(Margin(m)) = m else {
+        return Ok(None);
     };
     let max = Decimal::new(9_999_999, 4);
     match m {
@@ -69,18 +96,41 @@ fn margin(v: &Value, what: &str) -> Result<Option<Decimal>> {
     }
 }
 
-fn flag(v: Option<&Value>, default: bool) -> Result<bool> {
-    match v {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(Value::String(s)) => match s.trim().to_ascii_uppercase().as_str() {
-            "S" | "SIM" | "1" | "TRUE" => Ok(true),
-            "N" | "NAO" | "NÃO" | "0" | "FALSE" => Ok(false),
-            _ => Err(Error::validation("ATUALIZAR_PRECO inválido.")),
-        },
-        Some(Value::Number(n)) => Ok(n.as_i64() != Some(0)),
-        Some(_) => Err(Error::validation("ATUALIZAR_PRECO inválido.")),
-    }
+/// An item the update is limited to, with its own margin.
+#[derive(Deserialize, JsonSchema)]
+pub struct ChosenItem {
+    #[serde(rename = "CMPP_ID")]
+    #[schemars(extend(
+        "x-missing" = "Informe o CMPP_ID de cada item.",
+        "x-invalid" = "Informe o CMPP_ID de cada item."
+    ))]
+    pub id: i64,
+    #[serde(rename = "MARGEM", default)]
+    pub margin: Option<Margin>,
+}
+
+/// `POST /compraproduto/atualizacaogeral` (see the module's documentation).
+#[derive(Deserialize, JsonSchema)]
+pub struct PriceUpdateIn {
+    /// The purchase (plain or base64).
+    #[serde(rename = "CMPP_COMP_ID", default)]
+    #[schemars(extend("x-invalid" = "Parâmetro CMPP_COMP_ID inválido."))]
+    pub purchase: Option<PurchaseId>,
+    /// The purchase, by the header's name.
+    #[serde(rename = "COMP_ID", default)]
+    #[schemars(extend("x-invalid" = "Parâmetro CMPP_COMP_ID inválido."))]
+    pub purchase_header: Option<PurchaseId>,
+    /// The margin of every item without its own.
+    #[serde(rename = "MARGEM", default)]
+    pub margin: Option<Margin>,
+    /// false: the cost only.
+    #[serde(rename = "ATUALIZAR_PRECO", default)]
+    #[schemars(extend("x-invalid" = "ATUALIZAR_PRECO inválido."))]
+    pub with_price: Option<bool>,
+    /// Only these items (each with its margin).
+    #[serde(rename = "itens", default)]
+    #[schemars(extend("x-invalid" = "itens deve ser uma lista."))]
+    pub items: Option<Vec<ChosenItem>>,
 }
 
 /// What the purchase brings of one product.
@@ -97,41 +147,111 @@ pub fn price_at(cost: Decimal, margin: Decimal) -> Decimal {
     money(cost * (Decimal::ONE_HUNDRED + margin) / Decimal::ONE_HUNDRED)
 }
 
+/// A product of catalog as the update reads it.
+#[derive(Deserialize)]
+struct CatalogProduct {
+    #[serde(rename = "PROD_DESCRICAO")]
+    description: Option<String>,
+    #[serde(rename = "PROD_CUSTO")]
+    cost: Option<Dec>,
+    #[serde(rename = "PROD_MARGEM")]
+    margin: Option<Dec>,
+    #[serde(rename = "PROD_VALOR")]
+    price: Option<Dec>,
+}
+
+/// What the update writes of a product, as a body of catalog's `produtos`.
+#[derive(Serialize)]
+struct NewPrices {
+    #[serde(rename = "PROD_CUSTO")]
+    cost: Money,
+    #[serde(rename = "PROD_MARGEM", skip_serializing_if = "Option::is_none")]
+    margin: Option<Dec>,
+    #[serde(rename = "PROD_VALOR", skip_serializing_if = "Option::is_none")]
+    price: Option<Money>,
+}
+
+/// A product updated: its cost and price before and after.
+#[derive(Serialize, JsonSchema)]
+pub struct Repriced {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    #[serde(rename = "PROD_DESCRICAO")]
+    pub description: Option<String>,
+    /// The purchase's items of the product.
+    #[serde(rename = "CMPP_IDS")]
+    pub items: Vec<i64>,
+    #[serde(rename = "PROD_CUSTO_ANTERIOR")]
+    pub cost_before: Option<Dec>,
+    #[serde(rename = "PROD_CUSTO")]
+    pub cost: Option<Dec>,
+    #[serde(rename = "PROD_MARGEM")]
+    pub margin: Option<Dec>,
+    #[serde(rename = "PROD_VALOR_ANTERIOR")]
+    pub price_before: Option<Dec>,
+    #[serde(rename = "PROD_VALOR")]
+    pub price: Option<Dec>,
+}
+
+/// An item left out, and why.
+#[derive(Serialize, JsonSchema)]
+pub struct Skipped {
+    #[serde(rename = "CMPP_ID")]
+    pub item: i64,
+    /// The item's description (for an item without a product).
+    #[serde(rename = "CMPP_DESCRICAO", skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(rename = "motivo")]
+    pub reason: String,
+}
+
+/// A product catalog refused to update, and its message.
+#[derive(Serialize, JsonSchema)]
+pub struct Refused {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    pub msg: String,
+}
+
+/// What the update answers, product by product.
+#[derive(Serialize, JsonSchema)]
+pub struct PricesUpdated {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "CMPP_COMP_ID")]
+    pub purchase: i64,
+    pub produtos: Vec<Repriced>,
+    pub ignorados: Vec<Skipped>,
+    pub erros: Vec<Refused>,
+}
+
 #[async_trait]
-impl ActionHandler for PriceUpdate {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, body, .. } = call;
-        let emp = params::company(emp)?;
+impl Operation for PriceUpdate {
+    type In = PriceUpdateIn;
+    type Out = PricesUpdated;
+    async fn run(&self, cx: &mut Ctx<'_>, i: PriceUpdateIn) -> Result<PricesUpdated> {
+        let emp = cx.emp()?;
+        let caller = cx.caller;
+        let tx = &mut *cx.tx;
         let client = caller.client_id;
-        let raw_id = ["CMPP_COMP_ID", "COMP_ID"]
-            .iter()
-            .find_map(|k| match body.get(*k) {
-                Some(Value::Number(n)) => Some(n.to_string()),
-                Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
-                _ => None,
-            })
-            .ok_or_else(|| Error::validation("Informe a compra (CMPP_COMP_ID)."))?;
-        let id = purchase_id(
-            &HashMap::from([("CMPP_COMP_ID".to_string(), raw_id)]),
-            "CMPP_COMP_ID",
-        )?;
-        let general = margin(body.get("MARGEM").unwrap_or(&Value::Null), "MARGEM")?;
-        let with_price = flag(body.get("ATUALIZAR_PRECO"), true)?;
+        let id = i
+            .purchase
+            .or(i.purchase_header)
+            .ok_or_else(|| Error::validation("Informe a compra (CMPP_COMP_ID)."))?
+            .get();
+        let general = margin(i.margin, "MARGEM")?;
+        let with_price = i.with_price.unwrap_or(true);
         // Only the items named, each with its own margin (when the body names any).
-        let chosen: Option<HashMap<i64, Option<Decimal>>> = match body.get("itens") {
-            None | Some(Value::Null) => None,
-            Some(Value::Array(list)) => {
+        let chosen: Option<HashMap<i64, Option<Decimal>>> = match i.items {
+            None => None,
+            Some(list) => {
                 let mut m = HashMap::new();
                 for it in list {
-                    let n = int_of(it.get("CMPP_ID"))
-                        .ok_or_else(|| Error::validation("Informe o CMPP_ID de cada item."))?;
-                    let what = format!("Item {n}");
-                    let own = margin(it.get("MARGEM").unwrap_or(&Value::Null), &what)?;
-                    m.insert(n, own);
+                    let own = margin(it.margin, &format!("Item {}", it.id))?;
+                    m.insert(it.id, own);
                 }
                 Some(m)
             }
-            Some(_) => return Err(Error::validation("itens deve ser uma lista.")),
         };
 
         let status: Option<String> = sqlx::query_scalar(
@@ -181,7 +301,7 @@ impl ActionHandler for PriceUpdate {
                 .collect()
         };
         let mut shares: BTreeMap<i64, ProductShare> = BTreeMap::new();
-        let mut skipped: Vec<Value> = Vec::new();
+        let mut skipped: Vec<Skipped> = Vec::new();
         for (item, (value, quantity)) in all.iter().zip(costs) {
             let own = match &chosen {
                 Some(c) => match c.get(&item.cmpp_id) {
@@ -191,7 +311,11 @@ impl ActionHandler for PriceUpdate {
                 None => None,
             };
             let Some(product) = item.cmpp_prod_id else {
-                skipped.push(json!({"CMPP_ID": item.cmpp_id, "CMPP_DESCRICAO": item.cmpp_descricao, "motivo": "Item sem produto vinculado."}));
+                skipped.push(Skipped {
+                    item: item.cmpp_id,
+                    description: Some(item.cmpp_descricao.clone()),
+                    reason: "Item sem produto vinculado.".into(),
+                });
                 continue;
             };
             let share = shares.entry(product).or_default();
@@ -213,48 +337,49 @@ impl ActionHandler for PriceUpdate {
         }
 
         let catalog = PeerRegisters::of(&self.peers, "catalog", caller)?;
-        let mut changed: Vec<Value> = Vec::new();
+        let mut changed: Vec<Repriced> = Vec::new();
         let mut refused: Vec<(i64, Error)> = Vec::new();
         for (product, share) in &shares {
             if share.quantity <= Decimal::ZERO {
-                skipped.extend(
-                    share
-                        .items
-                        .iter()
-                        .map(|i| json!({"CMPP_ID": i, "motivo": "Item sem quantidade."})),
-                );
+                skipped.extend(share.items.iter().map(|i| Skipped {
+                    item: *i,
+                    description: None,
+                    reason: "Item sem quantidade.".into(),
+                }));
                 continue;
             }
             let key = [product.to_string()];
-            let before = match catalog.get("produtos", Some(emp), &key).await {
-                Ok(row) => row,
+            let before: CatalogProduct = match catalog.get("produtos", Some(emp), &key).await {
+                Ok(row) => record::from_row(&row)?,
                 Err(e) => {
                     refused.push((*product, e));
                     continue;
                 }
             };
             let cost = money(share.landed / share.quantity);
-            let margin = share.margin.or(params::opt_dec(&before, "PROD_MARGEM")?);
+            let margin = share.margin.or(before.margin.map(Dec::get));
             let price = margin.filter(|_| with_price).map(|m| price_at(cost, m));
-            let mut update = serde_json::Map::new();
-            update.insert("PROD_CUSTO".into(), json!(format!("{cost:.2}")));
-            if let Some(m) = share.margin {
-                update.insert("PROD_MARGEM".into(), json!(m.normalize().to_string()));
-            }
-            if let Some(p) = price {
-                update.insert("PROD_VALOR".into(), json!(format!("{p:.2}")));
-            }
+            let prices = NewPrices {
+                cost: Money(cost),
+                margin: share.margin.map(|m| Dec(m.normalize())),
+                price: price.map(Money),
+            };
+            let mut update = Map::new();
+            record::into_map(&prices, &mut update)?;
             match catalog.update("produtos", Some(emp), &key, &update).await {
-                Ok(after) => changed.push(json!({
-                    "PROD_ID": product,
-                    "PROD_DESCRICAO": after["PROD_DESCRICAO"],
-                    "CMPP_IDS": share.items,
-                    "PROD_CUSTO_ANTERIOR": before["PROD_CUSTO"],
-                    "PROD_CUSTO": after["PROD_CUSTO"],
-                    "PROD_MARGEM": after["PROD_MARGEM"],
-                    "PROD_VALOR_ANTERIOR": before["PROD_VALOR"],
-                    "PROD_VALOR": after["PROD_VALOR"],
-                })),
+                Ok(after) => {
+                    let after: CatalogProduct = record::from_row(&after)?;
+                    changed.push(Repriced {
+                        product: *product,
+                        description: after.description,
+                        items: share.items.clone(),
+                        cost_before: before.cost,
+                        cost: after.cost,
+                        margin: after.margin,
+                        price_before: before.price,
+                        price: after.price,
+                    })
+                }
                 Err(e) => refused.push((*product, e)),
             }
         }
@@ -268,24 +393,43 @@ impl ActionHandler for PriceUpdate {
         } else {
             format!("Custo atualizado em {n} produto(s).")
         };
-        let erros: Vec<Value> = refused
+        let erros = refused
             .iter()
-            .map(|(p, e)| json!({"PROD_ID": p, "msg": e.public_message()}))
+            .map(|(p, e)| Refused { product: *p, msg: e.public_message() })
             .collect();
-        Ok(json!({
-            "code": 200,
-            "msg": msg,
-            "CMPP_COMP_ID": id,
-            "produtos": changed,
-            "ignorados": skipped,
-            "erros": erros,
-        }))
+        Ok(PricesUpdated {
+            code: 200,
+            msg,
+            purchase: id,
+            produtos: changed,
+            ignorados: skipped,
+            erros,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use erp_platform::resource::call::input;
+    use serde_json::json;
+
+    /// A margin of a body, read as the call's input reads it.
+    fn margin(v: &Value, what: &str) -> Result<Option<Decimal>> {
+        let m: Option<Margin> = serde_json::from_value(v.clone()).map_err(Error::internal)?;
+        super::margin(m, what)
+    }
+
+    /// ATUALIZAR_PRECO of a body (left out: `default`), read as the call's input
+    /// reads it.
+    fn flag(v: Option<&Value>, default: bool) -> Result<bool> {
+        let body = match v {
+            Some(v) => json!({ "ATUALIZAR_PRECO": v }),
+            None => json!({}),
+        };
+        input::parse::<PriceUpdateIn>(&HashMap::new(), &body, &Value::Null)
+            .map(|i| i.with_price.unwrap_or(default))
+    }
 
     fn d(s: &str) -> Decimal {
         Decimal::from_str(s).expect("decimal")

@@ -2,44 +2,92 @@
 //! finance), cancelling (the reversing fact) and the totals typed from the paper
 //! invoice that finalizing then uses.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 use async_trait::async_trait;
 use base64::Engine as _;
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::call::input::Problem;
+use erp_platform::resource::call::{Ctx, Dec, Money, Operation, Row};
 use erp_platform::resource::document::arithmetic::money;
 use erp_platform::resource::document::{ops, DocumentDef};
-use erp_platform::resource::{params, query, ActionHandler, Call, Resource};
+use erp_platform::resource::{query, Resource};
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{
     CompraCancelada, CompraFinalizada, PurchaseApportionment, PurchaseInstalment, PurchaseItem,
 };
 use prost::Message as _;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 use super::totals::header_components;
 use super::{ISSUED, MISSING};
 use crate::purchases::landed_cost::{self, HeaderExtras, ItemCost, Landed};
 use crate::SCHEMA;
 
-/// A purchase id of a path: the number, or the number base64-encoded (spec §5: some
-/// legacy paths carry it so). A base64 text of digits never reads as digits itself
-/// (its first character is M, N or O), so the two forms cannot be confused.
-pub fn purchase_id(p: &HashMap<String, String>, name: &str) -> Result<i64> {
-    let raw = params::param(p, name)?;
-    if let Ok(n) = raw.parse::<i64>() {
-        return Ok(n);
+/// A purchase id of a path (or a body): the number, or the number base64-encoded
+/// (spec §5: some legacy paths carry it so). A base64 text of digits never reads as
+/// digits itself (its first character is M, N or O), so the two forms cannot be
+/// confused. Anything else is refused ('Parâmetro COMP_ID inválido.').
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PurchaseId(pub i64);
+
+impl PurchaseId {
+    pub fn get(self) -> i64 {
+        self.0
     }
-    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
-    [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD]
-        .iter()
-        .filter_map(|e| e.decode(raw).ok())
-        .filter_map(|b| String::from_utf8(b).ok())
-        .find_map(|s| s.trim().parse::<i64>().ok())
-        .ok_or_else(|| Error::validation(format!("Parâmetro {name} inválido.")))
+
+    /// The id a text carries, plain or base64-encoded.
+    pub fn decode(raw: &str) -> Option<i64> {
+        let raw = raw.trim();
+        if let Ok(n) = raw.parse::<i64>() {
+            return Some(n);
+        }
+        use base64::engine::general_purpose::{
+            STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD,
+        };
+        [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD]
+            .iter()
+            .filter_map(|e| e.decode(raw).ok())
+            .filter_map(|b| String::from_utf8(b).ok())
+            .find_map(|s| s.trim().parse::<i64>().ok())
+    }
+}
+
+impl<'de> Deserialize<'de> for PurchaseId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = match Value::deserialize(d)? {
+            Value::String(s) => s,
+            Value::Number(n) => n.to_string(),
+            _ => return Err(Problem::Invalid.error()),
+        };
+        PurchaseId::decode(&text)
+            .map(PurchaseId)
+            .ok_or_else(|| Problem::Invalid.error())
+    }
+}
+
+impl JsonSchema for PurchaseId {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "PurchaseId".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "description": "O código da compra, ou o código em base64."})
+    }
+}
+
+/// A purchase's key as its calls' paths name it (`{COMP_ID}`).
+#[derive(Deserialize, JsonSchema)]
+pub struct PurchaseKey {
+    #[serde(rename = "COMP_ID")]
+    pub id: PurchaseId,
 }
 
 pub(super) fn def_of(res: &Resource) -> Result<std::sync::Arc<DocumentDef>> {
@@ -217,6 +265,69 @@ fn stock_location(head: &Head, item: &ItemRow) -> i64 {
     item.cmpp_loca_id.or(head.comp_loca_id).unwrap_or(0)
 }
 
+/// A row of the purchase's apportionment.
+#[derive(sqlx::FromRow)]
+struct Share {
+    seq: i64,
+    location: Option<i64>,
+    centre: Option<i64>,
+    percent: Option<Decimal>,
+}
+
+/// An item the finalizing names (no product, or one the copy does not know).
+#[derive(sqlx::FromRow)]
+struct Named {
+    id: i64,
+    description: String,
+}
+
+/// An instalment as the fact carries it.
+#[derive(sqlx::FromRow)]
+struct Instalment {
+    seq: i64,
+    due: NaiveDate,
+    amount: Decimal,
+    interest: Decimal,
+    bank: Option<i64>,
+    number: Option<String>,
+}
+
+/// An item's landed cost, as finalizing answers it.
+#[derive(Serialize, JsonSchema)]
+pub struct LandedItem {
+    #[serde(rename = "CMPP_ID")]
+    pub id: i64,
+    #[serde(rename = "CMPP_PROD_ID")]
+    pub product: Option<i64>,
+    /// The quantity in the stock unit.
+    #[serde(rename = "QTDE_ESTOQUE")]
+    pub stock_quantity: Dec,
+    #[serde(rename = "CMPP_CUSTO_UNIT")]
+    pub unit_cost: Dec,
+    #[serde(rename = "CMPP_CUSTO_TOTAL")]
+    pub total: Money,
+}
+
+/// What finalizing answers: the purchase's row, the message and each item's landed
+/// cost.
+#[derive(Serialize, JsonSchema)]
+pub struct Finalized {
+    #[serde(flatten)]
+    pub row: Row,
+    pub code: u16,
+    pub msg: String,
+    pub itens: Vec<LandedItem>,
+}
+
+/// The purchase's row with the message of what was done to it.
+#[derive(Serialize, JsonSchema)]
+pub struct RowSaid {
+    #[serde(flatten)]
+    pub row: Row,
+    pub code: u16,
+    pub msg: String,
+}
+
 /// The purchase's apportionment to stock locations and cost centres, checked (its
 /// percentages add up to exactly 100%) and valued on the invoice total — the values
 /// written back (CMPE_VALOR), adding up to the total to the cent — as the fact
@@ -228,10 +339,9 @@ async fn apportionment(
     id: i64,
     total: Decimal,
 ) -> Result<Vec<PurchaseApportionment>> {
-    /// (CMPE_ID, location, cost centre, percentage)
-    type Row = (i64, Option<i64>, Option<i64>, Option<Decimal>);
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT cmpe_id, cmpe_loca_id, cmpe_hisp_id, cmpe_perc FROM orders.compra_estatisticas
+    let rows: Vec<Share> = sqlx::query_as(
+        "SELECT cmpe_id AS seq, cmpe_loca_id AS location, cmpe_hisp_id AS centre, cmpe_perc AS percent
+         FROM orders.compra_estatisticas
          WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 ORDER BY cmpe_id",
     )
     .bind(client)
@@ -242,7 +352,7 @@ async fn apportionment(
     if rows.is_empty() {
         return Ok(Vec::new());
     }
-    let percents: Vec<Decimal> = rows.iter().map(|r| r.3.unwrap_or_default()).collect();
+    let percents: Vec<Decimal> = rows.iter().map(|r| r.percent.unwrap_or_default()).collect();
     let percent: Decimal = percents.iter().sum();
     if percent != Decimal::ONE_HUNDRED {
         return Err(Error::validation(format!(
@@ -252,8 +362,7 @@ async fn apportionment(
     }
     let values = crate::purchases::apportionment::values(total, &percents);
     let mut out = Vec::with_capacity(rows.len());
-    for ((seq, location, centre, _), (perc, value)) in rows.iter().zip(percents.iter().zip(values))
-    {
+    for (row, (perc, value)) in rows.iter().zip(percents.iter().zip(values)) {
         sqlx::query(
             "UPDATE orders.compra_estatisticas SET cmpe_valor = $5
              WHERE client_id = $1 AND cmpe_emp_id = $2 AND cmpe_comp_id = $3 AND cmpe_id = $4",
@@ -261,14 +370,14 @@ async fn apportionment(
         .bind(client)
         .bind(emp)
         .bind(id)
-        .bind(seq)
+        .bind(row.seq)
         .bind(value)
         .execute(&mut **tx)
         .await?;
         out.push(PurchaseApportionment {
-            seq: *seq,
-            location_id: location.unwrap_or(0),
-            cost_centre_id: centre.unwrap_or(0),
+            seq: row.seq,
+            location_id: row.location.unwrap_or(0),
+            cost_centre_id: row.centre.unwrap_or(0),
             percent: format!("{:.4}", perc),
             value: format!("{value:.2}"),
         });
@@ -286,7 +395,7 @@ pub async fn finalize(
     caller: &Caller,
     emp: i64,
     id: i64,
-) -> Result<Value> {
+) -> Result<Finalized> {
     let client = caller.client_id;
     let def = def_of(res)?;
     let key = [id.to_string()];
@@ -321,8 +430,8 @@ pub async fn finalize(
     }
     // Linked products orders' copy of the catalog does not (yet) know: a product
     // created a moment ago travels by event; an id that names nothing never arrives.
-    let unknown: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT i.cmpp_id, i.cmpp_descricao FROM orders.compra_produtos i
+    let unknown: Vec<Named> = sqlx::query_as(
+        "SELECT i.cmpp_id AS id, i.cmpp_descricao AS description FROM orders.compra_produtos i
          WHERE i.client_id = $1 AND i.cmpp_emp_id = $2 AND i.cmpp_comp_id = $3
            AND NOT EXISTS (SELECT 1 FROM orders.produtos p WHERE p.client_id = i.client_id
                            AND p.emp_id = i.cmpp_emp_id AND p.prod_id = i.cmpp_prod_id
@@ -335,7 +444,10 @@ pub async fn finalize(
     .fetch_all(&mut **tx)
     .await?;
     if !unknown.is_empty() {
-        let names: Vec<String> = unknown.iter().map(|(i, d)| format!("{i} - {d}")).collect();
+        let names: Vec<String> = unknown
+            .iter()
+            .map(|n| format!("{} - {}", n.id, n.description))
+            .collect();
         return Err(Error::validation(format!(
             "Produto vinculado não encontrado no cadastro (se acabou de ser cadastrado, tente novamente em instantes): {}.",
             names.join("; ")
@@ -346,16 +458,9 @@ pub async fn finalize(
     })?;
     let landed = landed(&head, &items, freight_documents(tx, client, emp, id).await?)?;
     let total = head.invoice_total();
-    type Instalment = (
-        i64,
-        NaiveDate,
-        Decimal,
-        Decimal,
-        Option<i64>,
-        Option<String>,
-    );
     let instalments: Vec<Instalment> = sqlx::query_as(
-        "SELECT cmpd_id, cmpd_dta_vcto, cmpd_vlr_titulo, cmpd_vlr_juros, cmpd_bco_id, cmpd_numero
+        "SELECT cmpd_id AS seq, cmpd_dta_vcto AS due, cmpd_vlr_titulo AS amount, cmpd_vlr_juros AS interest,
+                cmpd_bco_id AS bank, cmpd_numero AS number
          FROM orders.compra_pagamentos
          WHERE client_id = $1 AND cmpd_emp_id = $2 AND cmpd_comp_id = $3 ORDER BY cmpd_dta_vcto, cmpd_id",
     )
@@ -364,7 +469,7 @@ pub async fn finalize(
     .bind(id)
     .fetch_all(&mut **tx)
     .await?;
-    let instalments_sum: Decimal = instalments.iter().map(|i| i.2).sum();
+    let instalments_sum: Decimal = instalments.iter().map(|i| i.amount).sum();
     if !instalments.is_empty() && instalments_sum != total {
         return Err(Error::validation(format!(
             "A soma das parcelas (R$ {}) difere do total da nota (R$ {}).",
@@ -428,16 +533,14 @@ pub async fn finalize(
         items: fact_items,
         instalments: instalments
             .iter()
-            .map(
-                |(seq, due, amount, interest, bank, number)| PurchaseInstalment {
-                    seq: *seq,
-                    due_on: due.format("%Y-%m-%d").to_string(),
-                    amount: money(*amount).to_string(),
-                    interest: money(*interest).to_string(),
-                    bank_id: bank.unwrap_or(0),
-                    number: number.clone().unwrap_or_default(),
-                },
-            )
+            .map(|i| PurchaseInstalment {
+                seq: i.seq,
+                due_on: i.due.format("%Y-%m-%d").to_string(),
+                amount: money(i.amount).to_string(),
+                interest: money(i.interest).to_string(),
+                bank_id: i.bank.unwrap_or(0),
+                number: i.number.clone().unwrap_or_default(),
+            })
             .collect(),
         apportionment: shares,
     };
@@ -449,36 +552,35 @@ pub async fn finalize(
         &event.encode_to_vec(),
     )
     .await?;
-    let itens: Vec<Value> = items
+    let itens: Vec<LandedItem> = items
         .iter()
         .zip(&landed)
-        .map(|(item, l)| {
-            json!({
-                "CMPP_ID": item.cmpp_id,
-                "CMPP_PROD_ID": item.cmpp_prod_id,
-                "QTDE_ESTOQUE": l.stock_quantity.normalize().to_string(),
-                "CMPP_CUSTO_UNIT": l.unit_cost.to_string(),
-                "CMPP_CUSTO_TOTAL": l.total.to_string(),
-            })
+        .map(|(item, l)| LandedItem {
+            id: item.cmpp_id,
+            product: item.cmpp_prod_id,
+            stock_quantity: Dec(l.stock_quantity),
+            unit_cost: Dec(l.unit_cost),
+            total: Money(l.total),
         })
         .collect();
-    let mut row = query::get(tx, res, caller, Some(emp), &key).await?;
-    if let Value::Object(m) = &mut row {
-        m.insert("code".into(), json!(200));
-        m.insert("msg".into(), json!("Compra finalizada com sucesso."));
-        m.insert("itens".into(), Value::Array(itens));
-    }
-    Ok(row)
+    let row = query::get(tx, res, caller, Some(emp), &key).await?;
+    Ok(Finalized {
+        row: Row(row),
+        code: 200,
+        msg: "Compra finalizada com sucesso.".into(),
+        itens,
+    })
 }
 
 pub(super) struct Finalize;
 
 #[async_trait]
-impl ActionHandler for Finalize {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = params::company(call.emp)?;
-        let id = purchase_id(call.params, "COMP_ID")?;
-        finalize(tx, call.res, call.caller, emp, id).await
+impl Operation for Finalize {
+    type In = PurchaseKey;
+    type Out = Finalized;
+    async fn run(&self, cx: &mut Ctx<'_>, k: PurchaseKey) -> Result<Finalized> {
+        let emp = cx.emp()?;
+        finalize(cx.tx, cx.res, cx.caller, emp, k.id.get()).await
     }
 }
 
@@ -516,11 +618,14 @@ async fn settled_refusal(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<
 pub(super) struct Cancel;
 
 #[async_trait]
-impl ActionHandler for Cancel {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let id = purchase_id(p, "COMP_ID")?;
+impl Operation for Cancel {
+    type In = PurchaseKey;
+    type Out = RowSaid;
+    async fn run(&self, cx: &mut Ctx<'_>, k: PurchaseKey) -> Result<RowSaid> {
+        let emp = cx.emp()?;
+        let id = k.id.get();
+        let (res, caller) = (cx.res, cx.caller);
+        let tx = &mut *cx.tx;
         let client = caller.client_id;
         let def = def_of(res)?;
         let key = [id.to_string()];
@@ -585,13 +690,54 @@ impl ActionHandler for Cancel {
             )
             .await?;
         }
-        let mut row = query::get(tx, res, caller, Some(emp), &key).await?;
-        if let Value::Object(m) = &mut row {
-            m.insert("code".into(), json!(200));
-            m.insert("msg".into(), json!("Compra cancelada."));
-        }
-        Ok(row)
+        let row = query::get(tx, res, caller, Some(emp), &key).await?;
+        Ok(RowSaid { row: Row(row), code: 200, msg: "Compra cancelada.".into() })
     }
+}
+
+/// `POST /compra/totalizadoresmanual/{COMP_ID}/{emp}`: the totals typed from the
+/// paper invoice (each in cents, not negative; one left out is the items' sum).
+#[derive(Deserialize, JsonSchema)]
+pub struct ManualTotalsIn {
+    #[serde(rename = "COMP_ID")]
+    pub id: PurchaseId,
+    /// `false` turns the typed totals off.
+    #[serde(rename = "COMP_TOTALIZADOR_MANUAL", default)]
+    pub on: Option<bool>,
+    #[serde(rename = "COMP_MAN_DESCONTO", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_DESCONTO."))]
+    pub discount: Option<Dec>,
+    #[serde(rename = "COMP_MAN_FRETE", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_FRETE."))]
+    pub freight: Option<Dec>,
+    #[serde(rename = "COMP_MAN_SEGURO", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_SEGURO."))]
+    pub insurance: Option<Dec>,
+    #[serde(rename = "COMP_MAN_OUTRAS", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_OUTRAS."))]
+    pub other: Option<Dec>,
+    #[serde(rename = "COMP_MAN_IPI", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_IPI."))]
+    pub ipi: Option<Dec>,
+    #[serde(rename = "COMP_MAN_ST", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_ST."))]
+    pub st: Option<Dec>,
+    #[serde(rename = "COMP_MAN_TOTAL", default)]
+    #[schemars(extend("x-invalid" = "Valor inválido em COMP_MAN_TOTAL."))]
+    pub total: Option<Dec>,
+}
+
+/// A typed total, or the items' value when left out: never negative, in cents.
+fn typed_total(field: &str, typed: Option<Dec>, items: Decimal) -> Result<Decimal> {
+    let Some(v) = typed.map(Dec::get) else {
+        return Ok(items);
+    };
+    if v < Decimal::ZERO || v.round_dp(2) != v {
+        return Err(Error::validation(format!(
+            "{field}: informe um valor não negativo, em centavos."
+        )));
+    }
+    Ok(v)
 }
 
 /// The invoice's totals typed from paper (`COMP_MAN_DESCONTO`, `_FRETE`, `_SEGURO`,
@@ -599,28 +745,25 @@ impl ActionHandler for Cancel {
 /// total left out is products − discount + the additions). They are checked against
 /// the items at once (a typed total below what the items carry is refused with the
 /// apportionment's message); `{"COMP_TOTALIZADOR_MANUAL": false}` turns them off.
+/// Answers the purchase's row.
 pub(super) struct ManualTotals;
 
 #[async_trait]
-impl ActionHandler for ManualTotals {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, body } = call;
-        let emp = params::company(emp)?;
-        let id = purchase_id(p, "COMP_ID")?;
+impl Operation for ManualTotals {
+    type In = ManualTotalsIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ManualTotalsIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let id = i.id.get();
+        let (res, caller) = (cx.res, cx.caller);
+        let tx = &mut *cx.tx;
         let client = caller.client_id;
         let def = def_of(res)?;
         let key = [id.to_string()];
         ops::ensure_open(tx, &def, client, Some(emp), &key).await?;
         ops::recalc(tx, &def, client, Some(emp), &key).await?;
         header_components(tx, client, emp, id).await?;
-        let off = matches!(
-            body.get("COMP_TOTALIZADOR_MANUAL"),
-            Some(Value::Bool(false))
-        ) || body
-            .get("COMP_TOTALIZADOR_MANUAL")
-            .and_then(Value::as_str)
-            .is_some_and(|s| matches!(s.trim(), "0" | "N" | "n" | "false"));
-        if off {
+        if i.on == Some(false) {
             sqlx::query(
                 "UPDATE orders.compras SET comp_totalizador_manual = false, comp_man_desconto = NULL,
                         comp_man_frete = NULL, comp_man_seguro = NULL, comp_man_outras = NULL, comp_man_ipi = NULL,
@@ -632,31 +775,17 @@ impl ActionHandler for ManualTotals {
             .bind(id)
             .execute(&mut **tx)
             .await?;
-            return query::get(tx, res, caller, Some(emp), &key).await;
+            return Ok(Row(query::get(tx, res, caller, Some(emp), &key).await?));
         }
         let mut head = head(tx, client, emp, id).await?;
-        let typed = |k: &str, items: Decimal| -> Result<Decimal> {
-            let v = match body.get(k) {
-                None | Some(Value::Null) => return Ok(items),
-                Some(Value::String(s)) if s.trim().is_empty() => return Ok(items),
-                Some(v) => erp_platform::resource::values::parse_decimal(v)
-                    .ok_or_else(|| Error::validation(format!("Valor inválido em {k}.")))?,
-            };
-            if v < Decimal::ZERO || v.round_dp(2) != v {
-                return Err(Error::validation(format!(
-                    "{k}: informe um valor não negativo, em centavos."
-                )));
-            }
-            Ok(v)
-        };
-        let discount = typed("COMP_MAN_DESCONTO", head.comp_vlr_desconto)?;
-        let freight = typed("COMP_MAN_FRETE", head.comp_vlr_frete)?;
-        let insurance = typed("COMP_MAN_SEGURO", head.comp_vlr_seguro)?;
-        let other = typed("COMP_MAN_OUTRAS", head.comp_vlr_outras)?;
-        let ipi = typed("COMP_MAN_IPI", head.comp_vlr_ipi)?;
-        let st = typed("COMP_MAN_ST", head.comp_vlr_st)?;
+        let discount = typed_total("COMP_MAN_DESCONTO", i.discount, head.comp_vlr_desconto)?;
+        let freight = typed_total("COMP_MAN_FRETE", i.freight, head.comp_vlr_frete)?;
+        let insurance = typed_total("COMP_MAN_SEGURO", i.insurance, head.comp_vlr_seguro)?;
+        let other = typed_total("COMP_MAN_OUTRAS", i.other, head.comp_vlr_outras)?;
+        let ipi = typed_total("COMP_MAN_IPI", i.ipi, head.comp_vlr_ipi)?;
+        let st = typed_total("COMP_MAN_ST", i.st, head.comp_vlr_st)?;
         let computed = head.comp_vlr_produtos - discount + freight + insurance + other + ipi + st;
-        let total = typed("COMP_MAN_TOTAL", computed)?;
+        let total = typed_total("COMP_MAN_TOTAL", i.total, computed)?;
         head.comp_totalizador_manual = true;
         head.comp_man_desconto = Some(discount);
         head.comp_man_frete = Some(freight);
@@ -687,13 +816,24 @@ impl ActionHandler for ManualTotals {
         .bind(total)
         .execute(&mut **tx)
         .await?;
-        query::get(tx, res, caller, Some(emp), &key).await
+        Ok(Row(query::get(tx, res, caller, Some(emp), &key).await?))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// A purchase id of a path, read as a call's input reads it.
+    fn purchase_id(params: &HashMap<String, String>, _name: &str) -> Result<i64> {
+        erp_platform::resource::call::input::parse::<PurchaseKey>(
+            params,
+            &Value::Null,
+            &Value::Null,
+        )
+        .map(|k| k.id.get())
+    }
 
     #[test]
     fn purchase_ids_come_plain_or_base64() {

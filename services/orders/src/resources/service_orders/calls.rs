@@ -2,23 +2,26 @@
 //! odometer check, close/cancel and grouping of product lines.
 
 use erp_platform::resource::document::arithmetic::money;
-use sqlx::Row;
 
 use super::*;
 
-/// A decimal of a body (number or text, comma or point); None when absent or blank.
-pub(super) fn body_dec(body: &Value, k: &str) -> Result<Option<Decimal>> {
-    match body.get(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => params::dec(&Value::String(s.trim().replace(',', "."))).map(Some),
-        Some(v) => params::dec(v).map(Some),
+/// A decimal of a call's body as the legacy screens send it (number or text, comma
+/// or point; null or blank is none), refused as 'Valor inválido: abc.'.
+fn legacy_decimal<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Decimal>, D::Error> {
+    let refused =
+        |v: &dyn std::fmt::Display| Problem::Says(format!("Valor inválido: {v}.")).error();
+    match Option::<Value>::deserialize(d)? {
+        None => Ok(None),
+        Some(Value::String(s)) => {
+            let s = s.trim().replace(',', ".");
+            Decimal::from_str(&s).map(Some).map_err(|_| refused(&s))
+        }
+        Some(v) => Decimal::from_str(&v.to_string())
+            .map(Some)
+            .map_err(|_| refused(&v)),
     }
-}
-
-/// Money as the API shows it (2 places).
-fn money_json(d: Decimal) -> Value {
-    Value::String(money(d).to_string())
 }
 
 /// The order's situation, locked for the transaction.
@@ -32,17 +35,58 @@ async fn lock(
     ops::lock(tx, def, caller.client_id, Some(emp), key).await
 }
 
+/// The order's totals as the screen shows them (amounts as text with two places,
+/// as the legacy answer wrote them).
+#[derive(Serialize, JsonSchema)]
+pub struct OrderTotals {
+    #[serde(rename = "ORDS_ID")]
+    pub id: i64,
+    #[serde(rename = "ORDS_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "ORDS_SERIE")]
+    pub serie: String,
+    #[serde(rename = "ORDS_VLR_SERV")]
+    pub services: String,
+    #[serde(rename = "ORDS_VLR_PECAS")]
+    pub parts: String,
+    /// The order's own surcharge.
+    #[serde(rename = "ORDS_ACRESCIMO")]
+    pub surcharge: String,
+    /// The lines' surcharges plus the order's own.
+    #[serde(rename = "ORDS_VLR_ACRE")]
+    pub surcharges: String,
+    #[serde(rename = "ORDS_VLR_DESC")]
+    pub discounts: String,
+    #[serde(rename = "ORDS_VLR_TOTAL")]
+    pub total: String,
+    #[serde(rename = "ORDS_SITUACAO")]
+    pub status: String,
+}
+
+/// The order's totals as stored.
+#[derive(sqlx::FromRow)]
+struct StoredTotals {
+    services: Decimal,
+    parts: Decimal,
+    surcharge: Decimal,
+    surcharges: Decimal,
+    discounts: Decimal,
+    total: Decimal,
+    status: String,
+}
+
 /// The order's totals as the screen shows them.
-pub async fn totals_json(
+pub async fn totals(
     tx: &mut Tx,
     client: i64,
     emp: i64,
     id: i64,
     serie: &str,
-) -> Result<Value> {
-    type Row = (Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, String);
-    let r: Row = sqlx::query_as(
-        "SELECT ords_vlr_serv, ords_vlr_pecas, ords_acrescimo, ords_vlr_acre, ords_vlr_desc, ords_vlr_total, ords_situacao
+) -> Result<OrderTotals> {
+    let r: StoredTotals = sqlx::query_as(
+        "SELECT ords_vlr_serv AS services, ords_vlr_pecas AS parts, ords_acrescimo AS surcharge,
+                ords_vlr_acre AS surcharges, ords_vlr_desc AS discounts, ords_vlr_total AS total,
+                ords_situacao AS status
          FROM orders.ordemservico WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
     )
     .bind(client)
@@ -52,36 +96,45 @@ pub async fn totals_json(
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Error::NotFound(NOT_FOUND.into()))?;
-    Ok(json!({
-        "ORDS_ID": id,
-        "ORDS_EMP_ID": emp,
-        "ORDS_SERIE": serie,
-        "ORDS_VLR_SERV": money_json(r.0),
-        "ORDS_VLR_PECAS": money_json(r.1),
-        "ORDS_ACRESCIMO": money_json(r.2),
-        "ORDS_VLR_ACRE": money_json(r.3),
-        "ORDS_VLR_DESC": money_json(r.4),
-        "ORDS_VLR_TOTAL": money_json(r.5),
-        "ORDS_SITUACAO": r.6,
-    }))
+    let text = |d: Decimal| money(d).to_string();
+    Ok(OrderTotals {
+        id,
+        emp,
+        serie: serie.to_string(),
+        services: text(r.services),
+        parts: text(r.parts),
+        surcharge: text(r.surcharge),
+        surcharges: text(r.surcharges),
+        discounts: text(r.discounts),
+        total: text(r.total),
+        status: r.status,
+    })
+}
+
+/// A service order's key as its calls' paths name it.
+#[derive(Deserialize, JsonSchema)]
+pub struct OrderKeyIn {
+    #[serde(rename = "ORDS_ID")]
+    pub id: i64,
+    #[serde(rename = "ORDS_SERIE")]
+    pub serie: String,
 }
 
 pub(super) struct Totalize;
 
 #[async_trait]
-impl ActionHandler for Totalize {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let id = params::id_param(p, "ORDS_ID")?;
-        let serie = params::param(p, "ORDS_SERIE")?.to_string();
-        let key = [id.to_string(), serie.clone()];
-        let def = def_of(res)?;
+impl Operation for Totalize {
+    type In = OrderKeyIn;
+    type Out = OrderTotals;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OrderKeyIn) -> Result<OrderTotals> {
+        let emp = cx.emp()?;
+        let key = [i.id.to_string(), i.serie.clone()];
+        let def = def_of(cx.res)?;
         // A closed order keeps the totals it was closed with.
-        if def.is_open(&lock(tx, &def, caller, emp, &key).await?) {
-            ops::recalc(tx, &def, caller.client_id, Some(emp), &key).await?;
+        if def.is_open(&lock(cx.tx, &def, cx.caller, emp, &key).await?) {
+            ops::recalc(cx.tx, &def, cx.client(), Some(emp), &key).await?;
         }
-        totals_json(tx, caller.client_id, emp, id, &serie).await
+        totals(cx.tx, cx.client(), emp, i.id, &i.serie).await
     }
 }
 
@@ -107,20 +160,37 @@ pub(super) async fn set_surcharge(
     Ok(())
 }
 
+/// `POST /ordemservicoacrescimo/{NROS}/{emp}/{SERIE}`: the order and the surcharge,
+/// a value or a percentage of the lines' total.
+#[derive(Deserialize, JsonSchema)]
+pub struct SurchargeIn {
+    #[serde(rename = "NROS")]
+    pub id: i64,
+    #[serde(rename = "SERIE")]
+    pub serie: String,
+    #[serde(rename = "VALOR", default, deserialize_with = "legacy_decimal")]
+    #[schemars(with = "Option<Dec>")]
+    pub value: Option<Decimal>,
+    #[serde(rename = "PERCENTUAL", default, deserialize_with = "legacy_decimal")]
+    #[schemars(with = "Option<Dec>")]
+    pub percent: Option<Decimal>,
+}
+
 pub(super) struct Surcharge;
 
 #[async_trait]
-impl ActionHandler for Surcharge {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, body } = call;
-        let emp = params::company(emp)?;
-        let id = params::id_param(p, "NROS")?;
-        let serie = params::param(p, "SERIE")?.to_string();
+impl Operation for Surcharge {
+    type In = SurchargeIn;
+    type Out = OrderTotals;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SurchargeIn) -> Result<OrderTotals> {
+        let emp = cx.emp()?;
+        let (id, serie) = (i.id, i.serie);
         let key = [id.to_string(), serie.clone()];
-        let client = caller.client_id;
-        let def = def_of(res)?;
+        let client = cx.client();
+        let def = def_of(cx.res)?;
+        let tx = &mut *cx.tx;
         ops::ensure_open(tx, &def, client, Some(emp), &key).await?;
-        let value = match (body_dec(&body, "VALOR")?, body_dec(&body, "PERCENTUAL")?) {
+        let value = match (i.value, i.percent) {
             (Some(v), _) => v,
             (None, Some(p)) => {
                 if p < Decimal::ZERO {
@@ -145,8 +215,33 @@ impl ActionHandler for Surcharge {
         }
         set_surcharge(tx, client, emp, id, &serie, money(value)).await?;
         ops::recalc(tx, &def, client, Some(emp), &key).await?;
-        totals_json(tx, client, emp, id, &serie).await
+        totals(tx, client, emp, id, &serie).await
     }
+}
+
+/// What writing the parts off stock answers.
+#[derive(Serialize, JsonSchema)]
+pub struct WrittenOff {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "ORDS_ID")]
+    pub id: i64,
+    #[serde(rename = "ORDS_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "ORDS_SERIE")]
+    pub serie: String,
+    /// How many product lines left stock.
+    #[serde(rename = "ITENS")]
+    pub lines: usize,
+}
+
+/// A product line as the write-off sends it to stock.
+#[derive(sqlx::FromRow)]
+struct Part {
+    product: i64,
+    qty: Decimal,
+    item: i64,
+    location: Option<i64>,
 }
 
 /// Writes the order's parts off stock: once (the row is locked), not for a
@@ -159,7 +254,7 @@ pub async fn write_off(
     emp: i64,
     id: i64,
     serie: &str,
-) -> Result<Value> {
+) -> Result<WrittenOff> {
     let client = caller.client_id;
     let key = [id.to_string(), serie.to_string()];
     if lock(tx, def, caller, emp, &key).await? == "C" {
@@ -170,8 +265,9 @@ pub async fn write_off(
     if written_off(tx, client, emp, &key[0], serie).await? {
         return Err(Error::Conflict(ALREADY_WRITTEN_OFF.into()));
     }
-    let lines: Vec<erp_proto::orders::v1::StockLine> = sqlx::query_as::<_, (i64, Decimal, i64, Option<i64>)>(
-        "SELECT ordp_prod_id, ordp_qtde, ordp_seq, ordp_loca_id FROM orders.ordemservicoproduto
+    let lines: Vec<erp_proto::orders::v1::StockLine> = sqlx::query_as::<_, Part>(
+        "SELECT ordp_prod_id AS product, ordp_qtde AS qty, ordp_seq AS item, ordp_loca_id AS location
+         FROM orders.ordemservicoproduto
          WHERE client_id = $1 AND ordp_ords_emp_id = $2 AND ordp_ords_id = $3 AND ordp_serie = $4 ORDER BY ordp_seq",
     )
     .bind(client)
@@ -181,12 +277,12 @@ pub async fn write_off(
     .fetch_all(&mut **tx)
     .await?
     .into_iter()
-    .map(|(product, qty, item, loc)| erp_proto::orders::v1::StockLine {
-        product_id: product,
+    .map(|p| erp_proto::orders::v1::StockLine {
+        product_id: p.product,
         product_emp_id: emp,
-        quantity: qty.normalize().to_string(),
-        item,
-        location_id: loc.unwrap_or(0),
+        quantity: p.qty.normalize().to_string(),
+        item: p.item,
+        location_id: p.location.unwrap_or(0),
     })
     .collect();
     if lines.is_empty() {
@@ -219,55 +315,79 @@ pub async fn write_off(
         &event.encode_to_vec(),
     )
     .await?;
-    Ok(json!({
-        "code": 200,
-        "msg": "Estoque baixado.",
-        "ORDS_ID": id,
-        "ORDS_EMP_ID": emp,
-        "ORDS_SERIE": serie,
-        "ITENS": n,
-    }))
+    Ok(WrittenOff {
+        code: 200,
+        msg: "Estoque baixado.".into(),
+        id,
+        emp,
+        serie: serie.into(),
+        lines: n,
+    })
+}
+
+/// `POST /ordemservicobaixarestoque`: the order, in the body (its company is the
+/// call's: `ORDS_EMP_ID`).
+#[derive(Deserialize, JsonSchema)]
+pub struct WriteOffIn {
+    #[serde(rename = "ORDS_ID")]
+    #[schemars(extend("x-missing" = "ORDS_ID não informado.", "x-invalid" = "ORDS_ID não informado."))]
+    pub id: i64,
+    /// `OS` when left out.
+    #[serde(rename = "ORDS_SERIE", default)]
+    pub serie: Option<String>,
 }
 
 pub(super) struct WriteOff;
 
 #[async_trait]
-impl ActionHandler for WriteOff {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, body, .. } = call;
-        let num = |k: &str| -> Option<i64> {
-            match body.get(k)? {
-                Value::String(s) => s.trim().parse().ok(),
-                v => v.as_i64(),
-            }
-        };
-        // The gateway authorised the company of the body (ORDS_EMP_ID) as `emp`.
-        let emp = emp
-            .or_else(|| num("ORDS_EMP_ID"))
-            .ok_or_else(|| Error::validation("emp_id não informado."))?;
-        let id = num("ORDS_ID").ok_or_else(|| Error::validation("ORDS_ID não informado."))?;
-        let serie = body
-            .get("ORDS_SERIE")
-            .and_then(Value::as_str)
+impl Operation for WriteOff {
+    type In = WriteOffIn;
+    type Out = WrittenOff;
+    async fn run(&self, cx: &mut Ctx<'_>, i: WriteOffIn) -> Result<WrittenOff> {
+        // The gateway authorised the company of the body (ORDS_EMP_ID) as the call's.
+        let emp = cx.emp()?;
+        let serie = i
+            .serie
+            .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .unwrap_or(SERIE)
             .to_string();
-        write_off(tx, &*def_of(res)?, caller, emp, id, &serie).await
+        write_off(cx.tx, &*def_of(cx.res)?, cx.caller, emp, i.id, &serie).await
     }
+}
+
+/// `GET /ordemservico/consultakm/{vehicle}/{emp}/{odometer}`.
+#[derive(Deserialize, JsonSchema)]
+pub struct OdometerIn {
+    pub vehicle: i64,
+    /// The informed odometer (`ODOMETER_FALLBACK` when it is not a positive number).
+    pub odometer: String,
+}
+
+/// The vehicle's highest odometer against the informed one.
+#[derive(Serialize, JsonSchema)]
+pub struct OdometerCheck {
+    #[serde(rename = "VEIC_ID")]
+    pub vehicle: i64,
+    #[serde(rename = "KM_ANTERIOR")]
+    pub previous: i64,
+    #[serde(rename = "KM_INFORMADO")]
+    pub informed: i64,
+    #[serde(rename = "KM_VALIDO")]
+    pub valid: bool,
 }
 
 pub(super) struct Odometer;
 
 #[async_trait]
-impl ActionHandler for Odometer {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let vehicle = params::id_param(p, "vehicle")?;
-        let informed = p
-            .get("odometer")
-            .and_then(|s| s.trim().replace(',', ".").parse::<Decimal>().ok())
+impl Operation for Odometer {
+    type In = OdometerIn;
+    type Out = OdometerCheck;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OdometerIn) -> Result<OdometerCheck> {
+        let emp = cx.emp()?;
+        let informed = Decimal::from_str(&i.odometer.trim().replace(',', "."))
+            .ok()
             .filter(|d| *d > Decimal::ZERO)
             .and_then(|d| d.trunc().to_i64())
             .unwrap_or(ODOMETER_FALLBACK);
@@ -275,17 +395,12 @@ impl ActionHandler for Odometer {
             "SELECT coalesce(max(ords_km), 0) FROM orders.ordemservico
              WHERE client_id = $1 AND ords_emp_id = $2 AND ords_veic_id = $3 AND ords_situacao <> 'C'",
         )
-        .bind(caller.client_id)
+        .bind(cx.client())
         .bind(emp)
-        .bind(vehicle)
-        .fetch_one(&mut **tx)
+        .bind(i.vehicle)
+        .fetch_one(&mut **cx.tx)
         .await?;
-        Ok(json!({
-            "VEIC_ID": vehicle,
-            "KM_ANTERIOR": previous,
-            "KM_INFORMADO": informed,
-            "KM_VALIDO": informed >= previous,
-        }))
+        Ok(OdometerCheck { vehicle: i.vehicle, previous, informed, valid: informed >= previous })
     }
 }
 
@@ -295,16 +410,17 @@ pub(super) enum Transition {
 }
 
 #[async_trait]
-impl ActionHandler for Transition {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let id = params::id_param(p, "ORDS_ID")?;
-        let serie = params::param(p, "ORDS_SERIE")?.to_string();
+impl Operation for Transition {
+    type In = OrderKeyIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OrderKeyIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let (id, serie) = (i.id, i.serie);
         let key = [id.to_string(), serie.clone()];
-        let client = caller.client_id;
-        let def = def_of(res)?;
-        match lock(tx, &def, caller, emp, &key).await?.as_str() {
+        let client = cx.client();
+        let def = def_of(cx.res)?;
+        let tx = &mut *cx.tx;
+        match lock(tx, &def, cx.caller, emp, &key).await?.as_str() {
             "A" => {}
             "F" => return Err(Error::Conflict("Ordem de serviço já finalizada.".into())),
             _ => return Err(Error::Conflict("Ordem de serviço cancelada.".into())),
@@ -336,7 +452,7 @@ impl ActionHandler for Transition {
         .execute(&mut **tx)
         .await?;
         if to == "F" {
-            let fact = finished(tx, client, emp, id, &serie, caller.user_id).await?;
+            let fact = finished(tx, client, emp, id, &serie, cx.caller.user_id).await?;
             erp_platform::bus::outbox_insert(
                 tx,
                 SCHEMA,
@@ -346,8 +462,38 @@ impl ActionHandler for Transition {
             )
             .await?;
         }
-        query::get(tx, res, caller, Some(emp), &key).await
+        Ok(Row(
+            query::get(tx, cx.res, cx.caller, Some(emp), &key).await?
+        ))
     }
+}
+
+/// `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`.
+#[derive(Deserialize, JsonSchema)]
+pub struct GroupIn {
+    #[serde(rename = "ORDP_ORDS_ID")]
+    pub id: i64,
+    #[serde(rename = "ORDP_SERIE")]
+    pub serie: String,
+    #[serde(rename = "ORDP_PROD_ID")]
+    pub product: i64,
+    /// The product's company (its register's owner); the order keeps the products
+    /// of its own company.
+    #[serde(rename = "PROD_EMP_ID")]
+    pub product_emp: i64,
+}
+
+/// What merging the order's lines of a product answers.
+#[derive(Serialize, JsonSchema)]
+pub struct Grouped {
+    pub code: u16,
+    pub msg: String,
+    /// How many lines the product had (now one).
+    #[serde(rename = "LINHAS_AGRUPADAS")]
+    pub merged: usize,
+    /// The line kept.
+    #[serde(rename = "ORDP_SEQ")]
+    pub seq: Option<i64>,
 }
 
 /// Merges the order's lines of one product into the first one (quantities,
@@ -356,37 +502,65 @@ impl ActionHandler for Transition {
 pub(super) struct Group;
 
 #[async_trait]
-impl ActionHandler for Group {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params: p, .. } = call;
-        let emp = params::company(emp)?;
-        let id = params::id_param(p, "ORDP_ORDS_ID")?;
-        let serie = params::param(p, "ORDP_SERIE")?.to_string();
-        let prod = params::id_param(p, "ORDP_PROD_ID")?;
-        // The product's company (its register's owner); the order keeps the
-        // products of its own company.
-        params::id_param(p, "PROD_EMP_ID")?;
-        let key = [id.to_string(), serie.clone()];
-        let def = def_of(res)?;
-        ops::ensure_open(tx, &def, caller.client_id, Some(emp), &key).await?;
-        if written_off(tx, caller.client_id, emp, &key[0], &serie).await? {
+impl Operation for Group {
+    type In = GroupIn;
+    type Out = Grouped;
+    async fn run(&self, cx: &mut Ctx<'_>, i: GroupIn) -> Result<Grouped> {
+        let emp = cx.emp()?;
+        let _ = i.product_emp;
+        let key = [i.id.to_string(), i.serie.clone()];
+        let def = def_of(cx.res)?;
+        let client = cx.client();
+        ops::ensure_open(cx.tx, &def, client, Some(emp), &key).await?;
+        if written_off(cx.tx, client, emp, &key[0], &i.serie).await? {
             return Err(Error::Conflict(PARTS_LOCKED.into()));
         }
         let (merged, first) = ops::merge(
-            tx,
+            cx.tx,
             &def,
             1,
-            caller,
+            cx.caller,
             Some(emp),
             &key,
-            (prod, "Produto não encontrado na ordem de serviço."),
+            (i.product, "Produto não encontrado na ordem de serviço."),
         )
         .await?;
         let seq = first.last().and_then(|s| s.parse::<i64>().ok());
-        Ok(
-            json!({"code": 200, "msg": "Itens agrupados.", "LINHAS_AGRUPADAS": merged, "ORDP_SEQ": seq}),
-        )
+        Ok(Grouped { code: 200, msg: "Itens agrupados.".into(), merged, seq })
     }
+}
+
+/// A line of a finished order as its fact carries it (services, then parts).
+#[derive(sqlx::FromRow)]
+struct FinishedLine {
+    kind: String,
+    item: i64,
+    item_id: i64,
+    descr: String,
+    qty: String,
+    price: String,
+    disc: String,
+    acre: String,
+    total: String,
+    sector: i64,
+    mechanic: i64,
+}
+
+/// A finished order's header as its fact carries it.
+#[derive(sqlx::FromRow)]
+struct FinishedHead {
+    customer_id: i64,
+    customer_name: String,
+    vehicle_id: i64,
+    odometer: i64,
+    entered_on: String,
+    closed_on: String,
+    services_total: String,
+    products_total: String,
+    surcharges: String,
+    discounts: String,
+    total: String,
+    responsible_id: i64,
 }
 
 /// The fact of a service order just finished: its header and its lines (services
@@ -399,11 +573,13 @@ async fn finished(
     serie: &str,
     user_id: i64,
 ) -> Result<erp_proto::orders::v1::OrdemServicoFinalizada> {
-    let h = sqlx::query(
-        "SELECT ords_cli_id, coalesce(ords_cli_desc, ''), coalesce(ords_veic_id, 0), coalesce(ords_km, 0),
-                ords_dta_entrada::text, coalesce(ords_dta_saida, current_date)::text, ords_vlr_serv::text,
-                ords_vlr_pecas::text, ords_vlr_acre::text, ords_vlr_desc::text, ords_vlr_total::text,
-                coalesce(ords_cola_id, 0)
+    let h: FinishedHead = sqlx::query_as(
+        "SELECT ords_cli_id AS customer_id, coalesce(ords_cli_desc, '') AS customer_name,
+                coalesce(ords_veic_id, 0) AS vehicle_id, coalesce(ords_km, 0) AS odometer,
+                ords_dta_entrada::text AS entered_on, coalesce(ords_dta_saida, current_date)::text AS closed_on,
+                ords_vlr_serv::text AS services_total, ords_vlr_pecas::text AS products_total,
+                ords_vlr_acre::text AS surcharges, ords_vlr_desc::text AS discounts, ords_vlr_total::text AS total,
+                coalesce(ords_cola_id, 0) AS responsible_id
          FROM orders.ordemservico
          WHERE client_id = $1 AND ords_emp_id = $2 AND ords_id = $3 AND ords_serie = $4",
     )
@@ -413,7 +589,7 @@ async fn finished(
     .bind(serie)
     .fetch_one(&mut **tx)
     .await?;
-    let lines = sqlx::query(
+    let lines: Vec<FinishedLine> = sqlx::query_as(
         "SELECT 'S' AS kind, i.ordi_id AS item, i.ordi_serv_id AS item_id, coalesce(i.ordi_descricao, '') AS descr,
                 i.ordi_qtde::text AS qty, i.ordi_vlr_unit::text AS price, i.ordi_vlr_desc::text AS disc,
                 i.ordi_vlr_acre::text AS acre, i.ordi_vlr_total::text AS total,
@@ -435,42 +611,41 @@ async fn finished(
     .bind(id)
     .bind(serie)
     .fetch_all(&mut **tx)
-    .await?
-    .iter()
-    .map(|r| {
-        Ok(erp_proto::orders::v1::ServiceOrderLine {
-            kind: r.try_get("kind")?,
-            item: r.try_get("item")?,
-            item_id: r.try_get("item_id")?,
-            description: r.try_get("descr")?,
-            quantity: r.try_get("qty")?,
-            unit_price: r.try_get("price")?,
-            discount: r.try_get("disc")?,
-            surcharge: r.try_get("acre")?,
-            total: r.try_get("total")?,
-            sector_id: r.try_get("sector")?,
-            mechanic_id: r.try_get("mechanic")?,
+    .await?;
+    let lines = lines
+        .into_iter()
+        .map(|r| erp_proto::orders::v1::ServiceOrderLine {
+            kind: r.kind,
+            item: r.item,
+            item_id: r.item_id,
+            description: r.descr,
+            quantity: r.qty,
+            unit_price: r.price,
+            discount: r.disc,
+            surcharge: r.acre,
+            total: r.total,
+            sector_id: r.sector,
+            mechanic_id: r.mechanic,
         })
-    })
-    .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
+        .collect();
     Ok(erp_proto::orders::v1::OrdemServicoFinalizada {
         client_id: client,
         emp_id: emp,
         ordem_id: id,
         serie: serie.into(),
-        customer_id: h.try_get(0)?,
-        customer_name: h.try_get(1)?,
-        vehicle_id: h.try_get(2)?,
-        odometer: h.try_get(3)?,
-        entered_on: h.try_get(4)?,
-        closed_on: h.try_get(5)?,
-        services_total: h.try_get(6)?,
-        products_total: h.try_get(7)?,
-        surcharges: h.try_get(8)?,
-        discounts: h.try_get(9)?,
-        total: h.try_get(10)?,
+        customer_id: h.customer_id,
+        customer_name: h.customer_name,
+        vehicle_id: h.vehicle_id,
+        odometer: h.odometer,
+        entered_on: h.entered_on,
+        closed_on: h.closed_on,
+        services_total: h.services_total,
+        products_total: h.products_total,
+        surcharges: h.surcharges,
+        discounts: h.discounts,
+        total: h.total,
         user_id,
         lines,
-        responsible_id: h.try_get(11)?,
+        responsible_id: h.responsible_id,
     })
 }

@@ -5,29 +5,46 @@
 
 use super::*;
 
-const CUSTOMER: CustomerCopy = CustomerCopy {
-    customer: "ORDS_CLI_ID",
-    name: "ORDS_CLI_DESC",
-    city: Some("ORDS_CLI_CIDADE"),
-};
+customer_body!(
+    OrderCustomer,
+    "ORDS_CLI_ID",
+    "ORDS_CLI_DESC",
+    "ORDS_CLI_CIDADE"
+);
+
+/// The header's row as its hook reads it.
+#[derive(Deserialize)]
+pub struct OrderRow {
+    #[serde(rename = "ORDS_ESTOQUE_BAIXADO")]
+    written_off: Option<bool>,
+}
 
 pub(super) struct OrderHooks;
 
 #[async_trait]
-impl Hooks for OrderHooks {
+impl RecordHooks for OrderHooks {
+    type Body = OrderCustomer;
+    type Row = OrderRow;
+
     async fn prepare(
         &self,
         tx: &mut Tx,
-        op: Op,
+        _op: Op,
         caller: &Caller,
         emp: Option<i64>,
-        body: &mut Map<String, Value>,
+        body: &mut OrderCustomer,
     ) -> Result<()> {
-        CUSTOMER.prepare(tx, op, caller, emp, body).await
+        copy_customer(tx, caller, emp, body).await
     }
 
-    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
-        if op == Op::Delete && row["ORDS_ESTOQUE_BAIXADO"].as_bool() == Some(true) {
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        op: Op,
+        _caller: &Caller,
+        row: &OrderRow,
+    ) -> Result<()> {
+        if op == Op::Delete && row.written_off == Some(true) {
             return Err(Error::Conflict(
                 "Ordem de serviço com estoque baixado não pode ser excluída.".into(),
             ));
@@ -56,16 +73,63 @@ pub(super) async fn written_off(
     .unwrap_or(false))
 }
 
-/// A child row's own check (readings: leaving never below arriving).
-pub(super) struct RowCheck(pub(super) fn(&Value) -> Result<()>);
+/// The readings of an order, as their check reads the written row.
+#[derive(Deserialize)]
+pub struct Readings {
+    #[serde(rename = "KM_ENTRADA")]
+    km_in: Option<Dec>,
+    #[serde(rename = "KM_SAIDA")]
+    km_out: Option<Dec>,
+    #[serde(rename = "HORIMETRO_ENTRADA")]
+    hours_in: Option<Dec>,
+    #[serde(rename = "HORIMETRO_SAIDA")]
+    hours_out: Option<Dec>,
+}
+
+impl Readings {
+    /// Leaving never below arriving, on the odometer and on the hour meter.
+    fn check(&self) -> Result<()> {
+        for (arrived, left, what) in [
+            (
+                self.km_in,
+                self.km_out,
+                "A quilometragem de saída não pode ser menor que a de entrada.",
+            ),
+            (
+                self.hours_in,
+                self.hours_out,
+                "O horímetro de saída não pode ser menor que o de entrada.",
+            ),
+        ] {
+            if let (Some(x), Some(y)) = (arrived, left) {
+                if y < x {
+                    return Err(Error::validation(what));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The readings' own check.
+pub(super) struct ReadingsCheck;
 
 #[async_trait]
-impl Hooks for RowCheck {
-    async fn after_write(&self, _tx: &mut Tx, op: Op, _caller: &Caller, row: &Value) -> Result<()> {
+impl RecordHooks for ReadingsCheck {
+    type Body = NoBody;
+    type Row = Readings;
+
+    async fn after_write(
+        &self,
+        _tx: &mut Tx,
+        op: Op,
+        _caller: &Caller,
+        row: &Readings,
+    ) -> Result<()> {
         if op == Op::Delete {
             Ok(())
         } else {
-            (self.0)(row)
+            row.check()
         }
     }
 }

@@ -33,26 +33,33 @@
 //!   merges the order's lines of one product into the first one.
 //! - `PUT /ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}` (multipart: file,
 //!   ORDS_COMP_DOC) keeps the stored file of a position (answers the replaced one
-//!   as `anterior`); `DELETE` the same path plus `/{image}` removes it and answers
-//!   `{"arquivo": name}` so the gateway deletes the file.
+//!   as `anterior`, which the gateway deletes after the commit); `DELETE` the same
+//!   path plus `/{image}` removes it, answers `{"arquivo": name}` and the gateway
+//!   deletes the file.
 
+use std::str::FromStr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
+use erp_platform::resource::call::input::Problem;
+use erp_platform::resource::call::{Ctx, Dec, Operation, Row, Upload};
 use erp_platform::resource::document::{ops, DocumentDef};
 use erp_platform::resource::{
-    params, query, uploaded_file, ActionHandler, ActionPerm, Button, Call, DbType, Document, Field,
-    Hooks, Kind, Lines, Op, Resource, Role, Source, Total,
+    query, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Op, RecordHooks, Resource,
+    Role, Source, Total,
 };
 use erp_platform::{Error, Result};
 use prost::Message as _;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{json, Value};
 
-use super::customer::CustomerCopy;
+use super::customer::{copy_customer, customer_body};
+use super::NoBody;
 use crate::SCHEMA;
 
 mod calls;
@@ -60,7 +67,7 @@ mod hooks;
 mod images;
 
 use calls::*;
-pub use calls::{totals_json, write_off};
+pub use calls::{totals, write_off, OrderTotals, WrittenOff};
 use hooks::*;
 use images::*;
 
@@ -135,25 +142,25 @@ fn ordemservico() -> Resource {
         .company("ORDS_EMP_ID")
         .label("ORDS_CLI_DESC")
         .order("ORDS_ID DESC")
-        .hooks(Arc::new(OrderHooks))
+        .record_hooks(OrderHooks)
         .sample(json!({"ORDS_CLI_ID": 1, "ORDS_VEIC_ID": 1, "ORDS_KM": 15000, "ORDS_DTA_ENTRADA": "2026-11-22", "ORDS_DEFEITO": "Barulho ao frear"}))
-        .action("POST", "/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}", "totalizacao", ActionPerm::Update, "Recalcular e mostrar os totais da ordem de serviço", Arc::new(Totalize))
+        .call("POST", "/ordemservicototalizacao/{ORDS_ID}/{emp}/{ORDS_SERIE}", "totalizacao", ActionPerm::Update, "Recalcular e mostrar os totais da ordem de serviço", Totalize)
         .button(Button::new("Totalizar"))
-        .action("POST", "/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}", "acrescimo", ActionPerm::Update, "Acréscimo da ordem de serviço (corpo: VALOR ou PERCENTUAL dos itens)", Arc::new(Surcharge))
+        .call("POST", "/ordemservicoacrescimo/{NROS}/{emp}/{SERIE}", "acrescimo", ActionPerm::Update, "Acréscimo da ordem de serviço (corpo: VALOR ou PERCENTUAL dos itens)", Surcharge)
         .button(Button::new("Acréscimo").open_when(&["A"]).dialog("surcharge", "Acréscimo da ordem de serviço")
             .param("NROS", Source::Field("ORDS_ID".into()))
             .param("SERIE", Source::Field("ORDS_SERIE".into())))
-        .action("POST", "/ordemservicobaixarestoque", "baixarestoque", ActionPerm::Update, "Baixar o estoque das peças da ordem de serviço, uma vez (corpo: ORDS_ID, ORDS_EMP_ID, ORDS_SERIE)", Arc::new(WriteOff))
+        .call("POST", "/ordemservicobaixarestoque", "baixarestoque", ActionPerm::Update, "Baixar o estoque das peças da ordem de serviço, uma vez (corpo: ORDS_ID, ORDS_EMP_ID, ORDS_SERIE)", WriteOff)
         .button(Button::new("Baixar Estoque").open_when(&["A", "F"]).unless("ORDS_ESTOQUE_BAIXADO")
             .confirm("Baixar estoque", "Deseja baixar do estoque os produtos desta ordem de serviço?", "Baixar")
             .body("ORDS_ID", Source::Field("ORDS_ID".into()))
             .body("ORDS_EMP_ID", Source::Field("ORDS_EMP_ID".into()))
             .body("ORDS_SERIE", Source::Field("ORDS_SERIE".into())))
-        .action("GET", "/ordemservico/consultakm/{vehicle}/{emp}/{odometer}", "consultakm", ActionPerm::View, "Maior quilometragem anterior do veículo contra a informada", Arc::new(Odometer))
-        .action("PUT", "/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "finalizar", ActionPerm::Update, "Finalizar a ordem de serviço", Arc::new(Transition::Finish))
+        .call("GET", "/ordemservico/consultakm/{vehicle}/{emp}/{odometer}", "consultakm", ActionPerm::View, "Maior quilometragem anterior do veículo contra a informada", Odometer)
+        .call("PUT", "/ordemservico/finalizar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "finalizar", ActionPerm::Update, "Finalizar a ordem de serviço", Transition::Finish)
         .button(Button::new("Finalizar").primary().open_when(&["A"])
             .confirm("Finalizar ordem de serviço", "Deseja finalizar a ordem de serviço {ORDS_ID}? Depois de finalizada ela não poderá ser alterada.", "Finalizar"))
-        .action("PUT", "/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "cancelar", ActionPerm::Update, "Cancelar a ordem de serviço", Arc::new(Transition::Cancel))
+        .call("PUT", "/ordemservico/cancelar/{ORDS_ID}/{emp}/{ORDS_SERIE}", "cancelar", ActionPerm::Update, "Cancelar a ordem de serviço", Transition::Cancel)
         .button(Button::new("Cancelar OS").open_when(&["A"]).unless("ORDS_ESTOQUE_BAIXADO")
             .confirm("Cancelar ordem de serviço", "Deseja cancelar a ordem de serviço {ORDS_ID}?", "Cancelar OS"))
         .fields(vec![
@@ -265,7 +272,7 @@ fn ordemservicoproduto() -> Resource {
         .order("ORDP_SEQ")
         .list_path("/ordemservicoproduto/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}")
         .sample(json!({"ORDP_ORDS_ID": 1, "ORDP_PROD_ID": 1, "ORDP_QTDE": "2", "ORDP_VLR_UNIT": "35.90"}))
-        .action("PUT", "/ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto da ordem de serviço", Arc::new(Group))
+        .call("PUT", "/ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}", "agrupar", ActionPerm::Update, "Agrupar as linhas de um produto da ordem de serviço", Group)
         .fields(vec![
             Field::int("ORDP_ORDS_ID", "Ordem de Serviço").required(),
             Field::int("ORDP_ORDS_EMP_ID", "Empresa"),
@@ -321,29 +328,6 @@ fn ordemservicoservicosetor() -> Resource {
     ])
 }
 
-fn readings_check(row: &Value) -> Result<()> {
-    let n = |k: &str| params::dec(&row[k]).ok().filter(|_| !row[k].is_null());
-    for (a, b, what) in [
-        (
-            "KM_ENTRADA",
-            "KM_SAIDA",
-            "A quilometragem de saída não pode ser menor que a de entrada.",
-        ),
-        (
-            "HORIMETRO_ENTRADA",
-            "HORIMETRO_SAIDA",
-            "O horímetro de saída não pode ser menor que o de entrada.",
-        ),
-    ] {
-        if let (Some(x), Some(y)) = (n(a), n(b)) {
-            if y < x {
-                return Err(Error::validation(what));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn ordemservicoservicoleituras() -> Resource {
     Resource::new("ordemservicoservicoleituras", "Leituras da Ordem de Serviço", SCHEMA, "ordemservicoservicoleituras", "ordensdeservico")
         .key(&["NROS", "SERIE"])
@@ -352,7 +336,7 @@ fn ordemservicoservicoleituras() -> Resource {
         .label("OBSERVACAO")
         .order("NROS DESC")
         .list_path("/ordemservicoservicoleituras/{NROS}/{emp}/{SERIE}")
-        .hooks(Arc::new(RowCheck(readings_check)))
+        .record_hooks(ReadingsCheck)
         .sample(json!({"NROS": 1, "KM_ENTRADA": 15000, "KM_SAIDA": 15012, "HORIMETRO_ENTRADA": "1200.5", "COMBUSTIVEL": "1/2", "OBSERVACAO": "Leitura na entrada"}))
         .fields(vec![
             Field::int("NROS", "Ordem de Serviço").required(),
@@ -449,21 +433,21 @@ fn ordemservicoimagem() -> Resource {
     .order("POSICAO")
     .list_path("/ordemservicoimagem/{NROS}/{emp}/{SERIE}")
     .sample(json!({"NROS": 1, "POSICAO": 1, "ORDS_COMP_DOC": "Foto do painel"}))
-    .upload_action(
+    .upload_call(
         "PUT",
         "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}",
         "enviar",
         &IMAGES,
         "Imagem da ordem de serviço na posição (multipart: file, ORDS_COMP_DOC)",
-        Arc::new(ImageUpload),
+        ImageUpload,
     )
-    .action(
+    .call(
         "DELETE",
         "/ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}/{image}",
         "excluir_imagem",
         ActionPerm::Update,
         "Excluir a imagem da posição da ordem de serviço",
-        Arc::new(ImageDelete),
+        ImageDelete,
     )
     .fields(vec![
         Field::int("NROS", "Ordem de Serviço").required(),
