@@ -36,8 +36,8 @@
 //! - `purchases`: the purchase consumers (entries of a finalized purchase at
 //!   landed cost, their undo on cancellation, `stock.compras` ordering the two).
 //! - `resources`: register descriptors, one module per group (`locations`,
-//!   `balances`, `documents`, `kegs`, `queries`, and `posted`: the fields an edit
-//!   of a posted document keeps).
+//!   `balances`, `documents`, `kegs`, `queries`); what a posted document keeps on
+//!   an edit is declared with `Resource::create_only`.
 
 pub mod events;
 pub mod ledger;

@@ -128,6 +128,9 @@ pub struct Field {
     /// Written by the register's hooks (`prepare`), never taken from a client's body
     /// (a document's copy of its customer's name).
     pub server: bool,
+    /// Written on create only: an update's body cannot change it and the engine
+    /// drops it silently (what a document posted to a ledger).
+    pub create_only: bool,
     pub default: Option<Value>,
     /// What the column is to its document (or a created-by stamp), if anything.
     pub role: Option<Role>,
@@ -161,6 +164,7 @@ impl Field {
             write_only: false,
             read_only: false,
             server: false,
+            create_only: false,
             default: None,
             role: None,
             total: None,
@@ -350,6 +354,11 @@ impl Field {
     pub fn server(mut self) -> Self {
         self.server = true;
         self.editable = false;
+        self
+    }
+    /// Written on create only (see the field).
+    pub fn create_only(mut self) -> Self {
+        self.create_only = true;
         self
     }
     /// A header total computed by the engine (read-only to clients).

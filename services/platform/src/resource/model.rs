@@ -71,6 +71,8 @@ pub struct Resource {
     pub constraints: Vec<(String, String)>,
     /// The document this register is the header or a line of.
     pub document: Option<DocPart>,
+    /// Names given to `create_only` (checked against the fields).
+    create_only_names: Vec<String>,
 }
 
 impl Resource {
@@ -105,6 +107,7 @@ impl Resource {
             affects_principal: false,
             constraints: Vec::new(),
             document: None,
+            create_only_names: Vec::new(),
         }
     }
 
@@ -189,6 +192,11 @@ impl Resource {
     }
     pub fn fields(mut self, f: Vec<Field>) -> Self {
         self.fields = f;
+        for f in self.fields.iter_mut() {
+            if self.create_only_names.contains(&f.name) {
+                f.create_only = true;
+            }
+        }
         self
     }
     pub fn group(mut self, title: Option<&str>, framed: bool, width: u8, fields: &[&str]) -> Self {
@@ -335,6 +343,18 @@ impl Resource {
         self.hooks = Some(h);
         self
     }
+    /// Fields written on create only (see `Field::create_only`), by name; the
+    /// names must be declared fields (checked when the registry is built).
+    pub fn create_only(mut self, names: &[&str]) -> Self {
+        for f in self.fields.iter_mut() {
+            if names.contains(&f.name.as_str()) {
+                f.create_only = true;
+            }
+        }
+        self.create_only_names
+            .extend(names.iter().map(|n| n.to_string()));
+        self
+    }
     /// The register's hooks over typed views of the body and the written row.
     pub fn record_hooks<H: RecordHooks>(mut self, h: H) -> Self {
         self.hooks = Some(Arc::new(super::hooks::Typed(h)));
@@ -373,6 +393,9 @@ impl Resource {
             }
         }
         let declared = |n: &str| self.fields.iter().any(|f| f.name == n);
+        if let Some(n) = self.create_only_names.iter().find(|n| !declared(n)) {
+            return Err(format!("{}: create-only field {n} not declared", self.name));
+        }
         if self.key.is_empty() || !self.key.iter().all(|k| declared(k)) {
             return Err(format!("{}: key must be declared fields", self.name));
         }

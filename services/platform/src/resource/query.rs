@@ -897,6 +897,14 @@ async fn prepare_body(
 ) -> Result<Map<String, Value>> {
     check_write(res, caller)?;
     let mut body = client_body(res, body);
+    if op == Op::Update {
+        // What a document already posted elsewhere (a stock movement's product and
+        // quantity) is kept as created: the old screens send the whole row back
+        // on an edit, so the fields are dropped, not refused.
+        for f in res.fields.iter().filter(|f| f.create_only) {
+            body.remove(&f.name);
+        }
+    }
     if let Some(h) = &res.hooks {
         h.before_write(op, caller, &mut body).await?;
         h.prepare(tx, op, caller, emp, &mut body).await?;

@@ -14,7 +14,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::posted::PostedHooks;
 use super::NoBody;
 use crate::ledger::{self, Movement};
 
@@ -31,7 +30,8 @@ fn saldoestoque() -> Resource {
         .company("SALD_EMP_ID")
         .label("SALD_OBS")
         .order("SALD_DATA DESC, SALD_ID DESC")
-        .posted_hooks(&POSTED, Posting)
+        .create_only(&POSTED)
+        .record_hooks(Posting)
         .sample(json!({"SALD_PROD_ID": 1, "SALD_TIPO": "E", "SALD_QTDE": "10", "SALD_CUSTO_UNIT": "5.00", "SALD_DATA": "2026-11-22", "SALD_OBS": "Saldo inicial"}))
         .call(
             "GET",

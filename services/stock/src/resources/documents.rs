@@ -31,7 +31,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::posted::PostedHooks;
 use super::queries::ProductIn;
 use super::NoBody;
 use super::RecordId;
@@ -80,7 +79,8 @@ pub fn correcaoestoque() -> Resource {
         .company("CORE_EMP_ID")
         .label("CORE_OBS")
         .order("CORE_DATA DESC, CORE_ID DESC")
-        .posted_hooks(&CORRECTION_POSTED, Correction)
+        .create_only(&CORRECTION_POSTED)
+        .record_hooks(Correction)
         .sample(json!({"CORE_PROD_ID": 1, "CORE_QTDE_CONTADA": "12", "CORE_DATA": "2026-11-23", "CORE_OBS": "Inventário mensal"}))
         .call(
             "GET",
@@ -286,7 +286,8 @@ fn transferencialocal() -> Resource {
         .company("TRLO_EMP_ID")
         .label("TRLO_OBS")
         .order("TRLO_DATA DESC, TRLO_ID DESC")
-        .posted_hooks(&TRANSFER_POSTED, Transfer)
+        .create_only(&TRANSFER_POSTED)
+        .record_hooks(Transfer)
         .sample(json!({"TRLO_LOCA_ORIGEM": 1, "TRLO_LOCA_DESTINO": 2, "TRLO_DATA": "2026-11-23", "TRLO_OBS": "Reposição da loja"}))
         .fields(vec![
             Field::id("TRLO_ID", "Código"),
@@ -440,7 +441,8 @@ fn transferencialocalproduto() -> Resource {
     .order("TRLP_ID")
     .list_path("/transferencialocalproduto/filtro/{TRLP_TRLO_ID}/{emp}")
     .count_path("/transferencialocalproduto/registros/{TRLP_TRLO_ID}/{emp}")
-    .posted_hooks(&LINE_POSTED, TransferLine)
+    .create_only(&LINE_POSTED)
+    .record_hooks(TransferLine)
     .sample(
         json!({"TRLP_TRLO_ID": 1, "TRLP_PROD_ID": 1, "TRLP_QTDE": "2", "TRLP_OBS": "Gôndola 3"}),
     )
@@ -629,7 +631,8 @@ fn requisicao() -> Resource {
     .company("REQU_EMP_ID")
     .label("REQU_DESCRICAO")
     .order("REQU_DATA DESC, REQU_ID DESC")
-    .posted_hooks(&["REQU_LOCA_ID"], Requisition)
+    .create_only(&["REQU_LOCA_ID"])
+    .record_hooks(Requisition)
     .sample(json!({"REQU_DESCRICAO": "Consumo interno da oficina", "REQU_DATA": "2026-11-23"}))
     .fields(vec![
         Field::id("REQU_ID", "Código"),
@@ -758,7 +761,8 @@ fn requisicaoproduto() -> Resource {
         .order("REQP_ID")
         .list_path("/requisicaoproduto/{REQP_REQU_ID}/{emp}")
         .count_path("/requisicaoproduto/registros/{REQP_REQU_ID}/{emp}")
-        .posted_hooks(&REQUISITION_LINE_POSTED, RequisitionLine)
+        .create_only(&REQUISITION_LINE_POSTED)
+        .record_hooks(RequisitionLine)
         .sample(json!({"REQP_REQU_ID": 1, "REQP_PROD_ID": 1, "REQP_QTDE": "1", "REQP_OBS": "Troca de peça"}))
         .fields(vec![
             Field::id("REQP_ID", "Código"),

@@ -27,7 +27,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map};
 use sqlx::types::chrono::NaiveDate;
 
-use super::posted::PostedHooks;
 use super::{NoBody, RecordId};
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -121,7 +120,8 @@ pub fn movimentacaobarril() -> Resource {
         .company("MOVB_EMP_ID")
         .label("MOVB_OBS")
         .order("MOVB_DATA DESC, MOVB_ID DESC")
-        .posted_hooks(&KEG_MOVE_POSTED, KegMove)
+        .create_only(&KEG_MOVE_POSTED)
+        .record_hooks(KegMove)
         .sample(json!({"MOVB_BAR_ID": 1, "MOVB_TIPO": "R", "MOVB_DATA": "2026-11-24", "MOVB_OBS": "Retorno vazio"}))
         .fields(vec![
             Field::id("MOVB_ID", "Código"),
@@ -311,7 +311,8 @@ pub fn carregamentobarril() -> Resource {
         .company("CARB_EMP_ID")
         .label("CARB_OBS")
         .order("CARB_DATA DESC, CARB_ID DESC")
-        .posted_hooks(&["CARB_CLI_ID"], Loading)
+        .create_only(&["CARB_CLI_ID"])
+        .record_hooks(Loading)
         .sample(json!({"CARB_CLI_ID": 1, "CARB_VEICULO": "ABC1D23", "CARB_DATA": "2026-11-23", "CARB_OBS": "Entrega do bar da praça"}))
         .upload_call(
             "PUT",
@@ -476,7 +477,8 @@ pub fn carregamentobarrilp() -> Resource {
         .label("CARP_OBS")
         .order("CARP_ID")
         .list_path("/carregamentobarrilp/{CARP_CARB_ID}/{emp}")
-        .posted_hooks(&["CARP_CARB_ID", "CARP_BAR_ID"], LoadingLine)
+        .create_only(&["CARP_CARB_ID", "CARP_BAR_ID"])
+        .record_hooks(LoadingLine)
         .sample(json!({"CARP_CARB_ID": 1, "CARP_BAR_ID": 1, "CARP_PROD_ID": 1, "CARP_QTDE": "50", "CARP_OBS": "Chope pilsen"}))
         .fields(vec![
             Field::id("CARP_ID", "Código"),

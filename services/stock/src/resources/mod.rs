@@ -15,7 +15,6 @@ pub mod balances;
 pub mod documents;
 pub mod kegs;
 pub mod locations;
-pub mod posted;
 pub mod queries;
 
 pub fn registry() -> Result<Registry, String> {
