@@ -4,12 +4,15 @@ use std::path::Path;
 
 use erp_platform::config::Config;
 use erp_platform::resource::Registry;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 pub mod accounting;
 pub mod banking;
 pub mod collection;
 pub mod costs;
 pub mod credit;
+pub mod items;
 pub mod movements;
 pub mod receipts;
 pub mod reconciliation;
@@ -17,6 +20,13 @@ pub mod settlement;
 pub mod terms;
 pub mod title_names;
 pub mod titles;
+
+/// The input of a call on one record named by the path's `{id}` (a title, a
+/// settlement, a receipt, a statement line, a customer).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct IdIn {
+    pub id: i64,
+}
 
 /// Registers that write nothing through the generic calls (no sample): the
 /// payables settlement screen's view of the payables, the customers' credit and

@@ -5,9 +5,12 @@ use std::collections::HashSet;
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::types::decimal_out;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::Value;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::settlement::publish_standing;
 use super::{brl, load, refusal, Settled, Side, Standing};
@@ -213,6 +216,46 @@ pub async fn offset(tx: &mut Tx, client: i64, emp: i64, o: &Offset) -> Result<Ve
     Ok(done)
 }
 
+/// An advance open to offset, as the purchase screen lists it (legacy `CMPD_*`
+/// names; `SALDO` = paid − offset).
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct AdvanceRow {
+    #[serde(rename = "CMPD_ID")]
+    pub id: i64,
+    #[serde(rename = "CMPD_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "CMPD_COMP_FORN_ID")]
+    pub supplier: i64,
+    #[serde(rename = "FORN_DESCRICAO")]
+    pub supplier_name: Option<String>,
+    #[serde(rename = "CMPD_DOCUMENTO")]
+    pub document: Option<String>,
+    #[serde(rename = "CMPD_DTA_EMIS")]
+    pub issued: NaiveDate,
+    #[serde(rename = "CMPD_DTA_MOV")]
+    pub paid_on: Option<NaiveDate>,
+    /// What the advance is worth: value plus surcharge.
+    #[serde(rename = "CMPD_VLR_TITULO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub worth: Decimal,
+    #[serde(rename = "CMPD_VLR_PAGO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub paid: Decimal,
+    #[serde(rename = "CMPD_VLR_COMPENSADO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub offset: Decimal,
+    #[serde(rename = "SALDO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub balance: Decimal,
+    /// The account the advance was paid from.
+    #[serde(rename = "BCO_ID")]
+    pub bank: Option<i64>,
+    #[serde(rename = "BCO_DESCRICAO")]
+    pub bank_name: Option<String>,
+    #[serde(rename = "CMPD_OBS")]
+    pub remarks: Option<String>,
+}
+
 /// The supplier's advances with something left to offset, paid from account
 /// `bank` (any account when none), oldest first, as rows for the purchase screen.
 pub async fn advances(
@@ -221,15 +264,13 @@ pub async fn advances(
     emp: i64,
     supplier: i64,
     bank: Option<i64>,
-) -> Result<Vec<Value>> {
-    Ok(sqlx::query_scalar(
-        "SELECT json_build_object(
-             'CMPD_ID', t.tit_id, 'CMPD_EMP_ID', t.tit_emp_id, 'CMPD_COMP_FORN_ID', t.tit_pessoa_id,
-             'FORN_DESCRICAO', t.tit_pessoa_nome, 'CMPD_DOCUMENTO', t.tit_documento,
-             'CMPD_DTA_EMIS', t.tit_dta_emis, 'CMPD_DTA_MOV', t.tit_dta_pag,
-             'CMPD_VLR_TITULO', t.tit_valor + t.tit_acrescimo, 'CMPD_VLR_PAGO', t.tit_pago,
-             'CMPD_VLR_COMPENSADO', t.tit_compensado, 'SALDO', t.tit_pago - t.tit_compensado,
-             'BCO_ID', b.bco_id, 'BCO_DESCRICAO', b.bco_descricao, 'CMPD_OBS', t.tit_obs)
+) -> Result<Vec<AdvanceRow>> {
+    Ok(sqlx::query_as(
+        "SELECT t.tit_id AS id, t.tit_emp_id AS emp, t.tit_pessoa_id AS supplier, t.tit_pessoa_nome AS supplier_name,
+                t.tit_documento AS document, t.tit_dta_emis AS issued, t.tit_dta_pag AS paid_on,
+                t.tit_valor + t.tit_acrescimo AS worth, t.tit_pago AS paid, t.tit_compensado AS offset,
+                t.tit_pago - t.tit_compensado AS balance, b.bco_id AS bank, b.bco_descricao AS bank_name,
+                t.tit_obs AS remarks
          FROM finance.contaspagar t
          CROSS JOIN LATERAL (
              SELECT x.baix_bco_id FROM finance.baixas x

@@ -50,12 +50,12 @@
 //!   the checks of the references they carry (`known_*`).
 //! - `title`: [`Title`] as a settlement sees it, [`load`] (locked), [`refusal`],
 //!   [`Standing`] and [`brl`] for messages.
-//! - `settlement`: [`settle`] (baixa), its items and result, its answer row, and
-//!   the movement history and the fact every settlement change writes.
+//! - `settlement`: [`settle`] (baixa), its items and result, and the movement
+//!   history and the fact every settlement change writes.
 //! - `reversal`: [`reverse`] (estorno).
 //! - `advances`: [`offset`] against a supplier's advance and the [`advances`]
-//!   open to offset.
-//! - `queries`: [`settlements_of`] a title, for the screens.
+//!   open to offset ([`AdvanceRow`]).
+//! - `queries`: [`settlements_of`] a title ([`SettlementRow`]), for the screens.
 
 mod advances;
 mod creation;
@@ -67,12 +67,12 @@ mod settlement;
 mod side;
 mod title;
 
-pub use advances::{advances, offset, Offset};
+pub use advances::{advances, offset, AdvanceRow, Offset};
 pub use creation::{insert, known_account, known_centre, known_method, NewTitle};
 pub use documents::{cancel_document, claim, remove_document, set_document_total, Claim, Origin};
 pub use parameters::{parameters, terms, today, Parameters};
-pub use queries::settlements_of;
+pub use queries::{settlements_of, SettlementRow};
 pub use reversal::{reverse, Reversed};
-pub use settlement::{charges_of, settle, settled_json, SettleItem, Settled, Settlement};
+pub use settlement::{charges_of, settle, SettleItem, Settled, Settlement};
 pub use side::Side;
 pub use title::{brl, load, refusal, Standing, Title};

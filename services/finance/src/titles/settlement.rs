@@ -1,6 +1,6 @@
-//! Settlement (baixa) of one or more titles of a company, all or nothing, and its
-//! answer row; the history of its bank movement and the fact of a settlement
-//! change, which reversals and offsets share.
+//! Settlement (baixa) of one or more titles of a company, all or nothing; the
+//! history of its bank movement and the fact of a settlement change, which
+//! reversals and offsets share.
 
 use std::collections::HashSet;
 
@@ -8,7 +8,6 @@ use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
 
 use super::{brl, load, parameters, refusal, Parameters, Side, Standing, Title};
 use crate::bank::{self, Movement};
@@ -265,22 +264,4 @@ pub async fn settle(
         movement_id += 1;
     }
     Ok(done)
-}
-
-/// A settlement's answer row.
-pub fn settled_json(side: Side, s: &Settled) -> Value {
-    let mut row = json!({
-        "BAIX_ID": s.settlement,
-        "BAIX_VALOR": crate::num(s.value),
-        "BAIX_JUROS": crate::num(s.interest),
-        "BAIX_MULTA": crate::num(s.fine),
-        "BAIX_DESCONTO": crate::num(s.discount),
-        "BAIX_TOTAL": crate::num(s.total),
-        "MBCA_ID": s.movement,
-        "SALDO": crate::num(s.balance),
-    });
-    if let Value::Object(m) = &mut row {
-        m.insert(side.key().into(), Value::from(s.title));
-    }
-    row
 }
