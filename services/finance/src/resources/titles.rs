@@ -30,7 +30,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::values::parse_date;
+use erp_platform::resource::call::Date;
 use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Op, RecordHooks, Resource, Role};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
@@ -40,6 +40,7 @@ use serde_json::json;
 use super::receipts::SettlementReceipt;
 use super::settlement as calls;
 use super::title_names::names;
+use super::Loose;
 use crate::titles::{brl, Side};
 use erp_platform::resource::ReadOnly;
 
@@ -428,8 +429,7 @@ pub const ADVANCE_MANUAL: &str =
     "Adiantamento é um título lançado em Contas a Pagar: parcela de compra não pode ser adiantamento.";
 
 /// What the title hooks read of a body: the issue and due dates (either side's
-/// names; read as text and checked with the engine's date reader, so a bad date
-/// is refused with the engine's own message).
+/// names; a date that is no date is left for the engine to refuse).
 #[derive(Deserialize, Serialize)]
 pub struct TitleBody {
     #[serde(
@@ -438,14 +438,14 @@ pub struct TitleBody {
         default,
         skip_serializing
     )]
-    issued: Option<String>,
+    issued: Loose<Date>,
     #[serde(
         rename = "CRCB_DTA_VCTO",
         alias = "CMPD_DTA_VCTO",
         default,
         skip_serializing
     )]
-    due: Option<String>,
+    due: Loose<Date>,
 }
 
 /// What the title hooks read of a written title (either side's names).
@@ -484,13 +484,7 @@ impl RecordHooks for TitleHooks {
     type Row = TitleRow;
 
     async fn before_write(&self, _op: Op, _caller: &Caller, body: &mut TitleBody) -> Result<()> {
-        let date = |s: &Option<String>| -> Result<Option<chrono::NaiveDate>> {
-            match s {
-                Some(s) => parse_date(s).map(Some),
-                None => Ok(None),
-            }
-        };
-        if let (Some(issued), Some(due)) = (date(&body.issued)?, date(&body.due)?) {
+        if let (Loose(Some(issued)), Loose(Some(due))) = (body.issued, body.due) {
             if due < issued {
                 return Err(Error::validation(
                     "A data de vencimento não pode ser anterior à data de emissão.",
