@@ -514,10 +514,22 @@ pub struct PayablesToSettleIn {
     #[serde(rename = "DATA_BAIXA", default)]
     #[schemars(title = "Data da baixa")]
     pub on: Option<Date>,
-    /// The register's list body (ORDENACAO, LIMIT, PAGINATION, field filters):
-    /// free-form, as the engine's list reads it.
+    /// The statuses listed (default the open and partly paid ones: A, P).
+    #[serde(rename = "CMPD_SITUACAO", default)]
+    #[schemars(title = "Situação")]
+    pub status: Option<Statuses>,
+    /// The rest of the register's list body (ORDENACAO, LIMIT, PAGINATION, field
+    /// filters): free-form, as the engine's list reads it.
     #[serde(flatten)]
     pub filter: Map<String, Value>,
+}
+
+/// A status filter: one status or several.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Statuses {
+    One(String),
+    Many(Vec<String>),
 }
 
 /// A payable to settle: the register's row with the charges of settling its
@@ -572,10 +584,15 @@ impl Operation for PayablesToSettle {
             None => titles::today(cx.tx).await?,
         };
         let mut filter = i.filter;
-        let status = super::title_names::PAYABLE.f("SITUACAO");
-        if filter.get(&status).is_none_or(Value::is_null) {
-            filter.insert(status, json!(["A", "P"]));
-        }
+        let statuses = match i.status {
+            Some(Statuses::One(s)) => vec![s],
+            Some(Statuses::Many(v)) => v,
+            None => vec!["A".into(), "P".into()],
+        };
+        filter.insert(
+            super::title_names::PAYABLE.f("SITUACAO"),
+            Value::from(statuses),
+        );
         let rows = query::list(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?;
         for k in ["ORDENACAO", "LIMIT", "PAGINATION", "OFFSET"] {
             filter.remove(k);
