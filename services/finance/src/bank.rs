@@ -12,8 +12,12 @@
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::types::decimal_out;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// Credit ('C', money in) or debit ('D', money out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,8 +343,31 @@ pub async fn transfer(tx: &mut Tx, client: i64, t: &Transfer) -> Result<(i64, i6
     Ok((first, first + 1))
 }
 
+/// An account's balances over a period (legacy names).
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct PeriodBalance {
+    #[serde(rename = "BCO_ID")]
+    pub bank: i64,
+    #[serde(rename = "BCO_DESCRICAO")]
+    pub name: String,
+    /// The balance before the period.
+    #[serde(rename = "SALDO_ANTERIOR", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub before: Decimal,
+    #[serde(rename = "CREDITOS", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub credits: Decimal,
+    #[serde(rename = "DEBITOS", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub debits: Decimal,
+    /// The balance at the period's end.
+    #[serde(rename = "SALDO_FINAL", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub after: Decimal,
+}
+
 /// Balances per account over a period: before it, its credits and debits, after
-/// it (`bank`: one account, or all of the company).
+/// it (`bank`: one account, or all of the company), by account name.
 pub async fn period_balances(
     tx: &mut Tx,
     client: i64,
@@ -348,16 +375,15 @@ pub async fn period_balances(
     from: NaiveDate,
     to: NaiveDate,
     bank: Option<i64>,
-) -> Result<serde_json::Value> {
+) -> Result<Vec<PeriodBalance>> {
     if to < from {
         return Err(Error::validation(
             "A data final deve ser igual ou posterior à inicial.",
         ));
     }
-    Ok(sqlx::query_scalar(
-        "SELECT coalesce(jsonb_agg(jsonb_build_object('BCO_ID', t.bco_id, 'BCO_DESCRICAO', t.bco_descricao,
-                    'SALDO_ANTERIOR', t.anterior, 'CREDITOS', t.creditos, 'DEBITOS', t.debitos,
-                    'SALDO_FINAL', t.anterior + t.creditos - t.debitos) ORDER BY t.bco_descricao, t.bco_id), '[]'::jsonb)
+    Ok(sqlx::query_as(
+        "SELECT t.bco_id AS bank, t.bco_descricao AS name, t.anterior AS before, t.creditos AS credits,
+                t.debitos AS debits, t.anterior + t.creditos - t.debitos AS after
          FROM (SELECT b.bco_id, b.bco_descricao,
                       b.bco_saldo_inicial + coalesce(sum(CASE WHEN m.mbca_dta_mov < $3
                           THEN CASE m.mbca_tipo WHEN 'C' THEN m.mbca_valor ELSE -m.mbca_valor END END), 0) AS anterior,
@@ -367,13 +393,14 @@ pub async fn period_balances(
                LEFT JOIN finance.movimentacaobancaria m ON m.client_id = b.client_id AND m.mbca_emp_id = b.bco_emp_id
                     AND m.mbca_bco_id = b.bco_id AND m.mbca_dta_mov <= $4
                WHERE b.client_id = $1 AND b.bco_emp_id = $2 AND ($5::bigint IS NULL OR b.bco_id = $5)
-               GROUP BY b.bco_id, b.bco_descricao, b.bco_saldo_inicial) t",
+               GROUP BY b.bco_id, b.bco_descricao, b.bco_saldo_inicial) t
+         ORDER BY t.bco_descricao, t.bco_id",
     )
     .bind(client)
     .bind(emp)
     .bind(from)
     .bind(to)
     .bind(bank)
-    .fetch_one(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?)
 }

@@ -10,9 +10,12 @@
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::types::decimal_out;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sqlx::Row;
 
 fn day(d: NaiveDate) -> String {
@@ -58,6 +61,73 @@ async fn figures(
     Ok(Day { opening: r.try_get(0)?, entries: r.try_get(1)?, exits: r.try_get(2)? })
 }
 
+/// What a payment method moved on the day.
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct MethodTotals {
+    #[serde(rename = "FRMP_ID")]
+    pub method: Option<i64>,
+    /// 'Sem forma de pagamento' for movements without one.
+    #[serde(rename = "FRMP_DESCRICAO")]
+    pub name: String,
+    #[serde(rename = "ENTRADAS", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub entries: Decimal,
+    #[serde(rename = "SAIDAS", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub exits: Decimal,
+}
+
+/// A movement of the day.
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct DayMovement {
+    #[serde(rename = "MBCA_ID")]
+    pub id: i64,
+    #[serde(rename = "MBCA_BCO_ID")]
+    pub bank: i64,
+    #[serde(rename = "BCO_DESCRICAO")]
+    pub bank_name: String,
+    #[serde(rename = "MBCA_DTA_MOV")]
+    pub date: NaiveDate,
+    #[serde(rename = "MBCA_TIPO")]
+    pub kind: String,
+    #[serde(rename = "MBCA_VALOR", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub value: Decimal,
+    #[serde(rename = "MBCA_HISTORICO")]
+    pub history: String,
+    #[serde(rename = "MBCA_DOCUMENTO")]
+    pub document: Option<String>,
+    #[serde(rename = "MBCA_FRMP_ID")]
+    pub method: Option<i64>,
+    #[serde(rename = "MBCA_ORIGEM")]
+    pub origin: String,
+}
+
+/// The day's cash: its figures, whether it is closed, its totals by payment
+/// method and its movements.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Summary {
+    #[serde(rename = "DATA")]
+    pub date: NaiveDate,
+    /// One account, or none: every account of the company.
+    #[serde(rename = "BCO_ID")]
+    pub bank: Option<i64>,
+    #[serde(rename = "FECHADO")]
+    pub closed: bool,
+    #[serde(rename = "SALDO_INICIAL")]
+    pub opening: Dec,
+    #[serde(rename = "ENTRADAS")]
+    pub entries: Dec,
+    #[serde(rename = "SAIDAS")]
+    pub exits: Dec,
+    #[serde(rename = "SALDO_FINAL")]
+    pub closing: Dec,
+    #[serde(rename = "FORMAS")]
+    pub methods: Vec<MethodTotals>,
+    #[serde(rename = "MOVIMENTOS")]
+    pub movements: Vec<DayMovement>,
+}
+
 /// The day's cash (see the module's doc).
 pub async fn summary(
     tx: &mut Tx,
@@ -65,7 +135,7 @@ pub async fn summary(
     emp: i64,
     date: NaiveDate,
     bank: Option<i64>,
-) -> Result<Value> {
+) -> Result<Summary> {
     let d = figures(tx, client, emp, date, bank).await?;
     let closed: Option<i64> = sqlx::query_scalar(
         "SELECT movd_id FROM finance.movdiario WHERE client_id = $1 AND movd_emp_id = $2 AND movd_dta_mov = $3",
@@ -75,51 +145,49 @@ pub async fn summary(
     .bind(date)
     .fetch_optional(&mut **tx)
     .await?;
-    let methods: Value = sqlx::query_scalar(
-        "SELECT coalesce(jsonb_agg(jsonb_build_object('FRMP_ID', t.frmp_id, 'FRMP_DESCRICAO', t.descricao,
-                    'ENTRADAS', t.entradas, 'SAIDAS', t.saidas) ORDER BY t.descricao), '[]'::jsonb)
-         FROM (SELECT m.mbca_frmp_id AS frmp_id, coalesce(f.frmp_descricao, 'Sem forma de pagamento') AS descricao,
-                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'C'), 0) AS entradas,
-                      coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'D'), 0) AS saidas
-               FROM finance.movimentacaobancaria m
-               LEFT JOIN finance.formapagamento f ON f.client_id = m.client_id AND f.frmp_id = m.mbca_frmp_id
-               WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3
-                 AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)
-               GROUP BY m.mbca_frmp_id, f.frmp_descricao) t",
+    let methods: Vec<MethodTotals> = sqlx::query_as(
+        "SELECT m.mbca_frmp_id AS method, coalesce(f.frmp_descricao, 'Sem forma de pagamento') AS name,
+                coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'C'), 0) AS entries,
+                coalesce(sum(m.mbca_valor) FILTER (WHERE m.mbca_tipo = 'D'), 0) AS exits
+         FROM finance.movimentacaobancaria m
+         LEFT JOIN finance.formapagamento f ON f.client_id = m.client_id AND f.frmp_id = m.mbca_frmp_id
+         WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3
+           AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)
+         GROUP BY m.mbca_frmp_id, f.frmp_descricao
+         ORDER BY 2",
     )
     .bind(client)
     .bind(emp)
     .bind(date)
     .bind(bank)
-    .fetch_one(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
-    let movements: Value = sqlx::query_scalar(
-        "SELECT coalesce(jsonb_agg(jsonb_build_object('MBCA_ID', m.mbca_id, 'MBCA_BCO_ID', m.mbca_bco_id,
-                    'BCO_DESCRICAO', b.bco_descricao, 'MBCA_DTA_MOV', to_char(m.mbca_dta_mov, 'YYYY-MM-DD'),
-                    'MBCA_TIPO', m.mbca_tipo, 'MBCA_VALOR', m.mbca_valor, 'MBCA_HISTORICO', m.mbca_historico,
-                    'MBCA_DOCUMENTO', m.mbca_documento, 'MBCA_FRMP_ID', m.mbca_frmp_id, 'MBCA_ORIGEM', m.mbca_origem)
-                    ORDER BY m.mbca_id), '[]'::jsonb)
+    let movements: Vec<DayMovement> = sqlx::query_as(
+        "SELECT m.mbca_id AS id, m.mbca_bco_id AS bank, b.bco_descricao AS bank_name, m.mbca_dta_mov AS date,
+                m.mbca_tipo AS kind, m.mbca_valor AS value, m.mbca_historico AS history,
+                m.mbca_documento AS document, m.mbca_frmp_id AS method, m.mbca_origem AS origin
          FROM finance.movimentacaobancaria m
          JOIN finance.banco b ON b.client_id = m.client_id AND b.bco_emp_id = m.mbca_emp_id AND b.bco_id = m.mbca_bco_id
-         WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3 AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)",
+         WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_dta_mov = $3 AND ($4::bigint IS NULL OR m.mbca_bco_id = $4)
+         ORDER BY m.mbca_id",
     )
     .bind(client)
     .bind(emp)
     .bind(date)
     .bind(bank)
-    .fetch_one(&mut **tx)
+    .fetch_all(&mut **tx)
     .await?;
-    Ok(json!({
-        "DATA": date.format("%Y-%m-%d").to_string(),
-        "BCO_ID": bank,
-        "FECHADO": closed.is_some(),
-        "SALDO_INICIAL": crate::num(d.opening),
-        "ENTRADAS": crate::num(d.entries),
-        "SAIDAS": crate::num(d.exits),
-        "SALDO_FINAL": crate::num(d.closing()),
-        "FORMAS": methods,
-        "MOVIMENTOS": movements,
-    }))
+    Ok(Summary {
+        date,
+        bank,
+        closed: closed.is_some(),
+        opening: d.opening.into(),
+        entries: d.entries.into(),
+        exits: d.exits.into(),
+        closing: d.closing().into(),
+        methods,
+        movements,
+    })
 }
 
 /// Closes day `date` of the company (every account); answers the row.

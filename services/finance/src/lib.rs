@@ -79,7 +79,9 @@
 //! - `events`: the consumers of orders' facts (invoiced orders, finalized and
 //!   cancelled purchases) and of the copied registers.
 //! - `grpc`: `finance.v1.FinanceService` (credit position).
-//! - `resources`: register descriptors, one module per group of registers:
+//! - `resources`: register descriptors, one module per group of registers, with
+//!   their typed calls and hooks (`items`: body lists of ids or objects;
+//!   `title_names`: the title registers' legacy names):
 //!   - `banking`: bank accounts and the upload of their certificate and key;
 //!   - `terms`: card acquirers, payment methods, payment and due-date conditions;
 //!   - `costs`: cost-centre groups, cost centres (with their structure) and
@@ -117,14 +119,11 @@ pub mod resources;
 pub mod slips;
 pub mod titles;
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 use erp_platform::service::ServiceCtx;
 use erp_platform::transport::Listener;
 use erp_platform::{Error, Result};
-use rust_decimal::Decimal;
-use serde_json::Value;
 use sqlx::migrate::Migrator;
 
 pub const SCHEMA: &str = "finance";
@@ -150,11 +149,4 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
         t.abort();
     }
     result
-}
-
-/// Money in an answer as a JSON number, exact (as the engine answers decimals).
-pub(crate) fn num(d: Decimal) -> Value {
-    serde_json::Number::from_str(&d.normalize().to_string())
-        .map(Value::Number)
-        .unwrap_or(Value::Null)
 }

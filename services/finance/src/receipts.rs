@@ -25,12 +25,13 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
-use erp_platform::resource::values::parse_decimal;
+use erp_platform::resource::call::Dec;
 use erp_platform::validators::{self, CpfCnpj, ValidationError};
 use erp_platform::{Error, Result};
 use erp_print::{PrintError, Receipt};
 use rust_decimal::Decimal;
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::copies::{self, Company, Party};
 use crate::titles::{self, brl, Side, Title};
@@ -305,30 +306,49 @@ pub struct FreeReceipt {
     pub date: NaiveDate,
 }
 
-fn field<'a>(body: &'a Map<String, Value>, k: &str) -> Option<&'a Value> {
-    body.get(k)
-        .filter(|v| !v.is_null() && !matches!(v, Value::String(s) if s.trim().is_empty()))
+/// The body of `POST /reciboavulso/{emp}` as it arrives: every value optional,
+/// so that [`FreeReceipt::parse`] answers the first one missing or wrong in the
+/// spec's words.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct FreeReceiptIn {
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor", extend("x-invalid" = "Valor inválido."))]
+    pub value: Option<Dec>,
+    #[serde(rename = "PAGADOR", default)]
+    #[schemars(title = "Pagador")]
+    pub payer: Option<String>,
+    #[serde(rename = "PAGADOR_DOC", default)]
+    #[schemars(title = "CPF/CNPJ do pagador")]
+    pub payer_document: Option<String>,
+    /// None: the company received.
+    #[serde(rename = "RECEBEDOR", default)]
+    #[schemars(title = "Recebedor")]
+    pub payee: Option<String>,
+    #[serde(rename = "RECEBEDOR_DOC", default)]
+    #[schemars(title = "CPF/CNPJ do recebedor")]
+    pub payee_document: Option<String>,
+    #[serde(rename = "REFERENTE", default)]
+    #[schemars(title = "Referente")]
+    pub reference: Option<String>,
+    #[serde(rename = "CIDADE", default)]
+    #[schemars(title = "Cidade")]
+    pub city: Option<String>,
+    /// yyyy-MM-dd only (the spec's form: '24/11/2026' is 'Data inválida'), so
+    /// read as text.
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<String>,
 }
 
-fn required_text(body: &Map<String, Value>, k: &str, label: &str, max: usize) -> Result<String> {
-    match field(body, k) {
+fn required_text(v: Option<String>, label: &str, max: usize) -> Result<String> {
+    match v {
         None => Err(Error::validation(validators::required(label).to_string())),
-        Some(Value::String(s)) => limited(s, label, max),
-        Some(other) => limited(&other.to_string(), label, max),
+        Some(s) => limited(&s, label, max),
     }
 }
 
-fn optional_text(
-    body: &Map<String, Value>,
-    k: &str,
-    label: &str,
-    max: usize,
-) -> Result<Option<String>> {
-    match field(body, k) {
-        None => Ok(None),
-        Some(Value::String(s)) => limited(s, label, max).map(Some),
-        Some(other) => limited(&other.to_string(), label, max).map(Some),
-    }
+fn optional_text(v: Option<String>, label: &str, max: usize) -> Result<Option<String>> {
+    v.map(|s| limited(&s, label, max)).transpose()
 }
 
 fn limited(s: &str, label: &str, max: usize) -> Result<String> {
@@ -341,8 +361,8 @@ fn limited(s: &str, label: &str, max: usize) -> Result<String> {
     Ok(s.to_string())
 }
 
-fn document(body: &Map<String, Value>, k: &str) -> Result<String> {
-    match optional_text(body, k, "CPF/CNPJ", 20)? {
+fn document(v: Option<String>) -> Result<String> {
+    match optional_text(v, "CPF/CNPJ", 20)? {
         None => Ok(String::new()),
         Some(d) => CpfCnpj::parse(&d)
             .map(|d| d.as_str().to_string())
@@ -356,11 +376,11 @@ impl FreeReceipt {
     /// found is the answer, in the spec's words ('Valor é obrigatório!', 'O campo
     /// Valor deve ser maior ou igual a 0,01 ', 'CPF/CNPJ inválido.', 'Data
     /// inválida').
-    pub fn parse(body: &Map<String, Value>) -> Result<FreeReceipt> {
-        let value = match field(body, "VALOR") {
-            None => return Err(Error::validation(validators::required("Valor").to_string())),
-            Some(v) => parse_decimal(v).ok_or_else(|| Error::validation("Valor inválido."))?,
-        };
+    pub fn parse(body: FreeReceiptIn) -> Result<FreeReceipt> {
+        let value = body
+            .value
+            .map(Dec::get)
+            .ok_or_else(|| Error::validation(validators::required("Valor").to_string()))?;
         if value < Decimal::new(1, 2) {
             return Err(Error::validation(
                 validators::min("Valor", "0,01").to_string(),
@@ -377,17 +397,16 @@ impl FreeReceipt {
                 validators::max("9.999.999.999.999,99", "").to_string(),
             ));
         }
-        let payer = required_text(body, "PAGADOR", "Pagador", 150)?;
-        let payer_document = document(body, "PAGADOR_DOC")?;
-        let payee = optional_text(body, "RECEBEDOR", "Recebedor", 150)?;
-        let payee_document = document(body, "RECEBEDOR_DOC")?;
-        let reference = required_text(body, "REFERENTE", "Referente", 500)?;
-        let city = required_text(body, "CIDADE", "Cidade", 60)?;
-        let date = match field(body, "DATA") {
+        let payer = required_text(body.payer, "Pagador", 150)?;
+        let payer_document = document(body.payer_document)?;
+        let payee = optional_text(body.payee, "Recebedor", 150)?;
+        let payee_document = document(body.payee_document)?;
+        let reference = required_text(body.reference, "Referente", 500)?;
+        let city = required_text(body.city, "Cidade", 60)?;
+        let date = match body.date {
             None => return Err(Error::validation(validators::required("Data").to_string())),
-            Some(Value::String(s)) => NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
+            Some(s) => NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
                 .map_err(|_| Error::validation(ValidationError::Date.to_string()))?,
-            Some(_) => return Err(Error::validation(ValidationError::Date.to_string())),
         };
         Ok(FreeReceipt {
             value,
@@ -505,7 +524,7 @@ pub async fn free(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn title(origin: &str, origin_id: Option<i64>, serie: Option<&str>) -> Title {
         Title {
@@ -572,8 +591,20 @@ mod tests {
         );
     }
 
+    /// The body read as the call reads it (the engine's input parser), then checked.
     fn parse(v: Value) -> std::result::Result<FreeReceipt, String> {
-        FreeReceipt::parse(v.as_object().unwrap_or(&Map::new())).map_err(|e| e.public_message())
+        let schema = serde_json::to_value(
+            erp_platform::resource::call::schema_generator()
+                .into_root_schema_for::<FreeReceiptIn>(),
+        )
+        .unwrap_or_default();
+        erp_platform::resource::call::input::parse::<FreeReceiptIn>(
+            &Default::default(),
+            &v,
+            &schema,
+        )
+        .and_then(FreeReceipt::parse)
+        .map_err(|e| e.public_message())
     }
 
     #[test]

@@ -2,10 +2,13 @@
 
 use std::collections::HashMap;
 
+use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::DAYS;
@@ -22,6 +25,42 @@ fn belongs(statement: &Statement, account_number: &str) -> bool {
     want.is_empty() || digits(&statement.account_id).contains(want)
 }
 
+/// One statement of the file imported.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct StatementOut {
+    /// The statement's ACCTID.
+    #[serde(rename = "CONTA")]
+    pub account: String,
+    #[serde(rename = "INICIO")]
+    pub start: Option<NaiveDate>,
+    #[serde(rename = "FIM")]
+    pub end: Option<NaiveDate>,
+    /// The closing balance.
+    #[serde(rename = "SALDO")]
+    pub balance: Option<Dec>,
+    #[serde(rename = "DATA_SALDO")]
+    pub balance_date: Option<NaiveDate>,
+    #[serde(rename = "IMPORTADOS")]
+    pub imported: usize,
+}
+
+/// What an import did: lines imported, skipped (imported before), how many of
+/// the new ones have a suggestion, each statement of the account and the
+/// accounts of the file's other statements (not imported).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Imported {
+    #[serde(rename = "IMPORTADOS")]
+    pub imported: i64,
+    #[serde(rename = "IGNORADOS")]
+    pub skipped: i64,
+    #[serde(rename = "SUGERIDOS")]
+    pub suggested: i64,
+    #[serde(rename = "EXTRATOS")]
+    pub statements: Vec<StatementOut>,
+    #[serde(rename = "OUTRAS_CONTAS")]
+    pub other_accounts: Vec<String>,
+}
+
 /// Imports OFX file `bytes` into account `bank` (see the module's doc).
 pub async fn import(
     tx: &mut Tx,
@@ -30,7 +69,7 @@ pub async fn import(
     user: i64,
     bank: i64,
     bytes: &[u8],
-) -> Result<Value> {
+) -> Result<Imported> {
     let number: Option<String> = sqlx::query_scalar(
         "SELECT coalesce(bco_conta, '') FROM finance.banco WHERE client_id = $1 AND bco_emp_id = $2 AND bco_id = $3",
     )
@@ -162,14 +201,14 @@ pub async fn import(
         .bind((user > 0).then_some(user))
         .execute(&mut **tx)
         .await?;
-        out.push(json!({
-            "CONTA": st.account_id,
-            "INICIO": st.start.map(|d| d.format("%Y-%m-%d").to_string()),
-            "FIM": st.end.map(|d| d.format("%Y-%m-%d").to_string()),
-            "SALDO": st.ledger_balance.map(crate::num),
-            "DATA_SALDO": st.ledger_balance_date.map(|d| d.format("%Y-%m-%d").to_string()),
-            "IMPORTADOS": done.len(),
-        }));
+        out.push(StatementOut {
+            account: st.account_id.clone(),
+            start: st.start,
+            end: st.end,
+            balance: st.ledger_balance.map(Dec),
+            balance_date: st.ledger_balance_date,
+            imported: done.len(),
+        });
         new_ids.extend(done);
     }
     let suggested: i64 = sqlx::query_scalar(
@@ -189,11 +228,11 @@ pub async fn import(
     .bind(DAYS as i32)
     .fetch_one(&mut **tx)
     .await?;
-    Ok(json!({
-        "IMPORTADOS": imported,
-        "IGNORADOS": skipped,
-        "SUGERIDOS": suggested,
-        "EXTRATOS": out,
-        "OUTRAS_CONTAS": others.iter().map(|s| s.account_id.clone()).collect::<Vec<_>>(),
-    }))
+    Ok(Imported {
+        imported,
+        skipped,
+        suggested,
+        statements: out,
+        other_accounts: others.iter().map(|s| s.account_id.clone()).collect(),
+    })
 }

@@ -25,17 +25,22 @@
 mod import;
 mod suggest;
 
+use std::collections::HashMap;
+
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::types::decimal_out;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sqlx::Row;
 
 use crate::bank::{self, Direction, Movement};
 use crate::titles::brl;
-pub use import::import;
-pub use suggest::{suggestions, DAYS, MAX_GROUP};
+pub use import::{import, Imported, StatementOut};
+pub use suggest::{suggestions, Suggestion, DAYS, MAX_GROUP};
 
 /// A statement line.
 #[derive(Clone, Debug)]
@@ -50,10 +55,33 @@ pub struct Line {
     pub status: String,
 }
 
-/// A movement as the reconciliation answers it.
-pub(crate) const MOVEMENT_JSON: &str = "jsonb_build_object('MBCA_ID', m.mbca_id, 'MBCA_BCO_ID', m.mbca_bco_id,
-    'MBCA_DTA_MOV', to_char(m.mbca_dta_mov, 'YYYY-MM-DD'), 'MBCA_TIPO', m.mbca_tipo, 'MBCA_VALOR', m.mbca_valor,
-    'MBCA_HISTORICO', m.mbca_historico, 'MBCA_DOCUMENTO', m.mbca_documento, 'MBCA_ORIGEM', m.mbca_origem)";
+/// A movement as the reconciliation answers it (matched with a line, or in a
+/// suggestion).
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct MovementOut {
+    #[serde(rename = "MBCA_ID")]
+    pub id: i64,
+    #[serde(rename = "MBCA_BCO_ID")]
+    pub bank: i64,
+    #[serde(rename = "MBCA_DTA_MOV")]
+    pub date: NaiveDate,
+    #[serde(rename = "MBCA_TIPO")]
+    pub kind: String,
+    #[serde(rename = "MBCA_VALOR", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub value: Decimal,
+    #[serde(rename = "MBCA_HISTORICO")]
+    pub history: String,
+    #[serde(rename = "MBCA_DOCUMENTO")]
+    pub document: Option<String>,
+    #[serde(rename = "MBCA_ORIGEM")]
+    pub origin: String,
+}
+
+/// The columns of a [`MovementOut`] of movement `m`.
+pub(crate) const MOVEMENT_COLUMNS: &str = "m.mbca_id AS id, m.mbca_bco_id AS bank, m.mbca_dta_mov AS date,
+    m.mbca_tipo AS kind, m.mbca_valor AS value, m.mbca_historico AS history, m.mbca_documento AS document,
+    m.mbca_origem AS origin";
 
 async fn line(tx: &mut Tx, client: i64, emp: i64, id: i64, lock: bool) -> Result<Line> {
     let sql = format!(
@@ -80,6 +108,61 @@ async fn line(tx: &mut Tx, client: i64, emp: i64, id: i64, lock: bool) -> Result
     })
 }
 
+/// A statement line as the reconciliation screen lists it: its matched movements
+/// and, while pending, its suggestions.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LineOut {
+    #[serde(rename = "CONB_ID")]
+    pub id: i64,
+    #[serde(rename = "CONB_EMP_ID")]
+    pub emp: i64,
+    #[serde(rename = "CONB_BCO_ID")]
+    pub bank: i64,
+    #[serde(rename = "CONB_DTA")]
+    pub date: NaiveDate,
+    /// C credit, D debit.
+    #[serde(rename = "CONB_TIPO")]
+    pub kind: String,
+    #[serde(rename = "CONB_VALOR")]
+    pub value: Dec,
+    #[serde(rename = "CONB_HISTORICO")]
+    pub memo: String,
+    #[serde(rename = "CONB_DOCUMENTO")]
+    pub document: Option<String>,
+    #[serde(rename = "CONB_FITID")]
+    pub fitid: String,
+    /// P pending, C matched.
+    #[serde(rename = "CONB_SITUACAO")]
+    pub status: String,
+    #[serde(rename = "MOVIMENTOS")]
+    pub matched: Vec<MovementOut>,
+    #[serde(rename = "SUGESTOES")]
+    pub suggestions: Vec<Suggestion>,
+}
+
+#[derive(sqlx::FromRow)]
+struct LineRow {
+    id: i64,
+    bank: i64,
+    date: NaiveDate,
+    kind: String,
+    value: Decimal,
+    memo: String,
+    document: Option<String>,
+    status: String,
+    fitid: String,
+}
+
+/// A movement matched with a line.
+#[derive(sqlx::FromRow)]
+struct Matched {
+    line: i64,
+    #[sqlx(flatten)]
+    movement: MovementOut,
+}
+
+/// The account's statement lines (`situation` P, C or all; a period), each with
+/// its matched movements and, while pending, its suggestions.
 pub async fn lines(
     tx: &mut Tx,
     client: i64,
@@ -88,23 +171,18 @@ pub async fn lines(
     situation: Option<&str>,
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
-) -> Result<Vec<Value>> {
-    let rows = sqlx::query(&format!(
-        "SELECT c.conb_id, c.conb_bco_id, c.conb_dta, c.conb_tipo, c.conb_valor, c.conb_historico, c.conb_documento,
-                c.conb_situacao, c.conb_fitid,
-                coalesce((SELECT jsonb_agg({MOVEMENT_JSON} ORDER BY m.mbca_id)
-                          FROM finance.conciliacaomovimentos x
-                          JOIN finance.movimentacaobancaria m ON m.client_id = x.client_id
-                               AND m.mbca_emp_id = x.cmov_emp_id AND m.mbca_id = x.cmov_mbca_id
-                          WHERE x.client_id = c.client_id AND x.cmov_emp_id = c.conb_emp_id
-                            AND x.cmov_conb_id = c.conb_id), '[]'::jsonb)
+) -> Result<Vec<LineOut>> {
+    let rows: Vec<LineRow> = sqlx::query_as(
+        "SELECT c.conb_id AS id, c.conb_bco_id AS bank, c.conb_dta AS date, c.conb_tipo AS kind,
+                c.conb_valor AS value, c.conb_historico AS memo, c.conb_documento AS document,
+                c.conb_situacao AS status, c.conb_fitid AS fitid
          FROM finance.conciliacaobancaria c
          WHERE c.client_id = $1 AND c.conb_emp_id = $2 AND c.conb_bco_id = $3
            AND ($4::text IS NULL OR c.conb_situacao = $4)
            AND ($5::date IS NULL OR c.conb_dta >= $5) AND ($6::date IS NULL OR c.conb_dta <= $6)
          ORDER BY c.conb_historico, c.conb_dta, c.conb_id
-         LIMIT 1000"
-    ))
+         LIMIT 1000",
+    )
     .bind(client)
     .bind(emp)
     .bind(bank)
@@ -113,39 +191,55 @@ pub async fn lines(
     .bind(to)
     .fetch_all(&mut **tx)
     .await?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let matched: Vec<Matched> = sqlx::query_as(&format!(
+        "SELECT x.cmov_conb_id AS line, {MOVEMENT_COLUMNS}
+         FROM finance.conciliacaomovimentos x
+         JOIN finance.movimentacaobancaria m ON m.client_id = x.client_id
+              AND m.mbca_emp_id = x.cmov_emp_id AND m.mbca_id = x.cmov_mbca_id
+         WHERE x.client_id = $1 AND x.cmov_emp_id = $2 AND x.cmov_conb_id = ANY($3)
+         ORDER BY m.mbca_id"
+    ))
+    .bind(client)
+    .bind(emp)
+    .bind(&ids)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut by_line: HashMap<i64, Vec<MovementOut>> = HashMap::new();
+    for m in matched {
+        by_line.entry(m.line).or_default().push(m.movement);
+    }
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let l = Line {
-            id: r.try_get(0)?,
-            bank: r.try_get(1)?,
-            date: r.try_get(2)?,
-            kind: r.try_get::<String, _>(3)?.trim().to_string(),
-            value: r.try_get(4)?,
-            memo: r.try_get(5)?,
-            document: r.try_get(6)?,
-            status: r.try_get::<String, _>(7)?.trim().to_string(),
+            id: r.id,
+            bank: r.bank,
+            date: r.date,
+            kind: r.kind.trim().to_string(),
+            value: r.value,
+            memo: r.memo,
+            document: r.document,
+            status: r.status.trim().to_string(),
         };
-        let fitid: String = r.try_get(8)?;
-        let matched: Value = r.try_get(9)?;
-        let sugg = if l.status == "P" {
+        let suggestions = if l.status == "P" {
             suggestions(tx, client, emp, &l).await?
         } else {
             Vec::new()
         };
-        out.push(json!({
-            "CONB_ID": l.id,
-            "CONB_EMP_ID": emp,
-            "CONB_BCO_ID": l.bank,
-            "CONB_DTA": l.date.format("%Y-%m-%d").to_string(),
-            "CONB_TIPO": l.kind,
-            "CONB_VALOR": crate::num(l.value),
-            "CONB_HISTORICO": l.memo,
-            "CONB_DOCUMENTO": l.document,
-            "CONB_FITID": fitid,
-            "CONB_SITUACAO": l.status,
-            "MOVIMENTOS": matched,
-            "SUGESTOES": sugg,
-        }));
+        out.push(LineOut {
+            id: l.id,
+            emp,
+            bank: l.bank,
+            date: l.date,
+            kind: l.kind,
+            value: l.value.into(),
+            memo: l.memo,
+            document: l.document,
+            fitid: r.fitid,
+            status: l.status,
+            matched: by_line.remove(&l.id).unwrap_or_default(),
+            suggestions,
+        });
     }
     Ok(out)
 }
@@ -348,9 +442,32 @@ pub async fn post(
     Ok(mid)
 }
 
+/// The account's balance in the system against the last statement's.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct BalanceOut {
+    #[serde(rename = "BCO_ID")]
+    pub bank: i64,
+    /// The last statement's closing balance (none imported: null).
+    #[serde(rename = "SALDO_EXTRATO")]
+    pub statement: Option<Dec>,
+    #[serde(rename = "DATA_EXTRATO")]
+    pub date: Option<NaiveDate>,
+    /// The system's balance on the statement's date (today without one).
+    #[serde(rename = "SALDO_SISTEMA")]
+    pub system: Dec,
+    /// Statement − system.
+    #[serde(rename = "DIFERENCA")]
+    pub difference: Option<Dec>,
+    /// Statement lines still pending and what they add up to (credits − debits).
+    #[serde(rename = "PENDENTES")]
+    pub pending: i64,
+    #[serde(rename = "VALOR_PENDENTE")]
+    pub pending_value: Dec,
+}
+
 /// The account's balance in the system on the last statement's date against
 /// the statement's closing balance, with what is still pending.
-pub async fn balance(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<Value> {
+pub async fn balance(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<BalanceOut> {
     let last: Option<(Option<Decimal>, Option<NaiveDate>)> = sqlx::query_as(
         "SELECT ext_saldo, ext_dta_saldo FROM finance.extratos
          WHERE client_id = $1 AND ext_emp_id = $2 AND ext_bco_id = $3 AND ext_saldo IS NOT NULL
@@ -385,13 +502,13 @@ pub async fn balance(tx: &mut Tx, client: i64, emp: i64, bank: i64) -> Result<Va
     .bind(bank)
     .fetch_one(&mut **tx)
     .await?;
-    Ok(json!({
-        "BCO_ID": bank,
-        "SALDO_EXTRATO": statement.map(crate::num),
-        "DATA_EXTRATO": date.map(|d| d.format("%Y-%m-%d").to_string()),
-        "SALDO_SISTEMA": crate::num(system),
-        "DIFERENCA": statement.map(|s| crate::num(s - system)),
-        "PENDENTES": pending,
-        "VALOR_PENDENTE": crate::num(pending_value.unwrap_or_default()),
-    }))
+    Ok(BalanceOut {
+        bank,
+        statement: statement.map(Dec),
+        date,
+        system: system.into(),
+        difference: statement.map(|s| Dec(s - system)),
+        pending,
+        pending_value: pending_value.unwrap_or_default().into(),
+    })
 }

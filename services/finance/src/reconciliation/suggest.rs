@@ -2,31 +2,39 @@
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::Dec;
 use erp_platform::Result;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
-use sqlx::Row;
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{Line, MOVEMENT_JSON};
+use super::{Line, MovementOut, MOVEMENT_COLUMNS};
 
 /// Days between a statement line and a movement that still match.
 pub const DAYS: i64 = 5;
 /// Most movements one grouped suggestion is searched among.
 pub const MAX_GROUP: usize = 12;
 
-/// A movement a line may be matched with.
-#[derive(Clone, Debug)]
-struct Candidate {
-    id: i64,
-    date: NaiveDate,
-    value: Decimal,
-    document: Option<String>,
-    row: Value,
+/// A match a line may have: one movement or several of a day, what they add up
+/// to and why they are suggested.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Suggestion {
+    #[serde(rename = "MBCA_IDS")]
+    pub ids: Vec<i64>,
+    #[serde(rename = "MOVIMENTOS")]
+    pub movements: Vec<MovementOut>,
+    #[serde(rename = "VALOR")]
+    pub value: Dec,
+    #[serde(rename = "MOTIVO")]
+    pub reason: String,
 }
+
+/// A movement a line may be matched with.
+type Candidate = MovementOut;
 
 async fn candidates(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result<Vec<Candidate>> {
     let sql = format!(
-        "SELECT m.mbca_id, m.mbca_dta_mov, m.mbca_valor, m.mbca_documento, {MOVEMENT_JSON}
+        "SELECT {MOVEMENT_COLUMNS}
          FROM finance.movimentacaobancaria m
          WHERE m.client_id = $1 AND m.mbca_emp_id = $2 AND m.mbca_bco_id = $3 AND m.mbca_tipo = $4
            AND m.mbca_valor <= $5 AND m.mbca_dta_mov BETWEEN $6::date - $7::int AND $6::date + $7::int
@@ -35,7 +43,7 @@ async fn candidates(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result<Vec<
          ORDER BY abs(m.mbca_dta_mov - $6::date), m.mbca_id
          LIMIT 200"
     );
-    let rows = sqlx::query(&sql)
+    Ok(sqlx::query_as(&sql)
         .bind(client)
         .bind(emp)
         .bind(l.bank)
@@ -44,18 +52,7 @@ async fn candidates(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result<Vec<
         .bind(l.date)
         .bind(DAYS as i32)
         .fetch_all(&mut **tx)
-        .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Candidate {
-                id: r.try_get(0)?,
-                date: r.try_get(1)?,
-                value: r.try_get(2)?,
-                document: r.try_get(3)?,
-                row: r.try_get(4)?,
-            })
-        })
-        .collect()
+        .await?)
 }
 
 fn day(d: NaiveDate) -> String {
@@ -85,10 +82,10 @@ fn subset_sum(items: &[Decimal], target: Decimal) -> Option<Vec<usize>> {
 }
 
 /// Suggestions for line `l`, best first.
-pub async fn suggestions(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result<Vec<Value>> {
+pub async fn suggestions(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result<Vec<Suggestion>> {
     let cands = candidates(tx, client, emp, l).await?;
     let memo = l.memo.to_uppercase();
-    let mut scored: Vec<(i64, Value)> = Vec::new();
+    let mut scored: Vec<(i64, Suggestion)> = Vec::new();
     for c in cands.iter().filter(|c| c.value == l.value) {
         let gap = (c.date - l.date).num_days().abs();
         let doc_hit = c
@@ -109,7 +106,12 @@ pub async fn suggestions(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result
         let score = gap * 10 - if doc_hit { 100 } else { 0 };
         scored.push((
             score,
-            json!({"MBCA_IDS": [c.id], "MOVIMENTOS": [c.row], "VALOR": crate::num(c.value), "MOTIVO": reason}),
+            Suggestion {
+                ids: vec![c.id],
+                movements: vec![c.clone()],
+                value: c.value.into(),
+                reason,
+            },
         ));
     }
     // A deposit of several movements of one day.
@@ -127,12 +129,12 @@ pub async fn suggestions(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result
             let gap = (date - l.date).num_days().abs();
             scored.push((
                 gap * 10 + 5,
-                json!({
-                    "MBCA_IDS": chosen.iter().map(|c| c.id).collect::<Vec<_>>(),
-                    "MOVIMENTOS": chosen.iter().map(|c| c.row.clone()).collect::<Vec<_>>(),
-                    "VALOR": crate::num(l.value),
-                    "MOTIVO": format!("Soma de {} movimentos de {}", chosen.len(), day(date)),
-                }),
+                Suggestion {
+                    ids: chosen.iter().map(|c| c.id).collect(),
+                    movements: chosen.iter().map(|c| (**c).clone()).collect(),
+                    value: l.value.into(),
+                    reason: format!("Soma de {} movimentos de {}", chosen.len(), day(date)),
+                },
             ));
         }
     }
@@ -140,8 +142,6 @@ pub async fn suggestions(tx: &mut Tx, client: i64, emp: i64, l: &Line) -> Result
     Ok(scored.into_iter().map(|(_, v)| v).take(5).collect())
 }
 
-/// The account's statement lines (`situation` P, C or all; a period), each with
-/// its matched movements and, while pending, its suggestions.
 #[cfg(test)]
 mod tests {
     use super::*;

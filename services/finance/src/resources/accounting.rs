@@ -1,22 +1,22 @@
 //! The accounting export's register (`integracaodominio`, INTD_*, screen
 //! /integracaodominio: one configuration row per company) and its calls, with the
 //! long-timeout client of screens-and-rules.md §7.1:
-//! `GET /integracaodominio/dadosempresa/{id}` (the company and its configuration),
-//! `POST /integracaodominio/configuracao/{EMP_ID}` (saves the configuration),
-//! `POST /integracaodominio/enviarnotas/{EMP_ID}` and
-//! `POST /integracaodominio/baixaparcela/{EMP_ID}` (`DATA_INI`, `DATA_FIM`: the
+//! `GET /integracaodominio/dadosempresa/{emp}` (the company and its configuration,
+//! `CompanyDataOut`), `POST /integracaodominio/configuracao/{emp}` (saves the
+//! configuration, `ConfigureIn`; answers its row),
+//! `POST /integracaodominio/enviarnotas/{emp}` and
+//! `POST /integracaodominio/baixaparcela/{emp}` (`DATA_INI`, `DATA_FIM`: the
 //! file of the period's invoices or settlements, `crate::accounting`).
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company, id_param};
-use erp_platform::resource::values::parse_date;
-use erp_platform::resource::{file_reply, query, ActionHandler, ActionPerm, Call, Field, Resource};
+use erp_platform::resource::call::{Ctx, Date, File, Operation, Row};
+use erp_platform::resource::{query, ActionPerm, Field, Resource};
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
+use super::Nothing;
 use crate::accounting;
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -76,90 +76,166 @@ pub fn integracaodominio() -> Resource {
         "INTD_CONTA_CAIXA": "1.1.1.01", "INTD_CONTA_RECEITA": "3.1.1.01"
     }))
     .fields(fields)
-    .action(
+    .call(
         "GET",
         "/integracaodominio/dadosempresa/{emp}",
         "dadosempresa",
         ActionPerm::View,
         "Integração Domínio: dados da empresa e configuração",
-        Arc::new(CompanyData),
+        CompanyData,
     )
-    .action(
+    .call(
         "POST",
         "/integracaodominio/configuracao/{emp}",
         "configuracao",
         ActionPerm::Update,
         "Integração Domínio: salvar a configuração (código da empresa, contas, históricos)",
-        Arc::new(Configure),
+        Configure,
     )
-    .action(
+    .call(
         "POST",
         "/integracaodominio/enviarnotas/{emp}",
         "enviarnotas",
         ActionPerm::View,
         "Integração Domínio: arquivo dos lançamentos das notas do período (DATA_INI, DATA_FIM)",
-        Arc::new(Export { settlements: false }),
+        Export { settlements: false },
     )
-    .action(
+    .call(
         "POST",
         "/integracaodominio/baixaparcela/{emp}",
         "baixaparcela",
         ActionPerm::View,
         "Integração Domínio: arquivo dos lançamentos das baixas do período (DATA_INI, DATA_FIM)",
-        Arc::new(Export { settlements: true }),
+        Export { settlements: true },
     )
 }
 
-async fn config_row(tx: &mut Tx, call: &Call<'_>, emp: i64) -> Result<Value> {
+/// The company's configuration row, if it has one.
+async fn config_row(cx: &mut Ctx<'_>, emp: i64) -> Result<Option<Row>> {
     let id: Option<i64> = sqlx::query_scalar(
         "SELECT intd_id FROM finance.integracaodominio WHERE client_id = $1 AND intd_emp_id = $2",
     )
-    .bind(call.caller.client_id)
+    .bind(cx.client())
     .bind(emp)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut **cx.tx)
     .await?;
     match id {
-        Some(id) => query::get(tx, call.res, call.caller, Some(emp), &[id.to_string()]).await,
-        None => Ok(Value::Null),
+        Some(id) => {
+            let row = query::get(cx.tx, cx.res, cx.caller, Some(emp), &[id.to_string()]).await?;
+            Ok(Some(Row(row)))
+        }
+        None => Ok(None),
     }
 }
 
+/// The company as the export names it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CompanyOut {
+    #[serde(rename = "EMP_ID")]
+    pub id: i64,
+    #[serde(rename = "EMP_DESCRICAO")]
+    pub name: String,
+    #[serde(rename = "EMP_CGC")]
+    pub document: String,
+    #[serde(rename = "ENDERECO")]
+    pub address: String,
+    #[serde(rename = "CIDADE")]
+    pub city: String,
+}
+
+/// The company (null until identity's fact arrived) and its configuration (null
+/// until saved).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CompanyDataOut {
+    #[serde(rename = "EMPRESA")]
+    pub company: Option<CompanyOut>,
+    #[serde(rename = "CONFIGURACAO")]
+    pub config: Option<Row>,
+}
+
+/// `GET /integracaodominio/dadosempresa/{emp}`.
 struct CompanyData;
 
 #[async_trait]
-impl ActionHandler for CompanyData {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp.or_else(|| id_param(call.params, "emp").ok()))?;
-        let c = crate::copies::company(tx, call.caller.client_id, emp).await?;
-        let cfg = config_row(tx, &call, emp).await?;
-        Ok(json!({
-            "EMPRESA": c.map(|c| json!({
-                "EMP_ID": emp, "EMP_DESCRICAO": c.name, "EMP_CGC": c.document,
-                "ENDERECO": c.address, "CIDADE": c.city,
-            })),
-            "CONFIGURACAO": cfg,
-        }))
+impl Operation for CompanyData {
+    type In = Nothing;
+    type Out = CompanyDataOut;
+    async fn run(&self, cx: &mut Ctx<'_>, _: Nothing) -> Result<CompanyDataOut> {
+        let emp = cx.emp()?;
+        let c = crate::copies::company(cx.tx, cx.client(), emp).await?;
+        let config = config_row(cx, emp).await?;
+        Ok(CompanyDataOut {
+            company: c.map(|c| CompanyOut {
+                id: emp,
+                name: c.name,
+                document: c.document,
+                address: c.address,
+                city: c.city,
+            }),
+            config,
+        })
     }
 }
 
+/// `POST /integracaodominio/configuracao/{emp}`: the configuration's values (see
+/// `COLUMNS`: the company's code and the four main accounts are required, each
+/// at most 30 characters).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ConfigureIn {
+    #[serde(rename = "INTD_COD_EMPRESA", default)]
+    pub company_code: Option<String>,
+    #[serde(rename = "INTD_CONTA_CLIENTES", default)]
+    pub customers: Option<String>,
+    #[serde(rename = "INTD_CONTA_FORNECEDORES", default)]
+    pub suppliers: Option<String>,
+    #[serde(rename = "INTD_CONTA_CAIXA", default)]
+    pub cash: Option<String>,
+    #[serde(rename = "INTD_CONTA_RECEITA", default)]
+    pub revenue: Option<String>,
+    #[serde(rename = "INTD_CONTA_JUROS", default)]
+    pub interest: Option<String>,
+    #[serde(rename = "INTD_CONTA_DESCONTOS", default)]
+    pub discounts: Option<String>,
+    #[serde(rename = "INTD_HISTORICO_VENDA", default)]
+    pub sale_history: Option<String>,
+    #[serde(rename = "INTD_HISTORICO_RECEBIMENTO", default)]
+    pub receipt_history: Option<String>,
+    #[serde(rename = "INTD_HISTORICO_PAGAMENTO", default)]
+    pub payment_history: Option<String>,
+}
+
+impl ConfigureIn {
+    /// The values in `COLUMNS`' order.
+    fn values(self) -> [Option<String>; 10] {
+        [
+            self.company_code,
+            self.customers,
+            self.suppliers,
+            self.cash,
+            self.revenue,
+            self.interest,
+            self.discounts,
+            self.sale_history,
+            self.receipt_history,
+            self.payment_history,
+        ]
+    }
+}
+
+/// `POST /integracaodominio/configuracao/{emp}`: saves the company's one
+/// configuration row; answers it.
 struct Configure;
 
 #[async_trait]
-impl ActionHandler for Configure {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let body = body_map(call.body.clone());
+impl Operation for Configure {
+    type In = ConfigureIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ConfigureIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let client = cx.client();
         let mut values = Vec::with_capacity(COLUMNS.len());
-        for (name, label, required) in COLUMNS {
-            let v = body
-                .get(name)
-                .and_then(|v| match v {
-                    Value::String(s) => Some(s.trim().to_string()),
-                    Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                })
-                .filter(|s| !s.is_empty());
+        for (v, (_, label, required)) in i.values().into_iter().zip(COLUMNS) {
+            let v = v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
             if required && v.is_none() {
                 return Err(Error::validation(format!("{label} é obrigatório!")));
             }
@@ -171,7 +247,7 @@ impl ActionHandler for Configure {
             values.push(v);
         }
         let id = crate::bank::next_ids(
-            tx,
+            cx.tx,
             client,
             emp,
             "integracaodominio",
@@ -199,35 +275,46 @@ impl ActionHandler for Configure {
         for v in &values {
             q = q.bind(v);
         }
-        q.execute(&mut **tx).await?;
-        config_row(tx, &call, emp).await
+        q.execute(&mut **cx.tx).await?;
+        config_row(cx, emp).await?.ok_or_else(Error::not_found)
     }
 }
 
-fn date_of(body: &Map<String, Value>, key: &str, label: &str) -> Result<chrono::NaiveDate> {
-    match body.get(key) {
-        Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s),
-        _ => Err(Error::validation(format!("{label} é obrigatório!"))),
-    }
+/// `POST /integracaodominio/{enviarnotas|baixaparcela}/{emp}`: the period.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ExportIn {
+    #[serde(rename = "DATA_INI", default)]
+    #[schemars(title = "Data inicial")]
+    pub from: Option<Date>,
+    #[serde(rename = "DATA_FIM", default)]
+    #[schemars(title = "Data final")]
+    pub to: Option<Date>,
 }
 
+fn required(d: Option<Date>, label: &str) -> Result<chrono::NaiveDate> {
+    d.map(Date::get)
+        .ok_or_else(|| Error::validation(format!("{label} é obrigatório!")))
+}
+
+/// The file of the period's invoices or settlements (`crate::accounting`).
 struct Export {
     settlements: bool,
 }
 
 #[async_trait]
-impl ActionHandler for Export {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let body = body_map(call.body);
-        let from = date_of(&body, "DATA_INI", "Data inicial")?;
-        let to = date_of(&body, "DATA_FIM", "Data final")?;
-        let cfg = accounting::config(tx, client, emp).await?;
+impl Operation for Export {
+    type In = ExportIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ExportIn) -> Result<File> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let from = required(i.from, "Data inicial")?;
+        let to = required(i.to, "Data final")?;
+        let cfg = accounting::config(cx.tx, client, emp).await?;
         let entries = if self.settlements {
-            accounting::settlements(tx, client, emp, &cfg, from, to).await?
+            accounting::settlements(cx.tx, client, emp, &cfg, from, to).await?
         } else {
-            accounting::invoices(tx, client, emp, &cfg, from, to).await?
+            accounting::invoices(cx.tx, client, emp, &cfg, from, to).await?
         };
         if entries.is_empty() {
             return Err(Error::validation("Nenhum lançamento no período."));
@@ -238,10 +325,10 @@ impl ActionHandler for Export {
             from.format("%Y%m%d"),
             to.format("%Y%m%d")
         );
-        Ok(file_reply(
+        Ok(File::new(
             "text/plain; charset=windows-1252",
             &name,
-            &accounting::file(&cfg.company_code, &entries),
+            accounting::file(&cfg.company_code, &entries),
         ))
     }
 }

@@ -2,20 +2,21 @@
 //! slips and Pix need (COMPE code picked from catalog's `bancosbr`, agency, account,
 //! wallet, agreement, Pix key) and the certificate and key files of the bank's API,
 //! uploaded by `PUT /banco/uploads/{id}/{emp}` (multipart `file` plus a form field
-//! `tipo` = CERTIFICATE or KEY naming which of the two it is). `BCO_SALDO` is the
-//! account's current balance: the initial balance plus its movements.
-
-use std::sync::Arc;
+//! `tipo` = CERTIFICATE or KEY naming which of the two it is; answers the
+//! account's row). `BCO_SALDO` is the account's current balance: the initial
+//! balance plus its movements.
 
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{company, id_param};
-use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, Call, DbType, Field, Hooks, Kind, Op, Resource,
-};
+use erp_platform::resource::call::{Ctx, Operation, Row, Upload};
+use erp_platform::resource::{query, DbType, Field, Kind, Op, RecordHooks, Resource};
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::Loose;
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -53,14 +54,14 @@ pub fn banco() -> Resource {
         .label("BCO_DESCRICAO")
         .order("BCO_DESCRICAO")
         .events("banco")
-        .hooks(Arc::new(BankHooks))
-        .upload_action(
+        .record_hooks(BankHooks)
+        .upload_call(
             "PUT",
             "/banco/uploads/{id}/{emp}",
             "uploads",
             &CERTIFICATE_TYPES,
             "Bancos: enviar certificado (tipo=CERTIFICATE) ou chave (tipo=KEY)",
-            Arc::new(UploadFile),
+            UploadFile,
         )
         .sample(json!({
             "BCO_DESCRICAO": "BANCO DO BRASIL - CONTA MOVIMENTO", "BCO_COMPE": "001", "BCO_TIPO_CONTA": "C",
@@ -206,29 +207,50 @@ pub fn banco() -> Resource {
 /// The COMPE code and the agency are digits; a Pix key needs its type.
 struct BankHooks;
 
+/// What the account's hook reads of a body.
+#[derive(Deserialize, Serialize)]
+struct BankBody {
+    #[serde(rename = "BCO_COMPE", default, skip_serializing)]
+    compe: Loose<String>,
+    #[serde(rename = "BCO_AGENCIA", default, skip_serializing)]
+    agency: Loose<String>,
+    #[serde(rename = "BCO_CHAVE_PIX", default, skip_serializing)]
+    pix_key: Loose<String>,
+    #[serde(rename = "BCO_TIPO_CHAVE_PIX", default, skip_serializing)]
+    pix_key_type: Loose<String>,
+}
+
+/// What the account's hook reads of a written account.
+#[derive(Deserialize)]
+struct BankRow {
+    #[serde(rename = "BCO_ID")]
+    id: i64,
+    #[serde(rename = "BCO_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "BCO_PROX_NOSSO_NUMERO", default)]
+    next_nosso_numero: Option<i64>,
+}
+
+fn filled(v: &Loose<String>) -> bool {
+    v.0.as_deref().is_some_and(|s| !s.trim().is_empty())
+}
+
 #[async_trait]
-impl Hooks for BankHooks {
-    async fn before_write(
-        &self,
-        _op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        for (field, label) in [("BCO_COMPE", "Banco"), ("BCO_AGENCIA", "Agência")] {
-            if let Some(Value::String(s)) = body.get(field) {
-                if !s.trim().is_empty() && !s.trim().chars().all(|c| c.is_ascii_digit()) {
+impl RecordHooks for BankHooks {
+    type Body = BankBody;
+    type Row = BankRow;
+
+    async fn before_write(&self, _op: Op, _caller: &Caller, body: &mut BankBody) -> Result<()> {
+        for (value, label) in [(&body.compe, "Banco"), (&body.agency, "Agência")] {
+            if let Some(s) = value.0.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+                if !s.chars().all(|c| c.is_ascii_digit()) {
                     return Err(Error::validation(format!(
                         "{label}: informe apenas números."
                     )));
                 }
             }
         }
-        let filled = |f: &str| match body.get(f) {
-            Some(Value::String(s)) => !s.trim().is_empty(),
-            Some(Value::Null) | None => false,
-            Some(_) => true,
-        };
-        if filled("BCO_CHAVE_PIX") && !filled("BCO_TIPO_CHAVE_PIX") {
+        if filled(&body.pix_key) && !filled(&body.pix_key_type) {
             return Err(Error::validation("Tipo da Chave Pix é obrigatório!"));
         }
         Ok(())
@@ -236,28 +258,17 @@ impl Hooks for BankHooks {
 
     /// A 'nosso número' is never issued twice: the next one stays above every
     /// slip the account has (users set it when they move from another system).
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &BankRow) -> Result<()> {
         if op == Op::Delete {
             return Ok(());
         }
-        let emp = row
-            .get("BCO_EMP_ID")
-            .and_then(Value::as_i64)
-            .unwrap_or_default();
-        let bank = row
-            .get("BCO_ID")
-            .and_then(Value::as_i64)
-            .unwrap_or_default();
-        let next = row
-            .get("BCO_PROX_NOSSO_NUMERO")
-            .and_then(Value::as_i64)
-            .unwrap_or(1);
+        let next = row.next_nosso_numero.unwrap_or(1);
         let used: Option<i64> = sqlx::query_scalar(
             "SELECT max(bol_sequencia) FROM finance.boletos WHERE client_id = $1 AND bol_emp_id = $2 AND bol_bco_id = $3",
         )
         .bind(caller.client_id)
-        .bind(emp)
-        .bind(bank)
+        .bind(row.emp)
+        .bind(row.id)
         .fetch_one(&mut **tx)
         .await?;
         match used {
@@ -269,19 +280,32 @@ impl Hooks for BankHooks {
     }
 }
 
-/// Stores the uploaded file's name in BCO_CERTIFICADO or BCO_CHAVE, by `tipo`.
+/// `PUT /banco/uploads/{id}/{emp}`: the account, the stored file and which of the
+/// two files it is.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct UploadIn {
+    /// The account (`BCO_ID`).
+    pub id: i64,
+    #[serde(default)]
+    pub arquivo: Option<Upload>,
+    /// CERTIFICATE (or CERTIFICADO) or KEY (or CHAVE).
+    #[serde(default, alias = "TIPO")]
+    #[schemars(title = "Tipo")]
+    pub tipo: Option<String>,
+}
+
+/// Stores the uploaded file's name in BCO_CERTIFICADO or BCO_CHAVE, by `tipo`;
+/// answers the account's row.
 pub struct UploadFile;
 
 #[async_trait]
-impl ActionHandler for UploadFile {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, body } = call;
-        let id = id_param(params, "id")?;
-        // The path's {emp} stands in when the engine passes no company.
-        let emp = company(emp.or_else(|| id_param(params, "emp").ok()))?;
-        let tipo = ["tipo", "TIPO"]
-            .iter()
-            .find_map(|k| body.get(*k).and_then(Value::as_str))
+impl Operation for UploadFile {
+    type In = UploadIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: UploadIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let tipo = i
+            .tipo
             .map(|s| s.trim().to_ascii_uppercase())
             .unwrap_or_default();
         let field = match tipo.as_str() {
@@ -294,27 +318,34 @@ impl ActionHandler for UploadFile {
                 ))
             }
         };
-        let (name, _) = uploaded_file(&body)?;
+        let name = i
+            .arquivo
+            .as_ref()
+            .map(|f| f.nome.trim())
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
         // The upload fields are read-only for ordinary writes; this call is the one
         // place that sets them, so it updates the column directly.
-        let col = res
+        let col = cx
+            .res
             .field(field)
             .map(|f| f.column.clone())
             .ok_or_else(|| Error::internal("upload field"))?;
         let sql = format!(
             "UPDATE {} SET {col} = $1 WHERE client_id = $2 AND bco_emp_id = $3 AND bco_id = $4",
-            res.qualified_table()
+            cx.res.qualified_table()
         );
         let done = sqlx::query(&sql)
             .bind(name)
-            .bind(caller.client_id)
+            .bind(cx.client())
             .bind(emp)
-            .bind(id)
-            .execute(&mut **tx)
+            .bind(i.id)
+            .execute(&mut **cx.tx)
             .await?;
         if done.rows_affected() == 0 {
             return Err(Error::not_found());
         }
-        query::get(tx, res, caller, Some(emp), &[id.to_string()]).await
+        let row = query::get(cx.tx, cx.res, cx.caller, Some(emp), &[i.id.to_string()]).await?;
+        Ok(Row(row))
     }
 }

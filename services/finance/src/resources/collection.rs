@@ -12,17 +12,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company, id_param, param};
-use erp_platform::resource::values::{parse_date, parse_decimal};
-use erp_platform::resource::{
-    file_reply, uploaded_file, ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource,
-};
+use erp_platform::resource::call::{Ctx, Date, Dec, File, Operation, Row, Upload};
+use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Resource};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use crate::slips;
+use super::items::IdOr;
+use super::IdIn;
+use crate::slips::files::ReturnOut;
+use crate::slips::{self, SlipOut, SlipStatus};
 use erp_platform::resource::ReadOnly;
 
 const SCHEMA: &str = crate::SCHEMA;
@@ -73,133 +73,89 @@ pub fn boletos(uploads: PathBuf) -> Resource {
             Field::money("BOL_VLR_PAGO", "Valor Pago").width(3),
             Field::date("BOL_DTA_PAG", "Data do Pagamento"),
         ])
-        .action(
+        .call(
             "POST",
             "/boletos/gerar",
             "gerar",
             ActionPerm::Update,
             "Boletos: gerar os boletos de títulos a receber (EMP_ID, BCO_ID, TITULOS)",
-            Arc::new(Generate),
+            Generate,
         )
-        .action(
+        .call(
             "POST",
             "/boletos/pdf",
             "pdf",
             ActionPerm::View,
             "Boletos: PDF dos boletos (EMP_ID, BOL_IDS ou CRCB_ID)",
-            Arc::new(Pdf { uploads: uploads.clone() }),
+            Pdf { uploads: uploads.clone() },
         )
-        .action(
+        .call(
             "PATCH",
             "/boletos/baixa",
             "baixa",
             ActionPerm::Update,
             "Boletos: baixar um boleto (TIPO PAGO: liquida o título; BAIXA: retira da cobrança)",
-            Arc::new(SettleOrWriteOff),
+            SettleOrWriteOff,
         )
-        .action(
+        .call(
             "POST",
             "/boletos/verificar",
             "verificar",
             ActionPerm::View,
             "Boletos: situação de registro e pagamento de um boleto",
-            Arc::new(Check),
+            Check,
         )
-        .action(
+        .call(
             "POST",
             "/boletos/atualizar",
             "atualizar",
             ActionPerm::Update,
             "Boletos: alterar vencimento (DTA_VCTO) ou valor (VALOR) de um boleto",
-            Arc::new(Change),
+            Change,
         )
-        .action(
+        .call(
             "GET",
             "/boletos/titulo/{id}/{emp}",
             "titulo",
             ActionPerm::View,
             "Boletos: o boleto em cobrança de um título a receber",
-            Arc::new(OfTitle),
+            OfTitle,
         )
-        .action(
+        .call(
             "GET",
             "/boletos/{bank}/{emp}/{day}",
             "dia",
             ActionPerm::View,
             "Boletos: os boletos de uma conta emitidos num dia (yyyy-MM-dd)",
-            Arc::new(OfDay),
+            OfDay,
         )
-        .action(
+        .call(
             "POST",
             "/boletos/remessa/{emp}",
             "remessa",
             ActionPerm::Update,
             "Boletos: arquivo de remessa CNAB da conta (BCO_ID)",
-            Arc::new(RemittanceFile),
+            RemittanceFile,
         )
-        .upload_action(
+        .upload_call(
             "POST",
             "/boletos/retorno/{emp}",
             "retorno",
             &["cnab"],
             "Boletos: processar o arquivo de retorno CNAB da conta (BCO_ID)",
-            Arc::new(ReturnFile { uploads }),
+            ReturnFile { uploads },
         )
 }
 
-fn get<'a>(body: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter().filter_map(|k| body.get(*k)).find(|v| {
-        !matches!(v, Value::Null) && !matches!(v, Value::String(s) if s.trim().is_empty())
-    })
+fn required<T>(v: Option<T>, label: &str) -> Result<T> {
+    v.ok_or_else(|| Error::validation(format!("{label} é obrigatório!")))
 }
 
-fn int_of(v: &Value) -> Option<i64> {
-    v.as_i64()
-        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-}
-
-fn required_int(body: &Map<String, Value>, keys: &[&str], label: &str) -> Result<i64> {
-    match get(body, keys) {
-        None => Err(Error::validation(format!("{label} é obrigatório!"))),
-        Some(v) => int_of(v).ok_or_else(|| Error::validation(format!("{label} inválido."))),
-    }
-}
-
-fn ids(body: &Map<String, Value>, list: &str, one: &[&str], label: &str) -> Result<Vec<i64>> {
-    match body.get(list) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| {
-                let v = match v {
-                    Value::Object(m) => one
-                        .iter()
-                        .find_map(|k| m.get(*k))
-                        .cloned()
-                        .unwrap_or(Value::Null),
-                    other => other.clone(),
-                };
-                int_of(&v).ok_or_else(|| Error::validation(format!("{label} inválido.")))
-            })
-            .collect(),
-        Some(Value::Null) | None => Ok(vec![required_int(body, one, label)?]),
-        Some(_) => Err(Error::validation(format!("{list} deve ser uma lista."))),
-    }
-}
-
-fn date_of(body: &Map<String, Value>, keys: &[&str]) -> Result<Option<chrono::NaiveDate>> {
-    match get(body, keys) {
-        None => Ok(None),
-        Some(Value::String(s)) => parse_date(s).map(Some),
-        Some(_) => Err(Error::validation("Data inválida")),
-    }
-}
-
-fn money_of(body: &Map<String, Value>, keys: &[&str], label: &str) -> Result<Option<Decimal>> {
-    let Some(v) = get(body, keys) else {
+/// A slip's value or payment: above zero, in cents, below 10¹³.
+fn money(v: Option<Dec>, label: &str) -> Result<Option<Decimal>> {
+    let Some(d) = v.map(Dec::get) else {
         return Ok(None);
     };
-    let d = parse_decimal(v)
-        .ok_or_else(|| Error::validation(format!("Valor inválido para {label}.")))?;
     if d <= Decimal::ZERO {
         return Err(Error::validation(format!(
             "{label} deve ser maior que zero."
@@ -216,201 +172,365 @@ fn money_of(body: &Map<String, Value>, keys: &[&str], label: &str) -> Result<Opt
     Ok(Some(d))
 }
 
-/// `POST /boletos/gerar`.
-struct Generate;
+/// A receivable of `TITULOS`, as an object.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SlipTitleIn {
+    #[serde(rename = "CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub receivable: Option<i64>,
+    #[serde(rename = "ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub id: Option<i64>,
+    #[serde(rename = "BOL_CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub slip_title: Option<i64>,
+}
 
-#[async_trait]
-impl ActionHandler for Generate {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let bank = required_int(&body, &["BCO_ID", "BOL_BCO_ID"], "Conta bancária")?;
-        let titles = ids(
-            &body,
-            "TITULOS",
-            &["CRCB_ID", "ID", "BOL_CRCB_ID"],
-            "Título",
-        )?;
-        let done = slips::generate(
-            tx,
-            call.caller.client_id,
-            emp,
-            call.caller.user_id,
-            bank,
-            &titles,
-        )
-        .await?;
-        Ok(Value::Array(done.iter().map(slips::answer).collect()))
+/// `POST /boletos/gerar`: the account and the receivables (`TITULOS`, or one
+/// title in the body itself).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct GenerateIn {
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    #[serde(rename = "BOL_BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub slip_bank: Option<i64>,
+    /// Receivable ids or `{CRCB_ID}`.
+    #[serde(rename = "TITULOS", default)]
+    #[schemars(extend("x-invalid" = "TITULOS deve ser uma lista."))]
+    pub titles: Option<Vec<IdOr<SlipTitleIn>>>,
+    /// One receivable (no `TITULOS`).
+    #[serde(rename = "CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub receivable: Option<i64>,
+    #[serde(rename = "ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub id: Option<i64>,
+    #[serde(rename = "BOL_CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub slip_title: Option<i64>,
+}
+
+impl GenerateIn {
+    fn titles(&self) -> Result<Vec<i64>> {
+        match &self.titles {
+            Some(list) => list
+                .iter()
+                .map(|e| match e {
+                    IdOr::Id(id) => Ok(*id),
+                    IdOr::Fields(t) => t
+                        .receivable
+                        .or(t.id)
+                        .or(t.slip_title)
+                        .ok_or_else(|| Error::validation("Título inválido.")),
+                })
+                .collect(),
+            None => Ok(vec![required(
+                self.receivable.or(self.id).or(self.slip_title),
+                "Título",
+            )?]),
+        }
     }
 }
 
-/// `POST /boletos/pdf`.
+/// `POST /boletos/gerar`: the slips of the receivables on the account.
+struct Generate;
+
+#[async_trait]
+impl Operation for Generate {
+    type In = GenerateIn;
+    type Out = Vec<SlipOut>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: GenerateIn) -> Result<Vec<SlipOut>> {
+        let emp = cx.emp()?;
+        let bank = required(i.bank.or(i.slip_bank), "Conta bancária")?;
+        let titles = i.titles()?;
+        let done = slips::generate(cx.tx, cx.client(), emp, cx.user(), bank, &titles).await?;
+        Ok(done.iter().map(SlipOut::of).collect())
+    }
+}
+
+/// A slip of `BOL_IDS`, as an object.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SlipIdIn {
+    #[serde(rename = "BOL_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub id: Option<i64>,
+}
+
+/// `POST /boletos/pdf`: the slips (`BOL_IDS` or `BOL_ID`), or the receivable
+/// whose slip in collection (`CRCB_ID`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct PdfIn {
+    #[serde(rename = "BOL_IDS", default)]
+    #[schemars(extend("x-invalid" = "BOL_IDS deve ser uma lista."))]
+    pub slips: Option<Vec<IdOr<SlipIdIn>>>,
+    #[serde(rename = "BOL_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub slip: Option<i64>,
+    #[serde(rename = "CRCB_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub title: Option<i64>,
+}
+
+/// `POST /boletos/pdf`: the slips' PDF.
 struct Pdf {
     uploads: PathBuf,
 }
 
 #[async_trait]
-impl ActionHandler for Pdf {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let body = body_map(call.body);
-        let list = if body.contains_key("BOL_IDS") || get(&body, &["BOL_ID"]).is_some() {
-            slips::load_many(
-                tx,
-                client,
-                emp,
-                &ids(&body, "BOL_IDS", &["BOL_ID"], "Boleto")?,
-            )
-            .await?
-        } else {
-            let title = required_int(&body, &["CRCB_ID"], "Boleto")?;
-            vec![slips::of_title(tx, client, emp, title)
-                .await?
-                .ok_or_else(|| {
-                    Error::NotFound(format!("O título {title} não tem boleto em cobrança."))
-                })?]
+impl Operation for Pdf {
+    type In = PdfIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: PdfIn) -> Result<File> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let list = match (&i.slips, i.slip) {
+            (Some(list), _) => {
+                let ids = list
+                    .iter()
+                    .map(|e| match e {
+                        IdOr::Id(id) => Ok(*id),
+                        IdOr::Fields(s) => {
+                            s.id.ok_or_else(|| Error::validation("Boleto inválido."))
+                        }
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                slips::load_many(cx.tx, client, emp, &ids).await?
+            }
+            (None, Some(id)) => slips::load_many(cx.tx, client, emp, &[id]).await?,
+            (None, None) => {
+                let title = required(i.title, "Boleto")?;
+                vec![slips::of_title(cx.tx, client, emp, title)
+                    .await?
+                    .ok_or_else(|| {
+                        Error::NotFound(format!("O título {title} não tem boleto em cobrança."))
+                    })?]
+            }
         };
-        let bytes = slips::print::render(tx, client, emp, &list, &self.uploads).await?;
+        let bytes = slips::print::render(cx.tx, client, emp, &list, &self.uploads).await?;
         let name = match list.as_slice() {
             [one] => format!("boleto-{}.pdf", one.nosso_numero.replace(['/', ' '], "-")),
             _ => "boletos.pdf".to_string(),
         };
-        Ok(file_reply("application/pdf", &name, &bytes))
+        Ok(File::new("application/pdf", &name, bytes))
     }
 }
 
-/// `PATCH /boletos/baixa`: `TIPO` PAGO (`DATA`, `VALOR`, `JUROS`) or BAIXA.
+/// `PATCH /boletos/baixa`: the slip, `TIPO` PAGO (`DATA`, `VALOR`, `JUROS`) or
+/// BAIXA.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SettleSlipIn {
+    #[serde(rename = "BOL_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub slip: Option<i64>,
+    /// PAGO (or PAGAMENTO, LIQUIDACAO): paid, the receivable is settled; BAIXA
+    /// (default): out of collection.
+    #[serde(rename = "TIPO", default)]
+    pub kind: Option<String>,
+    /// The payment's date (default today).
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "BOL_DTA_PAG", default)]
+    #[schemars(title = "Data")]
+    pub paid_on: Option<Date>,
+    /// What was paid (default the slip's value).
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub value: Option<Dec>,
+    #[serde(rename = "BOL_VLR_PAGO", default)]
+    #[schemars(title = "Valor")]
+    pub paid: Option<Dec>,
+    #[serde(rename = "JUROS", default)]
+    #[schemars(title = "Juros")]
+    pub interest: Option<Dec>,
+}
+
+/// `PATCH /boletos/baixa`: the slip paid or written off; answers its row.
 struct SettleOrWriteOff;
 
 #[async_trait]
-impl ActionHandler for SettleOrWriteOff {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let body = body_map(call.body);
-        let id = required_int(&body, &["BOL_ID"], "Boleto")?;
-        let kind = get(&body, &["TIPO"])
-            .and_then(Value::as_str)
+impl Operation for SettleOrWriteOff {
+    type In = SettleSlipIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SettleSlipIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let id = required(i.slip, "Boleto")?;
+        let kind = i
+            .kind
             .map(|s| s.trim().to_uppercase())
             .unwrap_or_else(|| "BAIXA".into());
         let s = match kind.as_str() {
             "PAGO" | "PAGAMENTO" | "LIQUIDACAO" => {
-                let date = match date_of(&body, &["DATA", "BOL_DTA_PAG"])? {
-                    Some(d) => d,
-                    None => crate::titles::today(tx).await?,
+                let date = match i.date.or(i.paid_on) {
+                    Some(d) => d.get(),
+                    None => crate::titles::today(cx.tx).await?,
                 };
-                let value = money_of(&body, &["VALOR", "BOL_VLR_PAGO"], "Valor")?;
-                let interest = match get(&body, &["JUROS"]) {
-                    None => None,
-                    Some(v) => Some(
-                        parse_decimal(v)
+                let value = money(i.value.or(i.paid), "Valor")?;
+                let interest = i
+                    .interest
+                    .map(|d| {
+                        Some(d.get())
                             .filter(|d| {
                                 *d >= Decimal::ZERO && *d < Decimal::from(10_000_000_000_000i64)
                             })
                             .filter(|d| d.normalize().scale() <= 2)
-                            .ok_or_else(|| Error::validation("Valor inválido para Juros."))?,
-                    ),
-                };
+                            .ok_or_else(|| Error::validation("Valor inválido para Juros."))
+                    })
+                    .transpose()?;
                 slips::pay(
-                    tx,
+                    cx.tx,
                     client,
                     emp,
-                    call.caller.user_id,
+                    cx.user(),
                     id,
                     &slips::Payment { date, value, interest },
                 )
                 .await?
             }
-            "BAIXA" => slips::write_off(tx, client, emp, id).await?,
+            "BAIXA" => slips::write_off(cx.tx, client, emp, id).await?,
             _ => return Err(Error::validation("Tipo inválido: informe PAGO ou BAIXA.")),
         };
-        slips::row(tx, client, emp, s.id).await
+        slips::row(cx.tx, client, emp, s.id).await
     }
 }
 
-/// `POST /boletos/verificar`.
+/// `POST /boletos/verificar` and the other calls on one slip of the body.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SlipIn {
+    #[serde(rename = "BOL_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub slip: Option<i64>,
+}
+
+/// `POST /boletos/verificar`: the slip's registration and payment.
 struct Check;
 
 #[async_trait]
-impl ActionHandler for Check {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let id = required_int(&body, &["BOL_ID"], "Boleto")?;
-        slips::check(tx, call.caller.client_id, emp, id).await
+impl Operation for Check {
+    type In = SlipIn;
+    type Out = SlipStatus;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SlipIn) -> Result<SlipStatus> {
+        let emp = cx.emp()?;
+        let id = required(i.slip, "Boleto")?;
+        slips::check(cx.tx, cx.client(), emp, id).await
     }
 }
 
-/// `POST /boletos/atualizar`.
+/// `POST /boletos/atualizar`: the slip and its new due date or value.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ChangeIn {
+    #[serde(rename = "BOL_ID", default)]
+    #[schemars(title = "Boleto", extend("x-invalid" = "Boleto inválido."))]
+    pub slip: Option<i64>,
+    #[serde(rename = "DTA_VCTO", default)]
+    #[schemars(title = "Vencimento")]
+    pub due: Option<Date>,
+    #[serde(rename = "BOL_DTA_VCTO", default)]
+    #[schemars(title = "Vencimento")]
+    pub slip_due: Option<Date>,
+    #[serde(rename = "VENCIMENTO", default)]
+    #[schemars(title = "Vencimento")]
+    pub due_date: Option<Date>,
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub value: Option<Dec>,
+    #[serde(rename = "BOL_VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub slip_value: Option<Dec>,
+}
+
+/// `POST /boletos/atualizar`: a new due date or value.
 struct Change;
 
 #[async_trait]
-impl ActionHandler for Change {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let id = required_int(&body, &["BOL_ID"], "Boleto")?;
-        let due = date_of(&body, &["DTA_VCTO", "BOL_DTA_VCTO", "VENCIMENTO"])?;
-        let value = money_of(&body, &["VALOR", "BOL_VALOR"], "Valor")?;
-        let s = slips::change(
-            tx,
-            call.caller.client_id,
-            emp,
-            call.caller.user_id,
-            id,
-            due,
-            value,
-        )
-        .await?;
-        Ok(slips::answer(&s))
+impl Operation for Change {
+    type In = ChangeIn;
+    type Out = SlipOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ChangeIn) -> Result<SlipOut> {
+        let emp = cx.emp()?;
+        let id = required(i.slip, "Boleto")?;
+        let due = i.due.or(i.slip_due).or(i.due_date).map(Date::get);
+        let value = money(i.value.or(i.slip_value), "Valor")?;
+        let s = slips::change(cx.tx, cx.client(), emp, cx.user(), id, due, value).await?;
+        Ok(SlipOut::of(&s))
     }
+}
+
+/// The receivable's slip in collection, or null.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum MaybeSlip {
+    Slip(Row),
+    None(()),
 }
 
 /// `GET /boletos/titulo/{id}/{emp}`: the receivable's slip in collection, or null.
 struct OfTitle;
 
 #[async_trait]
-impl ActionHandler for OfTitle {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let title = id_param(call.params, "id")?;
-        let client = call.caller.client_id;
-        match slips::of_title(tx, client, emp, title).await? {
-            Some(s) => slips::row(tx, client, emp, s.id).await,
-            None => Ok(Value::Null),
+impl Operation for OfTitle {
+    type In = IdIn;
+    type Out = MaybeSlip;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<MaybeSlip> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        match slips::of_title(cx.tx, client, emp, i.id).await? {
+            Some(s) => Ok(MaybeSlip::Slip(slips::row(cx.tx, client, emp, s.id).await?)),
+            None => Ok(MaybeSlip::None(())),
         }
     }
 }
 
 /// `GET /boletos/{bank}/{emp}/{day}`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct OfDayIn {
+    pub bank: i64,
+    pub day: Date,
+}
+
+/// `GET /boletos/{bank}/{emp}/{day}`: the account's slips issued that day.
 struct OfDay;
 
 #[async_trait]
-impl ActionHandler for OfDay {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let bank = id_param(call.params, "bank")?;
-        let day = parse_date(param(call.params, "day")?)?;
-        slips::of_day(tx, call.caller.client_id, emp, bank, day).await
+impl Operation for OfDay {
+    type In = OfDayIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OfDayIn) -> Result<Vec<Row>> {
+        let emp = cx.emp()?;
+        slips::of_day(cx.tx, cx.client(), emp, i.bank, i.day.get()).await
     }
+}
+
+/// `POST /boletos/remessa/{emp}` and `/boletos/retorno/{emp}`: the account (and,
+/// for a return, the file).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct AccountFileIn {
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    /// The return file (multipart `file`).
+    #[serde(default)]
+    pub arquivo: Option<Upload>,
 }
 
 /// `POST /boletos/remessa/{emp}`: the file itself.
 struct RemittanceFile;
 
 #[async_trait]
-impl ActionHandler for RemittanceFile {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let bank = required_int(&body, &["BCO_ID"], "Conta bancária")?;
-        let r = slips::files::remittance(tx, call.caller.client_id, emp, call.caller.user_id, bank)
-            .await?;
-        Ok(file_reply(
+impl Operation for RemittanceFile {
+    type In = AccountFileIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: AccountFileIn) -> Result<File> {
+        let emp = cx.emp()?;
+        let bank = required(i.bank, "Conta bancária")?;
+        let r = slips::files::remittance(cx.tx, cx.client(), emp, cx.user(), bank).await?;
+        Ok(File::new(
             "text/plain; charset=us-ascii",
             &r.name,
-            r.content.as_bytes(),
+            r.content.into_bytes(),
         ))
     }
 }
@@ -420,14 +540,18 @@ pub struct ReturnFile {
     uploads: PathBuf,
 }
 
-/// The bytes of an uploaded file the gateway stored for this call.
+/// The bytes of an uploaded file the gateway stored for this call ('Arquivo é
+/// obrigatório!' without one).
 pub async fn upload_bytes(
     uploads: &std::path::Path,
     client: i64,
     emp: i64,
-    body: &Value,
+    file: Option<&Upload>,
 ) -> Result<Vec<u8>> {
-    let (name, _) = uploaded_file(body)?;
+    let name = file
+        .map(|f| f.nome.as_str())
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| Error::validation("Arquivo é obrigatório!"))?;
     if name.contains(['/', '\\']) || name.starts_with('.') {
         return Err(Error::validation("Arquivo inválido."));
     }
@@ -441,15 +565,18 @@ pub async fn upload_bytes(
 }
 
 #[async_trait]
-impl ActionHandler for ReturnFile {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp.or_else(|| id_param(call.params, "emp").ok()))?;
-        let client = call.caller.client_id;
-        let bank = required_int(&body_map(call.body.clone()), &["BCO_ID"], "Conta bancária")?;
-        let bytes = upload_bytes(&self.uploads, client, emp, &call.body).await?;
-        let (_, original) = uploaded_file(&call.body)?;
-        let name = original.unwrap_or("retorno").to_string();
-        slips::files::process_return(tx, client, emp, call.caller.user_id, bank, &name, &bytes)
-            .await
+impl Operation for ReturnFile {
+    type In = AccountFileIn;
+    type Out = ReturnOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: AccountFileIn) -> Result<ReturnOut> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let bank = required(i.bank, "Conta bancária")?;
+        let bytes = upload_bytes(&self.uploads, client, emp, i.arquivo.as_ref()).await?;
+        let name = i
+            .arquivo
+            .and_then(|f| f.original)
+            .unwrap_or_else(|| "retorno".into());
+        slips::files::process_return(cx.tx, client, emp, cx.user(), bank, &name, &bytes).await
     }
 }

@@ -10,16 +10,16 @@
 //! carry `{emp}`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::param;
-use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource,
-};
+use erp_platform::resource::call::{Ctx, Operation, Register, Row, RowOf};
+use erp_platform::resource::{query, record, ActionPerm, DbType, Field, Kind, Resource};
 use erp_platform::Result;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+
+use super::Nothing;
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -46,13 +46,13 @@ pub fn grupohistoricopadrao() -> Resource {
     .company("GRHP_EMP_ID")
     .label("GRHP_DESCRICAO")
     .order("GRHP_DESCRICAO")
-    .action(
+    .call(
         "GET",
         "/grupohistoricopadrao/pesquisar/{GRHP_ID}/{emp}",
         "pesquisar",
         ActionPerm::View,
         "Grupos de Centro de Custo: pesquisar pelo código (ou pela descrição)",
-        Arc::new(SearchGroup),
+        SearchGroup,
     )
     .sample(json!({"GRHP_DESCRICAO": "DESPESAS ADMINISTRATIVAS", "GRHP_TIPO": "D"}))
     .fields(vec![
@@ -86,13 +86,13 @@ pub fn historicopadrao() -> Resource {
     .company("HISP_EMP_ID")
     .label("HISP_DESCRICAO")
     .order("HISP_DESCRICAO")
-    .action(
+    .call(
         "GET",
         "/historicopadrao/estrutura",
         "estrutura",
         ActionPerm::View,
         "Centro de Custo: grupos com seus centros de custo (árvore)",
-        Arc::new(Structure),
+        Structure,
     )
     .sample(json!({"HISP_DESCRICAO": "ALUGUEL", "HISP_TIPO": "D", "HISP_GRHP_ID": 1}))
     .fields(vec![
@@ -151,44 +151,96 @@ fn all_rows() -> Map<String, Value> {
     m
 }
 
+/// The groups' register, named in the structure's answer.
+pub enum GroupRegister {}
+
+impl Register for GroupRegister {
+    const NAME: &'static str = "grupohistoricopadrao";
+}
+
+/// A node of the cost centres' structure.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StructureNode {
+    /// A group's row with its cost centres.
+    Group {
+        #[serde(flatten)]
+        group: RowOf<GroupRegister>,
+        children: Vec<Row>,
+    },
+    /// The cost centres without a group.
+    Ungrouped(Ungrouped),
+}
+
+/// The last node: the cost centres without a group ('SEM GRUPO'; its group
+/// fields null).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Ungrouped {
+    #[serde(rename = "GRHP_ID")]
+    pub id: Option<i64>,
+    #[serde(rename = "GRHP_DESCRICAO")]
+    pub description: String,
+    #[serde(rename = "GRHP_TIPO")]
+    pub kind: Option<String>,
+    #[serde(rename = "id")]
+    pub key: Option<i64>,
+    pub text: String,
+    pub children: Vec<Row>,
+}
+
+/// The group of a group's row or of a cost centre's.
+#[derive(Deserialize)]
+struct GroupOf {
+    #[serde(rename = "GRHP_ID", alias = "HISP_GRHP_ID", default)]
+    group: Option<i64>,
+}
+
 /// `GET /historicopadrao/estrutura`: every group of the company with its cost
 /// centres under `children`, then the cost centres without a group under a last
 /// node with GRHP_ID null ('SEM GRUPO').
 struct Structure;
 
 #[async_trait]
-impl ActionHandler for Structure {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, .. } = call;
+impl Operation for Structure {
+    type In = Nothing;
+    type Out = Vec<StructureNode>;
+    async fn run(&self, cx: &mut Ctx<'_>, _: Nothing) -> Result<Vec<StructureNode>> {
         let groups_res = grupohistoricopadrao();
-        let groups = query::list(tx, &groups_res, caller, emp, &all_rows()).await?;
-        let centres = query::list(tx, res, caller, emp, &all_rows()).await?;
-        let mut children: HashMap<Option<i64>, Vec<Value>> = HashMap::new();
+        let groups = query::list(cx.tx, &groups_res, cx.caller, cx.emp, &all_rows()).await?;
+        let centres = query::list(cx.tx, cx.res, cx.caller, cx.emp, &all_rows()).await?;
+        let mut children: HashMap<Option<i64>, Vec<Row>> = HashMap::new();
         for c in centres {
-            let group = c.get("HISP_GRHP_ID").and_then(Value::as_i64);
-            children.entry(group).or_default().push(c);
+            let of: GroupOf = record::from_row(&c)?;
+            children.entry(of.group).or_default().push(Row(c));
         }
-        let mut tree: Vec<Value> = groups
-            .into_iter()
-            .map(|mut g| {
-                let id = g.get("GRHP_ID").and_then(Value::as_i64);
-                if let Value::Object(m) = &mut g {
-                    m.insert(
-                        "children".into(),
-                        Value::Array(children.remove(&id).unwrap_or_default()),
-                    );
-                }
-                g
-            })
-            .collect();
+        let mut tree = Vec::with_capacity(groups.len() + 1);
+        for g in groups {
+            let of: GroupOf = record::from_row(&g)?;
+            tree.push(StructureNode::Group {
+                children: children.remove(&of.group).unwrap_or_default(),
+                group: RowOf::new(g),
+            });
+        }
         if let Some(loose) = children.remove(&None) {
-            tree.push(json!({
-                "GRHP_ID": null, "GRHP_DESCRICAO": "SEM GRUPO", "GRHP_TIPO": null,
-                "id": null, "text": "SEM GRUPO", "children": loose
+            tree.push(StructureNode::Ungrouped(Ungrouped {
+                id: None,
+                description: "SEM GRUPO".into(),
+                kind: None,
+                key: None,
+                text: "SEM GRUPO".into(),
+                children: loose,
             }));
         }
-        Ok(Value::Array(tree))
+        Ok(tree)
     }
+}
+
+/// `GET /grupohistoricopadrao/pesquisar/{GRHP_ID}/{emp}`: a group's code, or text
+/// of its description.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SearchGroupIn {
+    #[serde(rename = "GRHP_ID")]
+    pub code: String,
 }
 
 /// `GET /grupohistoricopadrao/pesquisar/{GRHP_ID}/{emp}`: the legacy call searches
@@ -197,18 +249,19 @@ impl ActionHandler for Structure {
 struct SearchGroup;
 
 #[async_trait]
-impl ActionHandler for SearchGroup {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, .. } = call;
-        let raw = param(params, "GRHP_ID")?;
+impl Operation for SearchGroup {
+    type In = SearchGroupIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SearchGroupIn) -> Result<Vec<Row>> {
+        let raw = i.code.trim();
         let rows = match raw.parse::<i64>() {
             Ok(id) => {
                 let mut filter = Map::new();
                 filter.insert("GRHP_ID".into(), Value::from(id));
-                query::list(tx, res, caller, emp, &filter).await?
+                query::list(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?
             }
-            Err(_) => query::search(tx, res, caller, emp, raw, 0).await?,
+            Err(_) => query::search(cx.tx, cx.res, cx.caller, cx.emp, raw, 0).await?,
         };
-        Ok(Value::Array(rows))
+        Ok(rows.into_iter().map(Row).collect())
     }
 }

@@ -17,11 +17,13 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{company, id_param};
-use erp_platform::resource::{ActionHandler, ActionPerm, Call, DbType, Field, Resource};
+use erp_platform::resource::call::{Ctx, Dec, Operation};
+use erp_platform::resource::{ActionPerm, DbType, Field, Resource};
 use erp_platform::{Error, Result};
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{IdIn, Nothing};
 
 use erp_platform::resource::ReadOnly;
 
@@ -81,56 +83,89 @@ pub fn clientescredito() -> Resource {
             .read_only()
             .column("excluido"),
     ])
-    .action(
+    .call(
         "GET",
         "/clientes/limitecredito/{id}/{emp}",
         "limite_credito",
         ActionPerm::View,
         "Clientes: limite de crédito, valor utilizado (contas a receber em aberto) e saldo",
-        Arc::new(CreditLimit),
+        CreditLimit,
     )
-    .action(
+    .call(
         "GET",
         "/clientes/alinhacontasreceber",
         "alinhacontasreceber",
         ActionPerm::Update,
         "Clientes: recalcular o saldo em aberto de cada cliente a partir das contas a receber",
-        Arc::new(Realign),
+        Realign,
     )
+}
+
+/// A customer's credit position.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CreditLimitOut {
+    #[serde(rename = "CLI_ID")]
+    pub id: i64,
+    #[serde(rename = "CLI_DESCRICAO")]
+    pub name: Option<String>,
+    /// 1 active, 2 blocked.
+    #[serde(rename = "CLI_SITUACAO")]
+    pub situation: Option<i32>,
+    /// 0 without a limit.
+    #[serde(rename = "CLI_LIMITE_CREDITO")]
+    pub limit: Dec,
+    /// The open receivables.
+    #[serde(rename = "VALOR_UTILIZADO")]
+    pub used: Dec,
+    /// Limit − used.
+    #[serde(rename = "SALDO")]
+    pub left: Dec,
 }
 
 /// `GET /clientes/limitecredito/{id}/{emp}`.
 struct CreditLimit;
 
 #[async_trait]
-impl ActionHandler for CreditLimit {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        let p = crate::credit::position(tx, call.caller.client_id, emp, id).await?;
+impl Operation for CreditLimit {
+    type In = IdIn;
+    type Out = CreditLimitOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<CreditLimitOut> {
+        let emp = cx.emp()?;
+        let p = crate::credit::position(cx.tx, cx.client(), emp, i.id).await?;
         if !p.known {
             return Err(Error::NotFound("Cliente não encontrado.".into()));
         }
         let limit = p.limit_or_zero();
-        Ok(json!({
-            "CLI_ID": id,
-            "CLI_DESCRICAO": p.name,
-            "CLI_SITUACAO": p.situation,
-            "CLI_LIMITE_CREDITO": crate::num(limit),
-            "VALOR_UTILIZADO": crate::num(p.open),
-            "SALDO": crate::num(limit - p.open),
-        }))
+        Ok(CreditLimitOut {
+            id: i.id,
+            name: p.name,
+            situation: p.situation,
+            limit: limit.into(),
+            used: p.open.into(),
+            left: (limit - p.open).into(),
+        })
     }
+}
+
+/// How many customers' balances were checked and corrected.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RealignedOut {
+    pub code: u16,
+    pub msg: String,
+    pub clientes: usize,
+    pub corrigidos: usize,
 }
 
 /// `GET /clientes/alinhacontasreceber`.
 struct Realign;
 
 #[async_trait]
-impl ActionHandler for Realign {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let r = crate::credit::realign(tx, call.caller.client_id, emp).await?;
+impl Operation for Realign {
+    type In = Nothing;
+    type Out = RealignedOut;
+    async fn run(&self, cx: &mut Ctx<'_>, _: Nothing) -> Result<RealignedOut> {
+        let emp = cx.emp()?;
+        let r = crate::credit::realign(cx.tx, cx.client(), emp).await?;
         let msg = match r.corrected {
             0 => format!(
                 "Saldos em aberto de {} cliente(s) conferidos: nenhum precisou de ajuste.",
@@ -141,11 +176,6 @@ impl ActionHandler for Realign {
                 r.customers
             ),
         };
-        Ok(json!({
-            "code": 200,
-            "msg": msg,
-            "clientes": r.customers,
-            "corrigidos": r.corrected,
-        }))
+        Ok(RealignedOut { code: 200, msg, clientes: r.customers, corrigidos: r.corrected })
     }
 }

@@ -8,21 +8,28 @@
 //! (`bank::refresh`). The movements of settlements (`BAIXA`) and reversals
 //! (`ESTORNO`) are written by the settlement calls and refuse changes and deletion
 //! here: a settlement is undone by reversing it.
-
-use std::sync::Arc;
+//!
+//! Calls: `POST /movimentacaobancariabs/{emp}` (`DATA_INI`, `DATA_FIM`, `BCO_ID`:
+//! each account's balance before the period, its credits and debits and its
+//! balance after, `bank::PeriodBalance`) and
+//! `POST /movimentacaobancaria/transferencia/{emp}` (`BCO_ID_ORIGEM`,
+//! `BCO_ID_DESTINO`, `DATA`, `VALOR`, `HISTORICO`: answers both legs' rows).
 
 use async_trait::async_trait;
+use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{body_map, company, int, text};
-use erp_platform::resource::values::{parse_date, parse_decimal};
+use erp_platform::resource::call::{Ctx, Date, Dec, Operation, Row};
 use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource, Role,
+    query, ActionPerm, DbType, Field, Kind, Op, RecordHooks, Resource, Role,
 };
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
 
-use crate::bank;
+use super::Untouched;
+use crate::bank::{self, PeriodBalance};
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -142,7 +149,7 @@ pub fn movimentacaobancaria() -> Resource {
     .company("MBCA_EMP_ID")
     .label("MBCA_HISTORICO")
     .order("MBCA_DTA_MOV DESC")
-    .hooks(Arc::new(ManualMovements))
+    .record_hooks(ManualMovements)
     .constraint("movimentacaobancaria_banco_fkey", bank::UNKNOWN_ACCOUNT)
     .constraint(
         "movimentacaobancaria_centro_fkey",
@@ -152,21 +159,21 @@ pub fn movimentacaobancaria() -> Resource {
         "conciliacaomovimentos_movimento_fkey",
         "Movimento conciliado com o extrato: desfaça a conciliação antes de alterá-lo ou excluí-lo.",
     )
-    .action(
+    .call(
         "POST",
         "/movimentacaobancariabs/{emp}",
         "saldos",
         ActionPerm::View,
         "Movimentação Bancária: saldos por conta no período (DATA_INI, DATA_FIM, BCO_ID)",
-        Arc::new(Balances),
+        Balances,
     )
-    .action(
+    .call(
         "POST",
         "/movimentacaobancaria/transferencia/{emp}",
         "transferencia",
         ActionPerm::Create,
         "Movimentação Bancária: transferência entre contas (BCO_ID_ORIGEM, BCO_ID_DESTINO, DATA, VALOR, HISTORICO)",
-        Arc::new(TransferCall),
+        TransferCall,
     )
     .sample(json!({
         "MBCA_BCO_ID": 1, "MBCA_DTA_MOV": "2026-11-23", "MBCA_TIPO": "C", "MBCA_VALOR": "250.00",
@@ -235,16 +242,41 @@ pub const FROM_RECONCILIATION: &str =
 
 struct ManualMovements;
 
+/// What the movements' hook reads of a written movement.
+#[derive(Deserialize)]
+struct MovementRow {
+    #[serde(rename = "MBCA_ID")]
+    id: i64,
+    #[serde(rename = "MBCA_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "MBCA_DTA_MOV", default)]
+    date: Option<Date>,
+    #[serde(rename = "MBCA_ORIGEM", default)]
+    origin: Option<String>,
+    /// The other leg of a transfer.
+    #[serde(rename = "MBCA_TRANSF_ID", default)]
+    other_leg: Option<i64>,
+}
+
 #[async_trait]
-impl Hooks for ManualMovements {
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
-        let emp = int(row, "MBCA_EMP_ID")?;
+impl RecordHooks for ManualMovements {
+    type Body = Untouched;
+    type Row = MovementRow;
+
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &MovementRow,
+    ) -> Result<()> {
+        let emp = row.emp;
         let client = caller.client_id;
-        match (op, text(row, "MBCA_ORIGEM").as_str()) {
+        match (op, row.origin.as_deref().unwrap_or_default()) {
             (Op::Create, _) | (_, "MANUAL") => {}
             // Deleting one leg of a transfer deletes the other.
             (Op::Delete, "TRANSFERENCIA") => {
-                if let Ok(other) = int(row, "MBCA_TRANSF_ID") {
+                if let Some(other) = row.other_leg {
                     sqlx::query(
                         "DELETE FROM finance.movimentacaobancaria WHERE client_id = $1 AND mbca_emp_id = $2 AND mbca_id = $3",
                     )
@@ -266,77 +298,94 @@ impl Hooks for ManualMovements {
             (_, "CONCILIACAO") => return Err(Error::Conflict(FROM_RECONCILIATION.into())),
             _ => return Err(Error::Conflict(FROM_SETTLEMENT.into())),
         }
-        if let Some(d) = row
-            .get("MBCA_DTA_MOV")
-            .and_then(Value::as_str)
-            .and_then(|s| {
-                chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d").ok()
-            })
-        {
-            crate::bank::check_open(tx, client, emp, d).await?;
+        if let Some(d) = row.date {
+            crate::bank::check_open(tx, client, emp, d.get()).await?;
         }
         let change = match op {
             Op::Create => "criado",
             Op::Update => "alterado",
             Op::Delete => "excluido",
         };
-        crate::facts::movements(tx, client, emp, &[int(row, "MBCA_ID")?], change).await?;
+        crate::facts::movements(tx, client, emp, &[row.id], change).await?;
         bank::refresh(tx, client, emp).await
     }
 }
 
-fn date_field(body: &Map<String, Value>, key: &str, label: &str) -> Result<chrono::NaiveDate> {
-    match body.get(key) {
-        Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s),
-        Some(Value::Null) | None => Err(Error::validation(format!("{label} é obrigatório!"))),
-        Some(Value::String(_)) => Err(Error::validation(format!("{label} é obrigatório!"))),
-        Some(_) => Err(Error::validation("Data inválida")),
-    }
+/// `POST /movimentacaobancariabs/{emp}`: the period and the account.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct BalancesIn {
+    #[serde(rename = "DATA_INI", default)]
+    #[schemars(title = "Data inicial")]
+    pub from: Option<Date>,
+    #[serde(rename = "DATA_FIM", default)]
+    #[schemars(title = "Data final")]
+    pub to: Option<Date>,
+    /// One account (default: every account of the company).
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
 }
 
-fn opt_id(body: &Map<String, Value>, key: &str, label: &str) -> Result<Option<i64>> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(v) => v
-            .as_i64()
-            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-            .map(Some)
-            .ok_or_else(|| Error::validation(format!("{label} inválido."))),
-    }
+fn required(d: Option<Date>, label: &str) -> Result<NaiveDate> {
+    d.map(Date::get)
+        .ok_or_else(|| Error::validation(format!("{label} é obrigatório!")))
 }
 
-/// `POST /movimentacaobancariabs/{emp}`.
+/// `POST /movimentacaobancariabs/{emp}`: each account's balance before the
+/// period, its credits and debits, and its balance after.
 struct Balances;
 
 #[async_trait]
-impl ActionHandler for Balances {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let from = date_field(&body, "DATA_INI", "Data inicial")?;
-        let to = date_field(&body, "DATA_FIM", "Data final")?;
-        let bank = opt_id(&body, "BCO_ID", "Conta bancária")?;
-        bank::period_balances(tx, call.caller.client_id, emp, from, to, bank).await
+impl Operation for Balances {
+    type In = BalancesIn;
+    type Out = Vec<PeriodBalance>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: BalancesIn) -> Result<Vec<PeriodBalance>> {
+        let emp = cx.emp()?;
+        let from = required(i.from, "Data inicial")?;
+        let to = required(i.to, "Data final")?;
+        bank::period_balances(cx.tx, cx.client(), emp, from, to, i.bank).await
     }
 }
 
-/// `POST /movimentacaobancaria/transferencia/{emp}`.
+/// `POST /movimentacaobancaria/transferencia/{emp}`: the transfer.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct TransferIn {
+    #[serde(rename = "BCO_ID_ORIGEM", default)]
+    #[schemars(title = "Conta de origem", extend("x-invalid" = "Conta de origem inválido."))]
+    pub from: Option<i64>,
+    #[serde(rename = "BCO_ID_DESTINO", default)]
+    #[schemars(title = "Conta de destino", extend("x-invalid" = "Conta de destino inválido."))]
+    pub to: Option<i64>,
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor", extend("x-invalid" = "Valor é obrigatório!"))]
+    pub value: Option<Dec>,
+    /// Added to both legs' history.
+    #[serde(rename = "HISTORICO", default)]
+    pub history: Option<String>,
+}
+
+/// `POST /movimentacaobancaria/transferencia/{emp}`: a debit on the origin and a
+/// credit on the destination; answers both movements' rows.
 struct TransferCall;
 
 #[async_trait]
-impl ActionHandler for TransferCall {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let from = opt_id(&body, "BCO_ID_ORIGEM", "Conta de origem")?
+impl Operation for TransferCall {
+    type In = TransferIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: TransferIn) -> Result<Vec<Row>> {
+        let emp = cx.emp()?;
+        let from = i
+            .from
             .ok_or_else(|| Error::validation("Conta de origem é obrigatório!"))?;
-        let to = opt_id(&body, "BCO_ID_DESTINO", "Conta de destino")?
-            .ok_or_else(|| Error::validation("Conta de destino é obrigatório!"))?;
-        let date = date_field(&body, "DATA", "Data")?;
-        let value = body
-            .get("VALOR")
-            .and_then(parse_decimal)
+        let to =
+            i.to.ok_or_else(|| Error::validation("Conta de destino é obrigatório!"))?;
+        let date = required(i.date, "Data")?;
+        let value = i
+            .value
+            .map(Dec::get)
             .ok_or_else(|| Error::validation("Valor é obrigatório!"))?;
         if value.normalize().scale() > 2 {
             return Err(Error::validation(
@@ -346,21 +395,13 @@ impl ActionHandler for TransferCall {
         if value >= rust_decimal::Decimal::from(10_000_000_000_000i64) {
             return Err(Error::validation("Valor muito grande."));
         }
-        let history = body
-            .get("HISTORICO")
-            .and_then(Value::as_str)
-            .map(String::from);
-        let client = call.caller.client_id;
-        let (out, inn) = bank::transfer(
-            tx,
-            client,
-            &bank::Transfer { emp, from, to, date, value, history, user: call.caller.user_id },
-        )
-        .await?;
-        let mut rows = Vec::new();
+        let t = bank::Transfer { emp, from, to, date, value, history: i.history, user: cx.user() };
+        let (out, inn) = bank::transfer(cx.tx, cx.client(), &t).await?;
+        let mut rows = Vec::with_capacity(2);
         for id in [out, inn] {
-            rows.push(query::get(tx, call.res, call.caller, Some(emp), &[id.to_string()]).await?);
+            let row = query::get(cx.tx, cx.res, cx.caller, Some(emp), &[id.to_string()]).await?;
+            rows.push(Row(row));
         }
-        Ok(Value::Array(rows))
+        Ok(rows)
     }
 }

@@ -4,7 +4,7 @@
 //! `reciboavulso`) and the receipt of a settlement, declared on the title
 //! registers.
 //!
-//! Calls (each answers `file_reply("application/pdf", "recibo-<n>.pdf", …)`):
+//! Calls (each answers the PDF file `recibo-<n>.pdf`):
 //! - `POST /reciboavulso/{emp}` with `{VALOR, PAGADOR, PAGADOR_DOC?, RECEBEDOR?,
 //!   RECEBEDOR_DOC?, REFERENTE, CIDADE, DATA (yyyy-MM-dd)}`: issues a receipt (400
 //!   with the pt-BR message of the first invalid value);
@@ -16,13 +16,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company, id_param};
-use erp_platform::resource::{file_reply, ActionHandler, ActionPerm, Call, Field, Resource, Role};
+use erp_platform::resource::call::{Ctx, File, Operation};
+use erp_platform::resource::{ActionPerm, Field, Resource, Role};
 use erp_platform::Result;
-use serde_json::Value;
 
-use crate::receipts::{self, FreeReceipt};
+use super::IdIn;
+use crate::receipts::{self, FreeReceipt, FreeReceiptIn};
 use crate::titles::Side;
 use erp_platform::resource::ReadOnly;
 
@@ -30,10 +29,6 @@ const SCHEMA: &str = crate::SCHEMA;
 
 pub const READ_ONLY: &str =
     "Recibos: emita um recibo avulso; um recibo emitido não é alterado nem excluído.";
-
-fn pdf(id: i64, bytes: &[u8]) -> Value {
-    file_reply("application/pdf", &format!("recibo-{id}.pdf"), bytes)
-}
 
 /// `uploads`: where the gateway keeps uploaded files (the company's logo).
 pub fn all(uploads: PathBuf) -> Vec<Resource> {
@@ -69,55 +64,63 @@ pub fn recibos(uploads: PathBuf) -> Resource {
             Field::int("REC_USR_ID", "Usuário").role(Role::CreatedBy),
             Field::timestamp("REC_DTA_CAD", "Data de Cadastro"),
         ])
-        .action(
+        .call(
             "POST",
             "/reciboavulso/{emp}",
             "reciboavulso",
             ActionPerm::Create,
             "Recibo avulso: emitir (VALOR, PAGADOR, PAGADOR_DOC, RECEBEDOR, REFERENTE, CIDADE, DATA) e baixar o PDF",
-            Arc::new(IssueFree { uploads: uploads.clone() }),
+            IssueFree { uploads: uploads.clone() },
         )
-        .action(
+        .call(
             "GET",
             "/reciboavulso/{id}/{emp}",
             "reimprimir",
             ActionPerm::View,
             "Recibo avulso: o PDF de um recibo emitido",
-            Arc::new(PrintFree { uploads }),
+            PrintFree { uploads },
         )
 }
 
-/// `POST /reciboavulso/{emp}`.
+/// A receipt as a PDF file (`recibo-<n>.pdf`).
+fn pdf(id: i64, bytes: Vec<u8>) -> File {
+    File::new("application/pdf", &format!("recibo-{id}.pdf"), bytes)
+}
+
+/// `POST /reciboavulso/{emp}`: issues a free-form receipt and answers its PDF.
 struct IssueFree {
     uploads: PathBuf,
 }
 
 #[async_trait]
-impl ActionHandler for IssueFree {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let r = FreeReceipt::parse(&body_map(call.body))?;
-        let id = receipts::issue(tx, client, emp, call.caller.user_id, &r).await?;
-        let bytes = receipts::free(tx, client, emp, id, &r, &self.uploads).await?;
-        Ok(pdf(id, &bytes))
+impl Operation for IssueFree {
+    type In = FreeReceiptIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: FreeReceiptIn) -> Result<File> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let r = FreeReceipt::parse(i)?;
+        let id = receipts::issue(cx.tx, client, emp, cx.user(), &r).await?;
+        let bytes = receipts::free(cx.tx, client, emp, id, &r, &self.uploads).await?;
+        Ok(pdf(id, bytes))
     }
 }
 
-/// `GET /reciboavulso/{id}/{emp}`.
+/// `GET /reciboavulso/{id}/{emp}`: issued receipt `id` again.
 struct PrintFree {
     uploads: PathBuf,
 }
 
 #[async_trait]
-impl ActionHandler for PrintFree {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        let client = call.caller.client_id;
-        let r = receipts::issued(tx, client, emp, id).await?;
-        let bytes = receipts::free(tx, client, emp, id, &r, &self.uploads).await?;
-        Ok(pdf(id, &bytes))
+impl Operation for PrintFree {
+    type In = IdIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<File> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let r = receipts::issued(cx.tx, client, emp, i.id).await?;
+        let bytes = receipts::free(cx.tx, client, emp, i.id, &r, &self.uploads).await?;
+        Ok(pdf(i.id, bytes))
     }
 }
 
@@ -129,13 +132,13 @@ pub struct SettlementReceipt {
 }
 
 #[async_trait]
-impl ActionHandler for SettlementReceipt {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
+impl Operation for SettlementReceipt {
+    type In = IdIn;
+    type Out = File;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<File> {
+        let emp = cx.emp()?;
         let bytes =
-            receipts::settlement(tx, call.caller.client_id, emp, self.side, id, &self.uploads)
-                .await?;
-        Ok(pdf(id, &bytes))
+            receipts::settlement(cx.tx, cx.client(), emp, self.side, i.id, &self.uploads).await?;
+        Ok(pdf(i.id, bytes))
     }
 }

@@ -17,16 +17,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company, id_param};
-use erp_platform::resource::values::parse_date;
-use erp_platform::resource::{
-    query, uploaded_file, ActionHandler, ActionPerm, Call, DbType, Field, Kind, Resource,
-};
+use erp_platform::resource::call::{Ctx, Date, Done, Operation, Row, Upload};
+use erp_platform::resource::{query, ActionPerm, DbType, Field, Kind, Resource};
 use erp_platform::{Error, Result};
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::collection::upload_bytes;
+use super::IdIn;
+use crate::reconciliation::{BalanceOut, Imported, LineOut};
 use crate::{daily, reconciliation};
 use erp_platform::resource::ReadOnly;
 
@@ -76,53 +75,53 @@ pub fn conciliacaobancaria(uploads: PathBuf) -> Resource {
             .list()
             .width(2),
     ])
-    .upload_action(
+    .upload_call(
         "POST",
         "/conciliacaobancaria/ofx/{emp}",
         "ofx",
         &["ofx"],
         "Conciliação Bancária: importar extrato OFX da conta (BCO_ID)",
-        Arc::new(ImportOfx { uploads }),
+        ImportOfx { uploads },
     )
-    .action(
+    .call(
         "POST",
         "/conciliacaobancaria/pendentes/{emp}",
         "pendentes",
         ActionPerm::View,
         "Conciliação Bancária: lançamentos do extrato com conciliações e sugestões (BCO_ID, SITUACAO, DATA_INI, DATA_FIM)",
-        Arc::new(Lines),
+        Lines,
     )
-    .action(
+    .call(
         "POST",
         "/conciliacaobancaria/conciliar/{emp}",
         "conciliar",
         ActionPerm::Update,
         "Conciliação Bancária: conciliar um lançamento do extrato com movimentos (CONB_ID, MBCA_IDS)",
-        Arc::new(Confirm),
+        Confirm,
     )
-    .action(
+    .call(
         "PUT",
         "/conciliacaobancaria/desfazer/{id}/{emp}",
         "desfazer",
         ActionPerm::Update,
         "Conciliação Bancária: desfazer a conciliação de um lançamento do extrato",
-        Arc::new(Undo),
+        Undo,
     )
-    .action(
+    .call(
         "POST",
         "/conciliacaobancaria/lancar/{emp}",
         "lancar",
         ActionPerm::Update,
         "Conciliação Bancária: lançar o movimento de um lançamento do extrato e conciliá-lo (CONB_ID, HISTORICO, HISP_ID)",
-        Arc::new(Post),
+        Post,
     )
-    .action(
+    .call(
         "POST",
         "/conciliacaobancaria/saldo/{emp}",
         "saldo",
         ActionPerm::View,
         "Conciliação Bancária: saldo do sistema contra o saldo do extrato (BCO_ID)",
-        Arc::new(Balance),
+        Balance,
     )
 }
 
@@ -157,221 +156,313 @@ pub fn movdiario() -> Resource {
         Field::int("MOVD_USR_ID", "Usuário"),
         Field::timestamp("MOVD_DTA_CAD", "Fechado em"),
     ])
-    .action(
+    .call(
         "POST",
         "/movdiario/dia/{emp}",
         "dia",
         ActionPerm::View,
         "Movimento Diário: o caixa do dia por forma de pagamento (DATA, BCO_ID)",
-        Arc::new(Summary),
+        DaySummary,
     )
-    .action(
+    .call(
         "POST",
         "/movdiario/fechar/{emp}",
         "fechar",
         ActionPerm::Update,
         "Movimento Diário: fechar o dia (DATA)",
-        Arc::new(Close),
+        Close,
     )
-    .action(
+    .call(
         "POST",
         "/movdiario/reabrir/{emp}",
         "reabrir",
         ActionPerm::Update,
         "Movimento Diário: reabrir o último dia fechado (DATA)",
-        Arc::new(Reopen),
+        Reopen,
     )
 }
 
-fn id_of(body: &Map<String, Value>, key: &str, label: &str) -> Result<Option<i64>> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(v) => v
-            .as_i64()
-            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-            .map(Some)
-            .ok_or_else(|| Error::validation(format!("{label} inválido."))),
-    }
+fn required<T>(v: Option<T>, label: &str) -> Result<T> {
+    v.ok_or_else(|| Error::validation(format!("{label} é obrigatório!")))
 }
 
-fn required(body: &Map<String, Value>, key: &str, label: &str) -> Result<i64> {
-    id_of(body, key, label)?.ok_or_else(|| Error::validation(format!("{label} é obrigatório!")))
+/// `POST /conciliacaobancaria/ofx/{emp}` (multipart): the account and the file.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ImportOfxIn {
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    #[serde(default)]
+    pub arquivo: Option<Upload>,
 }
 
-fn date_of(body: &Map<String, Value>, key: &str) -> Result<Option<chrono::NaiveDate>> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(Value::String(s)) => parse_date(s).map(Some),
-        Some(_) => Err(Error::validation("Data inválida")),
-    }
-}
-
+/// Imports the OFX statement into the account.
 struct ImportOfx {
     uploads: PathBuf,
 }
 
 #[async_trait]
-impl ActionHandler for ImportOfx {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp.or_else(|| id_param(call.params, "emp").ok()))?;
-        let client = call.caller.client_id;
-        let bank = required(&body_map(call.body.clone()), "BCO_ID", "Conta bancária")?;
-        uploaded_file(&call.body)?;
-        let bytes = upload_bytes(&self.uploads, client, emp, &call.body).await?;
-        reconciliation::import(tx, client, emp, call.caller.user_id, bank, &bytes).await
+impl Operation for ImportOfx {
+    type In = ImportOfxIn;
+    type Out = Imported;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ImportOfxIn) -> Result<Imported> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let bank = required(i.bank, "Conta bancária")?;
+        let bytes = upload_bytes(&self.uploads, client, emp, i.arquivo.as_ref()).await?;
+        reconciliation::import(cx.tx, client, emp, cx.user(), bank, &bytes).await
     }
 }
 
+/// `POST /conciliacaobancaria/pendentes/{emp}`: the account, the status and the
+/// period.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct LinesIn {
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    /// P pending, C matched (default: both).
+    #[serde(rename = "SITUACAO", default)]
+    pub status: Option<String>,
+    #[serde(rename = "DATA_INI", default)]
+    #[schemars(title = "Data inicial")]
+    pub from: Option<Date>,
+    #[serde(rename = "DATA_FIM", default)]
+    #[schemars(title = "Data final")]
+    pub to: Option<Date>,
+}
+
+/// The account's statement lines with their matches and suggestions.
 struct Lines;
 
 #[async_trait]
-impl ActionHandler for Lines {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let bank = required(&body, "BCO_ID", "Conta bancária")?;
-        let situation = match body.get("SITUACAO").and_then(Value::as_str).map(str::trim) {
+impl Operation for Lines {
+    type In = LinesIn;
+    type Out = Vec<LineOut>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: LinesIn) -> Result<Vec<LineOut>> {
+        let emp = cx.emp()?;
+        let bank = required(i.bank, "Conta bancária")?;
+        let status = match i.status.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(s @ ("P" | "C")) => Some(s.to_string()),
+            Some(s @ ("P" | "C")) => Some(s),
             Some(_) => return Err(Error::validation("Situação inválida: informe P ou C.")),
         };
-        let rows = reconciliation::lines(
-            tx,
-            call.caller.client_id,
+        reconciliation::lines(
+            cx.tx,
+            cx.client(),
             emp,
             bank,
-            situation.as_deref(),
-            date_of(&body, "DATA_INI")?,
-            date_of(&body, "DATA_FIM")?,
+            status,
+            i.from.map(Date::get),
+            i.to.map(Date::get),
         )
-        .await?;
-        Ok(Value::Array(rows))
+        .await
     }
 }
 
+/// A movement of a match.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(extend("x-invalid" = "Movimento inválido."))]
+pub struct MovementId(pub i64);
+
+/// `POST /conciliacaobancaria/conciliar/{emp}`: the line and its movements.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ConfirmIn {
+    #[serde(rename = "CONB_ID", default)]
+    #[schemars(
+        title = "Lançamento do extrato",
+        extend("x-invalid" = "Lançamento do extrato inválido.")
+    )]
+    pub line: Option<i64>,
+    #[serde(rename = "MBCA_IDS", default)]
+    #[schemars(extend("x-invalid" = "Informe os movimentos a conciliar (MBCA_IDS)."))]
+    pub movements: Option<Vec<MovementId>>,
+}
+
+/// What a call on a statement line answers.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LineDone {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "CONB_ID")]
+    pub line: i64,
+}
+
+/// Matches a statement line with movements.
 struct Confirm;
 
 #[async_trait]
-impl ActionHandler for Confirm {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let id = required(&body, "CONB_ID", "Lançamento do extrato")?;
-        let movements: Vec<i64> = match body.get("MBCA_IDS") {
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    v.as_i64()
-                        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-                        .ok_or_else(|| Error::validation("Movimento inválido."))
-                })
-                .collect::<Result<_>>()?,
-            _ => {
-                return Err(Error::validation(
-                    "Informe os movimentos a conciliar (MBCA_IDS).",
-                ))
-            }
-        };
-        reconciliation::confirm(tx, call.caller.client_id, emp, id, &movements).await?;
-        Ok(json!({"code": 200, "msg": "Lançamento conciliado com sucesso.", "CONB_ID": id}))
+impl Operation for Confirm {
+    type In = ConfirmIn;
+    type Out = LineDone;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ConfirmIn) -> Result<LineDone> {
+        let emp = cx.emp()?;
+        let id = required(i.line, "Lançamento do extrato")?;
+        let movements: Vec<i64> = i
+            .movements
+            .ok_or_else(|| Error::validation("Informe os movimentos a conciliar (MBCA_IDS)."))?
+            .into_iter()
+            .map(|m| m.0)
+            .collect();
+        reconciliation::confirm(cx.tx, cx.client(), emp, id, &movements).await?;
+        Ok(LineDone { code: 200, msg: "Lançamento conciliado com sucesso.".into(), line: id })
     }
 }
 
+/// Undoes a statement line's match.
 struct Undo;
 
 #[async_trait]
-impl ActionHandler for Undo {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        reconciliation::undo(tx, call.caller.client_id, emp, id).await?;
-        Ok(json!({"code": 200, "msg": "Conciliação desfeita.", "CONB_ID": id}))
+impl Operation for Undo {
+    type In = IdIn;
+    type Out = LineDone;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<LineDone> {
+        let emp = cx.emp()?;
+        reconciliation::undo(cx.tx, cx.client(), emp, i.id).await?;
+        Ok(LineDone { code: 200, msg: "Conciliação desfeita.".into(), line: i.id })
     }
 }
 
+/// `POST /conciliacaobancaria/lancar/{emp}`: the line and the movement's history
+/// and cost centre.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct PostIn {
+    #[serde(rename = "CONB_ID", default)]
+    #[schemars(
+        title = "Lançamento do extrato",
+        extend("x-invalid" = "Lançamento do extrato inválido.")
+    )]
+    pub line: Option<i64>,
+    /// Default: the line's memo.
+    #[serde(rename = "HISTORICO", default)]
+    pub history: Option<String>,
+    #[serde(rename = "HISP_ID", default)]
+    #[schemars(title = "Centro de custo", extend("x-invalid" = "Centro de custo inválido."))]
+    pub centre: Option<i64>,
+}
+
+/// What posting a line answers: the line and the movement made of it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PostedOut {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "CONB_ID")]
+    pub line: i64,
+    #[serde(rename = "MBCA_ID")]
+    pub movement: i64,
+}
+
+/// Turns a statement line into a movement and matches them.
 struct Post;
 
 #[async_trait]
-impl ActionHandler for Post {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let id = required(&body, "CONB_ID", "Lançamento do extrato")?;
-        let history = body
-            .get("HISTORICO")
-            .and_then(Value::as_str)
-            .map(String::from);
-        let centre = id_of(&body, "HISP_ID", "Centro de custo")?;
-        let mid = reconciliation::post(
-            tx,
-            call.caller.client_id,
-            emp,
-            call.caller.user_id,
-            id,
-            history,
-            centre,
-        )
-        .await?;
-        Ok(
-            json!({"code": 200, "msg": "Movimento lançado e conciliado.", "CONB_ID": id, "MBCA_ID": mid}),
-        )
+impl Operation for Post {
+    type In = PostIn;
+    type Out = PostedOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: PostIn) -> Result<PostedOut> {
+        let emp = cx.emp()?;
+        let id = required(i.line, "Lançamento do extrato")?;
+        let mid = reconciliation::post(cx.tx, cx.client(), emp, cx.user(), id, i.history, i.centre)
+            .await?;
+        Ok(PostedOut {
+            code: 200,
+            msg: "Movimento lançado e conciliado.".into(),
+            line: id,
+            movement: mid,
+        })
     }
 }
 
+/// `POST /conciliacaobancaria/saldo/{emp}`: the account.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct BankIn {
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+}
+
+/// The system's balance against the statement's.
 struct Balance;
 
 #[async_trait]
-impl ActionHandler for Balance {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let bank = required(&body, "BCO_ID", "Conta bancária")?;
-        reconciliation::balance(tx, call.caller.client_id, emp, bank).await
+impl Operation for Balance {
+    type In = BankIn;
+    type Out = BalanceOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: BankIn) -> Result<BalanceOut> {
+        let emp = cx.emp()?;
+        let bank = required(i.bank, "Conta bancária")?;
+        reconciliation::balance(cx.tx, cx.client(), emp, bank).await
     }
 }
 
-struct Summary;
+/// `POST /movdiario/dia/{emp}`: the day (default today) and the account
+/// (default every account).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct DayIn {
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+}
+
+/// The day's cash.
+struct DaySummary;
 
 #[async_trait]
-impl ActionHandler for Summary {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let date = match date_of(&body, "DATA")? {
-            Some(d) => d,
-            None => crate::titles::today(tx).await?,
+impl Operation for DaySummary {
+    type In = DayIn;
+    type Out = daily::Summary;
+    async fn run(&self, cx: &mut Ctx<'_>, i: DayIn) -> Result<daily::Summary> {
+        let emp = cx.emp()?;
+        let date = match i.date {
+            Some(d) => d.get(),
+            None => crate::titles::today(cx.tx).await?,
         };
-        let bank = id_of(&body, "BCO_ID", "Conta bancária")?;
-        daily::summary(tx, call.caller.client_id, emp, date, bank).await
+        daily::summary(cx.tx, cx.client(), emp, date, i.bank).await
     }
 }
 
+/// `POST /movdiario/{fechar|reabrir}/{emp}`: the day.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct DateIn {
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+}
+
+/// Closes the day; answers its row.
 struct Close;
 
 #[async_trait]
-impl ActionHandler for Close {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let date =
-            date_of(&body, "DATA")?.ok_or_else(|| Error::validation("Data é obrigatório!"))?;
-        let id = daily::close(tx, call.caller.client_id, emp, call.caller.user_id, date).await?;
-        query::get(tx, call.res, call.caller, Some(emp), &[id.to_string()]).await
+impl Operation for Close {
+    type In = DateIn;
+    type Out = Row;
+    async fn run(&self, cx: &mut Ctx<'_>, i: DateIn) -> Result<Row> {
+        let emp = cx.emp()?;
+        let date = required(i.date, "Data")?.get();
+        let id = daily::close(cx.tx, cx.client(), emp, cx.user(), date).await?;
+        let row = query::get(cx.tx, cx.res, cx.caller, Some(emp), &[id.to_string()]).await?;
+        Ok(Row(row))
     }
 }
 
+/// Reopens the last closed day.
 struct Reopen;
 
 #[async_trait]
-impl ActionHandler for Reopen {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let date =
-            date_of(&body, "DATA")?.ok_or_else(|| Error::validation("Data é obrigatório!"))?;
-        daily::reopen(tx, call.caller.client_id, emp, date).await?;
-        Ok(json!({"code": 200, "msg": format!("Dia {} reaberto.", date.format("%d/%m/%Y"))}))
+impl Operation for Reopen {
+    type In = DateIn;
+    type Out = Done;
+    async fn run(&self, cx: &mut Ctx<'_>, i: DateIn) -> Result<Done> {
+        let emp = cx.emp()?;
+        let date = required(i.date, "Data")?.get();
+        daily::reopen(cx.tx, cx.client(), emp, date).await?;
+        Ok(Done::ok(format!(
+            "Dia {} reaberto.",
+            date.format("%d/%m/%Y")
+        )))
     }
 }

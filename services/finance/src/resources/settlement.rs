@@ -5,128 +5,290 @@
 //! (`baixacontaspagar/filtros`), a customer's titles, the settled receivables of a
 //! period, the removal of an order's instalments, the instalments of a value by
 //! a condition (`simular`), a supplier's advances and their offset against the
-//! supplier's payables (`adiantamentos`, `compensar`).
+//! supplier's payables (`adiantamentos`, `compensar`). Each is an `Operation`
+//! with its `…In` and its answer type.
 //!
-//! A settlement's body: `DATA` (yyyy-MM-dd, default today), `BCO_ID` (default the
-//! parameters' account of the side), `FRMP_ID`, `OBS` and `TITULOS`: a list of
-//! title ids or of `{ID (or CRCB_ID/CMPD_ID), VALOR, JUROS, MULTA, DESCONTO}`.
-//! `VALOR` left out settles the whole balance; `JUROS` and `MULTA` left out are
-//! computed from the financial parameters on `DATA` for the value settled;
-//! `DESCONTO` defaults to zero. A body without `TITULOS` is one title.
+//! A settlement's body ([`SettleIn`]): `DATA` (yyyy-MM-dd, default today),
+//! `BCO_ID` (default the parameters' account of the side), `FRMP_ID`, `OBS` and
+//! `TITULOS`: a list of title ids or of `{ID (or CRCB_ID/CMPD_ID), VALOR, JUROS,
+//! MULTA, DESCONTO}` ([`ItemIn`]; the `BAIX_*` names are read too). `VALOR` left
+//! out settles the whole balance; `JUROS` and `MULTA` left out are computed from
+//! the financial parameters on `DATA` for the value settled; `DESCONTO` defaults
+//! to zero. A body without `TITULOS` is one title.
+
+use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use chrono::{Duration, NaiveDate};
-use erp_platform::db::Tx;
-use erp_platform::resource::params::{body_map, company, id_param, param};
-use erp_platform::resource::values::{parse_date, parse_decimal};
-use erp_platform::resource::{query, ActionHandler, Call};
+use erp_platform::resource::call::types::decimal_out;
+use erp_platform::resource::call::{Ctx, Date, Dec, Money, Operation, Row};
+use erp_platform::resource::{query, record};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::title_names::names;
+use super::items::IdOr;
+use super::title_names::TitleKey;
+use super::IdIn;
 use crate::instalments;
-use crate::titles::{self, Origin, SettleItem, Settlement, Side, Title};
+use crate::titles::{
+    self, AdvanceRow, Origin, Parameters, SettleItem, Settled, Settlement, SettlementRow, Side,
+    Title,
+};
 
-fn first<'a>(body: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter().filter_map(|k| body.get(*k)).find(|v| {
-        !matches!(v, Value::Null) && !matches!(v, Value::String(s) if s.trim().is_empty())
-    })
+/// A title of a settlement's body: an element of `TITULOS` (or the body itself).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct ItemIn {
+    #[serde(rename = "ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub id: Option<i64>,
+    /// The receivable (receivables' calls).
+    #[serde(rename = "CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub receivable: Option<i64>,
+    /// The payable (payables' calls).
+    #[serde(rename = "CMPD_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub payable: Option<i64>,
+    /// How much of the title (default: its whole balance).
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub value: Option<Money>,
+    #[serde(rename = "BAIX_VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub settled_value: Option<Money>,
+    /// Default: computed from the financial parameters.
+    #[serde(rename = "JUROS", default)]
+    #[schemars(title = "Juros")]
+    pub interest: Option<Money>,
+    #[serde(rename = "BAIX_JUROS", default)]
+    #[schemars(title = "Juros")]
+    pub settled_interest: Option<Money>,
+    /// Default: computed from the financial parameters.
+    #[serde(rename = "MULTA", default)]
+    #[schemars(title = "Multa")]
+    pub fine: Option<Money>,
+    #[serde(rename = "BAIX_MULTA", default)]
+    #[schemars(title = "Multa")]
+    pub settled_fine: Option<Money>,
+    #[serde(rename = "DESCONTO", default)]
+    #[schemars(title = "Desconto")]
+    pub discount: Option<Money>,
+    #[serde(rename = "BAIX_DESCONTO", default)]
+    #[schemars(title = "Desconto")]
+    pub settled_discount: Option<Money>,
 }
 
-/// A money value of a body: none when absent or blank; two places, not negative.
-fn money_in(v: Option<&Value>, label: &str) -> Result<Option<Decimal>> {
-    let Some(v) = v else { return Ok(None) };
-    let d = parse_decimal(v)
-        .ok_or_else(|| Error::validation(format!("Valor inválido para {label}.")))?;
-    if d < Decimal::ZERO {
-        return Err(Error::validation(format!("{label} não pode ser negativo.")));
-    }
-    if d.normalize().scale() > 2 {
-        return Err(Error::validation(format!(
-            "{label} aceita no máximo 2 casas decimais."
-        )));
-    }
-    Ok(Some(d))
+fn either(a: Option<Money>, b: Option<Money>) -> Option<Decimal> {
+    a.or(b).map(Money::get)
 }
 
-fn int_in(v: Option<&Value>, label: &str) -> Result<Option<i64>> {
-    match v {
-        None => Ok(None),
-        Some(Value::Number(n)) => n
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| Error::validation(format!("{label} inválido."))),
-        Some(Value::String(s)) => s
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| Error::validation(format!("{label} inválido."))),
-        Some(_) => Err(Error::validation(format!("{label} inválido."))),
+impl ItemIn {
+    fn item(&self, side: Side) -> Result<SettleItem> {
+        let key = match side {
+            Side::Receivable => self.receivable,
+            Side::Payable => self.payable,
+        };
+        let id = self
+            .id
+            .or(key)
+            .ok_or_else(|| Error::validation("Informe o título a baixar."))?;
+        Ok(SettleItem {
+            id,
+            value: either(self.value, self.settled_value),
+            interest: either(self.interest, self.settled_interest),
+            fine: either(self.fine, self.settled_fine),
+            discount: either(self.discount, self.settled_discount).unwrap_or_default(),
+        })
     }
 }
 
-fn date_in(v: Option<&Value>) -> Result<Option<NaiveDate>> {
-    match v {
-        None => Ok(None),
-        Some(Value::String(s)) => parse_date(s).map(Some),
-        Some(_) => Err(Error::validation("Data inválida")),
+fn item_of(side: Side, e: &IdOr<ItemIn>) -> Result<SettleItem> {
+    match e {
+        IdOr::Id(id) => Ok(SettleItem { id: *id, ..SettleItem::default() }),
+        IdOr::Fields(i) => i.item(side),
     }
 }
 
-fn item(side: Side, v: &Value) -> Result<SettleItem> {
-    let map = match v {
-        Value::Object(m) => m.clone(),
-        other => {
-            let mut m = Map::new();
-            m.insert("ID".into(), other.clone());
-            m
+/// `POST /{register}/baixa/{emp}`, `POST /baixacontaspagar/rapida/{emp}` and
+/// `POST /{register}/calculo/{emp}`: a settlement's body (see the module's doc).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+pub struct SettleIn {
+    /// Default: today.
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "BAIX_DTA", default)]
+    #[schemars(title = "Data")]
+    pub settled_on: Option<Date>,
+    /// Default: the parameters' account of the side.
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    #[serde(rename = "BAIX_BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub settled_bank: Option<i64>,
+    #[serde(rename = "FRMP_ID", default)]
+    #[schemars(title = "Forma de pagamento", extend("x-invalid" = "Forma de pagamento inválido."))]
+    pub method: Option<i64>,
+    #[serde(rename = "BAIX_FRMP_ID", default)]
+    #[schemars(title = "Forma de pagamento", extend("x-invalid" = "Forma de pagamento inválido."))]
+    pub settled_method: Option<i64>,
+    #[serde(rename = "OBS", default)]
+    pub remarks: Option<String>,
+    #[serde(rename = "BAIX_OBS", default)]
+    pub settled_remarks: Option<String>,
+    /// The titles; without it, the body itself is one title.
+    #[serde(rename = "TITULOS", default)]
+    #[schemars(extend("x-invalid" = "TITULOS deve ser uma lista."))]
+    pub titles: Option<Vec<IdOr<ItemIn>>>,
+    /// The body as one title (no `TITULOS`).
+    #[serde(rename = "ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub id: Option<i64>,
+    #[serde(rename = "CRCB_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub receivable: Option<i64>,
+    #[serde(rename = "CMPD_ID", default)]
+    #[schemars(title = "Título", extend("x-invalid" = "Título inválido."))]
+    pub payable: Option<i64>,
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub value: Option<Money>,
+    #[serde(rename = "BAIX_VALOR", default)]
+    #[schemars(title = "Valor")]
+    pub settled_value: Option<Money>,
+    #[serde(rename = "JUROS", default)]
+    #[schemars(title = "Juros")]
+    pub interest: Option<Money>,
+    #[serde(rename = "BAIX_JUROS", default)]
+    #[schemars(title = "Juros")]
+    pub settled_interest: Option<Money>,
+    #[serde(rename = "MULTA", default)]
+    #[schemars(title = "Multa")]
+    pub fine: Option<Money>,
+    #[serde(rename = "BAIX_MULTA", default)]
+    #[schemars(title = "Multa")]
+    pub settled_fine: Option<Money>,
+    #[serde(rename = "DESCONTO", default)]
+    #[schemars(title = "Desconto")]
+    pub discount: Option<Money>,
+    #[serde(rename = "BAIX_DESCONTO", default)]
+    #[schemars(title = "Desconto")]
+    pub settled_discount: Option<Money>,
+}
+
+impl SettleIn {
+    /// The titles of the body: `TITULOS`, or the body itself as one title.
+    fn items(&self, side: Side) -> Result<Vec<SettleItem>> {
+        match &self.titles {
+            Some(list) => list.iter().map(|e| item_of(side, e)).collect(),
+            None => {
+                let one = ItemIn {
+                    id: self.id,
+                    receivable: self.receivable,
+                    payable: self.payable,
+                    value: self.value,
+                    settled_value: self.settled_value,
+                    interest: self.interest,
+                    settled_interest: self.settled_interest,
+                    fine: self.fine,
+                    settled_fine: self.settled_fine,
+                    discount: self.discount,
+                    settled_discount: self.settled_discount,
+                };
+                Ok(vec![one.item(side)?])
+            }
         }
-    };
-    let id = int_in(first(&map, &["ID", side.key()]), "Título")?
-        .ok_or_else(|| Error::validation("Informe o título a baixar."))?;
-    Ok(SettleItem {
-        id,
-        value: money_in(first(&map, &["VALOR", "BAIX_VALOR"]), "Valor")?,
-        interest: money_in(first(&map, &["JUROS", "BAIX_JUROS"]), "Juros")?,
-        fine: money_in(first(&map, &["MULTA", "BAIX_MULTA"]), "Multa")?,
-        discount: money_in(first(&map, &["DESCONTO", "BAIX_DESCONTO"]), "Desconto")?
-            .unwrap_or_default(),
-    })
-}
+    }
 
-/// The titles of a body: `TITULOS` or the body itself as one title.
-fn items(side: Side, body: &Map<String, Value>) -> Result<Vec<SettleItem>> {
-    match body.get("TITULOS") {
-        Some(Value::Array(list)) => list.iter().map(|v| item(side, v)).collect(),
-        Some(Value::Null) | None => Ok(vec![item(side, &Value::Object(body.clone()))?]),
-        Some(_) => Err(Error::validation("TITULOS deve ser uma lista.")),
+    async fn settlement(&self, cx: &mut Ctx<'_>, side: Side) -> Result<Settlement> {
+        let date = match self.date.or(self.settled_on) {
+            Some(d) => d.get(),
+            None => titles::today(cx.tx).await?,
+        };
+        Ok(Settlement {
+            date,
+            bank: self.bank.or(self.settled_bank),
+            method: self.method.or(self.settled_method),
+            remarks: self
+                .remarks
+                .as_ref()
+                .or(self.settled_remarks.as_ref())
+                .map(|s| s.trim().to_string()),
+            items: self.items(side)?,
+            user: cx.user(),
+        })
     }
 }
 
-async fn settlement(
-    tx: &mut Tx,
-    side: Side,
-    body: &Map<String, Value>,
-    user: i64,
-) -> Result<Settlement> {
-    let date = match date_in(first(body, &["DATA", "BAIX_DTA"]))? {
-        Some(d) => d,
-        None => titles::today(tx).await?,
-    };
-    Ok(Settlement {
-        date,
-        bank: int_in(first(body, &["BCO_ID", "BAIX_BCO_ID"]), "Conta bancária")?,
-        method: int_in(
-            first(body, &["FRMP_ID", "BAIX_FRMP_ID"]),
-            "Forma de pagamento",
-        )?,
-        remarks: first(body, &["OBS", "BAIX_OBS"])
-            .and_then(Value::as_str)
-            .map(|s| s.trim().to_string()),
-        items: items(side, body)?,
-        user,
-    })
+/// What one title's settlement did, as the settlement calls answer it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SettledRow {
+    #[serde(rename = "BAIX_ID")]
+    pub settlement: i64,
+    #[serde(flatten)]
+    pub title: TitleKey,
+    #[serde(rename = "BAIX_VALOR")]
+    pub value: Dec,
+    #[serde(rename = "BAIX_JUROS")]
+    pub interest: Dec,
+    #[serde(rename = "BAIX_MULTA")]
+    pub fine: Dec,
+    #[serde(rename = "BAIX_DESCONTO")]
+    pub discount: Dec,
+    #[serde(rename = "BAIX_TOTAL")]
+    pub total: Dec,
+    /// The bank movement (none when the settlement moved no money).
+    #[serde(rename = "MBCA_ID")]
+    pub movement: Option<i64>,
+    /// The title's balance after it.
+    #[serde(rename = "SALDO")]
+    pub balance: Dec,
+}
+
+impl SettledRow {
+    pub fn of(side: Side, s: &Settled) -> SettledRow {
+        SettledRow {
+            settlement: s.settlement,
+            title: TitleKey::of(side, s.title),
+            value: s.value.into(),
+            interest: s.interest.into(),
+            fine: s.fine.into(),
+            discount: s.discount.into(),
+            total: s.total.into(),
+            movement: s.movement,
+            balance: s.balance.into(),
+        }
+    }
+}
+
+/// What a settlement (or an offset) answers.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SettledOut {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "BAIX_DTA")]
+    pub date: Date,
+    /// What moved in all.
+    #[serde(rename = "BAIX_TOTAL")]
+    pub total: Dec,
+    pub baixas: Vec<SettledRow>,
+}
+
+impl SettledOut {
+    fn of(msg: &str, side: Side, date: NaiveDate, done: &[Settled]) -> SettledOut {
+        SettledOut {
+            code: 200,
+            msg: msg.into(),
+            date: Date(date),
+            total: done.iter().map(|d| d.total).sum::<Decimal>().into(),
+            baixas: done.iter().map(|d| SettledRow::of(side, d)).collect(),
+        }
+    }
 }
 
 /// `POST /{contasreceber|contaspagar}/baixa/{emp}`, `POST /baixacontaspagar/rapida/{emp}`:
@@ -138,57 +300,84 @@ pub struct Settle {
 }
 
 #[async_trait]
-impl ActionHandler for Settle {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let mut s = settlement(tx, self.side, &body, call.caller.user_id).await?;
+impl Operation for Settle {
+    type In = SettleIn;
+    type Out = SettledOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SettleIn) -> Result<SettledOut> {
+        let emp = cx.emp()?;
+        let mut s = i.settlement(cx, self.side).await?;
         if self.quick {
             for i in &mut s.items {
                 i.value = None;
             }
         }
-        let done = titles::settle(tx, call.caller.client_id, emp, self.side, &s).await?;
-        let total: Decimal = done.iter().map(|d| d.total).sum();
-        Ok(json!({
-            "code": 200,
-            "msg": if done.len() == 1 { "Baixa realizada com sucesso." } else { "Baixas realizadas com sucesso." },
-            "BAIX_DTA": s.date.format("%Y-%m-%d").to_string(),
-            "BAIX_TOTAL": crate::num(total),
-            "baixas": done.iter().map(|d| titles::settled_json(self.side, d)).collect::<Vec<_>>(),
-        }))
+        let done = titles::settle(cx.tx, cx.client(), emp, self.side, &s).await?;
+        let msg = if done.len() == 1 {
+            "Baixa realizada com sucesso."
+        } else {
+            "Baixas realizadas com sucesso."
+        };
+        Ok(SettledOut::of(msg, self.side, s.date, &done))
     }
+}
+
+/// The reversed settlement's title and its status after the reversal, by side.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ReversedTitle {
+    Receivable {
+        #[serde(rename = "CRCB_ID")]
+        id: i64,
+        #[serde(rename = "CRCB_SITUACAO")]
+        status: String,
+    },
+    Payable {
+        #[serde(rename = "CMPD_ID")]
+        id: i64,
+        #[serde(rename = "CMPD_SITUACAO")]
+        status: String,
+    },
+}
+
+/// What a reversal answers.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReversedOut {
+    pub code: u16,
+    pub msg: String,
+    #[serde(rename = "BAIX_ID")]
+    pub settlement: i64,
+    /// The opposite movement (none when the settlement moved no money).
+    #[serde(rename = "MBCA_ID")]
+    pub movement: Option<i64>,
+    /// The title's balance after the reversal.
+    #[serde(rename = "SALDO")]
+    pub balance: Dec,
+    #[serde(flatten)]
+    pub title: ReversedTitle,
 }
 
 /// `PUT /{register}/estorno/{id}/{emp}`: reverses settlement `id`.
 pub struct Reverse(pub Side);
 
 #[async_trait]
-impl ActionHandler for Reverse {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        let r = titles::reverse(
-            tx,
-            call.caller.client_id,
-            emp,
-            self.0,
-            id,
-            call.caller.user_id,
-        )
-        .await?;
-        let mut out = json!({
-            "code": 200,
-            "msg": "Baixa estornada com sucesso.",
-            "BAIX_ID": r.settlement,
-            "MBCA_ID": r.movement,
-            "SALDO": crate::num(r.balance),
-        });
-        if let Value::Object(m) = &mut out {
-            m.insert(self.0.key().into(), Value::from(r.title));
-            m.insert(names(self.0).f("SITUACAO"), Value::from(r.status));
-        }
-        Ok(out)
+impl Operation for Reverse {
+    type In = IdIn;
+    type Out = ReversedOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<ReversedOut> {
+        let emp = cx.emp()?;
+        let r = titles::reverse(cx.tx, cx.client(), emp, self.0, i.id, cx.user()).await?;
+        let title = match self.0 {
+            Side::Receivable => ReversedTitle::Receivable { id: r.title, status: r.status },
+            Side::Payable => ReversedTitle::Payable { id: r.title, status: r.status },
+        };
+        Ok(ReversedOut {
+            code: 200,
+            msg: "Baixa estornada com sucesso.".into(),
+            settlement: r.settlement,
+            movement: r.movement,
+            balance: r.balance.into(),
+            title,
+        })
     }
 }
 
@@ -196,47 +385,78 @@ impl ActionHandler for Reverse {
 pub struct Settlements(pub Side);
 
 #[async_trait]
-impl ActionHandler for Settlements {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        titles::load(tx, call.caller.client_id, emp, self.0, &[id], false).await?;
-        Ok(Value::Array(
-            titles::settlements_of(tx, call.caller.client_id, emp, self.0, id).await?,
-        ))
+impl Operation for Settlements {
+    type In = IdIn;
+    type Out = Vec<SettlementRow>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<Vec<SettlementRow>> {
+        let emp = cx.emp()?;
+        titles::load(cx.tx, cx.client(), emp, self.0, &[i.id], false).await?;
+        titles::settlements_of(cx.tx, cx.client(), emp, self.0, i.id).await
     }
 }
 
-/// What settling `value` of `t` on `date` would take, as a row.
-fn preview_row(
-    side: Side,
-    t: &Title,
-    value: Option<Decimal>,
-    discount: Decimal,
-    date: NaiveDate,
-    p: &titles::Parameters,
-) -> Value {
-    let refused = titles::refusal(t);
-    let value = value.unwrap_or(t.balance).min(t.balance).max(Decimal::ZERO);
-    let c = titles::charges_of(t, value, date, p);
-    let mut row = json!({
-        "SITUACAO": t.status,
-        "SALDO": crate::num(t.balance),
-        "VENCIMENTO": t.due.format("%Y-%m-%d").to_string(),
-        "DATA": date.format("%Y-%m-%d").to_string(),
-        "DIAS_ATRASO": c.days_late,
-        "VALOR": crate::num(value),
-        "JUROS": crate::num(c.interest),
-        "MULTA": crate::num(c.fine),
-        "DESCONTO": crate::num(discount),
-        "TOTAL": crate::num((value + c.interest + c.fine - discount).max(Decimal::ZERO)),
-        "PODE_BAIXAR": refused.is_none(),
-        "msg": refused.unwrap_or_else(|| "Título pode ser baixado.".into()),
-    });
-    if let Value::Object(m) = &mut row {
-        m.insert(side.key().into(), Value::from(t.id));
+/// What settling a title would take (nothing written).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PreviewRow {
+    #[serde(flatten)]
+    pub title: TitleKey,
+    #[serde(rename = "SITUACAO")]
+    pub status: String,
+    #[serde(rename = "SALDO")]
+    pub balance: Dec,
+    #[serde(rename = "VENCIMENTO")]
+    pub due: Date,
+    #[serde(rename = "DATA")]
+    pub date: Date,
+    #[serde(rename = "DIAS_ATRASO")]
+    pub days_late: i64,
+    #[serde(rename = "VALOR")]
+    pub value: Dec,
+    #[serde(rename = "JUROS")]
+    pub interest: Dec,
+    #[serde(rename = "MULTA")]
+    pub fine: Dec,
+    #[serde(rename = "DESCONTO")]
+    pub discount: Dec,
+    #[serde(rename = "TOTAL")]
+    pub total: Dec,
+    #[serde(rename = "PODE_BAIXAR")]
+    pub can_settle: bool,
+    /// Why it cannot be settled, or 'Título pode ser baixado.'.
+    pub msg: String,
+}
+
+impl PreviewRow {
+    /// What settling `value` of `t` on `date` would take.
+    fn of(
+        side: Side,
+        t: &Title,
+        value: Option<Decimal>,
+        discount: Decimal,
+        date: NaiveDate,
+        p: &Parameters,
+    ) -> PreviewRow {
+        let refused = titles::refusal(t);
+        let value = value.unwrap_or(t.balance).min(t.balance).max(Decimal::ZERO);
+        let c = titles::charges_of(t, value, date, p);
+        PreviewRow {
+            title: TitleKey::of(side, t.id),
+            status: t.status.clone(),
+            balance: t.balance.into(),
+            due: Date(t.due),
+            date: Date(date),
+            days_late: c.days_late,
+            value: value.into(),
+            interest: c.interest.into(),
+            fine: c.fine.into(),
+            discount: discount.into(),
+            total: (value + c.interest + c.fine - discount)
+                .max(Decimal::ZERO)
+                .into(),
+            can_settle: refused.is_none(),
+            msg: refused.unwrap_or_else(|| "Título pode ser baixado.".into()),
+        }
     }
-    row
 }
 
 /// `GET /{register}/verifica/{id}/{emp}`: whether title `id` can be settled, with
@@ -244,16 +464,17 @@ fn preview_row(
 pub struct Check(pub Side);
 
 #[async_trait]
-impl ActionHandler for Check {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        let client = call.caller.client_id;
-        let found = titles::load(tx, client, emp, self.0, &[id], false).await?;
-        let t = found.get(&id).ok_or_else(Error::not_found)?;
-        let p = titles::parameters(tx, client, emp).await?;
-        let today = titles::today(tx).await?;
-        Ok(preview_row(self.0, t, None, Decimal::ZERO, today, &p))
+impl Operation for Check {
+    type In = IdIn;
+    type Out = PreviewRow;
+    async fn run(&self, cx: &mut Ctx<'_>, i: IdIn) -> Result<PreviewRow> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let found = titles::load(cx.tx, client, emp, self.0, &[i.id], false).await?;
+        let t = found.get(&i.id).ok_or_else(Error::not_found)?;
+        let p = titles::parameters(cx.tx, client, emp).await?;
+        let today = titles::today(cx.tx).await?;
+        Ok(PreviewRow::of(self.0, t, None, Decimal::ZERO, today, &p))
     }
 }
 
@@ -262,22 +483,86 @@ impl ActionHandler for Check {
 pub struct Preview(pub Side);
 
 #[async_trait]
-impl ActionHandler for Preview {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let client = call.caller.client_id;
-        let body = body_map(call.body);
-        let s = settlement(tx, self.0, &body, call.caller.user_id).await?;
+impl Operation for Preview {
+    type In = SettleIn;
+    type Out = Vec<PreviewRow>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SettleIn) -> Result<Vec<PreviewRow>> {
+        let emp = cx.emp()?;
+        let client = cx.client();
+        let s = i.settlement(cx, self.0).await?;
         let ids: Vec<i64> = s.items.iter().map(|i| i.id).collect();
-        let found = titles::load(tx, client, emp, self.0, &ids, false).await?;
-        let p = titles::parameters(tx, client, emp).await?;
-        let mut rows = Vec::with_capacity(s.items.len());
-        for i in &s.items {
-            let t = found.get(&i.id).ok_or_else(Error::not_found)?;
-            rows.push(preview_row(self.0, t, i.value, i.discount, s.date, &p));
-        }
-        Ok(Value::Array(rows))
+        let found = titles::load(cx.tx, client, emp, self.0, &ids, false).await?;
+        let p = titles::parameters(cx.tx, client, emp).await?;
+        s.items
+            .iter()
+            .map(|i| {
+                let t = found.get(&i.id).ok_or_else(Error::not_found)?;
+                Ok(PreviewRow::of(self.0, t, i.value, i.discount, s.date, &p))
+            })
+            .collect()
     }
+}
+
+/// `POST /baixacontaspagar/filtros/{emp}`: a list body of the register and the
+/// settlement date of the charges.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct PayablesToSettleIn {
+    /// The company (path `{emp}`).
+    #[serde(default)]
+    pub emp: Option<i64>,
+    /// The date of the charges (default today).
+    #[serde(rename = "DATA_BAIXA", default)]
+    #[schemars(title = "Data da baixa")]
+    pub on: Option<Date>,
+    /// The statuses listed (default the open and partly paid ones: A, P).
+    #[serde(rename = "CMPD_SITUACAO", default)]
+    #[schemars(title = "Situação")]
+    pub status: Option<Statuses>,
+    /// The rest of the register's list body (ORDENACAO, LIMIT, PAGINATION, field
+    /// filters): free-form, as the engine's list reads it.
+    #[serde(flatten)]
+    pub filter: Map<String, Value>,
+}
+
+/// A status filter: one status or several.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Statuses {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// A payable to settle: the register's row with the charges of settling its
+/// balance on the chosen date.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PayableToSettle {
+    #[serde(flatten)]
+    pub row: Row,
+    #[serde(rename = "DIAS_ATRASO")]
+    pub days_late: i64,
+    #[serde(rename = "JUROS_CALC")]
+    pub interest: Dec,
+    #[serde(rename = "MULTA_CALC")]
+    pub fine: Dec,
+    #[serde(rename = "TOTAL_CALC")]
+    pub total: Dec,
+}
+
+/// What the payables settlement screen lists: a page of payables and how many
+/// match.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PayablesToSettleOut {
+    pub dados: Vec<PayableToSettle>,
+    pub count: i64,
+}
+
+/// What the charges of a payable's row are computed from.
+#[derive(Deserialize)]
+struct PayableDue {
+    #[serde(rename = "SALDO", default)]
+    balance: Option<Dec>,
+    #[serde(rename = "CMPD_DTA_VCTO")]
+    due: Date,
 }
 
 /// `POST /baixacontaspagar/filtros/{emp}`: the payables to settle as `{dados,
@@ -289,53 +574,58 @@ impl ActionHandler for Preview {
 pub struct PayablesToSettle;
 
 #[async_trait]
-impl ActionHandler for PayablesToSettle {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, body, .. } = call;
-        let emp_id = company(emp)?;
-        let mut filter = body_map(body);
-        let on = date_in(
-            filter
-                .remove("DATA_BAIXA")
-                .as_ref()
-                .filter(|v| !v.is_null()),
-        )?;
-        let on = match on {
-            Some(d) => d,
-            None => titles::today(tx).await?,
+impl Operation for PayablesToSettle {
+    type In = PayablesToSettleIn;
+    type Out = PayablesToSettleOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: PayablesToSettleIn) -> Result<PayablesToSettleOut> {
+        let emp = cx.emp()?;
+        let on = match i.on {
+            Some(d) => d.get(),
+            None => titles::today(cx.tx).await?,
         };
-        let status = names(Side::Payable).f("SITUACAO");
-        if filter.get(&status).is_none_or(Value::is_null) {
-            filter.insert(status, json!(["A", "P"]));
-        }
-        let mut rows = query::list(tx, res, caller, emp, &filter).await?;
-        let mut count_filter = filter.clone();
+        let mut filter = i.filter;
+        let statuses = match i.status {
+            Some(Statuses::One(s)) => vec![s],
+            Some(Statuses::Many(v)) => v,
+            None => vec!["A".into(), "P".into()],
+        };
+        filter.insert(
+            super::title_names::PAYABLE.f("SITUACAO"),
+            Value::from(statuses),
+        );
+        let rows = query::list(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?;
         for k in ["ORDENACAO", "LIMIT", "PAGINATION", "OFFSET"] {
-            count_filter.remove(k);
+            filter.remove(k);
         }
-        let count = query::count(tx, res, caller, emp, &count_filter).await?;
-        let p = titles::parameters(tx, caller.client_id, emp_id).await?;
-        let due_field = names(Side::Payable).f("DTA_VCTO");
-        for row in &mut rows {
-            let balance =
-                erp_platform::resource::params::opt_dec(row, "SALDO")?.unwrap_or_default();
-            let due = match row.get(&due_field).and_then(Value::as_str) {
-                Some(s) => parse_date(s)?,
-                None => continue,
-            };
-            let c = crate::charges::late_charges(balance, due, on, &p.late);
-            if let Value::Object(m) = row {
-                m.insert("DIAS_ATRASO".into(), Value::from(c.days_late));
-                m.insert("JUROS_CALC".into(), crate::num(c.interest));
-                m.insert("MULTA_CALC".into(), crate::num(c.fine));
-                m.insert(
-                    "TOTAL_CALC".into(),
-                    crate::num(balance + c.interest + c.fine),
-                );
-            }
-        }
-        Ok(json!({"dados": rows, "count": count}))
+        let count = query::count(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?;
+        let p = titles::parameters(cx.tx, cx.client(), emp).await?;
+        let dados = rows
+            .into_iter()
+            .map(|row| {
+                let d: PayableDue = record::from_row(&row)?;
+                let balance = d.balance.map(Dec::get).unwrap_or_default();
+                let c = crate::charges::late_charges(balance, d.due.get(), on, &p.late);
+                Ok(PayableToSettle {
+                    row: Row(row),
+                    days_late: c.days_late,
+                    interest: c.interest.into(),
+                    fine: c.fine.into(),
+                    total: (balance + c.interest + c.fine).into(),
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(PayablesToSettleOut { dados, count })
     }
+}
+
+/// `GET /contasreceber/cliente/{emp}/{cliId}/{type}`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct CustomerTitlesIn {
+    #[serde(rename = "cliId")]
+    pub customer: i64,
+    /// `abertos` (A, 0), `pagos` (Q, 1), `vencidos` (V, 3) or `todos` (T, 2).
+    #[serde(rename = "type")]
+    pub kind: String,
 }
 
 /// `GET /contasreceber/cliente/{emp}/{cliId}/{type}`: a customer's titles by due
@@ -344,20 +634,19 @@ impl ActionHandler for PayablesToSettle {
 pub struct CustomerTitles;
 
 #[async_trait]
-impl ActionHandler for CustomerTitles {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, .. } = call;
-        company(emp)?;
-        let customer = id_param(params, "cliId")?;
-        let kind = param(params, "type")?.to_ascii_uppercase();
+impl Operation for CustomerTitles {
+    type In = CustomerTitlesIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: CustomerTitlesIn) -> Result<Vec<Row>> {
+        cx.emp()?;
         let mut filter = Map::new();
-        filter.insert("CRCB_CLI_ID".into(), Value::from(customer));
+        filter.insert("CRCB_CLI_ID".into(), Value::from(i.customer));
         filter.insert(
             "ORDENACAO".into(),
             Value::from("CRCB_DTA_VCTO, CRCB_PARCELA"),
         );
         filter.insert("LIMIT".into(), Value::from(query::MAX_LIMIT));
-        match kind.as_str() {
+        match i.kind.trim().to_ascii_uppercase().as_str() {
             "ABERTOS" | "A" | "0" => {
                 filter.insert("CRCB_SITUACAO".into(), json!(["A", "P"]));
             }
@@ -366,7 +655,7 @@ impl ActionHandler for CustomerTitles {
             }
             "TODOS" | "T" | "2" => {}
             "VENCIDOS" | "V" | "3" => {
-                let yesterday = titles::today(tx).await? - Duration::days(1);
+                let yesterday = titles::today(cx.tx).await? - Duration::days(1);
                 filter.insert("CRCB_SITUACAO".into(), json!(["A", "P"]));
                 filter.insert(
                     "CRCB_DTA_VCTO_FIM".into(),
@@ -379,24 +668,116 @@ impl ActionHandler for CustomerTitles {
                 ))
             }
         }
-        Ok(Value::Array(
-            query::list(tx, res, caller, emp, &filter).await?,
-        ))
+        let rows = query::list(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?;
+        Ok(rows.into_iter().map(Row).collect())
     }
 }
 
-const SETTLED_FILTERS: [&str; 10] = [
-    "DATA_INI",
-    "DATA_FIM",
-    "CRCB_CLI_ID",
-    "BCO_ID",
-    "FRMP_ID",
-    "ESTORNADAS",
-    "LIMIT",
-    "PAGINATION",
-    "OFFSET",
-    "ORDENACAO",
-];
+/// `POST /contasreceberbaixadas/{emp}`: the filters of the settled receivables
+/// (any other key is refused, 'Filtro inválido: 'X'.').
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SettledReceivablesIn {
+    /// The company (path `{emp}`).
+    #[serde(default)]
+    pub emp: Option<i64>,
+    /// First settlement date.
+    #[serde(rename = "DATA_INI", default)]
+    #[schemars(title = "Data inicial")]
+    pub from: Option<Date>,
+    /// Last settlement date.
+    #[serde(rename = "DATA_FIM", default)]
+    #[schemars(title = "Data final")]
+    pub to: Option<Date>,
+    #[serde(rename = "CRCB_CLI_ID", default)]
+    #[schemars(title = "Cliente", extend("x-invalid" = "Cliente inválido."))]
+    pub customer: Option<i64>,
+    #[serde(rename = "BCO_ID", default)]
+    #[schemars(title = "Conta bancária", extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
+    #[serde(rename = "FRMP_ID", default)]
+    #[schemars(title = "Forma de pagamento", extend("x-invalid" = "Forma de pagamento inválido."))]
+    pub method: Option<i64>,
+    /// Reversed settlements too.
+    #[serde(rename = "ESTORNADAS", default)]
+    #[schemars(title = "Estornadas")]
+    pub reversed: bool,
+    #[serde(rename = "LIMIT", default)]
+    #[schemars(extend("x-invalid" = "LIMIT inválido."))]
+    pub limit: Option<i64>,
+    #[serde(rename = "PAGINATION", default)]
+    #[schemars(extend("x-invalid" = "PAGINATION inválido."))]
+    pub page: Option<i64>,
+    #[serde(rename = "OFFSET", default)]
+    #[schemars(extend("x-invalid" = "OFFSET inválido."))]
+    pub offset: Option<i64>,
+    /// Accepted and not used: the list is by settlement date.
+    #[serde(rename = "ORDENACAO", default)]
+    pub order: Option<String>,
+    /// Any other key of the body (refused unless a company key).
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub others: BTreeMap<String, IgnoredAny>,
+}
+
+/// A receivable's settlement as the period's list answers it.
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct SettledReceivable {
+    #[serde(rename = "BAIX_ID")]
+    pub settlement: i64,
+    #[serde(rename = "CRCB_ID")]
+    pub title: i64,
+    #[serde(rename = "CRCB_CLI_ID")]
+    pub customer: i64,
+    #[serde(rename = "CLI_DESCRICAO")]
+    pub customer_name: Option<String>,
+    #[serde(rename = "CRCB_DOCUMENTO")]
+    pub document: Option<String>,
+    #[serde(rename = "CRCB_PARCELA")]
+    pub seq: i32,
+    #[serde(rename = "CRCB_QTD_PARCELAS")]
+    pub count: i32,
+    #[serde(rename = "CRCB_DTA_EMIS")]
+    pub issued: NaiveDate,
+    #[serde(rename = "CRCB_DTA_VCTO")]
+    pub due: NaiveDate,
+    #[serde(rename = "CRCB_VLR_CTA", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub title_value: Decimal,
+    /// The settlement's date.
+    #[serde(rename = "CRCB_DTA_PAG")]
+    pub paid_on: NaiveDate,
+    #[serde(rename = "BAIX_VALOR", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub value: Decimal,
+    #[serde(rename = "BAIX_JUROS", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub interest: Decimal,
+    #[serde(rename = "BAIX_MULTA", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub fine: Decimal,
+    #[serde(rename = "BAIX_DESCONTO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub discount: Decimal,
+    #[serde(rename = "BAIX_TOTAL", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub total: Decimal,
+    #[serde(rename = "BAIX_BCO_ID")]
+    pub bank: i64,
+    #[serde(rename = "BCO_DESCRICAO")]
+    pub bank_name: Option<String>,
+    #[serde(rename = "BAIX_FRMP_ID")]
+    pub method: Option<i64>,
+    #[serde(rename = "FRMP_DESCRICAO")]
+    pub method_name: Option<String>,
+    #[serde(rename = "BAIX_ESTORNADA")]
+    pub reversed: bool,
+    /// The title's balance now.
+    #[serde(rename = "SALDO", serialize_with = "decimal_out")]
+    #[schemars(with = "Dec")]
+    pub balance: Decimal,
+    #[serde(rename = "CRCB_SITUACAO")]
+    pub status: String,
+}
 
 /// `POST /contasreceberbaixadas/{emp}`: the receivables' settlements of a period
 /// (`DATA_INI`, `DATA_FIM` of the settlement), of a customer, account or payment
@@ -404,29 +785,26 @@ const SETTLED_FILTERS: [&str; 10] = [
 pub struct SettledReceivables;
 
 #[async_trait]
-impl ActionHandler for SettledReceivables {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        if let Some(k) = body
-            .keys()
-            .find(|k| !SETTLED_FILTERS.contains(&k.as_str()) && !k.ends_with("EMP_ID"))
-        {
+impl Operation for SettledReceivables {
+    type In = SettledReceivablesIn;
+    type Out = Vec<SettledReceivable>;
+    async fn run(
+        &self,
+        cx: &mut Ctx<'_>,
+        i: SettledReceivablesIn,
+    ) -> Result<Vec<SettledReceivable>> {
+        let emp = cx.emp()?;
+        if let Some(k) = i.others.keys().find(|k| !k.ends_with("EMP_ID")) {
             return Err(Error::validation(format!("Filtro inválido: '{k}'.")));
         }
-        let from = date_in(first(&body, &["DATA_INI"]))?;
-        let to = date_in(first(&body, &["DATA_FIM"]))?;
-        let limit = int_in(first(&body, &["LIMIT"]), "LIMIT")?.unwrap_or(query::DEFAULT_LIMIT);
+        let limit = i.limit.unwrap_or(query::DEFAULT_LIMIT);
         if !(1..=query::MAX_LIMIT).contains(&limit) {
             return Err(Error::validation(format!(
                 "LIMIT deve estar entre 1 e {}.",
                 query::MAX_LIMIT
             )));
         }
-        let offset = match (
-            int_in(first(&body, &["OFFSET"]), "OFFSET")?,
-            int_in(first(&body, &["PAGINATION"]), "PAGINATION")?,
-        ) {
+        let offset = match (i.offset, i.page) {
             (Some(o), _) => o,
             (None, Some(p)) => p.saturating_mul(limit),
             _ => 0,
@@ -434,25 +812,15 @@ impl ActionHandler for SettledReceivables {
         if offset < 0 {
             return Err(Error::validation("Paginação inválida."));
         }
-        let reversed = match first(&body, &["ESTORNADAS"]) {
-            Some(Value::Bool(b)) => *b,
-            Some(v) => {
-                matches!(v.as_str().map(str::trim), Some("1" | "S" | "true"))
-                    || v.as_i64() == Some(1)
-            }
-            None => false,
-        };
-        let rows: Vec<Value> = sqlx::query_scalar(
-            "SELECT json_build_object(
-                 'BAIX_ID', x.baix_id, 'CRCB_ID', t.tit_id, 'CRCB_CLI_ID', t.tit_pessoa_id,
-                 'CLI_DESCRICAO', t.tit_pessoa_nome, 'CRCB_DOCUMENTO', t.tit_documento,
-                 'CRCB_PARCELA', t.tit_parcela, 'CRCB_QTD_PARCELAS', t.tit_parcelas,
-                 'CRCB_DTA_EMIS', t.tit_dta_emis, 'CRCB_DTA_VCTO', t.tit_dta_vcto, 'CRCB_VLR_CTA', t.tit_valor,
-                 'CRCB_DTA_PAG', x.baix_dta, 'BAIX_VALOR', x.baix_valor, 'BAIX_JUROS', x.baix_juros,
-                 'BAIX_MULTA', x.baix_multa, 'BAIX_DESCONTO', x.baix_desconto, 'BAIX_TOTAL', x.baix_total,
-                 'BAIX_BCO_ID', x.baix_bco_id, 'BCO_DESCRICAO', b.bco_descricao,
-                 'BAIX_FRMP_ID', x.baix_frmp_id, 'FRMP_DESCRICAO', f.frmp_descricao,
-                 'BAIX_ESTORNADA', x.baix_estornada, 'SALDO', t.tit_saldo, 'CRCB_SITUACAO', t.tit_situacao)
+        Ok(sqlx::query_as(
+            "SELECT x.baix_id AS settlement, t.tit_id AS title, t.tit_pessoa_id AS customer,
+                    t.tit_pessoa_nome AS customer_name, t.tit_documento AS document, t.tit_parcela AS seq,
+                    t.tit_parcelas AS count, t.tit_dta_emis AS issued, t.tit_dta_vcto AS due,
+                    t.tit_valor AS title_value, x.baix_dta AS paid_on, x.baix_valor AS value,
+                    x.baix_juros AS interest, x.baix_multa AS fine, x.baix_desconto AS discount,
+                    x.baix_total AS total, x.baix_bco_id AS bank, b.bco_descricao AS bank_name,
+                    x.baix_frmp_id AS method, f.frmp_descricao AS method_name, x.baix_estornada AS reversed,
+                    t.tit_saldo AS balance, t.tit_situacao AS status
              FROM finance.baixas x
              JOIN finance.contasreceber t ON t.client_id = x.client_id AND t.tit_emp_id = x.baix_emp_id
                                          AND t.tit_id = x.baix_tit_id
@@ -465,20 +833,34 @@ impl ActionHandler for SettledReceivables {
                AND ($7::bigint IS NULL OR x.baix_frmp_id = $7) AND ($8 OR NOT x.baix_estornada)
              ORDER BY x.baix_dta, x.baix_id LIMIT $9 OFFSET $10",
         )
-        .bind(call.caller.client_id)
+        .bind(cx.client())
         .bind(emp)
-        .bind(from)
-        .bind(to)
-        .bind(int_in(first(&body, &["CRCB_CLI_ID"]), "Cliente")?)
-        .bind(int_in(first(&body, &["BCO_ID"]), "Conta bancária")?)
-        .bind(int_in(first(&body, &["FRMP_ID"]), "Forma de pagamento")?)
-        .bind(reversed)
+        .bind(i.from.map(Date::get))
+        .bind(i.to.map(Date::get))
+        .bind(i.customer)
+        .bind(i.bank)
+        .bind(i.method)
+        .bind(i.reversed)
         .bind(limit)
         .bind(offset)
-        .fetch_all(&mut **tx)
-        .await?;
-        Ok(Value::Array(rows))
+        .fetch_all(&mut **cx.tx)
+        .await?)
     }
+}
+
+/// `DELETE /contasreceberparcelaspedidos/{id}/{emp}/{serie}`: the order.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct OrderIn {
+    pub id: i64,
+    pub serie: String,
+}
+
+/// How many instalments were removed.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RemovedOut {
+    pub code: u16,
+    pub msg: String,
+    pub excluidas: u64,
 }
 
 /// `DELETE /contasreceberparcelaspedidos/{id}/{emp}/{serie}`: removes the
@@ -487,20 +869,58 @@ impl ActionHandler for SettledReceivables {
 pub struct RemoveOrderInstalments;
 
 #[async_trait]
-impl ActionHandler for RemoveOrderInstalments {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let id = id_param(call.params, "id")?;
-        let serie = param(call.params, "serie")?.to_string();
-        let doc = Origin { emp, kind: "PEDIDO", id, serie: &serie };
-        let n = titles::remove_document(tx, call.caller.client_id, Side::Receivable, &doc).await?;
+impl Operation for RemoveOrderInstalments {
+    type In = OrderIn;
+    type Out = RemovedOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OrderIn) -> Result<RemovedOut> {
+        let emp = cx.emp()?;
+        let serie = i.serie.trim();
+        let doc = Origin { emp, kind: "PEDIDO", id: i.id, serie };
+        let n = titles::remove_document(cx.tx, cx.client(), Side::Receivable, &doc).await?;
         if n == 0 {
             return Err(Error::NotFound(format!(
-                "Nenhuma parcela do pedido {id} série {serie} encontrada."
+                "Nenhuma parcela do pedido {} série {serie} encontrada.",
+                i.id
             )));
         }
-        Ok(json!({"code": 200, "msg": "Parcelas do pedido excluídas com sucesso.", "excluidas": n}))
+        Ok(RemovedOut {
+            code: 200,
+            msg: "Parcelas do pedido excluídas com sucesso.".into(),
+            excluidas: n,
+        })
     }
+}
+
+/// `POST /contasreceber/simular/{emp}`: what to split and how.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct SimulateIn {
+    #[serde(rename = "TOTAL", default)]
+    #[schemars(title = "Total")]
+    pub total: Option<Money>,
+    #[serde(rename = "VALOR", default)]
+    #[schemars(title = "Total")]
+    pub value: Option<Money>,
+    /// The issue date (default today).
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "CNDP_ID", default)]
+    #[schemars(title = "Condição de pagamento", extend("x-invalid" = "Condição de pagamento inválido."))]
+    pub condition: Option<i64>,
+    #[serde(rename = "CNDV_ID", default)]
+    #[schemars(title = "Condição de vencimento", extend("x-invalid" = "Condição de vencimento inválido."))]
+    pub due_condition: Option<i64>,
+}
+
+/// One instalment of a simulation.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct InstalmentRow {
+    #[serde(rename = "PARCELA")]
+    pub seq: i32,
+    #[serde(rename = "VENCIMENTO")]
+    pub due: Date,
+    #[serde(rename = "VALOR")]
+    pub value: Dec,
 }
 
 /// `POST /contasreceber/simular/{emp}`: the instalments of `TOTAL` issued on `DATA`
@@ -510,38 +930,36 @@ impl ActionHandler for RemoveOrderInstalments {
 pub struct Simulate;
 
 #[async_trait]
-impl ActionHandler for Simulate {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let total = money_in(first(&body, &["TOTAL", "VALOR"]), "Total")?
+impl Operation for Simulate {
+    type In = SimulateIn;
+    type Out = Vec<InstalmentRow>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: SimulateIn) -> Result<Vec<InstalmentRow>> {
+        let emp = cx.emp()?;
+        let total = either(i.total, i.value)
             .ok_or_else(|| Error::validation("Informe o total a parcelar."))?;
-        let issued = match date_in(first(&body, &["DATA"]))? {
-            Some(d) => d,
-            None => titles::today(tx).await?,
+        let issued = match i.date {
+            Some(d) => d.get(),
+            None => titles::today(cx.tx).await?,
         };
-        let (terms, _) = titles::terms(
-            tx,
-            call.caller.client_id,
-            emp,
-            int_in(first(&body, &["CNDP_ID"]), "Condição de pagamento")?,
-            int_in(first(&body, &["CNDV_ID"]), "Condição de vencimento")?,
-        )
-        .await?;
+        let (terms, _) =
+            titles::terms(cx.tx, cx.client(), emp, i.condition, i.due_condition).await?;
         let parts = instalments::schedule(total, issued, &terms)?;
-        Ok(Value::Array(
-            parts
-                .iter()
-                .map(|p| {
-                    json!({
-                        "PARCELA": p.seq,
-                        "VENCIMENTO": p.due.format("%Y-%m-%d").to_string(),
-                        "VALOR": crate::num(p.amount),
-                    })
-                })
-                .collect(),
-        ))
+        Ok(parts
+            .iter()
+            .map(|p| InstalmentRow { seq: p.seq, due: Date(p.due), value: p.amount.into() })
+            .collect())
     }
+}
+
+/// `GET /comprapagamentos/adiantamentos/{supplierId}/{bankId}`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct AdvancesIn {
+    #[serde(rename = "supplierId")]
+    pub supplier: i64,
+    /// The account the advances were paid from (0: any).
+    #[serde(rename = "bankId", default)]
+    #[schemars(extend("x-invalid" = "Conta bancária inválido."))]
+    pub bank: Option<i64>,
 }
 
 /// `GET /comprapagamentos/adiantamentos/{supplierId}/{bankId}`: the supplier's
@@ -550,22 +968,33 @@ impl ActionHandler for Simulate {
 pub struct Advances;
 
 #[async_trait]
-impl ActionHandler for Advances {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let supplier = id_param(call.params, "supplierId")?;
-        let bank = int_in(
-            call.params
-                .get("bankId")
-                .map(|s| Value::from(s.as_str()))
-                .as_ref(),
-            "Conta bancária",
-        )?
-        .filter(|b| *b > 0);
-        Ok(Value::Array(
-            titles::advances(tx, call.caller.client_id, emp, supplier, bank).await?,
-        ))
+impl Operation for Advances {
+    type In = AdvancesIn;
+    type Out = Vec<AdvanceRow>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: AdvancesIn) -> Result<Vec<AdvanceRow>> {
+        let emp = cx.emp()?;
+        let bank = i.bank.filter(|b| *b > 0);
+        titles::advances(cx.tx, cx.client(), emp, i.supplier, bank).await
     }
+}
+
+/// `POST /contaspagar/compensar/{emp}`: the advance and the payables it settles.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct OffsetIn {
+    /// The advance's CMPD_ID.
+    #[serde(rename = "ADIANTAMENTO", default)]
+    #[schemars(title = "Adiantamento", extend("x-invalid" = "Adiantamento inválido."))]
+    pub advance: Option<i64>,
+    /// Default: today.
+    #[serde(rename = "DATA", default)]
+    #[schemars(title = "Data")]
+    pub date: Option<Date>,
+    #[serde(rename = "OBS", default)]
+    pub remarks: Option<String>,
+    /// Ids or `{ID, VALOR}` (`VALOR` left out takes the whole balance).
+    #[serde(rename = "TITULOS", default)]
+    #[schemars(extend("x-invalid" = "Informe os títulos a compensar."))]
+    pub titles: Option<Vec<IdOr<ItemIn>>>,
 }
 
 /// `POST /contaspagar/compensar/{emp}`: settles payables of an advance's supplier
@@ -575,40 +1004,37 @@ impl ActionHandler for Advances {
 pub struct OffsetAdvance;
 
 #[async_trait]
-impl ActionHandler for OffsetAdvance {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let emp = company(call.emp)?;
-        let body = body_map(call.body);
-        let advance = int_in(first(&body, &["ADIANTAMENTO"]), "Adiantamento")?
+impl Operation for OffsetAdvance {
+    type In = OffsetIn;
+    type Out = SettledOut;
+    async fn run(&self, cx: &mut Ctx<'_>, i: OffsetIn) -> Result<SettledOut> {
+        let emp = cx.emp()?;
+        let advance = i
+            .advance
             .ok_or_else(|| Error::validation("Informe o adiantamento a compensar."))?;
-        let date = match date_in(first(&body, &["DATA"]))? {
-            Some(d) => d,
-            None => titles::today(tx).await?,
+        let date = match i.date {
+            Some(d) => d.get(),
+            None => titles::today(cx.tx).await?,
         };
-        let items = match body.get("TITULOS") {
-            Some(Value::Array(list)) => list
-                .iter()
-                .map(|v| item(Side::Payable, v).map(|i| (i.id, i.value)))
-                .collect::<Result<Vec<_>>>()?,
-            _ => return Err(Error::validation("Informe os títulos a compensar.")),
-        };
+        let items = i
+            .titles
+            .ok_or_else(|| Error::validation("Informe os títulos a compensar."))?
+            .iter()
+            .map(|e| item_of(Side::Payable, e).map(|i| (i.id, i.value)))
+            .collect::<Result<Vec<_>>>()?;
         let o = titles::Offset {
             advance,
             date,
-            remarks: first(&body, &["OBS"])
-                .and_then(Value::as_str)
-                .map(|s| s.trim().to_string()),
+            remarks: i.remarks.map(|s| s.trim().to_string()),
             items,
-            user: call.caller.user_id,
+            user: cx.user(),
         };
-        let done = titles::offset(tx, call.caller.client_id, emp, &o).await?;
-        let total: Decimal = done.iter().map(|d| d.total).sum();
-        Ok(json!({
-            "code": 200,
-            "msg": "Compensação realizada com sucesso.",
-            "BAIX_DTA": date.format("%Y-%m-%d").to_string(),
-            "BAIX_TOTAL": crate::num(total),
-            "baixas": done.iter().map(|d| titles::settled_json(Side::Payable, d)).collect::<Vec<_>>(),
-        }))
+        let done = titles::offset(cx.tx, cx.client(), emp, &o).await?;
+        Ok(SettledOut::of(
+            "Compensação realizada com sucesso.",
+            Side::Payable,
+            date,
+            &done,
+        ))
     }
 }

@@ -5,22 +5,25 @@
 //! the due-date conditions' program), due-date conditions (`condicaovencimento`,
 //! screen /condicoesvencimento) and their day/month entries
 //! (`condicaovencimentodias`: day of the month `ID_DIAS` 1-31 and `ID_MES` months
-//! after the issue month, 0 = the issue month itself).
+//! after the issue month, 0 = the issue month itself; the entry's description
+//! `CNDD_DESCRICAO` is the server's, derived from them when it is created;
+//! `POST /condicaovencimentodias/{id}/{emp}` lists one condition's entries).
 //!
 //! Payment methods, acquirers carry no company in the legacy field list: they are
 //! per client (`/formapagamento/{emp}` still checks the company of the path).
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
-use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{body_map, id_param};
-use erp_platform::resource::{
-    query, ActionHandler, ActionPerm, Call, DbType, Field, Hooks, Kind, Op, Resource,
-};
+use erp_platform::resource::call::{Ctx, Dec, Operation, Row};
+use erp_platform::resource::{query, ActionPerm, DbType, Field, Kind, Op, RecordHooks, Resource};
 use erp_platform::{Error, Result};
+use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+
+use super::Loose;
 
 const SCHEMA: &str = crate::SCHEMA;
 
@@ -166,7 +169,7 @@ pub fn condicaopagamento() -> Resource {
     .company("CNDP_EMP_ID")
     .label("CNDP_DESCRICAO")
     .order("CNDP_DESCRICAO ASC")
-    .hooks(Arc::new(ConditionHooks))
+    .record_hooks(ConditionHooks)
     .sample(json!({
         "CNDP_DESCRICAO": "30/60/90 DIAS", "CNDP_PARCELAS": 3, "CNDP_DIAS_PRIMEIRA": 30, "CNDP_INTERVALO": 30,
         "CNDP_PERC_ENTRADA": "0", "CNDP_PERC_DESCONTO": "0", "CNDP_PERC_ACRESCIMO": "1.5", "CNDP_FRMP_ID": 1
@@ -212,30 +215,41 @@ pub fn condicaopagamento() -> Resource {
 /// of 100% leaves no instalment to pay.
 struct ConditionHooks;
 
-fn number(body: &Map<String, Value>, f: &str) -> Option<f64> {
-    match body.get(f)? {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().replace(',', ".").parse().ok(),
-        _ => None,
-    }
+/// What the condition's hook reads of a body.
+#[derive(Deserialize, Serialize)]
+struct ConditionBody {
+    #[serde(rename = "CNDP_PERC_DESCONTO", default, skip_serializing)]
+    discount: Loose<Dec>,
+    #[serde(rename = "CNDP_PERC_ACRESCIMO", default, skip_serializing)]
+    increase: Loose<Dec>,
+    #[serde(rename = "CNDP_PERC_ENTRADA", default, skip_serializing)]
+    entry: Loose<Dec>,
+    #[serde(rename = "CNDP_PARCELAS", default, skip_serializing)]
+    instalments: Loose<Dec>,
 }
 
 #[async_trait]
-impl Hooks for ConditionHooks {
+impl RecordHooks for ConditionHooks {
+    type Body = ConditionBody;
+    type Row = IgnoredAny;
+
     async fn before_write(
         &self,
         _op: Op,
         _caller: &Caller,
-        body: &mut Map<String, Value>,
+        body: &mut ConditionBody,
     ) -> Result<()> {
-        let positive = |f| number(body, f).is_some_and(|v| v > 0.0);
-        if positive("CNDP_PERC_DESCONTO") && positive("CNDP_PERC_ACRESCIMO") {
+        let above = |v: Loose<Dec>, n: i64| v.0.is_some_and(|d| d.get() > Decimal::from(n));
+        if above(body.discount, 0) && above(body.increase, 0) {
             return Err(Error::validation(
                 "Informe desconto ou acréscimo, não os dois na mesma condição.",
             ));
         }
-        if number(body, "CNDP_PERC_ENTRADA").is_some_and(|v| v >= 100.0)
-            && number(body, "CNDP_PARCELAS").is_some_and(|v| v > 1.0)
+        if body
+            .entry
+            .0
+            .is_some_and(|d| d.get() >= Decimal::ONE_HUNDRED)
+            && above(body.instalments, 1)
         {
             return Err(Error::validation(
                 "Com entrada de 100% a condição deve ter uma única parcela.",
@@ -286,14 +300,14 @@ pub fn condicaovencimentodias() -> Resource {
     .company("CNDV_EMP_ID")
     .label("CNDD_DESCRICAO")
     .order("ID_MES, ID_DIAS")
-    .hooks(Arc::new(DayHooks))
-    .action(
+    .record_hooks(DayHooks)
+    .call(
         "POST",
         "/condicaovencimentodias/{id}/{emp}",
         "dias",
         ActionPerm::View,
         "Condições de Vencimento: listar os dias de uma condição",
-        Arc::new(ListDays),
+        ListDays,
     )
     .sample(json!({"CNDV_ID": 1, "ID_DIAS": 10, "ID_MES": 1}))
     .fields(vec![
@@ -319,7 +333,9 @@ pub fn condicaovencimentodias() -> Resource {
             .default(0.into())
             .list()
             .width(3),
+        // Derived from the key by the register's hook (`day_description`).
         Field::text("CNDD_DESCRICAO", "Descrição")
+            .server()
             .len(60)
             .searchable()
             .list()
@@ -338,35 +354,51 @@ pub fn day_description(day: i64, months: i64) -> String {
 
 struct DayHooks;
 
-fn int(body: &Map<String, Value>, f: &str) -> Option<i64> {
-    match body.get(f)? {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
+/// What the due-date entries' hook reads and writes of a body: the key's day and
+/// months and the description derived from them (a server field: the client's
+/// value never reaches the hook).
+#[derive(Deserialize, Serialize)]
+struct DayBody {
+    #[serde(rename = "ID_DIAS", default, skip_serializing)]
+    day: Loose<i64>,
+    #[serde(rename = "ID_MES", default, skip_serializing)]
+    months: Loose<i64>,
+    #[serde(
+        rename = "CNDD_DESCRICAO",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    description: Option<String>,
 }
 
 #[async_trait]
-impl Hooks for DayHooks {
-    async fn before_write(
-        &self,
-        op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
+impl RecordHooks for DayHooks {
+    type Body = DayBody;
+    type Row = IgnoredAny;
+
+    async fn before_write(&self, op: Op, _caller: &Caller, body: &mut DayBody) -> Result<()> {
         // Derived from the key, which is fixed once created.
-        body.remove("CNDD_DESCRICAO");
         if op == Op::Create {
-            if let Some(day) = int(body, "ID_DIAS") {
-                let months = int(body, "ID_MES").unwrap_or(0);
-                body.insert(
-                    "CNDD_DESCRICAO".into(),
-                    Value::from(day_description(day, months)),
-                );
+            if let Loose(Some(day)) = body.day {
+                body.description = Some(day_description(day, body.months.0.unwrap_or(0)));
             }
         }
         Ok(())
     }
+}
+
+/// `POST /condicaovencimentodias/{id}/{emp}`: the condition and the list body.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct ListDaysIn {
+    /// The due-date condition (`CNDV_ID`).
+    pub id: i64,
+    /// The company (path `{emp}`).
+    #[serde(default)]
+    pub emp: Option<i64>,
+    /// The register's list body (ORDENACAO, LIMIT...): free-form, as the engine's
+    /// list reads it.
+    #[serde(flatten)]
+    pub filter: Map<String, Value>,
 }
 
 /// `POST /condicaovencimentodias/{id}/{emp}`: the entries of one condition, with the
@@ -374,14 +406,14 @@ impl Hooks for DayHooks {
 struct ListDays;
 
 #[async_trait]
-impl ActionHandler for ListDays {
-    async fn run(&self, tx: &mut Tx, call: Call<'_>) -> Result<Value> {
-        let Call { res, caller, emp, params, body } = call;
-        let id = id_param(params, "id")?;
-        let mut filter = body_map(body);
-        filter.insert("CNDV_ID".into(), Value::from(id));
+impl Operation for ListDays {
+    type In = ListDaysIn;
+    type Out = Vec<Row>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: ListDaysIn) -> Result<Vec<Row>> {
+        let mut filter = i.filter;
+        filter.insert("CNDV_ID".into(), Value::from(i.id));
         filter.entry("LIMIT").or_insert(Value::from(1000));
-        let rows = query::list(tx, res, caller, emp, &filter).await?;
-        Ok(Value::Array(rows))
+        let rows = query::list(cx.tx, cx.res, cx.caller, cx.emp, &filter).await?;
+        Ok(rows.into_iter().map(Row).collect())
     }
 }

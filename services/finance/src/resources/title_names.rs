@@ -1,6 +1,9 @@
 //! The legacy names of the title registers' fields, one set per side
 //! (receivables `CRCB_*`, payables `CMPD_*`): what the registers map onto the
-//! `tit_*` columns and what their calls answer.
+//! `tit_*` columns and what their calls answer ([`TitleKey`]).
+
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::titles::Side;
 
@@ -62,5 +65,24 @@ impl Names {
     /// `CRCB_DTA_VCTO` from `DTA_VCTO`.
     pub fn f(&self, suffix: &str) -> String {
         format!("{}_{suffix}", self.prefix)
+    }
+}
+
+/// A title's key as the calls answer it: `CRCB_ID` or `CMPD_ID`, by its side
+/// (flattened into the answer's row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub enum TitleKey {
+    #[serde(rename = "CRCB_ID")]
+    Receivable(i64),
+    #[serde(rename = "CMPD_ID")]
+    Payable(i64),
+}
+
+impl TitleKey {
+    pub fn of(side: Side, id: i64) -> TitleKey {
+        match side {
+            Side::Receivable => TitleKey::Receivable(id),
+            Side::Payable => TitleKey::Payable(id),
+        }
     }
 }

@@ -30,16 +30,17 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
-use erp_platform::resource::params::{int, text};
-use erp_platform::resource::values::parse_date;
-use erp_platform::resource::{ActionPerm, DbType, Field, Hooks, Kind, Op, Resource, Role};
+use erp_platform::resource::call::Date;
+use erp_platform::resource::{ActionPerm, DbType, Field, Kind, Op, RecordHooks, Resource, Role};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::receipts::SettlementReceipt;
 use super::settlement as calls;
 use super::title_names::names;
+use super::Loose;
 use crate::titles::{brl, Side};
 use erp_platform::resource::ReadOnly;
 
@@ -243,53 +244,53 @@ fn settlement_calls(res: Resource, side: Side, uploads: &Path) -> Resource {
         Side::Receivable => "Contas a Receber",
         Side::Payable => "Contas a Pagar",
     };
-    res.action(
+    res.call(
         "POST",
         &format!("/{root}/baixa/{{emp}}"),
         "baixa",
         ActionPerm::Update,
         &format!("{what}: baixar um ou mais títulos (valor, juros, multa, desconto, data, conta, forma de pagamento)"),
-        Arc::new(calls::Settle { side, quick: false }),
+        calls::Settle { side, quick: false },
     )
-    .action(
+    .call(
         "PUT",
         &format!("/{root}/estorno/{{id}}/{{emp}}"),
         "estorno",
         ActionPerm::Update,
         &format!("{what}: estornar uma baixa (o título reabre e o movimento bancário é estornado)"),
-        Arc::new(calls::Reverse(side)),
+        calls::Reverse(side),
     )
-    .action(
+    .call(
         "POST",
         &format!("/{root}/baixas/{{id}}/{{emp}}"),
         "baixas",
         ActionPerm::View,
         &format!("{what}: baixas de um título"),
-        Arc::new(calls::Settlements(side)),
+        calls::Settlements(side),
     )
-    .action(
+    .call(
         "GET",
         &format!("/{root}/verifica/{{id}}/{{emp}}"),
         "verifica",
         ActionPerm::View,
         &format!("{what}: o título pode ser baixado? situação, saldo, juros e multa de hoje"),
-        Arc::new(calls::Check(side)),
+        calls::Check(side),
     )
-    .action(
+    .call(
         "POST",
         &format!("/{root}/calculo/{{emp}}"),
         "calculo",
         ActionPerm::View,
         &format!("{what}: juros, multa e total da baixa de títulos numa data, antes de confirmar"),
-        Arc::new(calls::Preview(side)),
+        calls::Preview(side),
     )
-    .action(
+    .call(
         "GET",
         &format!("/{root}/recibo/{{id}}/{{emp}}"),
         "recibo",
         ActionPerm::View,
         &format!("{what}: o recibo (PDF) de uma baixa"),
-        Arc::new(SettlementReceipt { side, uploads: uploads.to_path_buf() }),
+        SettlementReceipt { side, uploads: uploads.to_path_buf() },
     )
 }
 
@@ -297,44 +298,44 @@ pub fn contasreceber(uploads: &Path) -> Resource {
     let side = Side::Receivable;
     let res = register(side, "contasreceber", "Contas a Receber", "contasareceber")
         .screen("/contasareceber")
-        .hooks(Arc::new(TitleHooks(side)))
+        .record_hooks(TitleHooks(side))
         .sample(json!({
             "CRCB_CLI_ID": 1, "CLI_DESCRICAO": "CLIENTE EXEMPLO LTDA", "CRCB_DOCUMENTO": "NF 1001",
             "CRCB_DTA_EMIS": "2026-11-23", "CRCB_DTA_VCTO": "2026-12-23", "CRCB_VLR_CTA": "150.00",
             "CRCB_OBS": "Título de exemplo"
         }));
     settlement_calls(res, side, uploads)
-        .action(
+        .call(
             "GET",
             "/contasreceber/cliente/{emp}/{cliId}/{type}",
             "cliente",
             ActionPerm::View,
             "Contas a Receber: títulos de um cliente (type: abertos, pagos, vencidos ou todos)",
-            Arc::new(calls::CustomerTitles),
+            calls::CustomerTitles,
         )
-        .action(
+        .call(
             "POST",
             "/contasreceberbaixadas/{emp}",
             "baixadas",
             ActionPerm::View,
             "Contas a Receber: baixas do período (DATA_INI, DATA_FIM, CRCB_CLI_ID, BCO_ID, FRMP_ID, ESTORNADAS)",
-            Arc::new(calls::SettledReceivables),
+            calls::SettledReceivables,
         )
-        .action(
+        .call(
             "DELETE",
             "/contasreceberparcelaspedidos/{id}/{emp}/{serie}",
             "parcelaspedido",
             ActionPerm::Delete,
             "Contas a Receber: excluir as parcelas de um pedido (recusado se alguma foi paga)",
-            Arc::new(calls::RemoveOrderInstalments),
+            calls::RemoveOrderInstalments,
         )
-        .action(
+        .call(
             "POST",
             "/contasreceber/simular/{emp}",
             "simular",
             ActionPerm::View,
             "Contas a Receber: parcelas de um valor por uma condição de pagamento ou de vencimento",
-            Arc::new(calls::Simulate),
+            calls::Simulate,
         )
 }
 
@@ -342,28 +343,28 @@ pub fn contaspagar(uploads: &Path) -> Resource {
     let side = Side::Payable;
     let res = register(side, "contaspagar", "Contas a Pagar", "contasapagar")
         .screen("/contasapagar")
-        .hooks(Arc::new(TitleHooks(side)))
+        .record_hooks(TitleHooks(side))
         .sample(json!({
             "CMPD_COMP_FORN_ID": 1, "FORN_DESCRICAO": "FORNECEDOR EXEMPLO LTDA", "CMPD_DOCUMENTO": "NF 5001",
             "CMPD_DTA_EMIS": "2026-11-23", "CMPD_DTA_VCTO": "2026-12-23", "CMPD_VLR_TITULO": "320.00",
             "CMPD_OBS": "Título de exemplo"
         }));
     settlement_calls(res, side, uploads)
-        .action(
+        .call(
             "GET",
             "/comprapagamentos/adiantamentos/{supplierId}/{bankId}",
             "adiantamentos",
             ActionPerm::View,
             "Contas a Pagar: adiantamentos do fornecedor com saldo a compensar, pagos pela conta (0 = qualquer conta)",
-            Arc::new(calls::Advances),
+            calls::Advances,
         )
-        .action(
+        .call(
             "POST",
             "/contaspagar/compensar/{emp}",
             "compensar",
             ActionPerm::Update,
             "Contas a Pagar: baixar títulos do fornecedor com o saldo de um adiantamento (ADIANTAMENTO, DATA, TITULOS)",
-            Arc::new(calls::OffsetAdvance),
+            calls::OffsetAdvance,
         )
 }
 
@@ -376,45 +377,45 @@ pub fn baixacontaspagar(uploads: &Path) -> Resource {
     register(side, "baixacontaspagar", "Baixa de Contas a Pagar", "baixacontaspagar")
         .screen("/baixacontaspagar")
         .hooks(Arc::new(ReadOnly(SETTLEMENT_SCREEN_READ_ONLY)))
-        .action(
+        .call(
             "POST",
             "/baixacontaspagar/filtros/{emp}",
             "filtros",
             ActionPerm::View,
             "Baixa de Contas a Pagar: títulos a baixar ({dados, count}; fornecedor, vencimento, situação, conta; juros e multa em DATA_BAIXA)",
-            Arc::new(calls::PayablesToSettle),
+            calls::PayablesToSettle,
         )
-        .action(
+        .call(
             "POST",
             "/baixacontaspagar/rapida/{emp}",
             "rapida",
             ActionPerm::Update,
             "Baixa de Contas a Pagar: baixar uma lista de títulos pelo saldo, tudo ou nada",
-            Arc::new(calls::Settle { side, quick: true }),
+            calls::Settle { side, quick: true },
         )
-        .action(
+        .call(
             "GET",
             "/baixacontaspagar/verifica/{id}/{emp}",
             "verifica",
             ActionPerm::View,
             "Baixa de Contas a Pagar: o título pode ser baixado? situação, saldo, juros e multa de hoje",
-            Arc::new(calls::Check(side)),
+            calls::Check(side),
         )
-        .action(
+        .call(
             "PUT",
             "/baixacontaspagar/estorno/{id}/{emp}",
             "estorno",
             ActionPerm::Update,
             "Baixa de Contas a Pagar: estornar uma baixa",
-            Arc::new(calls::Reverse(side)),
+            calls::Reverse(side),
         )
-        .action(
+        .call(
             "GET",
             "/baixacontaspagar/recibo/{id}/{emp}",
             "recibo",
             ActionPerm::View,
             "Baixa de Contas a Pagar: o recibo (PDF) de uma baixa",
-            Arc::new(SettlementReceipt { side, uploads: uploads.to_path_buf() }),
+            SettlementReceipt { side, uploads: uploads.to_path_buf() },
         )
 }
 
@@ -427,22 +428,63 @@ pub const CANCELLED: &str = "Título cancelado não pode ser alterado nem exclu�
 pub const ADVANCE_MANUAL: &str =
     "Adiantamento é um título lançado em Contas a Pagar: parcela de compra não pode ser adiantamento.";
 
+/// What the title hooks read of a body: the issue and due dates (either side's
+/// names; a date that is no date is left for the engine to refuse).
+#[derive(Deserialize, Serialize)]
+pub struct TitleBody {
+    #[serde(
+        rename = "CRCB_DTA_EMIS",
+        alias = "CMPD_DTA_EMIS",
+        default,
+        skip_serializing
+    )]
+    issued: Loose<Date>,
+    #[serde(
+        rename = "CRCB_DTA_VCTO",
+        alias = "CMPD_DTA_VCTO",
+        default,
+        skip_serializing
+    )]
+    due: Loose<Date>,
+}
+
+/// What the title hooks read of a written title (either side's names).
+#[derive(Deserialize)]
+pub struct TitleRow {
+    #[serde(rename = "CRCB_ID", alias = "CMPD_ID")]
+    id: i64,
+    #[serde(rename = "CRCB_EMP_ID", alias = "CMPD_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "CRCB_CLI_ID", alias = "CMPD_COMP_FORN_ID", default)]
+    person: Option<i64>,
+    #[serde(rename = "CLI_DESCRICAO", alias = "FORN_DESCRICAO", default)]
+    person_name: Option<String>,
+    #[serde(rename = "CRCB_SITUACAO", alias = "CMPD_SITUACAO", default)]
+    status: Option<String>,
+    #[serde(rename = "CRCB_ORIGEM", alias = "CMPD_ORIGEM", default)]
+    origin: Option<String>,
+    #[serde(rename = "CRCB_PEDF_ID", alias = "CMPD_COMP_ID", default)]
+    origin_id: Option<i64>,
+    #[serde(rename = "CRCB_PEDF_SERIE", alias = "CMPD_COMP_SERIE", default)]
+    origin_serie: Option<String>,
+    /// Payables only.
+    #[serde(rename = "CMPD_ADIANTAMENTO", default)]
+    advance: Option<bool>,
+}
+
+impl TitleRow {
+    fn origin(&self) -> &str {
+        self.origin.as_deref().unwrap_or_default()
+    }
+}
+
 #[async_trait]
-impl Hooks for TitleHooks {
-    async fn before_write(
-        &self,
-        _op: Op,
-        _caller: &Caller,
-        body: &mut Map<String, Value>,
-    ) -> Result<()> {
-        let n = names(self.0);
-        let date = |k: String| -> Result<Option<chrono::NaiveDate>> {
-            match body.get(&k) {
-                Some(Value::String(s)) if !s.trim().is_empty() => parse_date(s).map(Some),
-                _ => Ok(None),
-            }
-        };
-        if let (Some(issued), Some(due)) = (date(n.f("DTA_EMIS"))?, date(n.f("DTA_VCTO"))?) {
+impl RecordHooks for TitleHooks {
+    type Body = TitleBody;
+    type Row = TitleRow;
+
+    async fn before_write(&self, _op: Op, _caller: &Caller, body: &mut TitleBody) -> Result<()> {
+        if let (Loose(Some(issued)), Loose(Some(due))) = (body.issued, body.due) {
             if due < issued {
                 return Err(Error::validation(
                     "A data de vencimento não pode ser anterior à data de emissão.",
@@ -452,17 +494,22 @@ impl Hooks for TitleHooks {
         Ok(())
     }
 
-    async fn after_write(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &TitleRow,
+    ) -> Result<()> {
         self.check(tx, op, caller, row).await?;
         // What the reports keep of the title.
         let side = self.0;
-        let emp = int(row, &names(side).f("EMP_ID"))?;
-        let id = int(row, side.key())?;
+        let (emp, id) = (row.emp, row.id);
         let (client, user) = (caller.client_id, caller.user_id);
         match op {
             Op::Delete => crate::facts::title_removed(tx, client, emp, side.code(), id, user).await,
             Op::Create | Op::Update => {
-                self.fill_name(tx, client, emp, id, row).await?;
+                self.fill_name(tx, client, row).await?;
                 let change = if op == Op::Create {
                     "criado"
                 } else {
@@ -478,24 +525,16 @@ impl TitleHooks {
     /// A title written without its person's name takes the name finance's copy
     /// of the register has: the settlements' bank history, the receipts and the
     /// reports name the person.
-    async fn fill_name(
-        &self,
-        tx: &mut Tx,
-        client: i64,
-        emp: i64,
-        id: i64,
-        row: &Value,
-    ) -> Result<()> {
-        let n = names(self.0);
+    async fn fill_name(&self, tx: &mut Tx, client: i64, row: &TitleRow) -> Result<()> {
         let named = row
-            .get(n.person_name)
-            .and_then(Value::as_str)
+            .person_name
+            .as_deref()
             .is_some_and(|s| !s.trim().is_empty());
-        let Some(person) = row.get(n.person).and_then(Value::as_i64).filter(|_| !named) else {
+        let Some(person) = row.person.filter(|_| !named) else {
             return Ok(());
         };
         let party = match self.0 {
-            Side::Receivable => crate::copies::customer(tx, client, emp, person).await?,
+            Side::Receivable => crate::copies::customer(tx, client, row.emp, person).await?,
             Side::Payable => crate::copies::supplier(tx, client, person).await?,
         };
         if let Some(p) = party {
@@ -505,8 +544,8 @@ impl TitleHooks {
                 self.0.table()
             ))
             .bind(client)
-            .bind(emp)
-            .bind(id)
+            .bind(row.emp)
+            .bind(row.id)
             .bind(p.name)
             .execute(&mut **tx)
             .await?;
@@ -515,27 +554,21 @@ impl TitleHooks {
     }
 
     /// The checks of a title written by hand (see the module's doc).
-    async fn check(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &Value) -> Result<()> {
+    async fn check(&self, tx: &mut Tx, op: Op, caller: &Caller, row: &TitleRow) -> Result<()> {
         let side = self.0;
-        let n = names(side);
-        if op != Op::Delete
-            && row.get("CMPD_ADIANTAMENTO").and_then(Value::as_bool) == Some(true)
-            && text(row, &n.f("ORIGEM")) != "MANUAL"
-        {
+        let origin = row.origin();
+        if op != Op::Delete && row.advance == Some(true) && origin != "MANUAL" {
             return Err(Error::validation(ADVANCE_MANUAL));
         }
         if op == Op::Create {
             return Ok(());
         }
-        match text(row, &n.f("SITUACAO")).as_str() {
+        match row.status.as_deref().unwrap_or_default() {
             "A" => {}
             "C" => return Err(Error::Conflict(CANCELLED.into())),
             _ => return Err(Error::Conflict(SETTLED.into())),
         }
         let client = caller.client_id;
-        let emp = int(row, &n.f("EMP_ID"))?;
-        let id = int(row, side.key())?;
-        let origin = text(row, &n.f("ORIGEM"));
         if op == Op::Delete {
             if origin != "MANUAL" {
                 let what = ORIGINS
@@ -552,9 +585,9 @@ impl TitleHooks {
                    AND baix_tipo = $3 AND baix_tit_id = $4",
             )
             .bind(client)
-            .bind(emp)
+            .bind(row.emp)
             .bind(side.code())
-            .bind(id)
+            .bind(row.id)
             .fetch_one(&mut **tx)
             .await?;
             if settlements > 0 {
@@ -576,10 +609,10 @@ impl TitleHooks {
             );
             let sums: Option<(Decimal, Decimal)> = sqlx::query_as(&sql)
                 .bind(client)
-                .bind(emp)
-                .bind(&origin)
-                .bind(int(row, n.origin_id)?)
-                .bind(text(row, n.origin_serie))
+                .bind(row.emp)
+                .bind(origin)
+                .bind(row.origin_id)
+                .bind(row.origin_serie.as_deref().unwrap_or_default())
                 .fetch_optional(&mut **tx)
                 .await?;
             if let Some((made, now)) = sums {

@@ -20,9 +20,11 @@
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::Dec;
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
@@ -450,6 +452,63 @@ async fn apply(
     Ok(result)
 }
 
+/// A title of a return file and what processing it did.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReturnLine {
+    #[serde(rename = "NOSSO_NUMERO")]
+    pub nosso_numero: String,
+    /// The slip it matched, if any.
+    #[serde(rename = "BOL_ID")]
+    pub slip: Option<i64>,
+    /// The slip's receivable.
+    #[serde(rename = "CRCB_ID")]
+    pub title: Option<i64>,
+    #[serde(rename = "OCORRENCIA")]
+    pub occurrence: String,
+    #[serde(rename = "DESCRICAO")]
+    pub description: String,
+    #[serde(rename = "MOTIVOS")]
+    pub reasons: String,
+    #[serde(rename = "VALOR_PAGO")]
+    pub paid: Dec,
+    #[serde(rename = "JUROS")]
+    pub interest: Dec,
+    #[serde(rename = "TARIFA")]
+    pub fee: Dec,
+    #[serde(rename = "RESULTADO")]
+    pub result: String,
+}
+
+/// What processing a return file did (also kept in `retornos.ret_resultado`).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReturnOut {
+    #[serde(rename = "ARQUIVO")]
+    pub file: String,
+    #[serde(rename = "LEIAUTE")]
+    pub layout: String,
+    /// The same file (by its hash) was processed before.
+    #[serde(rename = "JA_PROCESSADO")]
+    pub processed_before: bool,
+    #[serde(rename = "LIQUIDADOS")]
+    pub settled: usize,
+    #[serde(rename = "REGISTRADOS")]
+    pub registered: usize,
+    #[serde(rename = "RECUSADOS")]
+    pub refused: usize,
+    #[serde(rename = "BAIXADOS")]
+    pub written_off: usize,
+    #[serde(rename = "IGNORADOS")]
+    pub ignored: usize,
+    /// The parser's notices and issues.
+    #[serde(rename = "AVISOS")]
+    pub notices: Vec<String>,
+    /// Records the file had cut short and the parser completed with blanks.
+    #[serde(rename = "LINHAS_COMPLETADAS")]
+    pub padded_lines: usize,
+    #[serde(rename = "TITULOS")]
+    pub titles: Vec<ReturnLine>,
+}
+
 /// Processes return file `name` of account `bank` (see the module's doc).
 pub async fn process_return(
     tx: &mut Tx,
@@ -459,7 +518,7 @@ pub async fn process_return(
     bank: i64,
     name: &str,
     bytes: &[u8],
-) -> Result<Value> {
+) -> Result<ReturnOut> {
     let acc = account::load(tx, client, emp, bank, false).await?;
     let layout = acc.cnab_layout()?;
     let parsed =
@@ -477,7 +536,8 @@ pub async fn process_return(
     let ret_id =
         crate::bank::next_ids(tx, client, emp, "retornos", "ret_id", "ret_emp_id", 1).await?;
     let today = titles::today(tx).await?;
-    let (mut settled, mut registered, mut refused, mut written_off, mut ignored) = (0, 0, 0, 0, 0);
+    let (mut settled, mut registered, mut refused, mut written_off, mut ignored) =
+        (0usize, 0usize, 0usize, 0usize, 0usize);
     let mut lines = Vec::with_capacity(parsed.titles.len());
     for t in &parsed.titles {
         let date = t
@@ -549,36 +609,36 @@ pub async fn process_return(
             Some(id) => Some(super::load(tx, client, emp, id, false).await?.title),
             None => None,
         };
-        lines.push(json!({
-            "NOSSO_NUMERO": t.nosso_numero,
-            "BOL_ID": slip,
-            "CRCB_ID": title,
-            "OCORRENCIA": t.occurrence.code,
-            "DESCRICAO": t.occurrence.description,
-            "MOTIVOS": reasons(t),
-            "VALOR_PAGO": crate::num(t.paid_amount),
-            "JUROS": crate::num(t.interest),
-            "TARIFA": crate::num(t.fee),
-            "RESULTADO": result,
-        }));
+        lines.push(ReturnLine {
+            nosso_numero: t.nosso_numero.clone(),
+            slip,
+            title,
+            occurrence: t.occurrence.code.clone(),
+            description: t.occurrence.description.clone(),
+            reasons: reasons(t),
+            paid: t.paid_amount.into(),
+            interest: t.interest.into(),
+            fee: t.fee.into(),
+            result,
+        });
     }
-    let answer = json!({
-        "ARQUIVO": name,
-        "LEIAUTE": layout.name(),
-        "JA_PROCESSADO": before.is_some(),
-        "LIQUIDADOS": settled,
-        "REGISTRADOS": registered,
-        "RECUSADOS": refused,
-        "BAIXADOS": written_off,
-        "IGNORADOS": ignored,
-        "AVISOS": parsed
+    let answer = ReturnOut {
+        file: name.to_string(),
+        layout: layout.name().to_string(),
+        processed_before: before.is_some(),
+        settled,
+        registered,
+        refused,
+        written_off,
+        ignored,
+        notices: parsed
             .notices()
             .into_iter()
             .chain(parsed.issues.iter().map(|e| e.to_string()))
-            .collect::<Vec<_>>(),
-        "LINHAS_COMPLETADAS": parsed.padded_lines,
-        "TITULOS": lines,
-    });
+            .collect(),
+        padded_lines: parsed.padded_lines,
+        titles: lines,
+    };
     sqlx::query(
         "INSERT INTO finance.retornos (client_id, ret_emp_id, ret_id, ret_bco_id, ret_nome, ret_hash, ret_leiaute,
              ret_resultado, ret_usr_id)
@@ -591,7 +651,7 @@ pub async fn process_return(
     .bind(name)
     .bind(&hash)
     .bind(layout.name())
-    .bind(&answer)
+    .bind(sqlx::types::Json(&answer))
     .bind((user > 0).then_some(user))
     .execute(&mut **tx)
     .await?;

@@ -26,9 +26,11 @@ pub mod print;
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
+use erp_platform::resource::call::{Dec, Row as CallRow};
 use erp_platform::{Error, Result};
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sqlx::Row;
 
 use crate::collection::barcode::Barcode;
@@ -166,7 +168,7 @@ pub async fn of_title(tx: &mut Tx, client: i64, emp: i64, title: i64) -> Result<
 }
 
 /// A slip's row as the register answers it.
-pub async fn row(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Value> {
+pub async fn row(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<CallRow> {
     let sql = format!(
         "SELECT to_jsonb(b) FROM (SELECT {COLUMNS} FROM finance.boletos
          WHERE client_id = $1 AND bol_emp_id = $2 AND bol_id = $3) b"
@@ -177,22 +179,49 @@ pub async fn row(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Value> {
         .bind(id)
         .fetch_optional(&mut **tx)
         .await?
+        .map(CallRow)
         .ok_or_else(|| Error::NotFound(format!("Boleto {id} não encontrado.")))
 }
 
 /// What a generated (or changed) slip answers.
-pub fn answer(s: &Slip) -> Value {
-    json!({
-        "BOL_ID": s.id,
-        "CRCB_ID": s.title,
-        "NOSSO_NUMERO": s.nosso_numero,
-        "CODIGO_BARRAS": s.barcode,
-        "LINHA_DIGITAVEL": s.linha,
-        "PIX_COPIA_COLA": s.pix,
-        "VALOR": crate::num(s.value),
-        "DTA_VCTO": s.due.format("%Y-%m-%d").to_string(),
-        "BOL_SITUACAO": s.status,
-    })
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SlipOut {
+    #[serde(rename = "BOL_ID")]
+    pub id: i64,
+    /// The receivable.
+    #[serde(rename = "CRCB_ID")]
+    pub title: i64,
+    #[serde(rename = "NOSSO_NUMERO")]
+    pub nosso_numero: String,
+    #[serde(rename = "CODIGO_BARRAS")]
+    pub barcode: String,
+    #[serde(rename = "LINHA_DIGITAVEL")]
+    pub linha: String,
+    /// The static Pix BR Code (accounts with a Pix key).
+    #[serde(rename = "PIX_COPIA_COLA")]
+    pub pix: Option<String>,
+    #[serde(rename = "VALOR")]
+    pub value: Dec,
+    #[serde(rename = "DTA_VCTO")]
+    pub due: NaiveDate,
+    #[serde(rename = "BOL_SITUACAO")]
+    pub status: String,
+}
+
+impl SlipOut {
+    pub fn of(s: &Slip) -> SlipOut {
+        SlipOut {
+            id: s.id,
+            title: s.title,
+            nosso_numero: s.nosso_numero.clone(),
+            barcode: s.barcode.clone(),
+            linha: s.linha.clone(),
+            pix: s.pix.clone(),
+            value: s.value.into(),
+            due: s.due,
+            status: s.status.clone(),
+        }
+    }
 }
 
 /// Barcode, linha digitável and Pix of slip `seq` of `acc` for `value` due `due`.
@@ -551,12 +580,49 @@ async fn recompute(
     load(tx, client, emp, s.id, false).await
 }
 
+/// An occurrence of a slip in the return files processed.
+#[derive(Clone, Debug, Serialize, JsonSchema, sqlx::FromRow)]
+pub struct OccurrenceOut {
+    /// yyyy-MM-dd.
+    #[serde(rename = "DATA")]
+    pub date: String,
+    #[serde(rename = "CODIGO")]
+    pub code: String,
+    #[serde(rename = "DESCRICAO")]
+    pub description: String,
+    #[serde(rename = "MOTIVOS")]
+    pub reasons: String,
+    /// What processing it did ('Registrado', 'Liquidado…').
+    #[serde(rename = "RESULTADO")]
+    pub result: String,
+}
+
+/// A slip's registration and payment status.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SlipStatus {
+    #[serde(rename = "BOL_ID")]
+    pub id: i64,
+    #[serde(rename = "NOSSO_NUMERO")]
+    pub nosso_numero: String,
+    #[serde(rename = "BOL_SITUACAO")]
+    pub status: String,
+    #[serde(rename = "SITUACAO_DESCRICAO")]
+    pub status_label: String,
+    #[serde(rename = "REGISTRADO")]
+    pub registered: bool,
+    #[serde(rename = "PAGO")]
+    pub paid: bool,
+    #[serde(rename = "OCORRENCIAS")]
+    pub occurrences: Vec<OccurrenceOut>,
+}
+
 /// Registration and payment status of slip `id` from the bank's occurrences of
 /// the return files processed.
-pub async fn check(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Value> {
+pub async fn check(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<SlipStatus> {
     let s = load(tx, client, emp, id, false).await?;
-    let rows = sqlx::query(
-        "SELECT to_char(boco_data, 'YYYY-MM-DD'), boco_codigo, boco_descricao, coalesce(boco_motivos, ''), boco_resultado
+    let occurrences: Vec<OccurrenceOut> = sqlx::query_as(
+        "SELECT to_char(boco_data, 'YYYY-MM-DD') AS date, boco_codigo AS code, boco_descricao AS description,
+                coalesce(boco_motivos, '') AS reasons, boco_resultado AS result
          FROM finance.boletoocorrencias
          WHERE client_id = $1 AND boco_emp_id = $2 AND boco_bol_id = $3 ORDER BY boco_data, boco_codigo",
     )
@@ -565,46 +631,37 @@ pub async fn check(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Value>
     .bind(id)
     .fetch_all(&mut **tx)
     .await?;
-    let occurrences: Vec<Value> = rows
-        .iter()
-        .map(|r| -> Result<Value> {
-            Ok(json!({
-                "DATA": r.try_get::<String, _>(0)?,
-                "CODIGO": r.try_get::<String, _>(1)?,
-                "DESCRICAO": r.try_get::<String, _>(2)?,
-                "MOTIVOS": r.try_get::<String, _>(3)?,
-                "RESULTADO": r.try_get::<String, _>(4)?,
-            }))
-        })
-        .collect::<Result<_>>()?;
-    Ok(json!({
-        "BOL_ID": s.id,
-        "NOSSO_NUMERO": s.nosso_numero,
-        "BOL_SITUACAO": s.status,
-        "SITUACAO_DESCRICAO": status_label(&s.status),
-        "REGISTRADO": matches!(s.status.as_str(), "R" | "P") || occurrences.iter().any(|o| o["RESULTADO"] == "Registrado"),
-        "PAGO": s.status == "P",
-        "OCORRENCIAS": occurrences,
-    }))
+    Ok(SlipStatus {
+        id: s.id,
+        nosso_numero: s.nosso_numero,
+        status_label: status_label(&s.status).into(),
+        registered: matches!(s.status.as_str(), "R" | "P")
+            || occurrences.iter().any(|o| o.result == "Registrado"),
+        paid: s.status == "P",
+        status: s.status,
+        occurrences,
+    })
 }
 
-/// The slips of account `bank` issued on `day`.
+/// The slips of account `bank` issued on `day`, as the register's rows.
 pub async fn of_day(
     tx: &mut Tx,
     client: i64,
     emp: i64,
     bank: i64,
     day: NaiveDate,
-) -> Result<Value> {
+) -> Result<Vec<CallRow>> {
     let sql = format!(
-        "SELECT coalesce(jsonb_agg(to_jsonb(b) ORDER BY b.\"BOL_ID\"), '[]'::jsonb) FROM (SELECT {COLUMNS}
-         FROM finance.boletos WHERE client_id = $1 AND bol_emp_id = $2 AND bol_bco_id = $3 AND bol_dta_emis = $4) b"
+        "SELECT to_jsonb(b) FROM (SELECT {COLUMNS}
+         FROM finance.boletos WHERE client_id = $1 AND bol_emp_id = $2 AND bol_bco_id = $3 AND bol_dta_emis = $4) b
+         ORDER BY b.\"BOL_ID\""
     );
-    Ok(sqlx::query_scalar(&sql)
+    let rows: Vec<serde_json::Value> = sqlx::query_scalar(&sql)
         .bind(client)
         .bind(emp)
         .bind(bank)
         .bind(day)
-        .fetch_one(&mut **tx)
-        .await?)
+        .fetch_all(&mut **tx)
+        .await?;
+    Ok(rows.into_iter().map(CallRow).collect())
 }
