@@ -445,7 +445,14 @@ impl<'de> Deserializer<'de> for Lenient<'de> {
             Value::String(s) => visitor.visit_str(s),
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Null => visitor.visit_unit(),
-            // Numbers keep their exact digits (arbitrary precision).
+            // Integers arrive as integers; other numbers keep their exact digits
+            // (arbitrary precision).
+            Value::Number(n) if n.as_i64().is_some() => {
+                visitor.visit_i64(n.as_i64().unwrap_or_default())
+            }
+            Value::Number(n) if n.as_u64().is_some() => {
+                visitor.visit_u64(n.as_u64().unwrap_or_default())
+            }
             v @ Value::Number(_) => v
                 .deserialize_any(visitor)
                 .map_err(|e| InputError(e.to_string())),
