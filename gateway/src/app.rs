@@ -65,6 +65,7 @@ pub fn router(st: AppState) -> Router {
         .fallback_service(web)
         .layer(middleware::from_fn_with_state(st.clone(), spa_navigation))
         .layer(middleware::from_fn(track))
+        .layer(middleware::from_fn_with_state(st.clone(), draining))
         .layer(DefaultBodyLimit::max(
             crate::uploads::MAX_UPLOAD + 1024 * 1024,
         ))
@@ -72,8 +73,29 @@ pub fn router(st: AppState) -> Router {
         .with_state(st)
 }
 
+/// A request that reaches the gateway after its shutdown began (on a connection
+/// opened before it): 503 and the connection closes, so the client goes to
+/// another replica.
+async fn draining(State(st): State<AppState>, req: Request, next: Next) -> Response {
+    if !st.shutdown.is_draining() {
+        return next.run(req).await;
+    }
+    let mut resp = crate::reply::ApiError(erp_platform::Error::Unavailable(
+        "Servidor reiniciando; tente novamente.".into(),
+    ))
+    .into_response();
+    resp.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    resp
+}
+
 async fn readyz(State(st): State<AppState>) -> impl IntoResponse {
     let checks = async {
+        if st.shutdown.is_draining() {
+            return Err("shutting down".to_string());
+        }
         st.db.ping().await.map_err(|e| format!("database: {e}"))?;
         st.bus.ping().await.map_err(|e| format!("bus: {e}"))?;
         st.cache.ping().await.map_err(|e| format!("cache: {e}"))?;

@@ -9,6 +9,7 @@ use erp_platform::bus::{self, Bus};
 use erp_platform::config::Config;
 use erp_platform::db::{self, Db};
 use erp_platform::service::{Peers, ServiceCtx};
+use erp_platform::shutdown::Shutdown;
 use erp_platform::{cache, Error, Result};
 use prost::Message;
 use tokio::net::TcpListener;
@@ -94,13 +95,15 @@ async fn service_ctx(
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
     peers: Peers,
+    shutdown: Shutdown,
 ) -> Result<ServiceCtx> {
     let db = Db::connect(&cfg).await?;
-    Ok(ServiceCtx { cfg, db, bus, cache, peers })
+    Ok(ServiceCtx { cfg, db, bus, cache, peers, shutdown })
 }
 
-/// `erp serve <service>`: one service's gRPC plus its admin HTTP port.
-pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
+/// `erp serve <service>`: one service's gRPC plus its admin HTTP port, until
+/// `shutdown` (its gRPC drained, then its background work stopped).
+pub async fn serve_one(cfg: Arc<Config>, name: &str, shutdown: Shutdown) -> Result<()> {
     let def = services()
         .into_iter()
         .find(|s| s.name == name)
@@ -115,6 +118,7 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         bus::from_config(&cfg).await?,
         cache::from_config(&cfg).await?,
         Peers::from_env(&services().iter().map(|s| s.name).collect::<Vec<_>>()),
+        shutdown.clone(),
     )
     .await?;
     let admin = TcpListener::bind(&cfg.admin_addr)
@@ -122,8 +126,12 @@ pub async fn serve_one(cfg: Arc<Config>, name: &str) -> Result<()> {
         .map_err(Error::internal)?;
     erp_platform::telemetry::metrics_handle();
     let admin_app = erp_platform::service::admin_router(ctx.clone());
+    let admin_stop = shutdown.clone();
     tokio::spawn(async move {
-        if let Err(e) = axum::serve(admin, admin_app).await {
+        // The admin port answers readiness (503 once draining) until the stop.
+        let served = axum::serve(admin, admin_app.into_make_service())
+            .with_graceful_shutdown(async move { admin_stop.stopping().await });
+        if let Err(e) = served.await {
             tracing::error!(error = %e, "admin server stopped");
         }
     });
@@ -141,9 +149,10 @@ pub async fn start_gateway(
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
     listener: TcpListener,
+    shutdown: Shutdown,
 ) -> Result<(SocketAddr, AppState, tokio::task::JoinHandle<()>)> {
     erp_platform::telemetry::metrics_handle();
-    let st = state(cfg, urls, bus, cache).await?;
+    let st = state(cfg, urls, bus, cache, shutdown.clone()).await?;
     consume_identity_events(&st).await?;
     consume_notifications(&st).await?;
     consume_dashboard_changes(&st).await?;
@@ -157,7 +166,13 @@ pub async fn start_gateway(
                 tracing::debug!(error = %e, "TCP_NODELAY not set");
             }
         });
-        if let Err(e) = axum::serve(listener, app).await {
+        // The finished router served as a service whose per-connection clone is an
+        // `Arc` clone (`axum::serve` of a bare `Router` builds its routes again for
+        // every connection); at the shutdown the listener closes and the requests
+        // received are answered.
+        let served = axum::serve(listener, app.into_make_service())
+            .with_graceful_shutdown(async move { shutdown.draining().await });
+        if let Err(e) = served.await {
             tracing::error!(error = %e, "gateway stopped");
         }
     });
@@ -169,6 +184,7 @@ pub async fn state(
     urls: HashMap<String, Target>,
     bus: Arc<dyn Bus>,
     cache: Arc<dyn cache::Cache>,
+    shutdown: Shutdown,
 ) -> Result<AppState> {
     let secret = cfg.resolve_jwt_secret().map_err(Error::internal)?;
     let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
@@ -186,6 +202,7 @@ pub async fn state(
         notices,
         figures,
         principals: Default::default(),
+        shutdown,
     })
 }
 
@@ -288,8 +305,8 @@ fn hostname() -> String {
         .unwrap_or_else(|| "local".into())
 }
 
-/// `erp gateway`: upstreams from `ERP_<SERVICE>_URL`.
-pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
+/// `erp gateway`: upstreams from `ERP_<SERVICE>_URL`, until `shutdown` drained it.
+pub async fn gateway(cfg: Arc<Config>, shutdown: Shutdown) -> Result<()> {
     let mut urls = HashMap::new();
     for s in services() {
         let url = Config::service_url(s.name).ok_or_else(|| {
@@ -310,7 +327,7 @@ pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
     let listener = TcpListener::bind(&cfg.http_addr)
         .await
         .map_err(Error::internal)?;
-    let (addr, _, task) = start_gateway(cfg, urls, bus, cache, listener).await?;
+    let (addr, _, task) = start_gateway(cfg, urls, bus, cache, listener, shutdown).await?;
     tracing::info!(%addr, "gateway listening");
     task.await.map_err(Error::internal)
 }
@@ -319,7 +336,41 @@ pub async fn gateway(cfg: Arc<Config>) -> Result<()> {
 pub struct Running {
     pub addr: SocketAddr,
     pub state: AppState,
-    pub tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The gateway's HTTP server.
+    pub gateway: tokio::task::JoinHandle<()>,
+    /// Each service (its gRPC and its background work).
+    pub services: Vec<tokio::task::JoinHandle<()>>,
+    pub shutdown: Shutdown,
+}
+
+impl Running {
+    /// Resolves when a role ended on its own (an error: roles run until stopped).
+    pub async fn ended(&mut self) {
+        let all = std::iter::once(&mut self.gateway).chain(self.services.iter_mut());
+        let _ = futures::future::select_all(all).await;
+    }
+
+    /// Stops every role without dropping what is in flight (see
+    /// `erp_platform::shutdown`): the gateway stops taking connections and answers
+    /// the requests it has, then the services finish their batch of events and
+    /// flush their outboxes; each step within the grace.
+    pub async fn stop(self, grace: std::time::Duration) {
+        let started = std::time::Instant::now();
+        self.shutdown.drain();
+        if tokio::time::timeout(grace, self.gateway).await.is_err() {
+            tracing::warn!("requests cut at the end of the shutdown's grace");
+        }
+        self.shutdown.stop();
+        let left = grace
+            .saturating_sub(started.elapsed())
+            .max(std::time::Duration::from_secs(1));
+        if tokio::time::timeout(left, futures::future::join_all(self.services))
+            .await
+            .is_err()
+        {
+            tracing::warn!("services cut at the end of the shutdown's grace");
+        }
+    }
 }
 
 pub async fn start_all(cfg: Arc<Config>, listener: TcpListener) -> Result<Running> {
@@ -357,7 +408,8 @@ pub async fn start_linked(
     let mut urls = HashMap::new();
     let mut handed = Vec::new();
     let peers = Peers::default();
-    let mut tasks = Vec::new();
+    let shutdown = Shutdown::new();
+    let mut services_tasks = Vec::new();
     for s in services() {
         let l = match link {
             Link::InProcess => {
@@ -374,10 +426,17 @@ pub async fn start_linked(
                 Listener::Tcp(l)
             }
         };
-        let ctx = service_ctx(cfg.clone(), bus.clone(), cache.clone(), peers.clone()).await?;
+        let ctx = service_ctx(
+            cfg.clone(),
+            bus.clone(),
+            cache.clone(),
+            peers.clone(),
+            shutdown.clone(),
+        )
+        .await?;
         let name = s.name;
         let serve = s.serve;
-        tasks.push(tokio::spawn(async move {
+        services_tasks.push(tokio::spawn(async move {
             if let Err(e) = serve(ctx, l).await {
                 tracing::error!(service = name, error = %e, "service stopped");
             }
@@ -397,7 +456,7 @@ pub async fn start_linked(
             .map(|(name, t)| Ok((name.clone(), t.channel()?)))
             .collect::<Result<_>>()?,
     );
-    let (addr, state, gw) = start_gateway(cfg, urls, bus, cache, listener).await?;
-    tasks.push(gw);
-    Ok(Running { addr, state, tasks })
+    let (addr, state, gateway) =
+        start_gateway(cfg, urls, bus, cache, listener, shutdown.clone()).await?;
+    Ok(Running { addr, state, gateway, services: services_tasks, shutdown })
 }

@@ -48,6 +48,8 @@ pub struct AppState {
     pub figures: broadcast::Sender<FiguresChanged>,
     /// Decoded principals by their versioned cache key (see `auth::principal`).
     pub principals: Arc<Principals>,
+    /// The process's shutdown: readiness and new requests answer 503 once draining.
+    pub shutdown: erp_platform::shutdown::Shutdown,
 }
 
 /// Principals already decoded in this process, by versioned key, with when they

@@ -133,8 +133,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let result = match cli.command.unwrap_or(Command::Run { demo: false }) {
         Command::Run { demo } => run(cfg, demo).await,
-        Command::Gateway => until_signal(roles::gateway(cfg)).await,
-        Command::Serve { service } => until_signal(roles::serve_one(cfg, &service)).await,
+        Command::Gateway => until_signal(|s| roles::gateway(cfg, s)).await,
+        Command::Serve { service } => until_signal(|s| roles::serve_one(cfg, &service, s)).await,
         Command::Migrate => roles::migrate(cfg).await,
         Command::SeedDemo => {
             let r = erp_demo::seed_demo(cfg).await;
@@ -216,10 +216,12 @@ async fn run(cfg: Arc<Config>, demo: bool) -> erp_platform::Result<()> {
     } else {
         println!("ERP {} em {url}", erp_platform::VERSION);
     }
+    let mut running = running;
     tokio::select! {
         _ = shutdown_signal() => tracing::info!("shutting down"),
-        _ = futures::future::join_all(running.tasks) => tracing::error!("a role stopped"),
+        _ = running.ended() => tracing::error!("a role stopped"),
     }
+    running.stop(erp_platform::shutdown::grace()).await;
     Ok(())
 }
 
@@ -240,8 +242,8 @@ async fn import(
     Ok(())
 }
 
-/// SIGINT or SIGTERM (Kubernetes stops pods with SIGTERM). Work in flight is safe
-/// to drop: requests run in transactions and events wait in the outbox.
+/// SIGINT or SIGTERM (Kubernetes stops pods with SIGTERM): the role then drains
+/// (see `erp_platform::shutdown`).
 async fn shutdown_signal() {
     #[cfg(unix)]
     {
@@ -264,13 +266,25 @@ async fn shutdown_signal() {
     }
 }
 
-async fn until_signal(
-    role: impl std::future::Future<Output = erp_platform::Result<()>>,
-) -> erp_platform::Result<()> {
+/// Runs a role until it ends or a signal drains it; after the signal the role has
+/// the grace to finish what it holds.
+async fn until_signal<F, Fut>(role: F) -> erp_platform::Result<()>
+where
+    F: FnOnce(erp_platform::shutdown::Shutdown) -> Fut,
+    Fut: std::future::Future<Output = erp_platform::Result<()>>,
+{
+    let shutdown = erp_platform::shutdown::Shutdown::new();
+    let role = role(shutdown.clone());
+    tokio::pin!(role);
     tokio::select! {
-        r = role => r,
-        _ = shutdown_signal() => {
-            tracing::info!("shutting down");
+        r = &mut role => return r,
+        _ = shutdown_signal() => tracing::info!("shutting down"),
+    }
+    shutdown.drain();
+    match tokio::time::timeout(erp_platform::shutdown::grace(), role).await {
+        Ok(r) => r,
+        Err(_) => {
+            tracing::warn!("cut at the end of the shutdown's grace");
             Ok(())
         }
     }

@@ -13,6 +13,7 @@ mod registers;
 mod reports;
 mod reports_all;
 mod serving;
+mod shutdown;
 
 use std::sync::{Arc, OnceLock};
 

@@ -42,7 +42,7 @@ pub async fn migrate(cfg: &erp_platform::config::Config) -> Result<()> {
 /// relay, jobs).
 pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
     let registry = Arc::new(resources::registry().map_err(Error::internal)?);
-    let tasks =
+    let background =
         erp_platform::service::start_background(&ctx, SCHEMA, Vec::new(), Vec::new()).await?;
     let identity = grpc::IdentityGrpc {
         db: ctx.db.clone(),
@@ -53,9 +53,5 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
         .add_service(
             erp_proto::identity::v1::identity_service_server::IdentityServiceServer::new(identity),
         );
-    let result = erp_platform::service::serve_grpc(listener, routes).await;
-    for t in tasks {
-        t.abort();
-    }
-    result
+    erp_platform::service::serve_then_stop(&ctx, listener, routes, background).await
 }

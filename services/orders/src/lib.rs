@@ -74,15 +74,11 @@ pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
     let registry = Arc::new(
         resources::registry_with(&ctx.cfg.data_dir, ctx.peers.clone()).map_err(Error::internal)?,
     );
-    let tasks =
+    let background =
         erp_platform::service::start_background(&ctx, SCHEMA, events::consumers(), Vec::new())
             .await?;
     let routes = tonic::service::Routes::new(
         erp_platform::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server(),
     );
-    let result = erp_platform::service::serve_grpc(listener, routes).await;
-    for t in tasks {
-        t.abort();
-    }
-    result
+    erp_platform::service::serve_then_stop(&ctx, listener, routes, background).await
 }

@@ -23,6 +23,8 @@
 //!   to the other services), `serve_grpc`, and its admin HTTP.
 //! - `testing` (behind the `testing` feature, for tests only): fresh databases,
 //!   the per-binary test set-up `TestCtx` and service URLs for integration tests.
+//! - `shutdown`: draining a role at SIGTERM (requests answered, the batch in
+//!   progress finished, the outbox flushed) within a grace.
 //! - `transport`: how a client reaches a service (`GrpcLink`): a tonic channel over
 //!   TCP, or straight to the service's routes in the same process (`erp run`).
 
@@ -34,6 +36,7 @@ pub mod error;
 pub mod grpc;
 pub mod resource;
 pub mod service;
+pub mod shutdown;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;

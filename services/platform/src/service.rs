@@ -20,6 +20,9 @@ pub struct ServiceCtx {
     pub cache: Arc<dyn Cache>,
     /// The other services this one may ask over gRPC.
     pub peers: Peers,
+    /// The process's shutdown: a service drains its gRPC and stops its
+    /// background work with it.
+    pub shutdown: crate::shutdown::Shutdown,
 }
 
 /// gRPC links to the other services, by name: straight to their routes in
@@ -77,6 +80,9 @@ impl Peers {
 impl ServiceCtx {
     /// Database, bus and cache both answer.
     pub async fn ready(&self) -> Result<(), String> {
+        if self.shutdown.is_draining() {
+            return Err("shutting down".into());
+        }
         self.db.ping().await.map_err(|e| format!("database: {e}"))?;
         self.bus.ping().await.map_err(|e| format!("bus: {e}"))?;
         self.cache.ping().await.map_err(|e| format!("cache: {e}"))?;
@@ -108,15 +114,17 @@ pub async fn start_background(
     schema: &'static str,
     consumers: Vec<ConsumerDef>,
     jobs: Vec<crate::bus::jobs::JobDef>,
-) -> crate::Result<Vec<tokio::task::JoinHandle<()>>> {
-    let mut tasks = vec![crate::bus::run_relay(
+) -> crate::Result<Background> {
+    let relay = crate::bus::run_relay_until(
         ctx.db.clone(),
         ctx.bus.clone(),
         schema,
-    )];
+        ctx.shutdown.clone(),
+    );
+    let mut tasks = Vec::new();
     for c in consumers {
         tasks.push(
-            crate::bus::consume(
+            crate::bus::consume_until(
                 &ctx.bus,
                 ctx.db.clone(),
                 schema,
@@ -124,6 +132,7 @@ pub async fn start_background(
                 c.filter,
                 c.effect,
                 ctx.cfg.event_batch,
+                ctx.shutdown.clone(),
             )
             .await?,
         );
@@ -133,7 +142,47 @@ pub async fn start_background(
     tasks.extend(
         crate::bus::jobs::start(ctx.db.clone(), ctx.bus.clone(), schema, schema, all_jobs).await?,
     );
-    Ok(tasks)
+    Ok(Background { relay, tasks, shutdown: ctx.shutdown.clone() })
+}
+
+/// A service's background work: its outbox relay, its consumers and its jobs.
+pub struct Background {
+    relay: tokio::task::JoinHandle<()>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    shutdown: crate::shutdown::Shutdown,
+}
+
+impl Background {
+    /// Stops it (step 2 of the shutdown): the consumers finish the batch in
+    /// progress, the relay publishes what is left in the outbox, within the grace.
+    pub async fn finish(self) {
+        let grace = crate::shutdown::grace();
+        let stop = async {
+            self.shutdown.stop_batches().await;
+            let _ = self.relay.await;
+        };
+        if tokio::time::timeout(grace, stop).await.is_err() {
+            tracing::warn!("background work cut at the end of the shutdown's grace");
+        }
+        for t in self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// Serves `routes` on `listener` until the shutdown drains it, then stops the
+/// service's background work: what every service's `serve` ends with.
+pub async fn serve_then_stop(
+    ctx: &ServiceCtx,
+    listener: crate::transport::Listener,
+    routes: tonic::service::Routes,
+    background: Background,
+) -> crate::Result<()> {
+    let result = serve_grpc_until(listener, routes, &ctx.shutdown).await;
+    // In one process the gateway drained first; a service alone drained its gRPC.
+    ctx.shutdown.stop();
+    background.finish().await;
+    result
 }
 
 /// Serves a service whose gRPC surface is its registers (the resource engine), with
@@ -155,15 +204,11 @@ pub async fn serve_with_consumers(
     registry: std::sync::Arc<crate::resource::Registry>,
     consumers: Vec<ConsumerDef>,
 ) -> crate::Result<()> {
-    let tasks = start_background(&ctx, schema, consumers, Vec::new()).await?;
+    let background = start_background(&ctx, schema, consumers, Vec::new()).await?;
     let routes = tonic::service::Routes::new(
         crate::resource::grpc::ResourceGrpc::new(ctx.db.clone(), registry).server(),
     );
-    let result = serve_grpc(listener, routes).await;
-    for t in tasks {
-        t.abort();
-    }
-    result
+    serve_then_stop(&ctx, listener, routes, background).await
 }
 
 /// Serves `routes` on `listener`: a tonic server with the trace span and metrics
@@ -174,6 +219,17 @@ pub async fn serve_grpc(
     listener: crate::transport::Listener,
     routes: tonic::service::Routes,
 ) -> crate::Result<()> {
+    serve_grpc_until(listener, routes, &crate::shutdown::Shutdown::new()).await
+}
+
+/// `serve_grpc` until `shutdown` drains: a TCP or in-memory server stops taking
+/// connections and answers the calls it has; routes handed to the same process are
+/// used by the gateway until it drained, so they are kept until the stop.
+pub async fn serve_grpc_until(
+    listener: crate::transport::Listener,
+    routes: tonic::service::Routes,
+    shutdown: &crate::shutdown::Shutdown,
+) -> crate::Result<()> {
     match listener {
         crate::transport::Listener::Direct(slot) => {
             if slot.send(crate::transport::link_routes(routes)).is_err() {
@@ -181,12 +237,12 @@ pub async fn serve_grpc(
                     "no caller took the service's routes",
                 ));
             }
-            std::future::pending::<()>().await;
+            shutdown.stopping().await;
             Ok(())
         }
         listener => grpc_server()
             .add_routes(routes)
-            .serve_with_incoming(incoming(listener))
+            .serve_with_incoming_shutdown(incoming(listener), shutdown.draining())
             .await
             .map_err(crate::Error::internal),
     }

@@ -149,7 +149,9 @@ pub async fn start(cfg: Config, bus: Arc<dyn Bus>) -> Stack {
         base,
         owner,
         token: body["token"].as_str().unwrap_or_default().to_string(),
-        tasks: running.tasks,
+        tasks: std::iter::once(running.gateway)
+            .chain(running.services)
+            .collect(),
     }
 }
 

@@ -249,6 +249,23 @@ pub async fn consume(
     effect: Arc<dyn Effect>,
     max_batch: usize,
 ) -> Result<JoinHandle<()>> {
+    let never = crate::shutdown::Shutdown::new();
+    consume_until(bus, db, schema, durable, filter, effect, max_batch, never).await
+}
+
+/// `consume` until `shutdown` stops: a batch being applied then is finished (and
+/// acknowledged); none is taken after (its events go to the next process).
+#[allow(clippy::too_many_arguments)]
+pub async fn consume_until(
+    bus: &Arc<dyn Bus>,
+    db: Db,
+    schema: &'static str,
+    durable: &str,
+    filter: &str,
+    effect: Arc<dyn Effect>,
+    max_batch: usize,
+    shutdown: crate::shutdown::Shutdown,
+) -> Result<JoinHandle<()>> {
     let consumer: Arc<str> = Arc::from(durable);
     bus.subscribe_batch(
         durable,
@@ -256,7 +273,12 @@ pub async fn consume(
         ConsumerOpts::batch(max_batch),
         Arc::new(move |msgs: Vec<Message>| {
             let (db, effect, consumer) = (db.clone(), effect.clone(), consumer.clone());
+            let shutdown = shutdown.clone();
             Box::pin(async move {
+                let Some(_applying) = shutdown.batch().await else {
+                    // Stopping: the task ends before this batch would be answered.
+                    return std::future::pending().await;
+                };
                 let span = batch_span(&consumer, &msgs);
                 let started = Instant::now();
                 let out = apply_delivered(&db, schema, &consumer, &effect, &msgs)

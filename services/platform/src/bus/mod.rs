@@ -42,12 +42,12 @@ use tokio::task::JoinHandle;
 
 use crate::Result;
 
-pub use consumer::{apply_once, consume, Effect};
+pub use consumer::{apply_once, consume, consume_until, Effect};
 pub use memory::MemoryBus;
 pub use nats::NatsBus;
 pub use outbox::{
     insert as outbox_insert, insert_many as outbox_insert_many, pending as outbox_backlog,
-    relay_once, run_relay,
+    relay_once, run_relay, run_relay_until,
 };
 
 pub const STREAM: &str = "ERP";

@@ -185,11 +185,42 @@ fn lock_key(schema: &str) -> i64 {
 /// The relay of one service schema, for as long as the task lives. Connection
 /// losses end a session; the next one takes the lock again.
 pub fn run_relay(db: Db, bus: Arc<dyn Bus>, schema: &'static str) -> JoinHandle<()> {
+    run_relay_until(db, bus, schema, crate::shutdown::Shutdown::new())
+}
+
+/// `run_relay` until `shutdown` stops; then what the last requests committed is
+/// published (the rows are marked as usual, and a replica's relay publishing the
+/// same rows is deduplicated by their `Nats-Msg-Id`) and the task ends.
+pub fn run_relay_until(
+    db: Db,
+    bus: Arc<dyn Bus>,
+    schema: &'static str,
+    shutdown: crate::shutdown::Shutdown,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
+        let relay = async {
+            loop {
+                if let Err(e) = relay_session(&db, bus.as_ref(), schema).await {
+                    tracing::warn!(error = %e, schema, "outbox relay restarting");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        };
+        tokio::select! {
+            _ = relay => {}
+            _ = shutdown.stopping() => {}
+        }
         loop {
-            if let Err(e) = relay_session(&db, bus.as_ref(), schema).await {
-                tracing::warn!(error = %e, schema, "outbox relay restarting");
-                tokio::time::sleep(Duration::from_millis(500)).await;
+            match relay_once(&db, bus.as_ref(), schema).await {
+                Ok(0) => break,
+                Ok(n) => {
+                    metrics::counter!("erp_outbox_published_total", "schema" => schema)
+                        .increment(n as u64);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, schema, "outbox left for the next process");
+                    break;
+                }
             }
         }
     })
