@@ -16,7 +16,11 @@ pub struct Config {
     pub database_app_url: Option<String>,
     pub app_db_password: Option<String>,
     pub db_max_connections: u32,
+    /// One NATS server or several, comma-separated (the nodes of a cluster).
     pub nats_url: Option<String>,
+    /// Replicas of the `ERP` stream when it is created (`ERP_NATS_REPLICAS`, 1 to
+    /// 5; 3 on a 3-node JetStream cluster). An existing stream keeps its own.
+    pub nats_replicas: usize,
     pub redis_url: Option<String>,
     /// Prefix of every cache key, so environments can share one Redis.
     pub cache_prefix: String,
@@ -55,6 +59,7 @@ impl Config {
             app_db_password: get("ERP_APP_DB_PASSWORD"),
             db_max_connections: parse_i64("ERP_DB_MAX_CONNECTIONS", 16).clamp(1, 1000) as u32,
             nats_url: get("NATS_URL"),
+            nats_replicas: parse_i64("ERP_NATS_REPLICAS", 1).clamp(1, 5) as usize,
             redis_url: get("REDIS_URL"),
             cache_prefix: get("ERP_CACHE_PREFIX").unwrap_or_else(|| "erp:".into()),
             otlp_endpoint: get("OTEL_EXPORTER_OTLP_ENDPOINT"),
@@ -136,6 +141,7 @@ mod tests {
         assert!(c.nats_url.is_none() && c.redis_url.is_none());
         assert_eq!(c.http_addr, "0.0.0.0:8080");
         assert_eq!(c.login_max_failures, 100);
+        assert_eq!(c.nats_replicas, 1);
     }
 
     #[test]
@@ -144,8 +150,10 @@ mod tests {
             "ERP_OPERATOR_CLIENT_ID" => Some("7".into()),
             "NATS_URL" => Some("nats://x:4222".into()),
             "ERP_DB_MAX_CONNECTIONS" => Some("nonsense".into()),
+            "ERP_NATS_REPLICAS" => Some("3".into()),
             _ => None,
         });
+        assert_eq!(c.nats_replicas, 3);
         assert_eq!(c.operator_client_id, 7);
         assert_eq!(c.nats_url.as_deref(), Some("nats://x:4222"));
         assert_eq!(c.db_max_connections, 16);

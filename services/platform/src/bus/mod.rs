@@ -201,10 +201,11 @@ pub fn subject_matches(filter: &str, subject: &str) -> bool {
     }
 }
 
-/// The configured bus: NATS when `NATS_URL` is set, else in-process.
+/// The configured bus: NATS when `NATS_URL` is set (the `ERP` stream created with
+/// `ERP_NATS_REPLICAS` replicas), else in-process.
 pub async fn from_config(cfg: &crate::config::Config) -> Result<Arc<dyn Bus>> {
     Ok(match &cfg.nats_url {
-        Some(url) => Arc::new(NatsBus::connect(url).await?),
+        Some(url) => Arc::new(NatsBus::connect_replicated(url, cfg.nats_replicas).await?),
         None => Arc::new(MemoryBus::new()),
     })
 }

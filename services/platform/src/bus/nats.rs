@@ -1,5 +1,15 @@
 //! NATS JetStream: the `ERP` stream (subjects `erp.>`, file storage, 10-minute
-//! duplicate window, 7 days of retention) and pull consumers.
+//! duplicate window, 7 days of retention, `ERP_NATS_REPLICAS` replicas) and pull
+//! consumers.
+//!
+//! On a JetStream cluster the client knows every node (`NATS_URL` lists them,
+//! comma-separated, and the servers announce the others) and reconnects to a live
+//! one. A stream leader lost mid-publish fails the publish (no responders, or a
+//! timeout): the outbox relay publishes the rows again with the same
+//! `Nats-Msg-Id`, which the new leader drops if the first one got through. A
+//! consumer's leader lost takes the pull requests it held with it: the missed
+//! heartbeats end the pull subscription, which binds again and asks the new
+//! leader (the consumer's state, acknowledged and pending, is replicated).
 //!
 //! Publishing sends every message of a batch before awaiting any acknowledgement
 //! (JetStream keeps the order of one connection's publishes), so a batch of 256
@@ -25,12 +35,21 @@ pub struct NatsBus {
 }
 
 impl NatsBus {
-    /// Connects and makes sure the `ERP` stream (subjects `erp.>`) exists.
+    /// Connects and makes sure the `ERP` stream (subjects `erp.>`) exists, with
+    /// one replica.
     pub async fn connect(url: &str) -> Result<NatsBus> {
+        NatsBus::connect_replicated(url, 1).await
+    }
+
+    /// Connects to `urls` (one server or several, comma-separated) and makes sure
+    /// the `ERP` stream exists; created here, it gets `replicas` replicas (an
+    /// existing stream keeps its configuration).
+    pub async fn connect_replicated(urls: &str, replicas: usize) -> Result<NatsBus> {
+        let servers = server_addrs(urls)?;
         let client = async_nats::ConnectOptions::new()
             .retry_on_initial_connect()
             .connection_timeout(Duration::from_secs(5))
-            .connect(url)
+            .connect(servers)
             .await
             .map_err(|e| Error::Unavailable(format!("NATS: {e}")))?;
         let js = async_nats::jetstream::new(client.clone());
@@ -40,6 +59,7 @@ impl NatsBus {
             duplicate_window: Duration::from_secs(600),
             max_age: Duration::from_secs(7 * 24 * 3600),
             storage: async_nats::jetstream::stream::StorageType::File,
+            num_replicas: replicas.max(1),
             ..Default::default()
         })
         .await
@@ -68,6 +88,23 @@ impl NatsBus {
         }
         Ok(deleted)
     }
+}
+
+/// The servers of a `NATS_URL`: one URL or several, comma-separated.
+fn server_addrs(urls: &str) -> Result<Vec<async_nats::ServerAddr>> {
+    let addrs = urls
+        .split(',')
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(|u| {
+            u.parse::<async_nats::ServerAddr>()
+                .map_err(|e| Error::validation(format!("NATS_URL {u}: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if addrs.is_empty() {
+        return Err(Error::validation("NATS_URL sem servidor"));
+    }
+    Ok(addrs)
 }
 
 fn headers_of(msg: &Message) -> async_nats::HeaderMap {
@@ -165,21 +202,23 @@ impl Bus for NatsBus {
             loop {
                 let first = match messages.next().await {
                     Some(Ok(m)) => m,
-                    Some(Err(e)) => {
-                        tracing::warn!(consumer = %durable, error = %e, "consumer stream error");
-                        tokio::time::sleep(Duration::from_millis(500)).await;
-                        continue;
-                    }
+                    Some(Err(e)) => match messages.next().now_or_never() {
+                        // Heartbeats "missed" while the handler was busy: what
+                        // arrived meanwhile is there.
+                        Some(Some(Ok(m))) => m,
+                        _ => {
+                            // Missed heartbeats, no responders, a failed pull: the
+                            // server or the consumer's leader (on a cluster) is
+                            // gone with the pull requests it held. Ask again, of
+                            // whoever leads the consumer now.
+                            tracing::warn!(consumer = %durable, error = %e, "consumer stream error; binding again");
+                            messages = rebind(&stream, &durable, prefetch).await;
+                            continue;
+                        }
+                    },
                     None => {
                         // The pull subscription ended (server restart): bind again.
-                        tokio::time::sleep(Duration::from_millis(500)).await;
-                        match stream.get_consumer::<pull::Config>(&durable).await {
-                            Ok(c) => match open(&c, prefetch).await {
-                                Ok(s) => messages = s,
-                                Err(e) => tracing::warn!(error = %e, "rebind failed"),
-                            },
-                            Err(e) => tracing::warn!(error = %e, "rebind failed"),
-                        }
+                        messages = rebind(&stream, &durable, prefetch).await;
                         continue;
                     }
                 };
@@ -253,6 +292,26 @@ async fn open(
         .await
 }
 
+/// A new pull subscription of `durable`, once its stream and consumer answer
+/// (every 500 ms until then).
+async fn rebind(
+    stream: &async_nats::jetstream::stream::Stream,
+    durable: &str,
+    prefetch: usize,
+) -> async_nats::jetstream::consumer::pull::Stream {
+    use async_nats::jetstream::consumer::pull;
+    loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        match stream.get_consumer::<pull::Config>(durable).await {
+            Ok(c) => match open(&c, prefetch).await {
+                Ok(s) => return s,
+                Err(e) => tracing::warn!(consumer = %durable, error = %e, "rebind failed"),
+            },
+            Err(e) => tracing::warn!(consumer = %durable, error = %e, "rebind failed"),
+        }
+    }
+}
+
 /// Pending messages per consumer, for the consumer-lag gauge.
 async fn lag_gauge(stream: async_nats::jetstream::stream::Stream, durable: String) {
     loop {
@@ -262,5 +321,31 @@ async fn lag_gauge(stream: async_nats::jetstream::stream::Stream, durable: Strin
             Err(e) => tracing::debug!(error = %e, "consumer info"),
         }
         tokio::time::sleep(Duration::from_secs(10)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nats_url_lists_one_server_or_several() {
+        assert_eq!(
+            super::server_addrs("nats://a:4222").map(|v| v.len()).ok(),
+            Some(1)
+        );
+        let three = super::server_addrs("nats://a:4311, nats://b:4312,nats://c:4313")
+            .expect("three servers");
+        let hosts: Vec<_> = three
+            .iter()
+            .map(|a| (a.host().to_string(), a.port()))
+            .collect();
+        assert_eq!(
+            hosts,
+            [
+                ("a".to_string(), 4311),
+                ("b".to_string(), 4312),
+                ("c".to_string(), 4313)
+            ]
+        );
+        assert!(super::server_addrs(" , ").is_err());
     }
 }
