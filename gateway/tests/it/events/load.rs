@@ -1,24 +1,28 @@
-//! Invoicing under load reaches stock exactly once.
+//! The invoicing-under-load scenario: 5,000 invoices from 16 callers reach stock
+//! exactly once. Its tests are `single_node` (one NATS server) and the `cluster`
+//! test target (a 3-node JetStream cluster); this module is shared by both.
 //!
-//! Each scenario runs the whole product (`erp run`'s composition, over a NATS server
-//! of its own) on a fresh database with 5,000 open orders of two product lines over
-//! 50 products that start with 1,000 units at R$ 10,00, and 16 callers invoice them
-//! over HTTP (`PUT /pedidogenerator/{id}/{emp}/{serie}`). Then every invoice must be
-//! applied exactly once: one exit per order line, each product's balance equal to
-//! the sum of its ledger and to the hand-computed 1,000 minus what its lines took,
-//! average cost still 10.
+//! A scenario runs the whole product (`erp run`'s composition, or every service
+//! behind loopback gRPC as in microservices mode) over a NATS of its own on a fresh
+//! database with 5,000 open orders of two product lines over 50 products that
+//! start with 1,000 units at R$ 10,00, and 16 callers invoice them over HTTP
+//! (`PUT /pedidogenerator/{id}/{emp}/{serie}`). Then every invoice must be applied
+//! exactly once: one exit per order line, each product's balance equal to the sum
+//! of its ledger and to the hand-computed 1,000 minus what its lines took, average
+//! cost still 10.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
-use erp_platform::bus::{BatchHandler, Bus, ConsumerOpts, Message, NatsBus, Outcome};
+use erp_gateway::roles::Link;
+use erp_platform::bus::Bus;
 use erp_platform::config::Config;
 use erp_platform::db::Db;
 use rust_decimal::Decimal;
 use sqlx::PgPool;
+use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use super::wait_up_to;
@@ -29,7 +33,7 @@ pub const SERIE: &str = "5";
 pub const PRODUCTS: i64 = 50;
 pub const ORDERS: i64 = 5_000;
 pub const CALLERS: usize = 16;
-const STOCK_CONSUMER: &str = "stock-pedido-faturado";
+pub const STOCK_CONSUMER: &str = "stock-pedido-faturado";
 
 /// The two lines of order `i`: (product, quantity).
 pub fn lines_of(i: i64) -> [(i64, i64); 2] {
@@ -66,8 +70,15 @@ impl Drop for Stack {
 }
 
 /// Migrates, seeds the identity and the orders and stock of the scenario, and starts
-/// the product on `bus`.
+/// the product on `bus` (`erp run`: the services in-process).
 pub async fn start(cfg: Config, bus: Arc<dyn Bus>) -> Stack {
+    start_linked(cfg, bus, Link::InProcess).await
+}
+
+/// `start` with the gateway reaching the services as `link` says (`Link::Tcp`:
+/// each service on its own loopback gRPC port, as `erp gateway` reaches
+/// `erp serve`).
+pub async fn start_linked(cfg: Config, bus: Arc<dyn Bus>, link: Link) -> Stack {
     let cfg = Arc::new(cfg);
     erp_gateway::roles::migrate(cfg.clone())
         .await
@@ -134,7 +145,7 @@ pub async fn start(cfg: Config, bus: Arc<dyn Bus>) -> Stack {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let running = erp_gateway::roles::start_all_with(cfg.clone(), listener, bus)
+    let running = erp_gateway::roles::start_linked(cfg.clone(), listener, bus, link)
         .await
         .expect("start");
     let base = format!("http://{}", running.addr);
@@ -176,6 +187,15 @@ pub struct Call {
 /// 16 callers invoice orders 1..=ORDERS, each taking the next number; `done` counts
 /// answered calls (for a fault injected mid-run).
 pub async fn invoice_all(stack: &Stack, done: Arc<AtomicUsize>) -> Vec<Call> {
+    invoice_all_observed(stack, done, None).await
+}
+
+/// `invoice_all`, each call also sent to `observer` as it is answered.
+pub async fn invoice_all_observed(
+    stack: &Stack,
+    done: Arc<AtomicUsize>,
+    observer: Option<UnboundedSender<Call>>,
+) -> Vec<Call> {
     let next = Arc::new(AtomicUsize::new(1));
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
@@ -185,6 +205,7 @@ pub async fn invoice_all(stack: &Stack, done: Arc<AtomicUsize>) -> Vec<Call> {
     let mut workers = Vec::new();
     for _ in 0..CALLERS {
         let (next, done, client) = (next.clone(), done.clone(), client.clone());
+        let observer = observer.clone();
         let (base, token) = (stack.base.clone(), stack.token.clone());
         workers.push(tokio::spawn(async move {
             let mut calls = Vec::new();
@@ -201,7 +222,11 @@ pub async fn invoice_all(stack: &Stack, done: Arc<AtomicUsize>) -> Vec<Call> {
                     .await
                     .map(|r| r.status().as_u16())
                     .unwrap_or(0);
-                calls.push(Call { id, status, took: started.elapsed(), ended: Instant::now() });
+                let call = Call { id, status, took: started.elapsed(), ended: Instant::now() };
+                if let Some(o) = &observer {
+                    let _ = o.send(call);
+                }
+                calls.push(call);
                 done.fetch_add(1, Ordering::SeqCst);
             }
         }));
@@ -285,131 +310,4 @@ pub fn all_ok(calls: &[Call]) {
         &failed[..failed.len().min(5)]
     );
     assert_eq!(calls.len() as i64, ORDERS);
-}
-
-#[tokio::test]
-async fn five_thousand_invoices_reach_stock_exactly_once() {
-    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
-    let nats = erp_platform::testing::NatsServer::start();
-    let cfg = config("load", &nats.url()).await;
-    let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&nats.url()).await.expect("nats"));
-    let stack = start(cfg, bus).await;
-    let calls = invoice_all(&stack, Arc::new(AtomicUsize::new(0))).await;
-    all_ok(&calls);
-    let invoiced = assert_exactly_once(&stack).await;
-    assert_eq!(invoiced.len() as i64, ORDERS);
-}
-
-/// A bus whose consumer `durable` loses the acknowledgement of every first
-/// delivery: the effect is committed, the bus delivers it again.
-struct LosingFirstAcks {
-    inner: Arc<dyn Bus>,
-    durable: &'static str,
-    redelivered: Arc<AtomicUsize>,
-}
-
-#[async_trait]
-impl Bus for LosingFirstAcks {
-    async fn publish_all(&self, msgs: Vec<Message>) -> Vec<erp_platform::Result<()>> {
-        self.inner.publish_all(msgs).await
-    }
-
-    async fn subscribe_batch(
-        &self,
-        durable: &str,
-        filter: &str,
-        opts: ConsumerOpts,
-        handler: BatchHandler,
-    ) -> erp_platform::Result<JoinHandle<()>> {
-        if durable != self.durable {
-            return self
-                .inner
-                .subscribe_batch(durable, filter, opts, handler)
-                .await;
-        }
-        let redelivered = self.redelivered.clone();
-        let lossy: BatchHandler = Arc::new(move |msgs: Vec<Message>| {
-            let (handler, redelivered) = (handler.clone(), redelivered.clone());
-            Box::pin(async move {
-                let firsts: Vec<bool> = msgs.iter().map(|m| m.delivery <= 1).collect();
-                redelivered.fetch_add(firsts.iter().filter(|f| !**f).count(), Ordering::SeqCst);
-                let outcomes = handler(msgs).await;
-                outcomes
-                    .into_iter()
-                    .zip(firsts)
-                    .map(|(o, first)| if first { Outcome::Retry } else { o })
-                    .collect()
-            })
-        });
-        self.inner
-            .subscribe_batch(durable, filter, opts, lossy)
-            .await
-    }
-
-    async fn ping(&self) -> erp_platform::Result<()> {
-        self.inner.ping().await
-    }
-
-    fn kind(&self) -> &'static str {
-        "lossy"
-    }
-}
-
-#[tokio::test]
-async fn five_thousand_invoices_reach_stock_once_when_every_first_ack_is_lost() {
-    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
-    let nats = erp_platform::testing::NatsServer::start();
-    let cfg = config("loadack", &nats.url()).await;
-    let redelivered = Arc::new(AtomicUsize::new(0));
-    let bus: Arc<dyn Bus> = Arc::new(LosingFirstAcks {
-        inner: Arc::new(NatsBus::connect(&nats.url()).await.expect("nats")),
-        durable: STOCK_CONSUMER,
-        redelivered: redelivered.clone(),
-    });
-    let stack = start(cfg, bus).await;
-    let calls = invoice_all(&stack, Arc::new(AtomicUsize::new(0))).await;
-    all_ok(&calls);
-    let invoiced = assert_exactly_once(&stack).await;
-    assert_eq!(invoiced.len() as i64, ORDERS);
-    wait_up_to(120, "every invoice delivered a second time", || {
-        let r = redelivered.clone();
-        async move { r.load(Ordering::SeqCst) >= ORDERS as usize }
-    })
-    .await;
-    // Redelivered after their effect: still exactly once.
-    assert_exactly_once(&stack).await;
-}
-
-#[tokio::test]
-async fn five_thousand_invoices_reach_stock_once_across_a_nats_kill() {
-    let _turn = super::ONE_STACK_AT_A_TIME.lock().await;
-    let nats = Arc::new(tokio::sync::Mutex::new(
-        erp_platform::testing::NatsServer::start(),
-    ));
-    let url = nats.lock().await.url();
-    let cfg = config("loadkill", &url).await;
-    let bus: Arc<dyn Bus> = Arc::new(NatsBus::connect(&url).await.expect("nats"));
-    let stack = start(cfg, bus).await;
-    let done = Arc::new(AtomicUsize::new(0));
-    let fault = {
-        let (done, nats) = (done.clone(), nats.clone());
-        tokio::spawn(async move {
-            while done.load(Ordering::SeqCst) < (ORDERS / 3) as usize {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            let mut n = nats.lock().await;
-            n.down(); // SIGKILL
-            let down_at = done.load(Ordering::SeqCst);
-            // Invoices go on while the bus is gone; their facts wait in the outbox.
-            while done.load(Ordering::SeqCst) < down_at + 300 {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            n.up();
-        })
-    };
-    let calls = invoice_all(&stack, done).await;
-    fault.await.expect("fault");
-    all_ok(&calls);
-    let invoiced = assert_exactly_once(&stack).await;
-    assert_eq!(invoiced.len() as i64, ORDERS);
 }

@@ -3,14 +3,16 @@
 //!
 //! - `copies`: catalog's registers reach orders and stock; an invoice lowers stock
 //!   once through a NATS outage and a consumer that loses its acknowledgements.
-//! - `load`: 5,000 invoices from 16 callers over HTTP reach stock exactly once —
-//!   as they are, with every first acknowledgement lost, and with `nats-server`
-//!   killed (SIGKILL) in the middle.
+//! - `load`: the scenario of 5,000 invoices from 16 callers over HTTP that must
+//!   reach stock exactly once (shared with the `cluster` test target).
+//! - `single_node`: that scenario on one NATS server — as it is, with every first
+//!   acknowledgement lost, and with `nats-server` killed (SIGKILL) in the middle.
 //! - `pg_restart`: the same while PostgreSQL (a cluster of the test's own) restarts.
 
 mod copies;
 mod load;
 mod pg_restart;
+mod single_node;
 
 /// The load tests take turns: three stacks of six services at once (each pool of
 /// 6, listeners and consumers besides) with the other tests' stacks went past the
