@@ -10,7 +10,7 @@ ERP_RELEASE := $(CARGO_TARGET_DIR)/release/erp
 E2E_PORT ?= 8091
 API_PORT ?= 8093
 
-.PHONY: pdf-tools run dev test test-rust test-web test-k8s test-alerts e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
+.PHONY: pdf-tools run dev test test-rust test-cluster test-web test-k8s test-alerts e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
 
 ## Run the product with demo data on http://localhost:8080.
 run: deps web release
@@ -43,9 +43,18 @@ release:
 test-rust: pdf-tools
 	cargo test --workspace
 
+## Microservices mode on a 3-node NATS JetStream cluster (deploy/nats-cluster.sh,
+## stream on 3 replicas): 16 callers invoice 5,000 orders while the stream's
+## leader is killed and restarted; prints invoices/s, invoice -> balance p50/p99
+## and the time without a leader. A few minutes; not part of `make test`.
+test-cluster:
+	@deploy/ensure-postgres.sh
+	cargo test -p erp-gateway --features cluster --test cluster -- --nocapture
+
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p erp-gateway --features cluster --test cluster -- -D warnings
 
 fmt:
 	cargo fmt --all
