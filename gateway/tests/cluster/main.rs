@@ -6,8 +6,9 @@
 //! connected to the three nodes of a cluster started by `deploy/nats-cluster.sh`,
 //! with the `ERP` stream (and so its consumers) on 3 replicas. 16 callers invoice
 //! 5,000 orders over HTTP (`events::load`'s scenario, shared with the `it` target);
-//! after 2,000 the node leading the stream is SIGKILLed and started again 5 s
-//! later. Then: every call answered 200 within the gateway's 15 s deadline, every
+//! after 2,000 the node leading the stream — made to be the one the bus is
+//! connected to, so that the bus reconnects while the stream elects a leader —
+//! is SIGKILLed and started again 5 s later. Then: every call answered 200 within the gateway's 15 s deadline, every
 //! invoice applied to stock exactly once, and the three replicas hold the same
 //! stream. Printed: invoices/s, invoice → balance latency (p50/p99, every 25th
 //! order's stock exit polled), and the time without a stream leader (each node's
@@ -146,6 +147,47 @@ async fn watch_leader(
     seen
 }
 
+/// Moves the stream's leadership (stepping its leader down) until the node the
+/// bus is connected to leads it, so that the kill takes both: the bus reconnects
+/// while the stream elects a leader (the harsher case). Answers that node.
+async fn lead_from_the_bus_server(
+    cluster: &NatsCluster,
+    nats: &NatsBus,
+    monitor: &reqwest::Client,
+) -> usize {
+    let mut previous = None;
+    for _ in 0..20 {
+        let connected: usize = nats
+            .client()
+            .server_info()
+            .server_name
+            .trim_start_matches("erp-")
+            .parse()
+            .expect("a node erp-<n>");
+        // A leader, and after a step-down another one.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let leader = loop {
+            match cluster.leader(monitor, STREAM).await {
+                Some(l) if Some(l) != previous => break l,
+                _ if Instant::now() > deadline => panic!("no new stream leader in 30 s"),
+                _ => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        };
+        if leader == connected {
+            return connected;
+        }
+        previous = Some(leader);
+        nats.client()
+            .request(
+                format!("$JS.API.STREAM.LEADER.STEPDOWN.{STREAM}"),
+                "".into(),
+            )
+            .await
+            .expect("stream leader steps down");
+    }
+    panic!("the stream's leadership never reached the bus's server");
+}
+
 /// Time without a stream leader: the sum of the polls' intervals that began
 /// with no node leading it, and the longest such stretch.
 fn leaderless(seen: &[(Instant, Option<usize>)]) -> (Duration, Duration) {
@@ -190,10 +232,12 @@ async fn five_thousand_invoices_reach_stock_once_across_a_stream_leader_kill() {
         info.cluster
     );
 
+    let monitor = reqwest::Client::new();
+    let leading = lead_from_the_bus_server(&cluster, &nats, &monitor).await;
+
     let bus: Arc<dyn Bus> = nats.clone();
     let stack = load::start_linked(cfg, bus, Link::Tcp).await;
 
-    let monitor = reqwest::Client::new();
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = tokio::spawn(watch_leader(cluster.clone(), stop.clone()));
     let (observer, answered) = tokio::sync::mpsc::unbounded_channel();
@@ -243,6 +287,10 @@ async fn five_thousand_invoices_reach_stock_once_across_a_stream_leader_kill() {
     assert!(
         killed_after < ORDERS as usize,
         "the leader was killed while invoices were coming"
+    );
+    assert_eq!(
+        killed, leading,
+        "the node killed is the stream leader the bus was connected to"
     );
 
     // Every call answered 200, none past the gateway's deadline.
