@@ -188,21 +188,25 @@ async fn lead_from_the_bus_server(
     panic!("the stream's leadership never reached the bus's server");
 }
 
-/// Time without a stream leader: the sum of the polls' intervals that began
-/// with no node leading it, and the longest such stretch.
-fn leaderless(seen: &[(Instant, Option<usize>)]) -> (Duration, Duration) {
-    let (mut total, mut longest, mut stretch) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    for w in seen.windows(2) {
-        if w[0].1.is_none() {
-            let d = w[1].0 - w[0].0;
-            total += d;
-            stretch += d;
-            longest = longest.max(stretch);
-        } else {
-            stretch = Duration::ZERO;
+/// The stretches without a stream leader: (when the first poll that found none
+/// began, until the next poll that found one began).
+fn leaderless(seen: &[(Instant, Option<usize>)]) -> Vec<(Instant, Duration)> {
+    let mut out: Vec<(Instant, Duration)> = Vec::new();
+    let mut from: Option<Instant> = None;
+    for (at, leader) in seen {
+        match (leader, from) {
+            (None, None) => from = Some(*at),
+            (Some(_), Some(f)) => {
+                out.push((f, *at - f));
+                from = None;
+            }
+            _ => {}
         }
     }
-    (total, longest)
+    if let (Some(f), Some((last, _))) = (from, seen.last()) {
+        out.push((f, *last - f));
+    }
+    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -340,7 +344,17 @@ async fn five_thousand_invoices_reach_stock_once_across_a_stream_leader_kill() {
     .await;
     stop.store(true, Ordering::SeqCst);
     let seen = watcher.await.expect("watcher");
-    let (without_leader, longest) = leaderless(&seen);
+    let stretches: Vec<String> = leaderless(&seen)
+        .into_iter()
+        .map(|(from, d)| {
+            let offset = if from >= killed_at {
+                format!("+{}", ms(from - killed_at))
+            } else {
+                format!("-{}", ms(killed_at - from))
+            };
+            format!("{} from kill{offset}", ms(d))
+        })
+        .collect();
     let new_leader = seen
         .iter()
         .find(|(at, l)| *at > killed_at && l.is_some_and(|l| l != killed))
@@ -359,10 +373,9 @@ async fn five_thousand_invoices_reach_stock_once_across_a_stream_leader_kill() {
         DOWN_FOR.as_secs()
     );
     eprintln!(
-        "cluster: without a stream leader: {} (erp-{new_leader} leads); polls without one: {} in all, longest {}",
+        "cluster: without a stream leader: {} from the kill until erp-{new_leader} led (polls that found none: {})",
         ms(elected_after),
-        ms(without_leader),
-        ms(longest)
+        stretches.join(", ")
     );
     eprintln!(
         "cluster: invoice → balance ({} orders, every {SAMPLE_EVERY}th): p50 {}, p99 {}, max {}",
