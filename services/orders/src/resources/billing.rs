@@ -445,6 +445,7 @@ pub async fn invoice_open(
                 quantity: p.qty.get().normalize().to_string(),
                 item: p.item,
                 location_id: p.location.unwrap_or(0),
+                variant_id: 0,
             })
             .collect(),
         payment_condition_id: order.head.condition.unwrap_or(0),

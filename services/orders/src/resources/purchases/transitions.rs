@@ -513,6 +513,7 @@ pub async fn finalize(
             landed_total: l.total.to_string(),
             item: item.cmpp_id,
             location_id: stock_location(&head, item),
+            variants: Vec::new(),
         })
         .collect();
     let event = CompraFinalizada {
@@ -678,6 +679,7 @@ impl Operation for Cancel {
                         landed_total: i.cmpp_custo_total.unwrap_or_default().to_string(),
                         item: i.cmpp_id,
                         location_id: stock_location(&head, i),
+                        variants: Vec::new(),
                     })
                     .collect(),
             };
