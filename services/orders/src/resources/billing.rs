@@ -12,6 +12,9 @@
 //!   same customer and lines (`transitions::Duplicate`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
 //!   customer's invoiced orders and their lines.
+//! - `POST /produtosgradevendas/{emp}` (`{"PROD_ID": 7}`, optional `LOCA_ID`): the
+//!   product's size/colour grid as the sale sees it, each variant with its price
+//!   and its stock (`super::sales_grid`).
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
 //!
 //! A product line may name a variant of its product's grid (`PEDI_PRGR_ID`,
@@ -46,6 +49,7 @@ use serde_json::json;
 use sqlx::postgres::PgRow;
 
 use super::customer::{customer_body, CustomerCopy};
+use super::sales_grid::SalesGrid;
 use super::transitions::{Duplicate, OrderKey};
 use crate::money::money_out;
 use crate::SCHEMA;
@@ -106,7 +110,7 @@ fn pedido(peers: Peers) -> Resource {
         .order("PEDF_ID DESC")
         .record_hooks(CustomerCopy::<OrderCustomer>::new())
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
-        .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers })
+        .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers: peers.clone() })
         .button(Button::new("Faturar").primary().open_when(&["A"]).confirm(
             "Faturar pedido",
             "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
@@ -117,6 +121,7 @@ fn pedido(peers: Peers) -> Resource {
         .call("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", CustomerSales::<SoldOrder>::new())
         .call("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", CustomerSales::<SoldProduct>::new())
         .call("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", CustomerSales::<SoldService>::new())
+        .call("POST", "/produtosgradevendas/{emp}", "produtosgradevendas", ActionPerm::View, "Grade do produto para a venda: tamanhos e cores com preço e estoque", SalesGrid { peers })
         .fields(vec![
             Field::int("PEDF_ID", "Número").read_only().list().width(2),
             Field::int("PEDF_EMP_ID", "Empresa"),
