@@ -74,6 +74,11 @@ pub mod subjects {
     pub const CATALOG_CLIENTES: &str = "erp.catalog.cliente.>";
     pub const CATALOG_PRODUTOS: &str = "erp.catalog.produto.>";
     pub const CATALOG_SERVICOS: &str = "erp.catalog.servico.>";
+    /// A product's size/colour grid (its variants, PRGR_*) and the sizes and
+    /// colours it names (orders keeps copies for the sales grid and sale lines).
+    pub const CATALOG_GRADES: &str = "erp.catalog.produtograde.>";
+    pub const CATALOG_TAMANHOS: &str = "erp.catalog.tamanho.>";
+    pub const CATALOG_CORES: &str = "erp.catalog.cor.>";
     /// Product groups and subgroups, collaborators (the sellers of customers).
     pub const CATALOG_GRUPOS: &str = "erp.catalog.grupo.>";
     pub const CATALOG_SUBGRUPOS: &str = "erp.catalog.subgrupo.>";

@@ -2,16 +2,20 @@
 //! customer's name, city and document (documents copy them while open) and whether
 //! it has a credit limit (invoicing then asks finance, `credit`), a product's
 //! description, unit, price, cost and GTIN, a service's description and price, a
-//! supplier's name and document (catalog); a company's document (identity). A
-//! deletion marks the copy; issued documents keep what they copied. The copies are
-//! also the documents' item source (`CatalogItems`), where a document finds its
-//! customer's name (`customer`), and where an imported NF-e finds its supplier, its
-//! products by GTIN and the company it was addressed to (`supplier_by_document`,
-//! `product_by_gtin`, `company_document`).
+//! supplier's name and document, a product's size/colour grid (its variants, with
+//! their barcode and price) and the sizes' and colours' names (catalog); a
+//! company's document (identity). A deletion marks the copy; issued documents keep
+//! what they copied. The copies are also the documents' item source
+//! (`CatalogItems`), where a document finds its customer's name (`customer`), a
+//! sale line its variant (`variant`), the sales grid its rows (`grid_of`), and
+//! where an imported NF-e finds its supplier, its products by GTIN and the company
+//! it was addressed to (`supplier_by_document`, `product_by_gtin`,
+//! `company_document`).
 
 use async_trait::async_trait;
 use erp_platform::bus::copies::{
-    company_fact, decode_record as decode, row_document as document, row_id as id, row_text as text,
+    company_fact, decode_record as decode, row_document as document, row_id as id,
+    row_text as text, Copy, Kind,
 };
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
@@ -117,6 +121,104 @@ impl Effect for Services {
         .await?;
         Ok(())
     }
+}
+
+/// Catalog's grid (`erp.catalog.produtograde.*`, `produtosgrade`): each variant of
+/// a product with its size, colour, description, barcode and price (blank: the
+/// product's), in the variant's company.
+pub const GRID: Copy = Copy {
+    schema: "orders",
+    table: "produtosgrade",
+    emp_field: Some("PRGR_EMP_ID"),
+    id: Some(("prgr_id", "PRGR_ID")),
+    columns: &[
+        ("prod_id", "PRGR_PROD_ID", Kind::Int),
+        ("tam_id", "PRGR_TAM_ID", Kind::Int),
+        ("cor_id", "PRGR_COR_ID", Kind::Int),
+        ("descricao", "PRGR_DESCRICAO", Kind::Text),
+        ("cbar", "PRGR_CBAR", Kind::Text),
+        ("valor", "PRGR_VALOR", Kind::Decimal),
+        ("situacao", "PRGR_SITUACAO", Kind::Int),
+    ],
+};
+
+/// Catalog's sizes (`erp.catalog.tamanho.*`), per company.
+pub const SIZES: Copy = Copy {
+    schema: "orders",
+    table: "tamanhos",
+    emp_field: Some("TAM_EMP_ID"),
+    id: Some(("tam_id", "TAM_ID")),
+    columns: &[("descricao", "TAM_DESCRICAO", Kind::Text)],
+};
+
+/// Catalog's colours (`erp.catalog.cor.*`): the client's (the register has the
+/// company in the path only), kept under company 0.
+pub const COLOURS: Copy = Copy {
+    schema: "orders",
+    table: "cores",
+    emp_field: None,
+    id: Some(("cor_id", "COR_ID")),
+    columns: &[("descricao", "COR_DESCRICAO", Kind::Text)],
+};
+
+/// A variant of orders' copy of the grid, as a sale line checks and prices it.
+#[derive(sqlx::FromRow)]
+pub struct VariantCopy {
+    /// The product it is a variant of.
+    pub product: Option<i64>,
+    /// Its own price; `None`: the product's.
+    pub price: Option<Decimal>,
+}
+
+/// The company's variant `id` (not removed), if orders knows it.
+pub async fn variant(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Option<VariantCopy>> {
+    Ok(sqlx::query_as(
+        "SELECT prod_id AS product, valor AS price FROM orders.produtosgrade
+         WHERE client_id = $1 AND emp_id = $2 AND prgr_id = $3 AND NOT excluido",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// A variant of a product's grid as the sales grid lists it: its size and colour
+/// with their names, description, barcode, own price and situation.
+#[derive(sqlx::FromRow)]
+pub struct GridVariant {
+    pub id: i64,
+    pub size: Option<i64>,
+    pub size_name: Option<String>,
+    pub colour: Option<i64>,
+    pub colour_name: Option<String>,
+    pub description: Option<String>,
+    pub barcode: Option<String>,
+    pub price: Option<Decimal>,
+    pub situation: Option<i32>,
+}
+
+/// The company's variants of `product` (not removed), by size, colour and id
+/// (sizes and colours in the order they were registered: P, M, G rather than
+/// alphabetical).
+pub async fn grid_of(tx: &mut Tx, client: i64, emp: i64, product: i64) -> Result<Vec<GridVariant>> {
+    Ok(sqlx::query_as(
+        "SELECT g.prgr_id AS id, g.tam_id AS size, btrim(t.descricao) AS size_name,
+                g.cor_id AS colour, btrim(c.descricao) AS colour_name, btrim(g.descricao) AS description,
+                g.cbar AS barcode, g.valor AS price, g.situacao::int AS situation
+         FROM orders.produtosgrade g
+         LEFT JOIN orders.tamanhos t ON t.client_id = g.client_id AND t.emp_id = g.emp_id
+              AND t.tam_id = g.tam_id AND NOT t.excluido
+         LEFT JOIN orders.cores c ON c.client_id = g.client_id AND c.emp_id = 0
+              AND c.cor_id = g.cor_id AND NOT c.excluido
+         WHERE g.client_id = $1 AND g.emp_id = $2 AND g.prod_id = $3 AND NOT g.excluido
+         ORDER BY g.tam_id NULLS FIRST, g.cor_id NULLS FIRST, g.prgr_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(product)
+    .fetch_all(&mut **tx)
+    .await?)
 }
 
 /// Identity's companies: the document an NF-e is addressed to.

@@ -18,7 +18,10 @@
 //!
 //! Orders asks other services over gRPC (`ServiceCtx.peers`) only where the user
 //! waits for their answer: finance for the customer's credit before invoicing
-//! (`credit`), identity for a grant in another area (`grants`), catalog to register
+//! (`credit`), identity for a grant in another area (`grants`), stock for the
+//! quantity of each size/colour variant of a product in the sales grid
+//! (`resources::sales_grid`: the seller chooses from the ledger's current figure,
+//! not a copy lagging behind the invoices just made), catalog to register
 //! an imported NF-e's unknown supplier and to write a purchase's cost and sale
 //! prices into its products (`peer_registers`). Those two are catalog's rows, so
 //! they go through catalog's own register (its checks, hooks and events, orders'
@@ -28,9 +31,10 @@
 //! as facts.
 //!
 //! Layout:
-//! - `copies`: what orders keeps of catalog's customers, products, services and
-//!   suppliers and of identity's companies, from their events; the documents' item
-//!   source; what an imported NF-e is matched against.
+//! - `copies`: what orders keeps of catalog's customers, products (and their
+//!   size/colour grid, sizes and colours), services and suppliers and of identity's
+//!   companies, from their events; the documents' item source; what an imported
+//!   NF-e is matched against.
 //! - `credit`: the customer's credit limit at invoicing (asked of finance), its
 //!   release and where the release is recorded.
 //! - `events`: the facts orders publishes and the consumers it runs.

@@ -2,7 +2,9 @@
 //! JSON with the legacy column names): what orders writes in catalog — the
 //! supplier of an imported NF-e, the cost and sale price of a purchase's products —
 //! goes through catalog's own register, with its checks, hooks and events, as the
-//! register's screen would.
+//! register's screen would; what orders reads of stock while the user waits (the
+//! quantity of each grid variant, for the sales grid) is one of stock's typed calls
+//! (`action`).
 
 use std::time::Duration;
 
@@ -11,7 +13,9 @@ use erp_platform::service::Peers;
 use erp_platform::transport::GrpcLink;
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
-use erp_proto::erp::v1::{KeyRequest, SearchRequest, WriteRequest};
+use erp_proto::erp::v1::{ActionRequest, KeyRequest, SearchRequest, WriteRequest};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -24,8 +28,12 @@ pub struct PeerRegisters {
 }
 
 fn unavailable(service: &str) -> Error {
+    let area = match service {
+        "stock" => "estoque",
+        _ => "cadastros",
+    };
     Error::Unavailable(format!(
-        "O serviço de cadastros ({service}) não respondeu. Tente novamente em instantes."
+        "O serviço de {area} ({service}) não respondeu. Tente novamente em instantes."
     ))
 }
 
@@ -109,6 +117,29 @@ impl PeerRegisters {
         let mut client = self.client.clone();
         let reply = self.timed(client.update(req)).await?;
         row(&reply.row_json)
+    }
+
+    /// The typed call `action` of the peer's register `resource`, in company `emp`
+    /// (its `{emp}` path parameter and the caller's company for the call), with
+    /// `body`; its answer read as `T` (an empty list, the legacy 204, as `[]`).
+    pub async fn action<T: DeserializeOwned>(
+        &self,
+        resource: &str,
+        action: &str,
+        emp: i64,
+        body: &impl Serialize,
+    ) -> Result<T> {
+        let req = self.request(ActionRequest {
+            resource: resource.into(),
+            action: action.into(),
+            params: [("emp".to_string(), emp.to_string())].into(),
+            body_json: serde_json::to_vec(body)?.into(),
+            companies: vec![emp],
+        });
+        let mut client = self.client.clone();
+        let reply = self.timed(client.action(req)).await?;
+        let json: &[u8] = if reply.empty { b"[]" } else { &reply.json };
+        serde_json::from_slice(json).map_err(|e| Error::internal(format!("peer call answer: {e}")))
     }
 
     /// The register's search (its searchable fields), at most `limit` rows.

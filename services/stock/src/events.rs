@@ -3,7 +3,9 @@
 //!
 //! Consumed:
 //! - `erp.orders.pedido.faturado` (`stock-pedido-faturado`, [`InvoicedOrder`]): one
-//!   exit per product line, origin `PEDIDO`, origin id `emp/serie/id`.
+//!   exit per product line, origin `PEDIDO`, origin id `emp/serie/id`; a line that
+//!   names a grid variant (`StockLine.variant_id`) takes it out of that variant's
+//!   quantity too.
 //! - `erp.orders.ordemservico.estoquebaixado` (`stock-os-baixa`,
 //!   [`ServiceOrderParts`]): one exit per part, origin `ORDEMSERVICO`.
 //! - `erp.orders.orcamento.requisicao` (`stock-orcamento-requisicao`,
@@ -118,6 +120,8 @@ fn issued_exits<'a>(
             origin_id.to_string(),
         );
         m.location = (line.location_id > 0).then_some(line.location_id);
+        // A negative variant is refused by the ledger, not read as none.
+        m.variant = (line.variant_id != 0).then_some(line.variant_id);
         m.allow_negative = true;
         out.push(m);
     }

@@ -10,10 +10,10 @@
 //! movement) locks the company balance rows of its products in key order, so
 //! concurrent movements of one product apply one after the other and never
 //! deadlock; in the same transaction it keeps the per-location balances
-//! (`saldos_local`), writes one movement row and one
-//! `erp.stock.movimento.registrado` outbox event per movement. A batch of events
-//! (many invoices) costs a fixed number of statements, each balance row locked
-//! and written once.
+//! (`saldos_local`) and the per-variant ones (`saldos_grade`), writes one movement
+//! row and one `erp.stock.movimento.registrado` outbox event per movement. A batch
+//! of events (many invoices) costs a fixed number of statements, each balance row
+//! locked and written once.
 //!
 //! Locations: a movement without a location goes to the client's default location
 //! (`localestoque.loca_padrao`), or to no location row when there is none. An exit
@@ -21,6 +21,16 @@
 //! local de estoque.'); one that falls to the default location is checked against
 //! the company balance only (stock entered before locations existed has no
 //! location row to take from).
+//!
+//! Grid variants: a movement may name a variant of its product (catalog's
+//! `produtosgrade`, PRGR_ID; `Movement::variant`). The product's balance and
+//! average cost move as for any movement (a variant has no cost of its own); the
+//! variant's quantity moves too, in `saldos_grade` (per location, 0 for none, like
+//! the movement's location), in the same statements and under the same lock: every
+//! writer of a variant row holds its product's company row first, so the variant
+//! rows add no lock order of their own. A manual exit of a variant must find the
+//! variant's quantity ('Estoque insuficiente da variação da grade.'); issued
+//! documents' exits may take it below zero, as they may the product's.
 
 use std::collections::HashMap;
 
@@ -31,6 +41,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 
 pub const INSUFFICIENT: &str = "Estoque insuficiente.";
 pub const INSUFFICIENT_AT_LOCATION: &str = "Estoque insuficiente no local de estoque.";
+pub const INSUFFICIENT_VARIANT: &str = "Estoque insuficiente da variação da grade.";
 /// Subject of the event each recorded movement publishes.
 pub const MOVEMENT_SUBJECT: &str = erp_proto::subjects::MOVIMENTO_REGISTRADO;
 
@@ -194,6 +205,8 @@ pub struct Movement<'a> {
     pub emp: i64,
     pub product: i64,
     pub location: Option<i64>,
+    /// The product's grid variant (catalog's PRGR_ID) the movement moves, if any.
+    pub variant: Option<i64>,
     pub kind: Kind,
     pub qty: Decimal,
     pub unit_cost: Decimal,
@@ -225,6 +238,7 @@ impl<'a> Movement<'a> {
             emp,
             product,
             location: None,
+            variant: None,
             kind,
             qty,
             unit_cost: Decimal::ZERO,
@@ -320,6 +334,59 @@ async fn location_balances(
     Ok(out)
 }
 
+/// A variant's row of `saldos_grade`: company, product, variant, location (0: none).
+type VariantKey = (i64, i64, i64, i64);
+
+/// The rows of `saldos_grade` of the variants `keys` ((company, product, variant),
+/// every location), read under their products' company rows' locks (every writer
+/// of a variant row holds its product's company row first).
+async fn variant_rows(
+    tx: &mut Tx,
+    client: i64,
+    keys: &[(i64, i64, i64)],
+) -> Result<HashMap<VariantKey, Decimal>> {
+    let rows: Vec<(i64, i64, i64, i64, Decimal)> = sqlx::query_as(
+        "SELECT g.salg_emp_id, g.salg_prod_id, g.salg_prgr_id, g.salg_loca_id, g.salg_qtde
+         FROM stock.saldos_grade g JOIN unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS k(e, p, v)
+           ON g.salg_emp_id = k.e AND g.salg_prod_id = k.p AND g.salg_prgr_id = k.v
+         WHERE g.client_id = $1",
+    )
+    .bind(client)
+    .bind(keys.iter().map(|k| k.0).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.1).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.2).collect::<Vec<_>>())
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(e, p, v, l, q)| ((e, p, v, l), q))
+        .collect())
+}
+
+/// Writes the rows of `saldos_grade` (in key order).
+async fn store_variant_rows(
+    tx: &mut Tx,
+    client: i64,
+    rows: &[(VariantKey, Decimal)],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO stock.saldos_grade AS g (client_id, salg_emp_id, salg_prod_id, salg_prgr_id, salg_loca_id, salg_qtde)
+         SELECT $1, e, p, v, l, q
+         FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::numeric[]) AS k(e, p, v, l, q)
+         ON CONFLICT (client_id, salg_emp_id, salg_prod_id, salg_prgr_id, salg_loca_id)
+         DO UPDATE SET salg_qtde = EXCLUDED.salg_qtde",
+    )
+    .bind(client)
+    .bind(rows.iter().map(|(k, _)| k.0).collect::<Vec<_>>())
+    .bind(rows.iter().map(|(k, _)| k.1).collect::<Vec<_>>())
+    .bind(rows.iter().map(|(k, _)| k.2).collect::<Vec<_>>())
+    .bind(rows.iter().map(|(k, _)| k.3).collect::<Vec<_>>())
+    .bind(rows.iter().map(|(_, q)| *q).collect::<Vec<_>>())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// Writes the company balances to `saldos` and to the product copies (which the
 /// read-only product registers list).
 async fn store_balances(
@@ -391,6 +458,9 @@ pub async fn record_many(
         // write a movement that no card and no report could place.
         return Err(Error::validation("Produto não informado."));
     }
+    if moves.iter().any(|m| m.variant.is_some_and(|v| v <= 0)) {
+        return Err(Error::validation("Variação da grade inválida."));
+    }
     let mut keys: Vec<(i64, i64)> = moves.iter().map(|m| (m.emp, m.product)).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -413,6 +483,23 @@ pub async fn record_many(
     } else {
         location_balances(tx, client, &loc_keys).await?
     };
+    let mut variant_keys: Vec<(i64, i64, i64)> = moves
+        .iter()
+        .filter_map(|m| m.variant.map(|v| (m.emp, m.product, v)))
+        .collect();
+    variant_keys.sort_unstable();
+    variant_keys.dedup();
+    let mut grid = if variant_keys.is_empty() {
+        HashMap::new()
+    } else {
+        variant_rows(tx, client, &variant_keys).await?
+    };
+    // Each variant's company quantity (the sum of its rows), for the exits' check.
+    let mut grid_totals: HashMap<(i64, i64, i64), Decimal> = HashMap::new();
+    for ((e, p, v, _), q) in &grid {
+        *grid_totals.entry((*e, *p, *v)).or_default() += *q;
+    }
+    let mut grid_touched: Vec<VariantKey> = Vec::new();
 
     let mut out = Vec::with_capacity(moves.len());
     for (m, loc) in moves.iter().zip(&locations) {
@@ -457,6 +544,20 @@ pub async fn record_many(
                 return Err(Error::Conflict(INSUFFICIENT_AT_LOCATION.into()));
             }
         }
+        if let Some(v) = m.variant {
+            let delta = match m.kind {
+                Kind::Entry => m.qty,
+                Kind::Exit => -m.qty,
+            };
+            let key = (m.emp, m.product, v, loc.unwrap_or(0));
+            *grid.entry(key).or_default() += delta;
+            grid_touched.push(key);
+            let total = grid_totals.entry((m.emp, m.product, v)).or_default();
+            *total += delta;
+            if *total < Decimal::ZERO && m.kind == Kind::Exit && !m.allow_negative {
+                return Err(Error::Conflict(INSUFFICIENT_VARIANT.into()));
+            }
+        }
         out.push((after, unit_cost));
     }
 
@@ -465,11 +566,12 @@ pub async fn record_many(
     let written: Vec<(i64, String)> = sqlx::query_as(
         "INSERT INTO stock.movimentos (client_id, movi_emp_id, movi_prod_id, movi_loca_id, movi_tipo, movi_qtde,
              movi_custo_unit, movi_origem, movi_origem_id, movi_saldo_apos, movi_custo_medio_apos, movi_estorno,
-             movi_custo_total, movi_data)
-         SELECT $1, e, p, l, t, q, c, o, oi, sa, ca, r, v, clock_timestamp()
+             movi_custo_total, movi_prgr_id, movi_data)
+         SELECT $1, e, p, l, t, q, c, o, oi, sa, ca, r, v, g, clock_timestamp()
          FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::numeric[], $7::numeric[],
-                     $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::bool[], $13::numeric[])
-              WITH ORDINALITY AS v(e, p, l, t, q, c, o, oi, sa, ca, r, v, n)
+                     $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::bool[], $13::numeric[],
+                     $14::bigint[])
+              WITH ORDINALITY AS v(e, p, l, t, q, c, o, oi, sa, ca, r, v, g, n)
          ORDER BY n
          RETURNING movi_id, to_char(movi_data AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD')",
     )
@@ -486,6 +588,7 @@ pub async fn record_many(
     .bind(out.iter().map(|o| o.0.avg_cost).collect::<Vec<_>>())
     .bind(moves.iter().map(|m| m.reversal).collect::<Vec<_>>())
     .bind(moves.iter().map(|m| m.value).collect::<Vec<_>>())
+    .bind(moves.iter().map(|m| m.variant).collect::<Vec<_>>())
     .fetch_all(&mut **tx)
     .await?;
     // The identity numbers the rows in the order they were inserted (ORDER BY n).
@@ -513,6 +616,15 @@ pub async fn record_many(
         .bind(rows.iter().map(|(_, q)| *q).collect::<Vec<_>>())
         .execute(&mut **tx)
         .await?;
+    }
+    if !grid_touched.is_empty() {
+        grid_touched.sort_unstable();
+        grid_touched.dedup();
+        let rows: Vec<(VariantKey, Decimal)> = grid_touched
+            .iter()
+            .map(|k| (*k, grid.get(k).copied().unwrap_or_default()))
+            .collect();
+        store_variant_rows(tx, client, &rows).await?;
     }
 
     let events: Vec<Vec<u8>> = moves
@@ -582,6 +694,30 @@ pub async fn balance_at(
     Ok(q.unwrap_or_default())
 }
 
+/// The quantity of each variant of the product that has (or had) one: in
+/// `location` only, or in the company (every location) when `None`. In variant
+/// order.
+pub async fn variant_balances(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    product: i64,
+    location: Option<i64>,
+) -> Result<Vec<(i64, Decimal)>> {
+    Ok(sqlx::query_as(
+        "SELECT salg_prgr_id, sum(salg_qtde) FROM stock.saldos_grade
+         WHERE client_id = $1 AND salg_emp_id = $2 AND salg_prod_id = $3
+           AND ($4::bigint IS NULL OR salg_loca_id = $4)
+         GROUP BY salg_prgr_id ORDER BY salg_prgr_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(product)
+    .bind(location)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
 /// One stored movement, as the recalculation replays it.
 #[derive(Clone, Copy, Debug)]
 pub struct Replayed {
@@ -608,9 +744,9 @@ pub fn replay(moves: &[Replayed]) -> Balance {
     })
 }
 
-/// Recomputes a product's balance and average cost from its movement rows and the
-/// per-location balances from the movements' locations, and writes them. Returns
-/// the balance before and after.
+/// Recomputes a product's balance and average cost from its movement rows, and the
+/// per-location and per-variant quantities from the movements' locations and
+/// variants, and writes them. Returns the balance before and after.
 pub async fn recalculate(
     tx: &mut Tx,
     client: i64,
@@ -650,6 +786,27 @@ pub async fn recalculate(
          FROM stock.movimentos
          WHERE client_id = $1 AND movi_emp_id = $2 AND movi_prod_id = $3 AND movi_loca_id IS NOT NULL
          GROUP BY client_id, movi_emp_id, movi_prod_id, movi_loca_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(product)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "DELETE FROM stock.saldos_grade WHERE client_id = $1 AND salg_emp_id = $2 AND salg_prod_id = $3",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(product)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO stock.saldos_grade (client_id, salg_emp_id, salg_prod_id, salg_prgr_id, salg_loca_id, salg_qtde)
+         SELECT client_id, movi_emp_id, movi_prod_id, movi_prgr_id, coalesce(movi_loca_id, 0),
+                sum(CASE movi_tipo WHEN 'E' THEN movi_qtde ELSE -movi_qtde END)
+         FROM stock.movimentos
+         WHERE client_id = $1 AND movi_emp_id = $2 AND movi_prod_id = $3 AND movi_prgr_id IS NOT NULL
+         GROUP BY client_id, movi_emp_id, movi_prod_id, movi_prgr_id, coalesce(movi_loca_id, 0)",
     )
     .bind(client)
     .bind(emp)

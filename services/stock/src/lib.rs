@@ -20,6 +20,13 @@
 //!   its landed total exactly (`movi_custo_total`, which the undo and the
 //!   recalculation reuse); `stock.compras` makes each purchase enter and leave once
 //!   whichever of its two facts is applied first (see `purchases`).
+//! - Grid variants (catalog's `produtosgrade`, PRGR_ID): a movement may name one
+//!   (`movi_prgr_id`); the ledger then keeps the variant's quantity
+//!   (`saldos_grade`, per location) beside the product's balance, in the same
+//!   transaction and under the product's lock; the average cost stays the
+//!   product's. A purchase's grid enters per variant, an invoiced line's variant
+//!   leaves it; `POST /produtosgradeestoque/{emp}` answers the quantities (orders
+//!   asks it over gRPC for its sales grid).
 //! - Manual documents never take the balance below zero ('Estoque insuficiente.');
 //!   exits of documents issued elsewhere (events) may, and the count
 //!   (`correcaoestoque`) or `GET /produtosrecalculaestoque` sets things right.

@@ -10,6 +10,13 @@
 //!   takes the item's landed total exactly: (qty before x average before + landed
 //!   total) / (qty before + qty), not quantity x the unit cost rounded to 4 places
 //!   (the movement keeps the total, so its undo and the recalculation use it too).
+//! - Grid: an item with quantities per grid variant (`PurchaseItem.variants`,
+//!   catalog's PRGR_ID, in the stock unit) enters as one movement per variant (the
+//!   variant's quantity enters its balance too) and one for what is left without a
+//!   variant, each at the item's landed unit cost; the item's landed total is split
+//!   among them by quantity, rounded to the cent cumulatively, so the parts add up
+//!   to the total exactly and the average cost takes all of it. The grid adding up
+//!   to more than the item, or naming an invalid variant, refuses the fact.
 //! - A cancelled purchase leaves stock: the entries its finalization wrote, read
 //!   from the ledger (not from the cancellation's items), are undone in reverse
 //!   order, each an exit of the same quantity, location and cost marked as an undo,
@@ -55,17 +62,19 @@ pub const ORIGIN: &str = "COMPRA";
 /// A purchase: (company, purchase id).
 type Key = (i64, i64);
 
-/// An entry a finalization wrote: company, product, location, quantity, unit
-/// cost, landed total, origin id.
-type Written = (
-    i64,
-    i64,
-    Option<i64>,
-    Decimal,
-    Decimal,
-    Option<Decimal>,
-    String,
-);
+/// An entry a finalization wrote, as its undo reads it.
+#[derive(sqlx::FromRow)]
+struct Written {
+    emp: i64,
+    product: i64,
+    location: Option<i64>,
+    variant: Option<i64>,
+    qty: Decimal,
+    unit_cost: Decimal,
+    /// The landed total (or its part of it).
+    value: Option<Decimal>,
+    origin_id: String,
+}
 
 fn money(item: i64, what: &str, s: &str) -> Result<Option<Decimal>> {
     let s = s.trim();
@@ -98,9 +107,58 @@ fn key_of(client_id: i64, payload_client: i64, emp: i64, compra: i64) -> Result<
     Ok((emp, compra))
 }
 
+/// `total` split among `parts` (quantities adding up to `qty`) by quantity: each
+/// part's value is the cumulative share rounded to the cent minus the previous
+/// one, never above the total, so the parts are never negative and add up to
+/// exactly `total` (the last part takes what rounding left).
+pub fn split_value(total: Decimal, parts: &[Decimal], qty: Decimal) -> Vec<Decimal> {
+    let mut out = Vec::with_capacity(parts.len());
+    let (mut cumulative, mut given) = (Decimal::ZERO, Decimal::ZERO);
+    for (i, part) in parts.iter().enumerate() {
+        cumulative += *part;
+        let upto = if i + 1 == parts.len() || qty.is_zero() {
+            total
+        } else {
+            (total * cumulative / qty)
+                .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+                .min(total)
+        };
+        out.push(upto - given);
+        given = upto;
+    }
+    out
+}
+
+/// An item's grid: (variant, quantity) per variant in the given order, refused when
+/// a variant is not a positive id, a quantity not a positive decimal or the sum
+/// more than the item's quantity.
+fn grid(ev: &CompraFinalizada, it: &PurchaseItem, qty: Decimal) -> Result<Vec<(i64, Decimal)>> {
+    let mut out = Vec::with_capacity(it.variants.len());
+    for v in &it.variants {
+        let q = quantity(&v.quantity)?;
+        if v.variant_id <= 0 || q < Decimal::ZERO {
+            return Err(Error::validation(format!(
+                "Item {} da compra {}: grade inválida.",
+                it.item, ev.compra_id
+            )));
+        }
+        if !q.is_zero() {
+            out.push((v.variant_id, q));
+        }
+    }
+    if out.iter().map(|v| v.1).sum::<Decimal>() > qty {
+        return Err(Error::validation(format!(
+            "Item {} da compra {}: a grade soma mais que a quantidade do item.",
+            it.item, ev.compra_id
+        )));
+    }
+    Ok(out)
+}
+
 /// One entry per item with a quantity, in item order, at the landed unit cost
 /// (or the landed total over the quantity when the unit cost is missing), carrying
-/// the landed total when given.
+/// the landed total when given; an item with a grid enters as one entry per
+/// variant and one for the rest (see the module's doc).
 pub fn entries(ev: &CompraFinalizada) -> Result<Vec<Movement<'static>>> {
     let mut items: Vec<&PurchaseItem> = ev.items.iter().collect();
     items.sort_by_key(|i| i.item);
@@ -133,18 +191,37 @@ pub fn entries(ev: &CompraFinalizada) -> Result<Vec<Movement<'static>>> {
                 )))
             }
         };
-        let mut m = Movement::new(
-            ev.emp_id,
-            it.product_id,
-            ledger::Kind::Entry,
-            qty,
-            ORIGIN,
-            format!("{}/{}", ev.compra_id, it.item),
-        );
-        m.location = (it.location_id > 0).then_some(it.location_id);
-        m.unit_cost = unit_cost;
-        m.value = total;
-        out.push(m);
+        let mut parts: Vec<(Option<i64>, Decimal)> = grid(ev, it, qty)?
+            .into_iter()
+            .map(|(v, q)| (Some(v), q))
+            .collect();
+        let rest = qty - parts.iter().map(|p| p.1).sum::<Decimal>();
+        if !rest.is_zero() {
+            parts.push((None, rest));
+        }
+        let quantities: Vec<Decimal> = parts.iter().map(|p| p.1).collect();
+        let values: Vec<Option<Decimal>> = match total {
+            Some(t) => split_value(t, &quantities, qty)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            None => vec![None; parts.len()],
+        };
+        for ((variant, q), value) in parts.into_iter().zip(values) {
+            let mut m = Movement::new(
+                ev.emp_id,
+                it.product_id,
+                ledger::Kind::Entry,
+                q,
+                ORIGIN,
+                format!("{}/{}", ev.compra_id, it.item),
+            );
+            m.location = (it.location_id > 0).then_some(it.location_id);
+            m.variant = variant;
+            m.unit_cost = unit_cost;
+            m.value = value;
+            out.push(m);
+        }
     }
     Ok(out)
 }
@@ -273,8 +350,9 @@ impl Effect for CancelledPurchase {
         undo.sort_unstable();
         // What the finalizations wrote, last first.
         let written: Vec<Written> = sqlx::query_as(
-            "SELECT m.movi_emp_id, m.movi_prod_id, m.movi_loca_id, m.movi_qtde, m.movi_custo_unit,
-                        m.movi_custo_total, m.movi_origem_id
+            "SELECT m.movi_emp_id AS emp, m.movi_prod_id AS product, m.movi_loca_id AS location,
+                        m.movi_prgr_id AS variant, m.movi_qtde AS qty, m.movi_custo_unit AS unit_cost,
+                        m.movi_custo_total AS value, m.movi_origem_id AS origin_id
                  FROM stock.movimentos m
                  JOIN unnest($2::bigint[], $3::text[]) AS k(e, i)
                    ON m.movi_emp_id = k.e AND split_part(m.movi_origem_id, '/', 1) = k.i
@@ -289,18 +367,23 @@ impl Effect for CancelledPurchase {
         .await?;
         let moves: Vec<Movement<'static>> = written
             .into_iter()
-            .map(
-                |(emp, product, location, qty, unit_cost, value, origin_id)| {
-                    let mut m =
-                        Movement::new(emp, product, ledger::Kind::Exit, qty, ORIGIN, origin_id);
-                    m.location = location;
-                    m.unit_cost = unit_cost;
-                    m.value = value;
-                    m.reversal = true;
-                    m.allow_negative = true;
-                    m
-                },
-            )
+            .map(|w| {
+                let mut m = Movement::new(
+                    w.emp,
+                    w.product,
+                    ledger::Kind::Exit,
+                    w.qty,
+                    ORIGIN,
+                    w.origin_id,
+                );
+                m.location = w.location;
+                m.variant = w.variant;
+                m.unit_cost = w.unit_cost;
+                m.value = w.value;
+                m.reversal = true;
+                m.allow_negative = true;
+                m
+            })
             .collect();
         ledger::record_many(tx, client_id, &moves).await?;
         sqlx::query(
@@ -334,6 +417,7 @@ mod tests {
             landed_total: total.into(),
             item,
             location_id: 0,
+            variants: Vec::new(),
         }
     }
 
@@ -407,6 +491,49 @@ mod tests {
                 "{why}: {e:?}"
             );
         }
+    }
+
+    /// Item 1: 10 in the stock unit landed at 100.01, a grid of 3 (variant 41) and
+    /// 4 (variant 42): 3/10 of 100.01 = 30.003 -> 30.00; 7/10 = 70.007 -> 70.01,
+    /// minus 30.00 = 40.01; the 3 left without a variant take 100.01 - 70.01 =
+    /// 30.00. The parts add up to 100.01.
+    #[test]
+    fn a_grid_item_enters_per_variant_and_the_rest_with_its_total_split() {
+        let mut it = item(8, 1, "10", "10.001", "100.01");
+        it.variants = vec![
+            erp_proto::orders::v1::VariantQuantity { variant_id: 41, quantity: "3".into() },
+            erp_proto::orders::v1::VariantQuantity { variant_id: 42, quantity: "4".into() },
+        ];
+        let got: Vec<_> = entries(&purchase(vec![it]))
+            .expect("entries")
+            .into_iter()
+            .map(|m| (m.variant, m.qty, m.unit_cost, m.value, m.origin_id))
+            .collect();
+        let one = String::from("123/1");
+        assert_eq!(
+            got,
+            vec![
+                (Some(41), d("3"), d("10.001"), Some(d("30.00")), one.clone()),
+                (Some(42), d("4"), d("10.001"), Some(d("40.01")), one.clone()),
+                (None, d("3"), d("10.001"), Some(d("30.00")), one),
+            ]
+        );
+        assert_eq!(
+            split_value(d("0.01"), &[d("1"), d("1"), d("1")], d("3")),
+            vec![d("0.00"), d("0.01"), d("0.00")]
+        );
+        let mut over = item(8, 1, "2", "1", "2");
+        over.variants =
+            vec![erp_proto::orders::v1::VariantQuantity { variant_id: 41, quantity: "3".into() }];
+        let e = entries(&purchase(vec![over])).err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("Item 1 da compra 123: a grade soma mais que a quantidade do item.")
+        );
+        let mut bad = item(8, 1, "2", "1", "2");
+        bad.variants =
+            vec![erp_proto::orders::v1::VariantQuantity { variant_id: 0, quantity: "1".into() }];
+        assert!(entries(&purchase(vec![bad])).is_err());
     }
 
     /// By hand: 10 at 5.00 (50.00), purchase of 20 landed at 130.00 (6.50 each):

@@ -12,7 +12,17 @@
 //!   same customer and lines (`transitions::Duplicate`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
 //!   customer's invoiced orders and their lines.
+//! - `POST /produtosgradevendas/{emp}` (`{"PROD_ID": 7}`, optional `LOCA_ID`): the
+//!   product's size/colour grid as the sale sees it, each variant with its price
+//!   and its stock (`super::sales_grid`).
 //! - `GET /promocao/value/{prodId}/{qty}`: the unit price for a quantity today.
+//!
+//! A product line may name a variant of its product's grid (`PEDI_PRGR_ID`,
+//! catalog's PRGR_ID): the line's hook ([`VariantLine`]) refuses a variant orders'
+//! copy of the grid does not know or that belongs to another product, and a line
+//! created without a unit price takes the variant's own price (when it has one;
+//! else the product's, as any line). Invoicing carries the variant in the line's
+//! `StockLine.variant_id`, and stock takes the quantity out of that variant too.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -25,7 +35,8 @@ use erp_platform::resource::call::{Ctx, Date, Dec, Money, Operation};
 use erp_platform::resource::document::arithmetic::{self, Line, Totals};
 use erp_platform::resource::document::{ops, read, DocumentDef, ItemSource, LineKind};
 use erp_platform::resource::{
-    record, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Resource, Role, Total,
+    record, ActionPerm, Button, DbType, Document, Field, Kind, Lines, Op, RecordHooks, Resource,
+    Role, Total,
 };
 use erp_platform::service::Peers;
 use erp_platform::{Error, Result};
@@ -38,6 +49,7 @@ use serde_json::json;
 use sqlx::postgres::PgRow;
 
 use super::customer::{customer_body, CustomerCopy};
+use super::sales_grid::SalesGrid;
 use super::transitions::{Duplicate, OrderKey};
 use crate::money::money_out;
 use crate::SCHEMA;
@@ -98,7 +110,7 @@ fn pedido(peers: Peers) -> Resource {
         .order("PEDF_ID DESC")
         .record_hooks(CustomerCopy::<OrderCustomer>::new())
         .sample(json!({"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": "2026-11-22", "PEDF_OBS": "Entrega pela manhã"}))
-        .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers })
+        .call("PUT", "/pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}", "faturar", ActionPerm::Update, "Faturar o pedido (uma vez)", Invoice { peers: peers.clone() })
         .button(Button::new("Faturar").primary().open_when(&["A"]).confirm(
             "Faturar pedido",
             "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
@@ -109,6 +121,7 @@ fn pedido(peers: Peers) -> Resource {
         .call("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", CustomerSales::<SoldOrder>::new())
         .call("POST", "/clientesvendas/produtos/{cliId}/{emp}", "clientesvendasprodutos", ActionPerm::View, "Produtos vendidos ao cliente", CustomerSales::<SoldProduct>::new())
         .call("POST", "/clientesvendas/servicos/{cliId}/{emp}", "clientesvendasservicos", ActionPerm::View, "Serviços vendidos ao cliente", CustomerSales::<SoldService>::new())
+        .call("POST", "/produtosgradevendas/{emp}", "produtosgradevendas", ActionPerm::View, "Grade do produto para a venda: tamanhos e cores com preço e estoque", SalesGrid { peers })
         .fields(vec![
             Field::int("PEDF_ID", "Número").read_only().list().width(2),
             Field::int("PEDF_EMP_ID", "Empresa"),
@@ -156,6 +169,7 @@ fn pedidoproduto() -> Resource {
         .list_path("/pedidoproduto/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
         .count_path("/pedidoproduto/registros/{PEDI_PEDF_ID}/{emp}/{PEDI_PEDF_SERIE_ID}")
         .sample(json!({"PEDI_PEDF_ID": 1, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": 1, "PEDI_QTDE": "2", "PEDI_VLR_UNITARIO": "10.50"}))
+        .record_hooks(VariantLine)
         .fields(vec![
             Field::int("PEDI_PEDF_ID", "Pedido").required(),
             Field::int("PEDI_PEDF_EMP_ID", "Empresa"),
@@ -175,7 +189,95 @@ fn pedidoproduto() -> Resource {
             Field::decimal("PEDI_PERC_TICM", "Tributação ICMS (%)").scale(4).min("0").max("100").width(2),
             Field::money("PEDI_VLR_ICMS", "Valor ICMS").width(2),
             Field::reference("PEDI_LOCA_ID", "Local de Estoque", "localestoque", Kind::Combobox).width(3),
+            // The variant of the product's grid the line sells (catalog's PRGR_ID).
+            Field::reference("PEDI_PRGR_ID", "Variação (Tamanho/Cor)", "produtosgrade", Kind::Autocomplete).width(3),
         ])
+}
+
+/// What a product line's hook reads of the body: the product and variant (not
+/// written back) and the unit price it may fill.
+#[derive(Deserialize, Serialize)]
+pub struct VariantLineBody {
+    #[serde(rename = "PEDI_PROD_ID", default, skip_serializing)]
+    product: Option<i64>,
+    #[serde(rename = "PEDI_PRGR_ID", default, skip_serializing)]
+    variant: Option<i64>,
+    #[serde(
+        rename = "PEDI_VLR_UNITARIO",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    unit: Option<Dec>,
+}
+
+/// A written product line as its hook checks it.
+#[derive(Deserialize)]
+pub struct VariantLineRow {
+    #[serde(rename = "PEDI_PEDF_EMP_ID")]
+    emp: i64,
+    #[serde(rename = "PEDI_PROD_ID")]
+    product: i64,
+    #[serde(rename = "PEDI_PRGR_ID", default)]
+    variant: Option<i64>,
+}
+
+/// A product line's variant: on create, a line left without a unit price (or 0)
+/// takes the variant's own price, when it has one (the document then leaves it,
+/// and the product's price fills a line whose variant has none); once written,
+/// the variant must be one orders' copy of the grid knows, of the line's product.
+pub struct VariantLine;
+
+#[async_trait]
+impl RecordHooks for VariantLine {
+    type Body = VariantLineBody;
+    type Row = VariantLineRow;
+
+    async fn prepare(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        emp: Option<i64>,
+        body: &mut VariantLineBody,
+    ) -> Result<()> {
+        let (Op::Create, Some(product), Some(variant)) = (op, body.product, body.variant) else {
+            return Ok(());
+        };
+        if body.unit.is_some_and(|u| !u.get().is_zero()) {
+            return Ok(());
+        }
+        let emp = emp.unwrap_or(caller.emp_id);
+        let known = crate::copies::variant(tx, caller.client_id, emp, variant).await?;
+        if let Some(price) = known
+            .filter(|v| v.product == Some(product))
+            .and_then(|v| v.price)
+        {
+            body.unit = Some(Dec(price));
+        }
+        Ok(())
+    }
+
+    async fn after_write(
+        &self,
+        tx: &mut Tx,
+        op: Op,
+        caller: &Caller,
+        row: &VariantLineRow,
+    ) -> Result<()> {
+        let (Op::Create | Op::Update, Some(variant)) = (op, row.variant) else {
+            return Ok(());
+        };
+        match crate::copies::variant(tx, caller.client_id, row.emp, variant).await? {
+            None => Err(Error::validation(format!(
+                "Variação {variant} da grade não encontrada (se acabou de ser cadastrada, tente novamente em instantes)."
+            ))),
+            Some(v) if v.product != Some(row.product) => Err(Error::validation(format!(
+                "A variação {variant} da grade não é do produto {}.",
+                row.product
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
 }
 
 fn pedidoservico() -> Resource {
@@ -257,6 +359,8 @@ struct ProductLine {
     freight: Option<Dec>,
     #[serde(rename = "PEDI_LOCA_ID")]
     location: Option<i64>,
+    #[serde(rename = "PEDI_PRGR_ID", default)]
+    variant: Option<i64>,
 }
 
 impl ProductLine {
@@ -445,6 +549,7 @@ pub async fn invoice_open(
                 quantity: p.qty.get().normalize().to_string(),
                 item: p.item,
                 location_id: p.location.unwrap_or(0),
+                variant_id: p.variant.unwrap_or(0),
             })
             .collect(),
         payment_condition_id: order.head.condition.unwrap_or(0),

@@ -454,6 +454,8 @@ pub async fn convert(
                     quantity: l.qty.normalize().to_string(),
                     item: i as i64 + 1,
                     location_id: 0,
+                    // Quote lines name no grid variant.
+                    variant_id: 0,
                 })
                 .collect();
             if lines.is_empty() {

@@ -7,6 +7,8 @@
 //!   each.
 //! - `conversions`: what a quote becomes (billing order, service order, requisition).
 //! - `customer`: the customer's name and city copied onto a document.
+//! - `sales_grid`: a product's size/colour grid as a sale sees it (with stock's
+//!   quantities), a call of the billing order.
 //! - `transitions`: duplication and a quote's conversions, as typed calls.
 //!
 //! Calls and hooks are typed (`Operation`, `RecordHooks`): their inputs, answers
@@ -29,6 +31,7 @@ pub mod conversions;
 pub mod customer;
 pub mod purchases;
 pub mod quotes;
+pub mod sales_grid;
 pub mod service_orders;
 pub mod transitions;
 

@@ -1,6 +1,6 @@
 //! Integration tests of orders' documents against the real PostgreSQL (catalog's,
-//! finance's and identity's schemas beside orders', for the services orders asks:
-//! `peers`).
+//! finance's, stock's and identity's schemas beside orders', for the services
+//! orders asks: `peers`).
 
 mod billing;
 mod conditional;
@@ -8,6 +8,7 @@ mod credit;
 mod peers;
 mod purchases;
 mod service_orders;
+mod variants;
 
 use erp_platform::db::Db;
 use erp_platform::grpc::Caller;
@@ -20,6 +21,7 @@ static CTX: TestCtx = TestCtx::new("orders", |cfg| {
         erp_orders::migrate(&cfg).await?;
         erp_catalog::migrate(&cfg).await?;
         erp_finance::migrate(&cfg).await?;
+        erp_stock::migrate(&cfg).await?;
         erp_identity::migrate(&cfg).await
     })
 });

@@ -1,5 +1,6 @@
-//! The services orders asks over gRPC, in process: catalog's registers,
-//! identity's `IdentityService` and finance's `FinanceService` — the real ones,
+//! The services orders asks over gRPC, in process: catalog's and stock's
+//! registers, identity's `IdentityService` and finance's `FinanceService` — the
+//! real ones,
 //! over this binary's database (their schemas are migrated beside orders') — or,
 //! where a test needs to set the answer, a finance answering the credit positions
 //! the test gives it (recording what it was asked).
@@ -84,6 +85,13 @@ fn catalog(db: &Db) -> GrpcLink {
     ))
 }
 
+fn stock(db: &Db) -> GrpcLink {
+    let registry = Arc::new(erp_stock::resources::registry().expect("stock registry"));
+    link_routes(tonic::service::Routes::new(
+        ResourceGrpc::new(db.clone(), registry).server(),
+    ))
+}
+
 fn identity(db: &Db) -> GrpcLink {
     let grpc = erp_identity::grpc::IdentityGrpc {
         db: db.clone(),
@@ -95,11 +103,12 @@ fn identity(db: &Db) -> GrpcLink {
     )))
 }
 
-/// Catalog, identity and finance's real services, reached the way `erp run` does.
+/// Catalog, identity, stock and finance's real services, reached the way `erp run` does.
 pub fn real(db: &Db) -> Peers {
     Peers::new(HashMap::from([
         ("catalog".to_string(), catalog(db)),
         ("identity".to_string(), identity(db)),
+        ("stock".to_string(), stock(db)),
         (
             "finance".to_string(),
             link_routes(tonic::service::Routes::new(
@@ -109,11 +118,13 @@ pub fn real(db: &Db) -> Peers {
     ]))
 }
 
-/// Catalog, identity and `finance` (when given), reached the way `erp run` does.
+/// Catalog, identity, stock and `finance` (when given), reached the way `erp run`
+/// does.
 pub fn peers(db: &Db, finance: Option<&Finance>) -> Peers {
     let mut map = HashMap::from([
         ("catalog".to_string(), catalog(db)),
         ("identity".to_string(), identity(db)),
+        ("stock".to_string(), stock(db)),
     ]);
     if let Some(f) = finance {
         map.insert(

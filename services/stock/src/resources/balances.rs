@@ -106,6 +106,7 @@ impl RecordHooks for Posting {
             emp,
             product: row.product,
             location: row.location,
+            variant: None,
             kind: if op == Op::Delete {
                 kind.opposite()
             } else {

@@ -12,6 +12,7 @@
 //!   `VALOR_MOVIMENTO`, the running balance `SALDO`, the average cost `CUSTO_MEDIO`
 //!   and the stock value `SALDO_FINANCEIRO` after it, and its origin
 //!   (`MOVI_ORIGEM`, `MOVI_ORIGEM_ID`, `MOVI_LOCA_ID`, `MOVI_ESTORNO` for undos)
+//!   and the grid variant it moved (`MOVI_PRGR_ID`, null for none),
 //!   with `MOVI_DOCUMENTO`, the document as a person reads it ('Compra 123, item
 //!   2', 'Pedido 55 série 1', '... (cancelada)' / '(estorno)' for undos). A
 //!   purchase entry's `VALOR_MOVIMENTO` is its landed total.
@@ -20,7 +21,8 @@
 //!   the catalog copy with `SALDO_FISICO`, `CUSTO_MEDIO` and `SALDO_FINANCEIRO`; plus the
 //!   GET calls `/produtosestoquebd`, `/produtosmultiestoquebd`,
 //!   `/produtosqtdalocados`, `/produtosutimocusto` and `/produtosrecalculaestoque`
-//!   (`/{PROD_ID}/{emp}`).
+//!   (`/{PROD_ID}/{emp}`), and `POST /produtosgradeestoque/{emp}` (`PROD_ID`,
+//!   optional `LOCA_ID`): the quantity of each grid variant of the product.
 //! - `estoqueprodutos`: the item picker's source, active products of the catalog
 //!   copy with `PROD_VALOR`, `UNID_ABREVIADA`, `PROD_IMAGEM` and `SALDO_FISICO`
 //!   (`FILTRO` searches the description; deleted products leave the copy, inactive
@@ -110,6 +112,8 @@ pub fn fichaestoque() -> Resource {
             Kind::Combobox,
         ),
         Field::boolean("MOVI_ESTORNO", "Estorno"),
+        // The product's grid variant the movement moved (catalog's PRGR_ID).
+        Field::int("MOVI_PRGR_ID", "Variação da Grade"),
     ])
 }
 
@@ -152,6 +156,14 @@ pub fn consultaprodutos() -> Resource {
         ActionPerm::View,
         "Saldo do produto por local de estoque",
         StockByLocation,
+    )
+    .call(
+        "POST",
+        "/produtosgradeestoque/{emp}",
+        "gradeestoque",
+        ActionPerm::View,
+        "Saldo do produto por variação da grade (tamanho e cor)",
+        StockByVariant,
     )
     .call(
         "GET",
@@ -356,6 +368,60 @@ impl Operation for StockByLocation {
             });
         }
         Ok(out)
+    }
+}
+
+/// `POST /produtosgradeestoque/{emp}`: the product and, optionally, a location.
+#[derive(Deserialize, JsonSchema)]
+pub struct VariantStockIn {
+    #[serde(rename = "PROD_ID")]
+    #[schemars(title = "Produto", extend("x-invalid" = "Produto inválido."))]
+    pub product: RecordId,
+    /// Only this location's quantities; absent: the company's (every location).
+    #[serde(rename = "LOCA_ID", default)]
+    #[schemars(title = "Local de Estoque")]
+    pub location: Option<i64>,
+}
+
+/// A row of `POST /produtosgradeestoque`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VariantBalance {
+    #[serde(rename = "PROD_ID")]
+    pub product: i64,
+    /// The grid variant (catalog's PRGR_ID).
+    #[serde(rename = "PRGR_ID")]
+    pub variant: i64,
+    /// The location asked for; null for the company's quantity.
+    #[serde(rename = "LOCA_ID")]
+    pub location: Option<i64>,
+    #[serde(rename = "SALDO_FISICO")]
+    pub qty: Dec,
+}
+
+/// `POST /produtosgradeestoque/{emp}` (`{"PROD_ID": 7, "LOCA_ID": 2}`): one row per
+/// grid variant of the product that has (or had) stock, in variant order:
+/// `PRGR_ID` and its `SALDO_FISICO` in the company, or in `LOCA_ID` when given. A
+/// variant never moved has no row (its quantity is 0). Orders asks it for the
+/// sales grid (`/produtosgradevendas`).
+struct StockByVariant;
+
+#[async_trait]
+impl Operation for StockByVariant {
+    type In = VariantStockIn;
+    type Out = Vec<VariantBalance>;
+    async fn run(&self, cx: &mut Ctx<'_>, i: VariantStockIn) -> Result<Vec<VariantBalance>> {
+        let emp = cx.emp()?;
+        let product = i.product.get();
+        let rows = ledger::variant_balances(cx.tx, cx.client(), emp, product, i.location).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(variant, qty)| VariantBalance {
+                product,
+                variant,
+                location: i.location,
+                qty: Dec(qty),
+            })
+            .collect())
     }
 }
 

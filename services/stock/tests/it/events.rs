@@ -16,6 +16,7 @@ fn line(product: i64, qty: &str, item: i64) -> StockLine {
         quantity: qty.into(),
         item,
         location_id: 0,
+        variant_id: 0,
     }
 }
 

@@ -7,6 +7,7 @@ mod kegs;
 mod ledger;
 mod purchases;
 mod tenancy;
+mod variants;
 
 use erp_platform::config::Config;
 use erp_platform::db::Db;

@@ -32,6 +32,7 @@ fn item(product: i64, item: i64, qty: &str, unit: &str, total: &str) -> Purchase
         landed_total: total.into(),
         item,
         location_id: 0,
+        variants: Vec::new(),
     }
 }
 

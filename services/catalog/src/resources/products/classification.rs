@@ -126,6 +126,8 @@ pub fn tamanho() -> Resource {
         .company("TAM_EMP_ID")
         .label("TAM_DESCRICAO")
         .order("TAM_DESCRICAO")
+        // erp.catalog.tamanho.*: orders names the sizes of its sales grid.
+        .events("tamanho")
         .fields(vec![
             Field::id("TAM_ID", "Código"),
             Field::int("TAM_EMP_ID", "Empresa"),
@@ -147,6 +149,8 @@ pub fn cor() -> Resource {
         .company_path()
         .label("COR_DESCRICAO")
         .order("COR_DESCRICAO")
+        // erp.catalog.cor.*: orders names the colours of its sales grid.
+        .events("cor")
         .fields(vec![
             Field::id("COR_ID", "Código"),
             Field::text("COR_DESCRICAO", "Descrição")

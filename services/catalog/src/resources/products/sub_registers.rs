@@ -97,7 +97,9 @@ pub fn produtosfornecedor() -> Resource {
 }
 
 /// The size/colour grid: the variants a product is sold in, each with its own
-/// barcode and, when it differs, its own price.
+/// barcode and, when it differs, its own price. Its facts
+/// (`erp.catalog.produtograde.*`) keep orders' copy; stock keeps a quantity per
+/// variant (by PRGR_ID).
 pub fn produtosgrade() -> Resource {
     Resource::new("produtosgrade", "Grade do Produto", SCHEMA, "produtosgrade", "produtos")
         .sample(json!({"PRGR_PROD_ID": 1, "PRGR_TAM_ID": 1, "PRGR_COR_ID": 1, "PRGR_CBAR": "7894900011517", "PRGR_VALOR": "0.80"}))
@@ -113,6 +115,9 @@ pub fn produtosgrade() -> Resource {
         .company("PRGR_EMP_ID")
         .label("PRGR_DESCRICAO")
         .order("PRGR_ID")
+        // erp.catalog.produtograde.*: orders keeps a copy (sale lines name a
+        // variant; the sales grid lists them).
+        .events("produtograde")
         .hooks(Arc::new(ProductRules {
             barcodes: &["PRGR_CBAR"],
             ..ProductRules::default()

@@ -26,9 +26,12 @@
 //!   header's fields at the top); with COMP_ID, replaces the items and instalments of
 //!   that open purchase.
 //! - `POST /compra/finalizar/{COMP_ID}/{emp}`: once (row-locked; again: 409 'Compra já
-//!   finalizada.'); items without a product block it, naming them; each item's
+//!   finalizada.'); items without a product block it, naming them, and so do grid
+//!   rows whose size and colour are no variant of the item's product in catalog's
+//!   grid (orders' copy); each item's
 //!   landed cost is stored and `erp.orders.compra.finalizada` goes to the outbox with
-//!   the items at landed cost in the stock unit, the instalments and the
+//!   the items at landed cost in the stock unit (each with its grid's quantities
+//!   per catalog variant, PRGR_ID, which stock enters per variant), the instalments and the
 //!   apportionment (its percentages must add up to 100%; its values are recomputed on
 //!   the invoice total, the remainder cent on the last row, and written back).
 //! - `POST /compra/cancelar/{COMP_ID}/{emp}`: a finalized purchase becomes C and

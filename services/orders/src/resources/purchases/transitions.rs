@@ -3,6 +3,7 @@
 //! invoice that finalizing then uses.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use base64::Engine as _;
@@ -17,6 +18,7 @@ use erp_platform::resource::{query, Resource};
 use erp_platform::{Error, Result};
 use erp_proto::orders::v1::{
     CompraCancelada, CompraFinalizada, PurchaseApportionment, PurchaseInstalment, PurchaseItem,
+    VariantQuantity,
 };
 use prost::Message as _;
 use rust_decimal::Decimal;
@@ -385,6 +387,59 @@ async fn apportionment(
     Ok(out)
 }
 
+/// A purchase grid's quantity of one size and colour of an item, and the variant
+/// of the item's product it is in catalog's grid (orders' copy), if any.
+#[derive(sqlx::FromRow)]
+struct GridQuantity {
+    item: i64,
+    size: Option<i64>,
+    colour: Option<i64>,
+    variant: Option<i64>,
+    qty: Decimal,
+}
+
+/// The purchase's grid (`compraprodutograde`, in the stock unit) as each item's
+/// quantities per variant of its product: the size and colour of a grid row name
+/// the product's variant in orders' copy of catalog's grid. Answers them by item,
+/// and apart the grid rows that name no variant of the product.
+async fn grid_variants(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+) -> Result<(HashMap<i64, Vec<VariantQuantity>>, Vec<GridQuantity>)> {
+    let rows: Vec<GridQuantity> = sqlx::query_as(
+        "SELECT g.cmpg_cmpp_id AS item, g.cmpg_tam_id AS size, g.cmpg_cor_id AS colour,
+                v.prgr_id AS variant, sum(g.cmpg_qtde) AS qty
+         FROM orders.compra_produtos_grade g
+         JOIN orders.compra_produtos p ON p.client_id = g.client_id AND p.cmpp_emp_id = g.cmpg_emp_id
+              AND p.cmpp_comp_id = g.cmpg_comp_id AND p.cmpp_id = g.cmpg_cmpp_id
+         LEFT JOIN orders.produtosgrade v ON v.client_id = p.client_id AND v.emp_id = p.cmpp_emp_id
+              AND v.prod_id = p.cmpp_prod_id AND NOT v.excluido
+              AND v.tam_id IS NOT DISTINCT FROM g.cmpg_tam_id AND v.cor_id IS NOT DISTINCT FROM g.cmpg_cor_id
+         WHERE g.client_id = $1 AND g.cmpg_emp_id = $2 AND g.cmpg_comp_id = $3
+         GROUP BY g.cmpg_cmpp_id, g.cmpg_tam_id, g.cmpg_cor_id, v.prgr_id
+         ORDER BY g.cmpg_cmpp_id, v.prgr_id, g.cmpg_tam_id, g.cmpg_cor_id",
+    )
+    .bind(client)
+    .bind(emp)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut by_item: HashMap<i64, Vec<VariantQuantity>> = HashMap::new();
+    let mut unmatched = Vec::new();
+    for r in rows {
+        match r.variant {
+            Some(variant) => by_item.entry(r.item).or_default().push(VariantQuantity {
+                variant_id: variant,
+                quantity: r.qty.normalize().to_string(),
+            }),
+            None => unmatched.push(r),
+        }
+    }
+    Ok((by_item, unmatched))
+}
+
 /// Finalizes a purchase once: the header is locked and must be open; every item
 /// names a product and the purchase a supplier; the instalments add up to the
 /// invoice total and the apportionment to 100%; each item's landed cost is stored
@@ -453,6 +508,27 @@ pub async fn finalize(
             names.join("; ")
         )));
     }
+    // The grid enters stock per variant: each of its sizes and colours must be a
+    // variant of the item's product in catalog's grid.
+    let (grids, unmatched) = grid_variants(tx, client, emp, id).await?;
+    if !unmatched.is_empty() {
+        let dash = |v: Option<i64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        let rows: Vec<String> = unmatched
+            .iter()
+            .map(|g| {
+                format!(
+                    "item {} (tamanho {}, cor {})",
+                    g.item,
+                    dash(g.size),
+                    dash(g.colour)
+                )
+            })
+            .collect();
+        return Err(Error::validation(format!(
+            "Grade sem variação correspondente na grade do produto (cadastre-a no produto; se acabou de ser cadastrada, tente novamente em instantes): {}.",
+            rows.join("; ")
+        )));
+    }
     let supplier = head.comp_forn_id.ok_or_else(|| {
         Error::validation("Informe o fornecedor cadastrado da compra antes de finalizar.")
     })?;
@@ -513,6 +589,7 @@ pub async fn finalize(
             landed_total: l.total.to_string(),
             item: item.cmpp_id,
             location_id: stock_location(&head, item),
+            variants: grids.get(&item.cmpp_id).cloned().unwrap_or_default(),
         })
         .collect();
     let event = CompraFinalizada {
@@ -663,6 +740,8 @@ impl Operation for Cancel {
         if was == "F" {
             let head = head(tx, client, emp, id).await?;
             let items = items(tx, client, emp, id).await?;
+            // As they entered (stock undoes its own movements, variants included).
+            let (grids, _) = grid_variants(tx, client, emp, id).await?;
             let event = CompraCancelada {
                 client_id: client,
                 emp_id: emp,
@@ -678,6 +757,7 @@ impl Operation for Cancel {
                         landed_total: i.cmpp_custo_total.unwrap_or_default().to_string(),
                         item: i.cmpp_id,
                         location_id: stock_location(&head, i),
+                        variants: grids.get(&i.cmpp_id).cloned().unwrap_or_default(),
                     })
                     .collect(),
             };

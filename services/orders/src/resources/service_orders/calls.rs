@@ -283,6 +283,8 @@ pub async fn write_off(
         quantity: p.qty.normalize().to_string(),
         item: p.item,
         location_id: p.location.unwrap_or(0),
+        // Service-order parts name no grid variant.
+        variant_id: 0,
     })
     .collect();
     if lines.is_empty() {
