@@ -150,6 +150,13 @@ export type CallBody<R extends string, A extends string> =
 
 // --------------------------------------------------------------------------- GraphQL reads
 
+/**
+ * `resourceList`'s `where`: by a column's name an equality (a list: any of its values), by
+ * `<column>_INI` / `<column>_FIM` the bounds of a range. Its names come from a register's
+ * columns or its metadata; the server checks them.
+ */
+export type ListWhere = { [filter: string]: unknown };
+
 interface ReadOptions {
   skip?: boolean;
   fetchPolicy?: FetchPolicy;
@@ -190,8 +197,16 @@ export function useReadRows() {
   const client = useApolloClient();
   const emp = useCompanyId();
   return useCallback(
-    async <N extends string>(name: N, input: ListInput, fetchPolicy: 'cache-first' | 'network-only' = 'cache-first') => {
-      const { data } = await client.query({ query: ResourceListDocument, variables: { name, emp, input }, fetchPolicy });
+    async <N extends string>(
+      name: N,
+      input: ListInput,
+      fetchPolicy: 'cache-first' | 'network-only' = 'cache-first',
+    ) => {
+      const { data } = await client.query({
+        query: ResourceListDocument,
+        variables: { name, emp, input },
+        fetchPolicy,
+      });
       return rowsOf(name, data?.resourceList.rows);
     },
     [client, emp],

@@ -1,4 +1,11 @@
+import type { RegisterName, Row } from '../lib/api';
 import type { DocumentRegister, ResourceMeta } from '../lib/resources/metaFields';
+
+/**
+ * A mock row of register `R`: its keys are the register's columns (the compiler checks them),
+ * its values as a test writes them (money as the API's text too: the screens read both).
+ */
+export const mockRow = <R extends RegisterName>(_register: R, row: { [C in keyof Row<R>]?: unknown }) => row as Row<R>;
 
 export const field = (
   over: Partial<ResourceMeta['fields'][number]> & { name: string; kind: ResourceMeta['fields'][number]['kind'] },
