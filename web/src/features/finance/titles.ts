@@ -1,6 +1,8 @@
 // The titles of the finance registers (receivables `contasreceber`, payables `contaspagar` and
-// the payables settlement screen's `baixacontaspagar`), read from their metadata: which field
-// is the customer or supplier, the dates, the amounts and the status. The list's filters
+// the payables settlement screen's `baixacontaspagar`): each side's columns by role (the
+// customer or supplier, the dates, the amounts, the status) in a map the compiler checks
+// against the register's generated row type, and their metadata (labels, references) for the
+// screens' filters and forms. The list's filters
 // (period, situation, person, bank) become the `where` of `resourceList`, and the list's
 // totals and overdue rows are worked out here.
 import type { FieldDescriptor, FormValues } from '../../components/fields/types';
