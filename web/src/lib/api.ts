@@ -66,6 +66,18 @@ export function rowOf<N extends string>(_name: N, row: unknown): RowOf<N> | null
   return isObject(row) ? (row as RowOf<N>) : null;
 }
 
+/**
+ * The row of a screen built from the metadata as register `name`'s row, when that is the
+ * register the screen shows (`register`, its metadata's name); null for any other.
+ */
+export function rowIf<R extends RegisterName>(
+  name: R,
+  register: string,
+  row: object | null | undefined,
+): Row<R> | null {
+  return register === name && row != null ? (row as Row<R>) : null;
+}
+
 const isObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // ------------------------------------------------------------------------ untyped answers

@@ -1009,16 +1009,17 @@ export const manifestMeta: DocumentRegister = {
 };
 
 /** An NF-e of the manifest: the 2018 one the fake provider distributes, acknowledged and whole. */
-export const manifestRow = (over: object = {}) => ({
-  MAN_ID: 9,
-  MAN_EMP_ID: 1,
-  MAN_DATA: '2018-09-25',
-  MAN_NUMERO: 26,
-  MAN_EMIT_NOME: 'UMA RAZAO SOCIAL DE TESTE QUALQUER',
-  MAN_VALOR: '500.00',
-  MAN_SITUACAO: 'C',
-  MAN_CHAVE: '43180906929383000163550010000000261000010301',
-  MAN_COMPLETA: true,
-  MAN_COMP_ID: null,
-  ...over,
-});
+export const manifestRow = (over: { [C in keyof Row<'manifestonfe'>]?: unknown } = {}) =>
+  mockRow('manifestonfe', {
+    MAN_ID: 9,
+    MAN_EMP_ID: 1,
+    MAN_DATA: '2018-09-25',
+    MAN_NUMERO: 26,
+    MAN_EMIT_NOME: 'UMA RAZAO SOCIAL DE TESTE QUALQUER',
+    MAN_VALOR: '500.00',
+    MAN_SITUACAO: 'C',
+    MAN_CHAVE: '43180906929383000163550010000000261000010301',
+    MAN_COMPLETA: true,
+    MAN_COMP_ID: null,
+    ...over,
+  });
