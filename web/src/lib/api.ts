@@ -39,6 +39,12 @@ export type RowChanges<R extends RegisterName> = Schemas[`${R}.update`];
  */
 export type AnyRow = Row<RegisterName>;
 
+/**
+ * Values by column name of a register known at run time (a write or a filter built from the
+ * metadata): the server checks the names and the values against the register's schemas.
+ */
+export type ColumnValues = { readonly [column: string]: unknown };
+
 /** The row of register `N`: its generated type for a register name, any register's for a name known at run time. */
 export type RowOf<N extends string> = N extends RegisterName ? Row<N> : string extends N ? AnyRow : never;
 
@@ -154,7 +160,7 @@ export type CallOutput<R extends string, A extends string> =
 
 /** The path parameters of a call by name (`emp` is added): part of its input when it is typed. */
 export type CallParams<R extends string, A extends string> =
-  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : { readonly [name: string]: unknown };
+  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : ColumnValues;
 
 /** A call's JSON body: part of its input when it is typed. */
 export type CallBody<R extends string, A extends string> =
@@ -228,11 +234,9 @@ export function useReadRows() {
 // -------------------------------------------------------------------------- GraphQL writes
 
 /** What creating a row of `N` takes: its create schema, or (a register known at run time) its columns by name. */
-export type NewRowOf<N extends string> = N extends RegisterName ? NewRow<N> : { readonly [column: string]: unknown };
+export type NewRowOf<N extends string> = N extends RegisterName ? NewRow<N> : ColumnValues;
 /** What changing a row of `N` takes: its update schema, or (a register known at run time) its columns by name. */
-export type RowChangesOf<N extends string> = N extends RegisterName
-  ? RowChanges<N>
-  : { readonly [column: string]: unknown };
+export type RowChangesOf<N extends string> = N extends RegisterName ? RowChanges<N> : ColumnValues;
 
 /** `resourceCreate` on register `name` (its cached pages evicted): the row the server stored. */
 export function useCreateRow<N extends string>(name: N) {
