@@ -242,7 +242,7 @@ export type RowChangesOf<N extends string> = N extends RegisterName ? RowChanges
 export function useCreateRow<N extends string>(name: N) {
   const { create: run, loading } = useCreateRecord(name);
   const create = useCallback(
-    async (data: NewRowOf<N>): Promise<RowOf<N>> => (await run({ ...data })) as RowOf<N>,
+    async (data: NewRowOf<N>): Promise<RowOf<N>> => (await run(data)) as RowOf<N>,
     [run],
   );
   return { create, loading };
@@ -252,7 +252,7 @@ export function useCreateRow<N extends string>(name: N) {
 export function useUpdateRow<N extends string>(name: N, key: readonly string[], options?: RecordWriteOptions) {
   const { update: run, loading } = useUpdateRecord(name, key, options);
   const update = useCallback(
-    async (id: unknown, data: RowChangesOf<N>): Promise<RowOf<N>> => (await run(id, { ...data })) as RowOf<N>,
+    async (id: unknown, data: RowChangesOf<N>): Promise<RowOf<N>> => (await run(id, data)) as RowOf<N>,
     [run],
   );
   return { update, loading };

@@ -6,7 +6,7 @@ import type { FormValues } from '../../components/fields/types';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
-import { rowOf, useRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
+import { rowOf, useCreateRow, useRow, useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { formatMoney } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
@@ -26,9 +26,7 @@ import {
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
-import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { ACTION_DIALOGS, actionEnabled, fillText, overridableRefusal, type ActionMeta } from './actions';
 import { DocumentChildRows } from './DocumentChildRows';
 import { DocumentHeading } from './DocumentHeading';
@@ -114,8 +112,8 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
     }
   }, [record, reset, dirty, meta]);
 
-  const { create, loading: creating } = useCreateRecord(meta.name);
-  const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
+  const { create, loading: creating } = useCreateRow(meta.name);
+  const { update, loading: updating } = useUpdateRow(meta.name, meta.key);
   const { call, download, loading: calling } = useDocumentAction(meta, metas);
   const [fetching, setFetching] = useState(false);
   const acting = calling || fetching;

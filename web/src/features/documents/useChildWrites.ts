@@ -4,11 +4,9 @@
 // on screen is read again), a changed one replaces its fields, a deleted one leaves them.
 import { useCallback } from 'react';
 import type { FormValues } from '../../components/fields/types';
-import { valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
+import { useCreateRow, useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { recordId, valuesToRow, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
-import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { lineWhere, type DocumentChild } from './documentMeta';
 
 /**
@@ -32,8 +30,8 @@ export function childRowData(
 
 /** Creates, changes and deletes the rows of one child register of a document. */
 export function useChildWrites(meta: DocumentRegister, child: DocumentChild, childMeta: ResourceMeta) {
-  const { create, loading: creating } = useCreateRecord(child.resource);
-  const { update, loading: updating } = useUpdateRecord(child.resource, childMeta.key);
+  const { create, loading: creating } = useCreateRow(child.resource);
+  const { update, loading: updating } = useUpdateRow(child.resource, childMeta.key);
   const { remove, loading: removing } = useDeleteRecord(child.resource, childMeta.key);
 
   const add = useCallback(

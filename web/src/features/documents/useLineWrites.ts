@@ -4,12 +4,11 @@
 import { useApolloClient, useMutation } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
 import type { SelectedItem } from '../../components/picker/pickerState';
-import { valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
+import { useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { ResourceCreateDocument, ResourceUpdateDocument } from '../../lib/resources/documents';
 import { shownReads } from '../../lib/resources/recordCache';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
 import { useCompanyId } from '../../lib/resources/useResourceData';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { editableColumn, lineId, lineWhere, num, type DocumentLine } from './documentMeta';
 
@@ -69,7 +68,7 @@ export function useAddLines(meta: DocumentRegister, line: DocumentLine) {
 /** Changes one cell (quantity, discount, price) of a line; the answered line replaces it in the cache. */
 export function useEditLine(meta: DocumentRegister, line: DocumentLine) {
   const recomputes = useMemo(() => [meta.name], [meta.name]);
-  const { update } = useUpdateRecord(line.resource, line.key, { recomputes });
+  const { update } = useUpdateRow(line.resource, line.key, { recomputes });
   return useCallback(
     (row: AnyRow, column: string, value: number) => update(lineId(line, row), { [column]: value }),
     [update, line],
