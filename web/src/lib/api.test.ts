@@ -3,6 +3,7 @@
 // is read as them.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  callsDrift,
   listOf,
   reading,
   readings,
@@ -37,10 +38,55 @@ describe('generated types', () => {
     expectTypeOf<CallOutput<'pedido', 'faturar'>>().toEqualTypeOf<Schema<'Invoiced'>>();
     expectTypeOf<CallOutput<'orcamento', 'geraos'>>().toEqualTypeOf<Schema<'Converted'>>();
     expectTypeOf<CallOutput<'produtosinf', 'replicar'>>().toEqualTypeOf<Schema<'Replicated'>[]>();
-    // No named schema for what it answers (a generic row), or a legacy call with none at all.
-    expectTypeOf<CallOutput<'pedido', 'duplicar'>>().toBeUnknown();
+    // A call answering a row answers its register's.
+    expectTypeOf<CallOutput<'pedido', 'duplicar'>>().toEqualTypeOf<Row<'pedido'>>();
+    // A legacy call has no schemas at all.
     expectTypeOf<CallOutput<'contasreceber', 'baixa'>>().toBeUnknown();
     expectTypeOf<CallInput<'contasreceber', 'baixa'>>().toBeUnknown();
+  });
+});
+
+describe('CALLS against the calls the gateway declares', () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const order = (schemas: object) => ({
+    name: 'pedido',
+    actions: [
+      { name: 'faturar', schemas },
+      { name: 'duplicar', schemas: { input: ref('OrderKey'), output: { type: 'object', 'x-row': true } } },
+      { name: 'imprimir', schemas: { input: { type: 'object' }, output: {} } },
+    ],
+  });
+
+  it('agree when the gateway names the schemas CALLS gives (a row marker is its register row)', () => {
+    expect(callsDrift([order({ input: ref('InvoiceIn'), output: ref('Invoiced') })])).toEqual([]);
+    const grid = {
+      name: 'produtosgrade',
+      actions: [
+        {
+          name: 'replicar',
+          schemas: { input: ref('ReplicateIn'), output: { type: 'array', items: ref('Replicated') } },
+        },
+      ],
+    };
+    expect(callsDrift([grid])).toEqual([]);
+  });
+
+  it('tell a call whose schemas changed, a typed call left out and one the gateway no longer declares', () => {
+    expect(callsDrift([order({ input: ref('InvoiceIn'), output: ref('Faturado') })])).toEqual([
+      'pedido.faturar: InvoiceIn -> Faturado in the gateway, InvoiceIn -> Invoiced in CALLS',
+    ]);
+    const titles = {
+      name: 'contasreceber',
+      actions: [
+        { name: 'baixa', schemas: { input: ref('SettleIn'), output: { type: 'array', items: ref('Settled') } } },
+        { name: 'calculo', schemas: { input: { type: 'object' }, output: {} } },
+      ],
+    };
+    expect(callsDrift([titles])).toEqual(['contasreceber.baixa: SettleIn -> Settled[] in the gateway, not in CALLS']);
+    expect(callsDrift([{ name: 'pedido', actions: [] }])).toEqual([
+      'pedido.faturar: in CALLS, not declared by the gateway',
+      'pedido.duplicar: in CALLS, not declared by the gateway',
+    ]);
   });
 });
 

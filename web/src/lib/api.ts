@@ -5,9 +5,9 @@
 // `resourceGet`, `resourceCreate`, `resourceUpdate`, `resourceAction`): the server is the
 // source of truth, and this module is where its JSON is read as the generated types, once.
 //
-// A call no schema describes yet (a legacy call: `{}` in ActionMeta.schemas) answers
-// `unknown`: its screen reads what it needs with `reading`/`readings` (names, values unknown)
-// and checks each value where it uses it.
+// The declared calls are typed by CALLS (./calls.ts). A call no schema describes yet (a legacy
+// call: `{}` in ActionMeta.schemas) answers `unknown`: its screen reads what it needs with
+// `reading`/`readings` (names, values unknown) and checks each value where it uses it.
 import { useApolloClient, useQuery, type FetchPolicy } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
 import type { components } from '../generated/api';
@@ -105,66 +105,15 @@ export const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 // --------------------------------------------------------------------------- declared calls
 
-/**
- * A declared call's schemas in api-schemas.json (ActionMeta.schemas names them): its input
- * (path parameters and body together) and its answer (null: no named schema, the answer stays
- * unknown); `list`: it answers a list of them.
- */
-interface CallSchemas {
-  readonly input: SchemaName;
-  readonly output: SchemaName | null;
-  readonly list?: true;
-}
-
-/**
- * The declared calls whose input and answer have schemas, by register and call name, as the
- * gateway declares them (services/*: `.call(...)` with an `Operation`'s `In` and `Out`). The
- * compiler checks every name against the generated schemas; a call left out is untyped
- * (`unknown` both ways). A call that gains schemas (a regeneration adds its types) gets its
- * line here, and every `useCall` of it is typed.
- */
-export const CALLS = {
-  clientes: { transferir: { input: 'TransferIn', output: null } },
-  orcamento: {
-    gerapedidofat: { input: 'ConvertIn', output: 'Converted' },
-    geraos: { input: 'ConvertIn', output: 'Converted' },
-    gerarequisicao: { input: 'ConvertIn', output: 'Converted' },
-    duplicar: { input: 'QuoteKey', output: null },
-  },
-  pedido: {
-    faturar: { input: 'InvoiceIn', output: 'Invoiced' },
-    duplicar: { input: 'OrderKey', output: null },
-  },
-  produtosgrade: { replicar: { input: 'ReplicateIn', output: 'Replicated', list: true } },
-  produtosinf: { replicar: { input: 'ReplicateIn', output: 'Replicated', list: true } },
-} as const satisfies { readonly [R in RegisterName]?: { readonly [call: string]: CallSchemas } };
-
-type Calls = typeof CALLS;
-type CallOf<R extends string, A extends string> = R extends keyof Calls
-  ? A extends keyof Calls[R]
-    ? Calls[R][A]
-    : null
-  : null;
-
-/** What call `A` of register `R` takes (path parameters and body together); unknown for an untyped call. */
-export type CallInput<R extends string, A extends string> =
-  CallOf<R, A> extends { input: infer I extends SchemaName } ? Schema<I> : unknown;
-
-/** What call `A` of register `R` answers; unknown for an untyped call. */
-export type CallOutput<R extends string, A extends string> =
-  CallOf<R, A> extends { output: infer O extends SchemaName }
-    ? CallOf<R, A> extends { list: true }
-      ? Schema<O>[]
-      : Schema<O>
-    : unknown;
-
-/** The path parameters of a call by name (`emp` is added): part of its input when it is typed. */
-export type CallParams<R extends string, A extends string> =
-  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : ColumnValues;
-
-/** A call's JSON body: part of its input when it is typed. */
-export type CallBody<R extends string, A extends string> =
-  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : unknown;
+export {
+  CALLS,
+  callsDrift,
+  type CallBody,
+  type CallInput,
+  type CallOutput,
+  type CallParams,
+  type DeclaredCalls,
+} from './calls';
 
 // --------------------------------------------------------------------------- GraphQL reads
 
@@ -241,10 +190,7 @@ export type RowChangesOf<N extends string> = N extends RegisterName ? RowChanges
 /** `resourceCreate` on register `name` (its cached pages evicted): the row the server stored. */
 export function useCreateRow<N extends string>(name: N) {
   const { create: run, loading } = useCreateRecord(name);
-  const create = useCallback(
-    async (data: NewRowOf<N>): Promise<RowOf<N>> => (await run(data)) as RowOf<N>,
-    [run],
-  );
+  const create = useCallback(async (data: NewRowOf<N>): Promise<RowOf<N>> => (await run(data)) as RowOf<N>, [run]);
   return { create, loading };
 }
 
