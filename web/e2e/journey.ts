@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CALLS, callsDrift, type RegisterCalls } from '../src/lib/calls';
 import { CHECKED_KINDS, fillField, fieldLocator, type Meta } from './fill';
 import { fiscalSteps } from './fiscal';
 
@@ -71,6 +72,10 @@ async function gql<T>(page: Page, query: string, variables: Record<string, unkno
     { query, variables },
   ) as Promise<T>;
 }
+
+// The calls of the registers with screens, and of one register by name (sub-registers have none).
+const CALLS_QUERY = '{ resourceMetas { name actions { name schemas } } }';
+const CALL_QUERY = 'query($name: String!) { resourceMeta(name: $name) { name actions { name schemas } } }';
 
 const META_QUERY = `query($name: String!) { resourceMeta(name: $name) {
   name path title labelField fields { name label kind required editable min length defaultValue options { value text } } } }`;
@@ -1090,6 +1095,25 @@ async function run(vp: Viewport) {
             throw new Error(`entry unit cost ${cells[3]}, ${LANDED_COST[newItem]} expected`);
         });
       }
+    }
+
+    // The calls the web types (src/lib/calls.ts CALLS) are those the gateway declares with
+    // these schemas (ActionMeta.schemas): a call that gained or changed schemas is named here.
+    // A drift fails this step only; the journey goes on.
+    if (!vp.mobile) {
+      await step('typed-calls', async () => {
+        const { resourceMetas } = await gql<{ resourceMetas: RegisterCalls[] }>(page, CALLS_QUERY);
+        const listed = new Set(resourceMetas.map((r) => r.name));
+        const others = await Promise.all(
+          Object.keys(CALLS)
+            .filter((name) => !listed.has(name))
+            .map(async (name) => (await gql<{ resourceMeta: RegisterCalls }>(page, CALL_QUERY, { name })).resourceMeta),
+        );
+        const drift = callsDrift([...resourceMetas, ...others]);
+        if (drift.length > 0) throw new Error(`CALLS differs from the gateway: ${drift.join('; ')}`);
+      }).catch((e: unknown) => {
+        if (!(e instanceof StepFailure)) throw e;
+      });
     }
 
     await step('logout', async () => {

@@ -1,4 +1,11 @@
+import type { RegisterName, Row } from '../lib/api';
 import type { DocumentRegister, ResourceMeta } from '../lib/resources/metaFields';
+
+/**
+ * A mock row of register `R`: its keys are the register's columns (the compiler checks them),
+ * its values as a test writes them (money as the API's text too: the screens read both).
+ */
+export const mockRow = <R extends RegisterName>(_register: R, row: { [C in keyof Row<R>]?: unknown }) => row as Row<R>;
 
 export const field = (
   over: Partial<ResourceMeta['fields'][number]> & { name: string; kind: ResourceMeta['fields'][number]['kind'] },
@@ -1002,16 +1009,17 @@ export const manifestMeta: DocumentRegister = {
 };
 
 /** An NF-e of the manifest: the 2018 one the fake provider distributes, acknowledged and whole. */
-export const manifestRow = (over: object = {}) => ({
-  MAN_ID: 9,
-  MAN_EMP_ID: 1,
-  MAN_DATA: '2018-09-25',
-  MAN_NUMERO: 26,
-  MAN_EMIT_NOME: 'UMA RAZAO SOCIAL DE TESTE QUALQUER',
-  MAN_VALOR: '500.00',
-  MAN_SITUACAO: 'C',
-  MAN_CHAVE: '43180906929383000163550010000000261000010301',
-  MAN_COMPLETA: true,
-  MAN_COMP_ID: null,
-  ...over,
-});
+export const manifestRow = (over: { [C in keyof Row<'manifestonfe'>]?: unknown } = {}) =>
+  mockRow('manifestonfe', {
+    MAN_ID: 9,
+    MAN_EMP_ID: 1,
+    MAN_DATA: '2018-09-25',
+    MAN_NUMERO: 26,
+    MAN_EMIT_NOME: 'UMA RAZAO SOCIAL DE TESTE QUALQUER',
+    MAN_VALOR: '500.00',
+    MAN_SITUACAO: 'C',
+    MAN_CHAVE: '43180906929383000163550010000000261000010301',
+    MAN_COMPLETA: true,
+    MAN_COMP_ID: null,
+    ...over,
+  });

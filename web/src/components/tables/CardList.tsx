@@ -3,21 +3,21 @@ import { MSG } from '../../lib/messages';
 import { CellContent } from './CellContent';
 import { cellText, type Column, type Row, type RowSelect, type RowTone } from './types';
 
-interface Props {
-  columns: Column[];
-  rows: Row[];
+interface Props<T extends object> {
+  columns: Column<T>[];
+  rows: T[];
   titleKey?: string;
-  actions?: (row: Row) => ReactNode;
-  rowKey: (row: Row, index: number) => string;
+  actions?: (row: T) => ReactNode;
+  rowKey: (row: T, index: number) => string;
   emptyText?: string;
   /** A checkbox on each card. */
-  select?: RowSelect;
+  select?: RowSelect<T>;
   /** Cards shown apart (an overdue title). */
-  tone?: (row: Row) => RowTone | undefined;
+  tone?: (row: T) => RowTone | undefined;
 }
 
 /** Mobile list: one card per row, the label column as its title. */
-export function CardList({
+export function CardList<T extends object = Row>({
   columns,
   rows,
   titleKey,
@@ -26,7 +26,7 @@ export function CardList({
   emptyText = MSG.tableEmpty,
   select,
   tone,
-}: Props) {
+}: Props<T>) {
   if (rows.length === 0) return <p className="py-6 text-center text-sm text-slate-500">{emptyText}</p>;
   const title = columns.find((c) => c.key === titleKey) ?? columns[0];
   const rest = columns.filter((c) => c !== title);

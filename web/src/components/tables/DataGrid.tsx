@@ -18,29 +18,38 @@ import { CSS } from '@dnd-kit/utilities';
 import { useMemo, useState, type ReactNode } from 'react';
 import { MSG } from '../../lib/messages';
 import { CellContent } from './CellContent';
+import { valueOf } from '../../lib/api';
 import { mergeOrder, withOrdem, type Column, type Row, type RowSelect, type RowTone, type SortState } from './types';
 
-interface Props {
-  columns: Column[];
-  rows: Row[];
+interface Props<T extends object> {
+  columns: Column<T>[];
+  rows: T[];
   sort?: SortState | null;
   onSort?: (key: string) => void;
   /** Column order is kept per grid under this key. */
   storageKey?: string;
-  actions?: (row: Row) => ReactNode;
-  rowKey: (row: Row, index: number) => string;
+  actions?: (row: T) => ReactNode;
+  rowKey: (row: T, index: number) => string;
   emptyText?: string;
   /** A checkbox per row (and one in the header when the selection allows it). */
-  select?: RowSelect;
+  select?: RowSelect<T>;
   /** Rows shown apart (an overdue title). */
-  tone?: (row: Row) => RowTone | undefined;
+  tone?: (row: T) => RowTone | undefined;
 }
 
 /** The background of a row: its tone, else the ORDEM stripe. */
-const rowBackground = (row: Row, tone: RowTone | undefined) =>
-  tone === 'danger' ? 'bg-red-50 text-red-800' : row.ORDEM === 1 ? 'bg-slate-50' : 'bg-white';
+const rowBackground = (row: object, tone: RowTone | undefined) =>
+  tone === 'danger' ? 'bg-red-50 text-red-800' : valueOf(row, 'ORDEM') === 1 ? 'bg-slate-50' : 'bg-white';
 
-function HeaderCell({ col, sort, onSort }: { col: Column; sort?: SortState | null; onSort?: (k: string) => void }) {
+function HeaderCell<T extends object>({
+  col,
+  sort,
+  onSort,
+}: {
+  col: Column<T>;
+  sort?: SortState | null;
+  onSort?: (k: string) => void;
+}) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: col.key });
   const active = sort?.key === col.key;
   return (
@@ -73,7 +82,7 @@ function loadOrder(key?: string): string[] | null {
 }
 
 /** Desktop grid: sortable headers that can be reordered by drag and drop, ORDEM striping. */
-export function DataGrid({
+export function DataGrid<T extends object = Row>({
   columns,
   rows,
   sort,
@@ -84,12 +93,12 @@ export function DataGrid({
   emptyText = MSG.tableEmpty,
   select,
   tone,
-}: Props) {
+}: Props<T>) {
   const keys = useMemo(() => columns.map((c) => c.key), [columns]);
   const [saved, setSaved] = useState<string[] | null>(() => loadOrder(storageKey));
   const order = mergeOrder(saved, keys);
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  const ordered = order.map((k) => byKey.get(k)).filter((c): c is Column => Boolean(c));
+  const ordered = order.map((k) => byKey.get(k)).filter((c): c is Column<T> => Boolean(c));
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),

@@ -4,7 +4,7 @@ import { primaryButton } from '../../components/fields/styles';
 import { Icon } from '../../components/Icon';
 import { CardList } from '../../components/tables/CardList';
 import { DataGrid } from '../../components/tables/DataGrid';
-import type { Row } from '../../components/tables/types';
+import { valueOf, type AnyRow } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { notify } from '../../lib/toast';
 import { useIsMobile } from '../../lib/useIsMobile';
@@ -28,7 +28,7 @@ interface Props {
   meta: DocumentRegister;
   metas: ResourceMeta[];
   child: DocumentChild;
-  header: Row;
+  header: AnyRow;
   /** False once the document is no longer open (or the user may not change it). */
   editable: boolean;
 }
@@ -61,7 +61,7 @@ export function DocumentChildRows({ meta, metas, child, header, editable }: Prop
 }
 
 /** Which row the dialog shows: a new one (row null) or a listed one. */
-type Editing = { row: Row | null } | null;
+type Editing = { row: AnyRow | null } | null;
 
 function ChildTable({ meta, metas, child, childMeta, header, editable }: Props & { childMeta: ResourceMeta }) {
   const dialogs = useDialogs();
@@ -96,16 +96,16 @@ function ChildTable({ meta, metas, child, childMeta, header, editable }: Props &
     [groups],
   );
 
-  const rowKey = (r: Row, i: number) => `${encodeId(recordId(childMeta, r))}-${i}`;
+  const rowKey = (r: AnyRow, i: number) => `${encodeId(recordId(childMeta, r))}-${i}`;
   // A row is named by its label field, else by its last key column ('Sequência 2').
   const seq = childMeta.key[childMeta.key.length - 1];
   const seqLabel = childMeta.fields.find((f) => f.name === seq)?.label ?? 'Registro';
-  const rowLabel = (r: Row) => {
-    const label = r[childMeta.labelField];
-    return label == null || label === '' ? `${seqLabel} ${String(r[seq] ?? '')}`.trim() : String(label);
+  const rowLabel = (r: AnyRow) => {
+    const label = valueOf(r, childMeta.labelField);
+    return label == null || label === '' ? `${seqLabel} ${String(valueOf(r, seq) ?? '')}`.trim() : String(label);
   };
 
-  const askDelete = (row: Row) =>
+  const askDelete = (row: AnyRow) =>
     dialogs.confirm({
       title: 'Excluir registro',
       text: `Deseja excluir "${rowLabel(row)}" de ${child.title}?`,
@@ -120,7 +120,7 @@ function ChildTable({ meta, metas, child, childMeta, header, editable }: Props &
       },
     });
 
-  const actions = (row: Row) => (
+  const actions = (row: AnyRow) => (
     <>
       <button
         type="button"

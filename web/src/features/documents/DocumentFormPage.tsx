@@ -1,4 +1,3 @@
-import { useQuery } from '@apollo/client';
 import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
@@ -7,14 +6,13 @@ import type { FormValues } from '../../components/fields/types';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
-import type { Row } from '../../components/tables/types';
+import { rowOf, useCreateRow, useRow, useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { formatMoney } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import { useSession } from '../../lib/session';
 import { isNotice, saveFile } from '../../lib/restForms';
 import { notify } from '../../lib/toast';
-import { ResourceGetDocument } from '../../lib/resources/documents';
 import {
   decodeId,
   editHref,
@@ -28,21 +26,19 @@ import {
   type ResourceMeta,
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
-import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { ACTION_DIALOGS, actionEnabled, fillText, overridableRefusal, type ActionMeta } from './actions';
 import { DocumentChildRows } from './DocumentChildRows';
 import { DocumentHeading } from './DocumentHeading';
 import { DocumentLines } from './DocumentLines';
-import { headerId, hiddenFields, isReadOnly, lineLock, statusOf, statusText } from './documentMeta';
+import { headerId, hiddenFields, isReadOnly, lineLock, num, statusOf, statusText } from './documentMeta';
 import { useDocumentAction } from './useDocumentAction';
 
 /**
  * A call a saved document's screen offers beside its buttons that the metadata cannot declare
  * (ResourceRoute gives it by register: the purchase's cost and price update).
  */
-export type DocumentTool = ComponentType<{ meta: DocumentRegister; metas: ResourceMeta[]; record: Row }>;
+export type DocumentTool = ComponentType<{ meta: DocumentRegister; metas: ResourceMeta[]; record: AnyRow }>;
 
 interface Props {
   meta: DocumentRegister;
@@ -91,15 +87,15 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
   const fields = useMemo(() => fieldsOf(groups), [groups]);
   const href = resourceHref(meta);
 
-  const handed = (location.state as { record?: Row } | null)?.record ?? null;
+  // The row the previous screen handed over (the list's, a call's answer), until the server's is read.
+  const handed = rowOf(meta.name, (location.state as { record?: unknown } | null)?.record);
   const id = editing ? (decodeId(params.get('id')) ?? (handed ? headerId(meta, handed) : undefined)) : undefined;
-  const { data, loading, error } = useQuery(ResourceGetDocument, {
-    skip: !editing || id === undefined,
-    variables: { name: meta.name, emp, id: id ?? null },
+  const { row, loading, error } = useRow(meta.name, id, {
+    skip: !editing,
     fetchPolicy: 'network-only',
     notifyOnNetworkStatusChange: true,
   });
-  const record: Row | null = (data?.resourceGet as Row | null | undefined) ?? handed;
+  const record: AnyRow | null = row ?? handed;
   // The first record only (a new document starts today); later ones go through reset below.
   const [initial] = useState<FormValues>(() => {
     const v = rowToValues(meta, record);
@@ -107,7 +103,7 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
     return v;
   });
   const form = useFormState(fields, initial);
-  const loadedFrom = useRef<Row | null>(record);
+  const loadedFrom = useRef<AnyRow | null>(record);
   const { reset, dirty } = form;
   useEffect(() => {
     if (record && loadedFrom.current !== record && !dirty) {
@@ -116,8 +112,8 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
     }
   }, [record, reset, dirty, meta]);
 
-  const { create, loading: creating } = useCreateRecord(meta.name);
-  const { update, loading: updating } = useUpdateRecord(meta.name, meta.key);
+  const { create, loading: creating } = useCreateRow(meta.name);
+  const { update, loading: updating } = useUpdateRow(meta.name, meta.key);
   const { call, download, loading: calling } = useDocumentAction(meta, metas);
   const [fetching, setFetching] = useState(false);
   const acting = calling || fetching;
@@ -166,14 +162,14 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
 
   // A refusal the button may override (REFUSAL_OVERRIDES) becomes a question: once the user
   // confirms, the call is made again with the override added to its body. Any other is a toast.
-  const run = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
+  const run = async (button: ActionMeta, shown: AnyRow, asked?: ColumnValues) => {
     if (button.download) {
       await fetchFile(button, shown, asked);
       return;
     }
     try {
-      const { answer, next } = await call(button, shown, asked);
-      notify.success(typeof answer.msg === 'string' && answer.msg ? answer.msg : 'Operação realizada com sucesso!');
+      const { answer, msg, next } = await call(button, shown, asked);
+      notify.success(typeof msg === 'string' && msg ? msg : 'Operação realizada com sucesso!');
       if (next) navigate(next, { state: { record: answer } });
     } catch (e) {
       const refusal = overridableRefusal(meta.name, button, e, asked);
@@ -193,7 +189,7 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
   };
 
   // A download button's file goes to the browser; a JSON refusal with success is a warning.
-  const fetchFile = async (button: ActionMeta, shown: Row, asked?: Record<string, unknown>) => {
+  const fetchFile = async (button: ActionMeta, shown: AnyRow, asked?: ColumnValues) => {
     setFetching(true);
     try {
       saveFile(await download(button, shown, asked));
@@ -206,7 +202,7 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
   };
 
   // A button asks its dialog, or its confirmation, before the call; else it calls at once.
-  const start = (button: ActionMeta, shown: Row) => {
+  const start = (button: ActionMeta, shown: AnyRow) => {
     const dialog = button.dialog ? ACTION_DIALOGS[button.dialog] : undefined;
     if (dialog) {
       dialogs.confirm({
@@ -299,7 +295,7 @@ export default function DocumentFormPage({ meta, metas, action, tool: Tool, pane
               <div key={t.name} className={i === doc.totals.length - 1 ? 'font-semibold' : ''}>
                 <dt className="text-xs text-slate-500">{t.label}</dt>
                 <dd data-testid={`total-${t.name}`} className="text-sm">
-                  {formatMoney(record[t.name] as string | number | null)}
+                  {formatMoney(num(valueOf(record, t.name)))}
                 </dd>
               </div>
             ))}

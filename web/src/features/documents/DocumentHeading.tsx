@@ -1,4 +1,5 @@
-import { badgeClass, type Row } from '../../components/tables/types';
+import { badgeClass } from '../../components/tables/types';
+import { valueOf, type AnyRow } from '../../lib/api';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { labelText } from '../../lib/resources/recordLabel';
 import { statusLabel, statusOf } from './documentMeta';
@@ -7,7 +8,7 @@ const badge = 'rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
 interface Props {
   meta: DocumentRegister;
-  record: Row;
+  record: AnyRow;
   /** The header fields that lock some of its lines, shown as badges by their labels. */
   locks: string[];
 }
@@ -15,9 +16,9 @@ interface Props {
 /** A saved document's heading: '{title} nº {number} - {label}', its status badge and its line locks. */
 export function DocumentHeading({ meta, record, locks }: Props) {
   const doc = meta.document;
-  const number = doc.key.map((k) => String(record[k] ?? '')).join('/');
+  const number = doc.key.map((k) => String(valueOf(record, k) ?? '')).join('/');
   // The record's label (the customer), unless the label is the document's number itself.
-  const label = doc.key.includes(meta.labelField) ? '' : labelText(meta, record[meta.labelField]);
+  const label = doc.key.includes(meta.labelField) ? '' : labelText(meta, valueOf(record, meta.labelField));
   const code = statusOf(meta, record);
   const status = code ? statusLabel(meta, code) : null;
   const lockTexts = [...new Set(locks)].map((f) => meta.fields.find((x) => x.name === f)?.label ?? f);

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { ItemPicker } from '../../components/picker/ItemPicker';
 import type { SelectedItem } from '../../components/picker/pickerState';
-import type { Row } from '../../components/tables/types';
+import { valueOf, type AnyRow } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { notify } from '../../lib/toast';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
@@ -14,7 +14,7 @@ import { useAddLines, useDeleteLine, useEditLine } from './useLineWrites';
 interface Props {
   meta: DocumentRegister;
   line: DocumentLine;
-  header: Row;
+  header: AnyRow;
   editable: boolean;
 }
 
@@ -28,7 +28,10 @@ export function DocumentLines({ meta, line, header, editable }: Props) {
   const item = line.item;
   // Product lines without a description column show the product's own (transfers, requisitions).
   const texts = useProductTexts(
-    useMemo(() => (line.desc || !item || line.kind !== 'product' ? [] : rows.map((r) => r[item])), [line, item, rows]),
+    useMemo(
+      () => (line.desc || !item || line.kind !== 'product' ? [] : rows.map((r) => valueOf(r, item))),
+      [line, item, rows],
+    ),
   );
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -36,7 +39,15 @@ export function DocumentLines({ meta, line, header, editable }: Props) {
   const editLine = useEditLine(meta, line);
   const deleteLine = useDeleteLine(meta, line);
 
-  const launched = useMemo(() => (item ? rows.map((r) => r[item] as string | number) : []), [rows, item]);
+  const launched = useMemo(
+    () =>
+      item
+        ? rows
+            .map((r) => valueOf(r, item))
+            .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+        : [],
+    [rows, item],
+  );
 
   // The hooks bring the lines and the header's totals up to date; this only reports.
   const write = async (work: () => Promise<unknown>, done?: string) => {
@@ -57,9 +68,9 @@ export function DocumentLines({ meta, line, header, editable }: Props) {
       items.length === 1 ? 'Item adicionado com sucesso!' : 'Itens adicionados com sucesso!',
     );
 
-  const edit = (row: Row, column: string, value: number) => write(() => editLine(row, column, value));
+  const edit = (row: AnyRow, column: string, value: number) => write(() => editLine(row, column, value));
 
-  const askDelete = (row: Row) =>
+  const askDelete = (row: AnyRow) =>
     dialogs.confirm({
       title: 'Excluir item',
       text: `Deseja excluir "${describe(line, row, texts)}"?`,

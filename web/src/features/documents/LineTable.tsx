@@ -1,21 +1,21 @@
 import { useState } from 'react';
 import { inputClass, primaryButton } from '../../components/fields/styles';
 import { Icon } from '../../components/Icon';
-import type { Row } from '../../components/tables/types';
+import { valueOf, type AnyRow } from '../../lib/api';
 import { formatMoney, formatNumber, formatQuantity, parseBRNumber } from '../../lib/format';
 import { MSG } from '../../lib/messages';
 import { editableColumn, num, seqOf, type DocumentLine, type LineRole } from './documentMeta';
 
 interface Props {
   line: DocumentLine;
-  rows: Row[];
+  rows: AnyRow[];
   /** Item texts for lines without a description column. */
   texts?: Record<string, string>;
   editable: boolean;
   busy?: boolean;
   onAdd: () => void;
-  onEdit: (row: Row, column: string, value: number) => void;
-  onDelete: (row: Row) => void;
+  onEdit: (row: AnyRow, column: string, value: number) => void;
+  onDelete: (row: AnyRow) => void;
 }
 
 /** A number cell that commits on blur or Enter, when its value changed. */
@@ -67,10 +67,10 @@ function NumberCell({
   );
 }
 
-export function describe(line: DocumentLine, row: Row, texts?: Record<string, string>): string {
-  const own = line.desc ? row[line.desc] : null;
+export function describe(line: DocumentLine, row: AnyRow, texts?: Record<string, string>): string {
+  const own = line.desc ? valueOf(row, line.desc) : null;
   if (own != null && own !== '') return String(own);
-  const id = line.item ? String(row[line.item] ?? '') : '';
+  const id = line.item ? String(valueOf(row, line.item) ?? '') : '';
   return texts?.[id] ?? id;
 }
 
@@ -87,13 +87,13 @@ const td = 'px-2.5 py-1.5 align-middle';
  */
 export function LineTable({ line, rows, texts, editable, busy = false, onAdd, onEdit, onDelete }: Props) {
   const seq = seqOf(line);
-  const sum = line.total ? rows.reduce((t, r) => t + num(r[line.total as string]), 0) : null;
+  const sum = line.total ? rows.reduce((t, r) => t + num(valueOf(r, line.total as string)), 0) : null;
   /** A number column: edited in place when the line declares it editable, else shown. */
-  const numberCell = (row: Row, text: string, role: LineRole, label: string, money: boolean) => {
+  const numberCell = (row: AnyRow, text: string, role: LineRole, label: string, money: boolean) => {
     const column = line[role];
     if (!column) return null;
     const edited = editable ? editableColumn(line, role) : null;
-    const value = num(row[column]);
+    const value = num(valueOf(row, column));
     return (
       <td className={`${td} text-right`}>
         {edited ? (
@@ -154,16 +154,16 @@ export function LineTable({ line, rows, texts, editable, busy = false, onAdd, on
             {rows.map((r, i) => {
               const text = describe(line, r, texts);
               return (
-                <tr key={`${String(r[seq])}-${i}`} className={i % 2 ? 'bg-slate-50' : ''}>
-                  <td className={td}>{String(r[seq] ?? '')}</td>
-                  {line.item && <td className={td}>{String(r[line.item] ?? '')}</td>}
+                <tr key={`${String(valueOf(r, seq))}-${i}`} className={i % 2 ? 'bg-slate-50' : ''}>
+                  <td className={td}>{String(valueOf(r, seq) ?? '')}</td>
+                  {line.item && <td className={td}>{String(valueOf(r, line.item) ?? '')}</td>}
                   <td className={td}>{text}</td>
-                  {line.unitName && <td className={td}>{String(r[line.unitName] ?? '')}</td>}
+                  {line.unitName && <td className={td}>{String(valueOf(r, line.unitName) ?? '')}</td>}
                   {numberCell(r, text, 'qty', 'Quantidade', false)}
                   {numberCell(r, text, 'price', 'Valor unitário', true)}
-                  {line.cost && <td className={`${td} text-right`}>{formatMoney(num(r[line.cost]))}</td>}
+                  {line.cost && <td className={`${td} text-right`}>{formatMoney(num(valueOf(r, line.cost)))}</td>}
                   {numberCell(r, text, 'discount', 'Desconto', true)}
-                  {line.total && <td className={`${td} text-right`}>{formatMoney(num(r[line.total]))}</td>}
+                  {line.total && <td className={`${td} text-right`}>{formatMoney(num(valueOf(r, line.total)))}</td>}
                   {editable && (
                     <td className={`${td} text-right`}>
                       <button

@@ -3,7 +3,7 @@
 // (resourceAction), which screen its answer opens, and which of its refusals the user may
 // override (asked, then the call made again with the override in its body).
 import type { FormValues, GroupDescriptor } from '../../components/fields/types';
-import type { Row } from '../../components/tables/types';
+import { rowOf, valueOf, type AnyRow, type CallInput, type ColumnValues } from '../../lib/api';
 import { parseBRNumber, toApiDate } from '../../lib/format';
 import { editHref, isTrue, recordId, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { allows, type Permissions } from '../../lib/resources/permissions';
@@ -14,7 +14,7 @@ type ValueSource = ActionMeta['params'][number]['source'];
 
 /** What a call's values are taken from: the record on screen, the company, the signed-in user. */
 export interface ActionContext {
-  record: Row;
+  record: AnyRow;
   emp: number;
   userId: number;
 }
@@ -23,7 +23,7 @@ export interface ActionContext {
 export function sourceValue(source: ValueSource, ctx: ActionContext): unknown {
   switch (source.from) {
     case 'field':
-      return source.value == null ? null : (ctx.record[source.value] ?? null);
+      return source.value == null ? null : (valueOf(ctx.record, source.value) ?? null);
     case 'user':
       return ctx.userId;
     case 'const':
@@ -41,17 +41,16 @@ export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)
  * declares takes its source; else `emp` is the company, `user`/`userId` the signed-in user,
  * and any other name the record's field of that name.
  */
-export function actionParams(action: ActionMeta, ctx: ActionContext): Record<string, unknown> {
+export function actionParams(action: ActionMeta, ctx: ActionContext): ColumnValues {
   const declared = new Map(action.params.map((p) => [p.name, p.source]));
-  const params: Record<string, unknown> = { emp: ctx.emp };
-  for (const name of pathParams(action.path)) {
+  const value = (name: string): unknown => {
     const source = declared.get(name);
-    if (source) params[name] = sourceValue(source, ctx);
-    else if (name === 'emp') params[name] = ctx.emp;
-    else if (name === 'user' || name === 'userId') params[name] = ctx.userId;
-    else params[name] = ctx.record[name] ?? null;
-  }
-  return params;
+    if (source) return sourceValue(source, ctx);
+    if (name === 'emp') return ctx.emp;
+    if (name === 'user' || name === 'userId') return ctx.userId;
+    return valueOf(ctx.record, name) ?? null;
+  };
+  return { emp: ctx.emp, ...Object.fromEntries(pathParams(action.path).map((name) => [name, value(name)])) };
 }
 
 /**
@@ -65,18 +64,14 @@ export function actionPath(action: ActionMeta, ctx: ActionContext): string {
 }
 
 /** The call's body: the button's declared values and what its dialog asked; none when both are empty. */
-export function actionBody(
-  action: ActionMeta,
-  ctx: ActionContext,
-  asked?: Record<string, unknown>,
-): Record<string, unknown> | undefined {
+export function actionBody(action: ActionMeta, ctx: ActionContext, asked?: ColumnValues): ColumnValues | undefined {
   const body = { ...Object.fromEntries(action.body.map((v) => [v.name, sourceValue(v.source, ctx)])), ...asked };
   return Object.keys(body).length > 0 ? body : undefined;
 }
 
 /** A confirmation text with each `{FIELD}` replaced by the record's value. */
-export const fillText = (text: string, record: Row): string =>
-  text.replace(/\{(\w+)\}/g, (_, name: string) => (record[name] == null ? '' : String(record[name])));
+export const fillText = (text: string, record: AnyRow): string =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(valueOf(record, name) ?? ''));
 
 /**
  * A dialog a button asks before its call (its title is the button's `dialogTitle`), and how its
@@ -85,11 +80,11 @@ export const fillText = (text: string, record: Row): string =>
 export interface ActionDialog {
   okText: string;
   groups: GroupDescriptor[];
-  body: (values: FormValues) => Record<string, unknown>;
+  body: (values: FormValues) => ColumnValues;
 }
 
 /** The acréscimo dialog's values as the call's body: VALOR or PERCENTUAL. */
-export function surchargeBody(values: FormValues): Record<string, unknown> {
+export function surchargeBody(values: FormValues): { PERCENTUAL: string } | { VALOR: string } {
   const n = String(parseBRNumber(String(values.VALOR ?? '')) ?? 0);
   return values.TIPO === 'P' ? { PERCENTUAL: n } : { VALOR: n };
 }
@@ -108,7 +103,7 @@ function textDialog(name: string, label: string, min: number, max: number, okTex
 }
 
 /** The MDF-e closing dialog's values as the call's body: the date (yyyy-MM-dd), UF and IBGE code. */
-export function closingBody(values: FormValues): Record<string, unknown> {
+export function closingBody(values: FormValues): { DATA_ENCERRAMENTO?: string; UF: string; CODIGO_MUNICIPIO: string } {
   const raw = String(values.DATA_ENCERRAMENTO ?? '').trim();
   const date = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? raw : toApiDate(raw);
   return {
@@ -121,7 +116,7 @@ export function closingBody(values: FormValues): Record<string, unknown> {
 }
 
 /** The CT-e correction letter's values as the call's body: the group, field and right value. */
-export function cteCorrectionBody(values: FormValues): Record<string, unknown> {
+export function cteCorrectionBody(values: FormValues): { GRUPO: string; CAMPO: string; VALOR: string } {
   const text = (name: string) => String(values[name] ?? '').trim();
   return { GRUPO: text('GRUPO'), CAMPO: text('CAMPO'), VALOR: text('VALOR') };
 }
@@ -204,8 +199,11 @@ export interface RefusalOverride {
   title: string;
   question: string;
   okText: string;
-  body: Record<string, unknown>;
+  body: ColumnValues;
 }
+
+/** Invoicing past the credit limit, released by the user (the call's typed input, InvoiceIn). */
+const RELEASE_CREDIT_LIMIT: Partial<CallInput<'pedido', 'faturar'>> = { LIBERAR_LIMITE: true };
 
 /**
  * The refusals a button's call may override, by `{register}.{action}`. Invoicing an order past
@@ -220,14 +218,14 @@ export const REFUSAL_OVERRIDES: Record<string, RefusalOverride[]> = {
       title: 'Limite de crédito excedido',
       question: 'Faturar mesmo assim? A liberação fica registrada no pedido com o seu usuário.',
       okText: 'Liberar e faturar',
-      body: { LIBERAR_LIMITE: 'S' },
+      body: RELEASE_CREDIT_LIMIT,
     },
   ],
 };
 
 /** The HTTP status and message of a refused call (a GraphQL error carries the status in its extensions). */
 function refusalOf(error: unknown): { status: number | null; message: string } | null {
-  const first = (error as { graphQLErrors?: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }> })
+  const first = (error as { graphQLErrors?: ReadonlyArray<{ message: string; extensions?: { status?: unknown } }> })
     ?.graphQLErrors?.[0];
   if (!first) return null;
   const status = first.extensions?.status;
@@ -243,7 +241,7 @@ export function overridableRefusal(
   register: string,
   action: ActionMeta,
   error: unknown,
-  asked: Record<string, unknown> | undefined,
+  asked: ColumnValues | undefined,
 ): { override: RefusalOverride; message: string } | null {
   const refusal = refusalOf(error);
   if (!refusal) return null;
@@ -259,15 +257,19 @@ export function overridableRefusal(
  * its `unless` field is not true, the user holds the program permission its call needs
  * (ActionMeta.permission), and the client knows the dialog it asks.
  */
-export function actionEnabled(action: ActionMeta, meta: DocumentRegister, record: Row, perms: Permissions): boolean {
+export function actionEnabled(action: ActionMeta, meta: DocumentRegister, record: AnyRow, perms: Permissions): boolean {
   if (action.openWhen.length > 0 && !action.openWhen.includes(statusOf(meta, record))) return false;
-  if (action.unless && isTrue(record[action.unless])) return false;
+  if (action.unless && isTrue(valueOf(record, action.unless))) return false;
   if (action.dialog && !ACTION_DIALOGS[action.dialog]) return false;
   return allows(perms, action.permission);
 }
 
-/** The edit screen the answer opens (the register `opens`, by the key fields of the answered row); null: stay. */
-export function openedHref(action: ActionMeta, metas: ResourceMeta[], answer: Row): string | null {
+/**
+ * The edit screen the answer opens (the register `opens`, by the key fields of the answered
+ * row: the call answers that register's row); null: stay.
+ */
+export function openedHref(action: ActionMeta, metas: ResourceMeta[], answer: unknown): string | null {
   const target = action.opens ? metas.find((m) => m.name === action.opens) : undefined;
-  return target ? editHref(target, recordId(target, answer)) : null;
+  const row = target ? rowOf(target.name, answer) : null;
+  return target && row ? editHref(target, recordId(target, row)) : null;
 }

@@ -16,34 +16,37 @@ import {
   ResourceUpdateDocument,
 } from '../../lib/resources/documents';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
-import { purchaseInstalmentMeta, purchaseWithInstalmentsMeta } from '../../test/fixtures';
+import type { Row } from '../../lib/api';
+import { mockRow, purchaseInstalmentMeta, purchaseWithInstalmentsMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import DocumentFormPage from './DocumentFormPage';
 import { childRowData } from './useChildWrites';
 
-const purchase = (over = {}) => ({
-  COMP_ID: 12,
-  COMP_EMP_ID: 1,
-  COMP_FORN_ID: 3,
-  COMP_FORN_DESC: 'METALURGICA FIXA FORTE LTDA',
-  COMP_NUMERO: 4471,
-  COMP_SERIE: '1',
-  COMP_DTA_EMISSAO: '2025-06-14',
-  COMP_DTA_ENTRADA: '2025-06-14',
-  COMP_VLR_PRODUTOS: '680.99',
-  COMP_VLR_TOTAL: '824.71',
-  COMP_SITUACAO: 'A',
-  ...over,
-});
-const instalment = (over: object) => ({
-  CMPD_COMP_ID: 12,
-  CMPD_EMP_ID: 1,
-  CMPD_VLR_JUROS: null,
-  CMPD_BAIXADO: false,
-  CMPD_DTA_BAIXA: null,
-  CMPD_OBS: null,
-  ...over,
-});
+const purchase = (over: { [C in keyof Row<'compra'>]?: unknown } = {}) =>
+  mockRow('compra', {
+    COMP_ID: 12,
+    COMP_EMP_ID: 1,
+    COMP_FORN_ID: 3,
+    COMP_FORN_DESC: 'METALURGICA FIXA FORTE LTDA',
+    COMP_NUMERO: 4471,
+    COMP_SERIE: '1',
+    COMP_DTA_EMISSAO: '2025-06-14',
+    COMP_DTA_ENTRADA: '2025-06-14',
+    COMP_VLR_PRODUTOS: '680.99',
+    COMP_VLR_TOTAL: '824.71',
+    COMP_SITUACAO: 'A',
+    ...over,
+  });
+const instalment = (over: { [C in keyof Row<'comprapagamentos'>]?: unknown }) =>
+  mockRow('comprapagamentos', {
+    CMPD_COMP_ID: 12,
+    CMPD_EMP_ID: 1,
+    CMPD_VLR_JUROS: null,
+    CMPD_BAIXADO: false,
+    CMPD_DTA_BAIXA: null,
+    CMPD_OBS: null,
+    ...over,
+  });
 const first = instalment({ CMPD_ID: 1, CMPD_NUMERO: '4471/1', CMPD_DTA_VCTO: '2025-07-14', CMPD_VLR_TITULO: '412.35' });
 const second = instalment({
   CMPD_ID: 2,

@@ -2,7 +2,7 @@
 // the lines of each line register and the header field that locks them, the other registers
 // whose rows belong to it (children), the status (its badge, and whether it makes a document
 // read-only), and the header fields shown apart from the form.
-import type { Row } from '../../components/tables/types';
+import { valueOf, type AnyRow, type ListWhere } from '../../lib/api';
 import { isTrue, type DocumentRegister } from '../../lib/resources/metaFields';
 import { idOf } from '../../lib/resources/recordCache';
 
@@ -14,7 +14,7 @@ export type DocumentChild = DocumentMeta['children'][number];
 export type LineRole = 'qty' | 'discount' | 'price';
 
 /** The header's id as the gateway takes it: the key value, or an object of the key columns. */
-export const headerId = (meta: DocumentRegister, row: Row): unknown => idOf(meta.document.key, row);
+export const headerId = (meta: DocumentRegister, row: AnyRow): unknown => idOf(meta.document.key, row);
 
 /**
  * The conditions that list one document's rows of a line or child register: the register's
@@ -23,13 +23,13 @@ export const headerId = (meta: DocumentRegister, row: Row): unknown => idOf(meta
 export function lineWhere(
   part: Pick<DocumentLine | DocumentChild, 'parent'>,
   meta: DocumentRegister,
-  header: Row,
-): Record<string, unknown> {
-  return Object.fromEntries(part.parent.map((col, i) => [col, header[meta.document.key[i]]]));
+  header: AnyRow,
+): ListWhere {
+  return Object.fromEntries(part.parent.map((col, i) => [col, valueOf(header, meta.document.key[i])]));
 }
 
 /** A line's id: its key column, or an object of its key columns. */
-export const lineId = (line: DocumentLine, row: Row): unknown => idOf(line.key, row);
+export const lineId = (line: DocumentLine, row: AnyRow): unknown => idOf(line.key, row);
 
 /** The column shown as 'Item': the line's sequence, else the last key column. */
 export const seqOf = (line: DocumentLine): string => line.seq ?? line.key[line.key.length - 1];
@@ -47,8 +47,8 @@ export const num = (v: unknown): number => {
 };
 
 /** The status code of a document ('' when the document has no status or no record yet). */
-export const statusOf = (meta: DocumentRegister, row: Row | null): string =>
-  meta.document.status && row ? String(row[meta.document.status.field] ?? '') : '';
+export const statusOf = (meta: DocumentRegister, row: AnyRow | null): string =>
+  meta.document.status && row ? String(valueOf(row, meta.document.status.field) ?? '') : '';
 
 type StatusLabel = NonNullable<DocumentMeta['status']>['labels'][number];
 
@@ -63,7 +63,7 @@ export const statusLabel = (meta: DocumentRegister, code: string): StatusLabel =
 export const statusText = (meta: DocumentRegister, code: string): string => statusLabel(meta, code).text;
 
 /** A saved document whose status is not among those that accept changes is read-only. */
-export const isReadOnly = (meta: DocumentRegister, row: Row | null): boolean =>
+export const isReadOnly = (meta: DocumentRegister, row: AnyRow | null): boolean =>
   !!meta.document.status && !!row && !meta.document.status.open.includes(statusOf(meta, row));
 
 /** Header fields the form leaves out: the totals and the status are shown apart. */
@@ -71,5 +71,5 @@ export const hiddenFields = (meta: DocumentRegister): Set<string> =>
   new Set([...meta.document.totals.map((t) => t.name), ...(meta.document.status ? [meta.document.status.field] : [])]);
 
 /** The header field that locks this line register (DocumentLine.lockedBy), when it is true. */
-export const lineLock = (line: DocumentLine, header: Row): string | null =>
-  line.lockedBy && isTrue(header[line.lockedBy]) ? line.lockedBy : null;
+export const lineLock = (line: DocumentLine, header: AnyRow): string | null =>
+  line.lockedBy && isTrue(valueOf(header, line.lockedBy)) ? line.lockedBy : null;

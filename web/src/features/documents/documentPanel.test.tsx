@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Row } from '../../components/tables/types';
+import { valueOf, type AnyRow } from '../../lib/api';
 import { ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
 import { purchaseMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
@@ -11,10 +11,10 @@ const page = (rows: object[]) => ({ data: { resourceList: { __typename: 'Resourc
 const header = { COMP_ID: 12, COMP_EMP_ID: 1, COMP_FORN_ID: 3, COMP_NUMERO: 4471, COMP_SERIE: '1', COMP_SITUACAO: 'F' };
 
 /** A section a register gives its saved documents (ResourceRoute's DOCUMENT_PANELS: the order's NF-e). */
-function Panel({ record }: { record: Row }) {
+function Panel({ record }: { record: AnyRow }) {
   return (
     <section aria-label="Painel">
-      <p>Documento {String(record.COMP_NUMERO)}</p>
+      <p>Documento {String(valueOf(record, 'COMP_NUMERO'))}</p>
     </section>
   );
 }

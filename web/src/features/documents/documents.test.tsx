@@ -5,7 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '../../lib/toast';
+import type { AnyRow, Row } from '../../lib/api';
 import {
+  mockRow,
   action,
   documentLine,
   documentMetas,
@@ -36,37 +38,40 @@ import {
   overridableRefusal,
   pathParams,
   surchargeBody,
+  type ActionContext,
 } from './actions';
 import DocumentFormPage from './DocumentFormPage';
 import { hiddenFields, isReadOnly, lineLock, lineWhere, statusLabel } from './documentMeta';
 import { newLineData } from './useLineWrites';
 
-const quote = (over = {}) => ({
-  ORCA_ID: 5,
-  ORCA_EMP_ID: 1,
-  ORCA_CLI_DESC: 'JOÃO DA SILVA',
-  ORCA_DTA_EMIS: '2026-11-22',
-  ORCA_VLR_PECAS: '21.00',
-  ORCA_VLR_OS: '120.00',
-  ORCA_VLR_ACRE: '0.00',
-  ORCA_VLR_DESC: '0.00',
-  ORCA_VLR_TOT: '141.00',
-  ORCA_SITUACAO: 'A',
-  ORCA_REQU_OK: false,
-  ...over,
-});
-const productLine = (over = {}) => ({
-  ORCP_ORCA_ID: 5,
-  ORCP_ID: 1,
-  ORCP_PROD_ID: 7,
-  ORCP_DESCRICAO: 'PARAFUSO',
-  ORCP_UNIDADE: 'UN',
-  ORCP_QTDE: '2.0000',
-  ORCP_VLR_UNIT: '10.5000',
-  ORCP_VLR_DESC: '0.00',
-  ORCP_VLR_TOTAL: '21.00',
-  ...over,
-});
+const quote = (over: { [C in keyof Row<'orcamento'>]?: unknown } = {}) =>
+  mockRow('orcamento', {
+    ORCA_ID: 5,
+    ORCA_EMP_ID: 1,
+    ORCA_CLI_DESC: 'JOÃO DA SILVA',
+    ORCA_DTA_EMIS: '2026-11-22',
+    ORCA_VLR_PECAS: '21.00',
+    ORCA_VLR_OS: '120.00',
+    ORCA_VLR_ACRE: '0.00',
+    ORCA_VLR_DESC: '0.00',
+    ORCA_VLR_TOT: '141.00',
+    ORCA_SITUACAO: 'A',
+    ORCA_REQU_OK: false,
+    ...over,
+  });
+const productLine = (over: { [C in keyof Row<'orcamentoproduto'>]?: unknown } = {}) =>
+  mockRow('orcamentoproduto', {
+    ORCP_ORCA_ID: 5,
+    ORCP_ID: 1,
+    ORCP_PROD_ID: 7,
+    ORCP_DESCRICAO: 'PARAFUSO',
+    ORCP_UNIDADE: 'UN',
+    ORCP_QTDE: '2.0000',
+    ORCP_VLR_UNIT: '10.5000',
+    ORCP_VLR_DESC: '0.00',
+    ORCP_VLR_TOTAL: '21.00',
+    ...over,
+  });
 const serviceLine = {
   ORCI_ORCA_ID: 5,
   ORCI_ID: 1,
@@ -77,18 +82,19 @@ const serviceLine = {
   ORCI_VLR_DESC: '0',
   ORCI_VLR_TOTAL: '120.00',
 };
-const serviceOrder = (over = {}) => ({
-  ORDS_ID: 4,
-  ORDS_SERIE: 'OS',
-  ORDS_EMP_ID: 1,
-  ORDS_CLI_DESC: 'MARIA',
-  ORDS_DTA_ENTRADA: '2026-11-22',
-  ORDS_ACRESCIMO: '5.00',
-  ORDS_VLR_TOTAL: '50.00',
-  ORDS_SITUACAO: 'A',
-  ORDS_ESTOQUE_BAIXADO: false,
-  ...over,
-});
+const serviceOrder = (over: { [C in keyof Row<'ordemservico'>]?: unknown } = {}) =>
+  mockRow('ordemservico', {
+    ORDS_ID: 4,
+    ORDS_SERIE: 'OS',
+    ORDS_EMP_ID: 1,
+    ORDS_CLI_DESC: 'MARIA',
+    ORDS_DTA_ENTRADA: '2026-11-22',
+    ORDS_ACRESCIMO: '5.00',
+    ORDS_VLR_TOTAL: '50.00',
+    ORDS_SITUACAO: 'A',
+    ORDS_ESTOQUE_BAIXADO: false,
+    ...over,
+  });
 const osId = { ORDS_ID: 4, ORDS_SERIE: 'OS' };
 const osRoute = `/ordensdeservico/alterar?id=${encodeURIComponent(JSON.stringify(osId))}`;
 
@@ -510,18 +516,19 @@ describe('quote screen', () => {
 });
 
 describe('billing order screen', () => {
-  const order = (over = {}) => ({
-    PEDF_ID: 9,
-    PEDF_SERIE: '1',
-    PEDF_EMP_ID: 1,
-    PEDF_CLI_DESC: 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA',
-    PEDF_DTA_EMISSAO: '2026-11-22',
-    PEDF_TOT_PROD: '21.00',
-    PEDF_TOT_SERV: '120.00',
-    PEDF_VLR_TOTAL: '141.00',
-    PEDF_SITUACAO: 'A',
-    ...over,
-  });
+  const order = (over: { [C in keyof Row<'pedido'>]?: unknown } = {}) =>
+    mockRow('pedido', {
+      PEDF_ID: 9,
+      PEDF_SERIE: '1',
+      PEDF_EMP_ID: 1,
+      PEDF_CLI_DESC: 'JOÃO DA SILVA COMÉRCIO DE PEÇAS LTDA',
+      PEDF_DTA_EMISSAO: '2026-11-22',
+      PEDF_TOT_PROD: '21.00',
+      PEDF_TOT_SERV: '120.00',
+      PEDF_VLR_TOTAL: '141.00',
+      PEDF_SITUACAO: 'A',
+      ...over,
+    });
   const id = { PEDF_ID: 9, PEDF_SERIE: '1' };
   const route = `/pedidos/alterar?id=${encodeURIComponent(JSON.stringify(id))}`;
   const lines = (n = 1) => [
@@ -606,7 +613,7 @@ describe('billing order screen', () => {
       getMock('pedido', id, order()),
       ...lines(2),
       refusedMock('pedido', 'faturar', id, CREDIT_REFUSAL, 409),
-      actionMock('pedido', 'faturar', id, { code: 200, msg: 'Pedido faturado com sucesso.' }, { LIBERAR_LIMITE: 'S' }),
+      actionMock('pedido', 'faturar', id, { code: 200, msg: 'Pedido faturado com sucesso.' }, { LIBERAR_LIMITE: true }),
       getMock('pedido', id, order({ PEDF_SITUACAO: 'F' })),
     ]);
     await invoice(user);
@@ -650,7 +657,7 @@ describe('billing order screen', () => {
       getMock('pedido', id, order()),
       ...lines(),
       refusedMock('pedido', 'faturar', id, CREDIT_REFUSAL, 409),
-      refusedMock('pedido', 'faturar', id, forbidden, 403, { LIBERAR_LIMITE: 'S' }),
+      refusedMock('pedido', 'faturar', id, forbidden, 403, { LIBERAR_LIMITE: true }),
     ]);
     await invoice(user);
     const release = await screen.findByRole('dialog', { name: 'Limite de crédito excedido' });
@@ -848,7 +855,7 @@ describe('service order screen', () => {
 });
 
 describe('document buttons from the metadata', () => {
-  const ctx = (record: object) => ({ record: record as Record<string, unknown>, emp: 1, userId: 3 });
+  const ctx = (record: AnyRow): ActionContext => ({ record, emp: 1, userId: 3 });
   const all: Permissions = { canView: true, canCreate: true, canUpdate: true, canDelete: true };
   const NONE: Permissions = { canView: false, canCreate: false, canUpdate: false, canDelete: false };
   const button = (metaName: DocumentRegister, name: string) => {
@@ -963,11 +970,11 @@ describe('document buttons from the metadata', () => {
       });
     const offered = overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), undefined);
     expect(offered?.message).toBe(CREDIT_REFUSAL);
-    expect(offered?.override).toMatchObject({ okText: 'Liberar e faturar', body: { LIBERAR_LIMITE: 'S' } });
+    expect(offered?.override).toMatchObject({ okText: 'Liberar e faturar', body: { LIBERAR_LIMITE: true } });
     // What a dialog asked is kept; the override is added to it by the caller.
     expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), { OBS: 'x' })).not.toBeNull();
     // Refused again with the override sent: final.
-    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), { LIBERAR_LIMITE: 'S' })).toBeNull();
+    expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 409), { LIBERAR_LIMITE: true })).toBeNull();
     // Another status (the 403 of a user without the grant starts with the same words), another message.
     expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL, 403), undefined)).toBeNull();
     expect(overridableRefusal('pedido', invoice, refused(CREDIT_REFUSAL), undefined)).toBeNull();

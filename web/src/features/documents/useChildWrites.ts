@@ -4,11 +4,9 @@
 // on screen is read again), a changed one replaces its fields, a deleted one leaves them.
 import { useCallback } from 'react';
 import type { FormValues } from '../../components/fields/types';
-import type { Row } from '../../components/tables/types';
+import { useCreateRow, useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { recordId, valuesToRow, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
-import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import { lineWhere, type DocumentChild } from './documentMeta';
 
 /**
@@ -19,33 +17,33 @@ export function childRowData(
   childMeta: ResourceMeta,
   child: DocumentChild,
   meta: DocumentRegister,
-  header: Row,
+  header: AnyRow,
   values: FormValues,
-): Row {
+): ColumnValues {
   const row = valuesToRow(childMeta, values);
-  const data: Row = {};
-  for (const f of childMeta.fields) {
-    if (f.editable && !child.parent.includes(f.name)) data[f.name] = row[f.name];
-  }
-  return { ...data, ...lineWhere(child, meta, header) };
+  const edited = childMeta.fields.filter((f) => f.editable && !child.parent.includes(f.name));
+  return {
+    ...Object.fromEntries(edited.map((f) => [f.name, valueOf(row, f.name)])),
+    ...lineWhere(child, meta, header),
+  };
 }
 
 /** Creates, changes and deletes the rows of one child register of a document. */
 export function useChildWrites(meta: DocumentRegister, child: DocumentChild, childMeta: ResourceMeta) {
-  const { create, loading: creating } = useCreateRecord(child.resource);
-  const { update, loading: updating } = useUpdateRecord(child.resource, childMeta.key);
+  const { create, loading: creating } = useCreateRow(child.resource);
+  const { update, loading: updating } = useUpdateRow(child.resource, childMeta.key);
   const { remove, loading: removing } = useDeleteRecord(child.resource, childMeta.key);
 
   const add = useCallback(
-    (header: Row, values: FormValues) => create(childRowData(childMeta, child, meta, header, values)),
+    (header: AnyRow, values: FormValues) => create(childRowData(childMeta, child, meta, header, values)),
     [create, childMeta, child, meta],
   );
   const edit = useCallback(
-    (header: Row, row: Row, values: FormValues) =>
+    (header: AnyRow, row: AnyRow, values: FormValues) =>
       update(recordId(childMeta, row), childRowData(childMeta, child, meta, header, values)),
     [update, childMeta, child, meta],
   );
-  const drop = useCallback((row: Row) => remove(recordId(childMeta, row)), [remove, childMeta]);
+  const drop = useCallback((row: AnyRow) => remove(recordId(childMeta, row)), [remove, childMeta]);
 
   return { add, edit, drop, busy: creating || updating || removing };
 }

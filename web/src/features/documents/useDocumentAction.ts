@@ -1,6 +1,6 @@
 import { useApolloClient, useMutation } from '@apollo/client';
 import { useCallback } from 'react';
-import type { Row } from '../../components/tables/types';
+import { reading, type AnyRow, type ColumnValues } from '../../lib/api';
 import type { FetchedFile } from '../../lib/rest';
 import type { DocumentRegister, ResourceMeta } from '../../lib/resources/metaFields';
 import { evictPages, shownReads } from '../../lib/resources/recordCache';
@@ -26,10 +26,10 @@ export function useDocumentAction(meta: DocumentRegister, metas: ResourceMeta[])
   const userId = useSession()?.user.id ?? 0;
   const [run, { loading }] = useMutation(ResourceActionDocument);
   const call = useCallback(
-    async (action: ActionMeta, record: Row, asked?: Record<string, unknown>) => {
+    async (action: ActionMeta, record: AnyRow, asked?: ColumnValues) => {
       const ctx = { record, emp, userId };
       const body = actionBody(action, ctx, asked);
-      const nextOf = (answer: Row | undefined) => (answer ? openedHref(action, metas, answer) : null);
+      const nextOf = (answer: unknown) => openedHref(action, metas, answer);
       const evicted = [meta.name, ...(action.opens && action.opens !== meta.name ? [action.opens] : [])];
       const { data } = await run({
         variables: {
@@ -49,8 +49,9 @@ export function useDocumentAction(meta: DocumentRegister, metas: ResourceMeta[])
             : shownReads(client, [meta.name, ...meta.document.lines.map((l) => l.resource)]),
         awaitRefetchQueries: true,
       });
-      const answer = (data?.resourceAction ?? {}) as Row;
-      return { answer, next: nextOf(answer) };
+      // Any call of the metadata's: its answer (the row it leads to, a message) is read, not typed.
+      const answer = data?.resourceAction;
+      return { answer, msg: reading<'msg'>(answer).msg, next: nextOf(answer) };
     },
     [run, client, emp, userId, meta, metas],
   );
@@ -62,7 +63,7 @@ export function useDocumentAction(meta: DocumentRegister, metas: ResourceMeta[])
    * whole XML once it came), so the shown header is read again, without waiting for it.
    */
   const download = useCallback(
-    async (action: ActionMeta, record: Row, asked?: Record<string, unknown>): Promise<FetchedFile> => {
+    async (action: ActionMeta, record: AnyRow, asked?: ColumnValues): Promise<FetchedFile> => {
       const ctx = { record, emp, userId };
       const file = await requestFile(actionPath(action, ctx), {
         method: action.method,

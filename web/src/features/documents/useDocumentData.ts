@@ -1,8 +1,7 @@
-import { useApolloClient, useQuery } from '@apollo/client';
+import { useQuery } from '@apollo/client';
 import { useEffect, useMemo, useState } from 'react';
-import type { Row } from '../../components/tables/types';
-import { ResourceListDocument, ResourceMetaDocument } from '../../lib/resources/documents';
-import { useCompanyId } from '../../lib/resources/useResourceData';
+import { useReadRows, useRows, type AnyRow } from '../../lib/api';
+import { ResourceMetaDocument } from '../../lib/resources/documents';
 import type { DocumentRegister, ResourceMeta } from '../../lib/resources/metaFields';
 import { lineWhere, type DocumentChild, type DocumentLine } from './documentMeta';
 
@@ -16,17 +15,13 @@ export const LINE_LIMIT = 500;
 export function useLines(
   meta: DocumentRegister,
   line: Pick<DocumentLine | DocumentChild, 'resource' | 'parent'>,
-  header: Row | null,
+  header: AnyRow | null,
 ) {
-  const emp = useCompanyId();
   const where = header ? lineWhere(line, meta, header) : null;
-  const { data, loading, error } = useQuery(ResourceListDocument, {
-    skip: !where,
-    variables: { name: line.resource, emp, input: { page: 1, limit: LINE_LIMIT, where } },
+  const { rows, data, loading, error } = useRows(line.resource, where && { page: 1, limit: LINE_LIMIT, where }, {
     fetchPolicy: 'network-only',
     notifyOnNetworkStatusChange: true,
   });
-  const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
   return { rows, loading: loading && !data, error };
 }
 
@@ -45,10 +40,12 @@ export function useChildMeta(child: DocumentChild, metas: ResourceMeta[]) {
   return { childMeta, loading: loading && !childMeta, error: childMeta ? undefined : error };
 }
 
+/** The register of the products with their stock (the picker's). */
+const PRODUCTS = 'estoqueprodutos';
+
 /** Product descriptions for lines that hold only the product id (transfers, requisitions). */
 export function useProductTexts(ids: unknown[]): Record<string, string> {
-  const client = useApolloClient();
-  const emp = useCompanyId();
+  const readRows = useReadRows();
   const [texts, setTexts] = useState<Record<string, string>>({});
   const wanted = useMemo(
     () => JSON.stringify([...new Set(ids.filter((v) => v != null && v !== '').map(String))].sort()),
@@ -58,30 +55,19 @@ export function useProductTexts(ids: unknown[]): Record<string, string> {
     const list = JSON.parse(wanted) as string[];
     if (list.length === 0) return;
     let live = true;
-    client
-      .query({
-        query: ResourceListDocument,
-        variables: {
-          name: 'estoqueprodutos',
-          emp,
-          input: { page: 1, limit: list.length, where: { PROD_ID: list.map(Number) } },
-        },
-        fetchPolicy: 'cache-first',
-      })
-      .then(
-        ({ data }) => {
-          if (!live) return;
-          const found = (data?.resourceList.rows ?? []) as Row[];
-          setTexts((t) => ({
-            ...t,
-            ...Object.fromEntries(found.map((r) => [String(r.PROD_ID), String(r.PROD_DESCRICAO ?? '')])),
-          }));
-        },
-        () => undefined,
-      );
+    readRows(PRODUCTS, { page: 1, limit: list.length, where: { PROD_ID: list.map(Number) } }).then(
+      (found) => {
+        if (!live) return;
+        setTexts((t) => ({
+          ...t,
+          ...Object.fromEntries(found.map((r) => [String(r.PROD_ID), String(r.PROD_DESCRICAO ?? '')])),
+        }));
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
-  }, [wanted, client, emp]);
+  }, [wanted, readRows]);
   return texts;
 }

@@ -4,12 +4,11 @@
 import { useApolloClient, useMutation } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
 import type { SelectedItem } from '../../components/picker/pickerState';
-import type { Row } from '../../components/tables/types';
+import { useUpdateRow, valueOf, type AnyRow, type ColumnValues } from '../../lib/api';
 import { ResourceCreateDocument, ResourceUpdateDocument } from '../../lib/resources/documents';
 import { shownReads } from '../../lib/resources/recordCache';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
 import { useCompanyId } from '../../lib/resources/useResourceData';
-import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { editableColumn, lineId, lineWhere, num, type DocumentLine } from './documentMeta';
 
@@ -17,9 +16,9 @@ import { editableColumn, lineId, lineWhere, num, type DocumentLine } from './doc
 export function newLineData(
   meta: DocumentRegister,
   line: DocumentLine,
-  header: Row,
+  header: AnyRow,
   item: SelectedItem,
-): Record<string, unknown> {
+): ColumnValues {
   return {
     ...lineWhere(line, meta, header),
     ...(line.item ? { [line.item]: item.id } : {}),
@@ -40,14 +39,16 @@ export function useAddLines(meta: DocumentRegister, line: DocumentLine) {
   const [create] = useMutation(ResourceCreateDocument);
   const [update] = useMutation(ResourceUpdateDocument);
   return useCallback(
-    async (header: Row, lines: Row[], items: SelectedItem[]) => {
+    async (header: AnyRow, lines: AnyRow[], items: SelectedItem[]) => {
       try {
         const qty = editableColumn(line, 'qty');
         for (const item of items) {
           const same =
-            item.group && line.item ? lines.find((r) => String(r[line.item as string]) === String(item.id)) : undefined;
+            item.group && line.item
+              ? lines.find((r) => String(valueOf(r, line.item as string)) === String(item.id))
+              : undefined;
           if (same && qty) {
-            const data = { [qty]: num(same[qty]) + item.quantity };
+            const data = { [qty]: num(valueOf(same, qty)) + item.quantity };
             await update({ variables: { name: line.resource, emp, id: lineId(line, same), data } });
           } else {
             await create({ variables: { name: line.resource, emp, data: newLineData(meta, line, header, item) } });
@@ -67,9 +68,9 @@ export function useAddLines(meta: DocumentRegister, line: DocumentLine) {
 /** Changes one cell (quantity, discount, price) of a line; the answered line replaces it in the cache. */
 export function useEditLine(meta: DocumentRegister, line: DocumentLine) {
   const recomputes = useMemo(() => [meta.name], [meta.name]);
-  const { update } = useUpdateRecord(line.resource, line.key, { recomputes });
+  const { update } = useUpdateRow(line.resource, line.key, { recomputes });
   return useCallback(
-    (row: Row, column: string, value: number) => update(lineId(line, row), { [column]: value }),
+    (row: AnyRow, column: string, value: number) => update(lineId(line, row), { [column]: value }),
     [update, line],
   );
 }
@@ -78,5 +79,5 @@ export function useEditLine(meta: DocumentRegister, line: DocumentLine) {
 export function useDeleteLine(meta: DocumentRegister, line: DocumentLine) {
   const recomputes = useMemo(() => [meta.name], [meta.name]);
   const { remove } = useDeleteRecord(line.resource, line.key, { recomputes });
-  return useCallback((row: Row) => remove(lineId(line, row)), [remove, line]);
+  return useCallback((row: AnyRow) => remove(lineId(line, row)), [remove, line]);
 }

@@ -1,4 +1,3 @@
-import { useQuery } from '@apollo/client';
 import { useMemo, useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
@@ -8,13 +7,13 @@ import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
 import { PAGE_SIZE } from '../../components/registers/RegisterListPage';
 import { Pager } from '../../components/tables/Pager';
-import { cellText, type Row } from '../../components/tables/types';
+import { cellText, type Row as TableRow } from '../../components/tables/types';
+import { useRows, type Row } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { apiDateOf, centsToApi, formatDate, toApiDate, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
-import { ResourceListDocument } from '../../lib/resources/documents';
 import { listColumns, type ResourceMeta } from '../../lib/resources/metaFields';
-import { useCompanyId, useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
+import { useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { bankField, idValue, money } from './bankFields';
@@ -28,7 +27,7 @@ import {
   screenRouteName,
 } from './screens';
 import { MOVEMENTS } from './useBankCalls';
-import { DAILY_CASH, useDailyCash, type MethodTotals } from './useDailyCash';
+import { DAILY_CASH, useDailyCash, type DayMovement, type MethodTotals } from './useDailyCash';
 
 const SCREEN = SCREENS.dailyCash;
 
@@ -42,13 +41,16 @@ const DAY_GROUPS: GroupDescriptor[] = [
 ];
 
 /** The columns of a register's rows, as its own list shows them. */
-function tableColumns(meta: ResourceMeta, texts: Parameters<typeof listColumns>[1]): TableColumn<Row>[] {
+function tableColumns<T extends TableRow>(
+  meta: ResourceMeta,
+  texts: Parameters<typeof listColumns>[1],
+): TableColumn<T>[] {
   return listColumns(meta, texts).map((c) => ({
     key: c.key,
     label: c.label,
     align: c.align,
     nowrap: c.nowrap,
-    render: (r: Row) => cellText(c, r),
+    render: (r: T) => cellText(c, r),
   }));
 }
 
@@ -74,7 +76,6 @@ export default function DailyCashPage({ meta, metas }: Props) {
   usePageMeta(meta?.title || SCREEN.title, screenRouteName(SCREEN.register));
   const session = useSession();
   const perms = screenPermissions(session, meta, SCREEN.path);
-  const emp = useCompanyId();
   const dialogs = useDialogs();
   const search = useOptionSearch(metas);
   const lookup = useOptionLookup(metas);
@@ -86,21 +87,24 @@ export default function DailyCashPage({ meta, metas }: Props) {
 
   const closedMeta = meta ?? DAILY_CASH_STAND_IN;
   const movementMeta = metas.find((m) => m.name === MOVEMENTS) ?? MOVEMENTS_STAND_IN;
-  const closedDays = useQuery(ResourceListDocument, {
-    skip: !perms.canView,
-    variables: {
-      name: DAILY_CASH,
-      emp,
-      input: { filter: null, order: 'MOVD_DTA_MOV DESC', page, limit: PAGE_SIZE },
-    },
-  });
-  const closedRows = useMemo(() => (closedDays.data?.resourceList.rows ?? []) as Row[], [closedDays.data]);
+  const closedDays = useRows(
+    DAILY_CASH,
+    { filter: null, order: 'MOVD_DTA_MOV DESC', page, limit: PAGE_SIZE },
+    { skip: !perms.canView },
+  );
+  const closedRows = closedDays.rows;
   const movements = day.data?.movements;
   const movementRows = useMemo(() => movements ?? [], [movements]);
   const movementTexts = useReferenceTexts(movementMeta, metas, movementRows);
   const closedTexts = useReferenceTexts(closedMeta, metas, closedRows);
-  const movementColumns = useMemo(() => tableColumns(movementMeta, movementTexts), [movementMeta, movementTexts]);
-  const closedColumns = useMemo(() => tableColumns(closedMeta, closedTexts), [closedMeta, closedTexts]);
+  const movementColumns = useMemo(
+    () => tableColumns<DayMovement>(movementMeta, movementTexts),
+    [movementMeta, movementTexts],
+  );
+  const closedColumns = useMemo(
+    () => tableColumns<Row<typeof DAILY_CASH>>(closedMeta, closedTexts),
+    [closedMeta, closedTexts],
+  );
 
   if (!perms.canView) return <p className="p-6 text-center text-sm text-slate-600">{NO_PERMISSION}</p>;
 

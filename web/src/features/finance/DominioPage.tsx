@@ -4,7 +4,7 @@ import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import type { FieldDescriptor, FormValues, GroupDescriptor } from '../../components/fields/types';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
-import type { Row } from '../../components/tables/types';
+import { valueOf } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { addDays, apiDateOf, formatDate, toApiDate } from '../../lib/format';
 import { maskCpfCnpj } from '../../lib/masks';
@@ -15,7 +15,7 @@ import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { monthStart, periodFields } from './bankFields';
 import { NO_PERMISSION, SCREENS, screenPermissions, screenRouteName } from './screens';
-import { EXPORTS, useDominio, type ExportKind } from './useDominio';
+import { EXPORTS, useDominio, type DominioConfig, type ExportKind } from './useDominio';
 
 const SCREEN = SCREENS.dominio;
 
@@ -49,13 +49,17 @@ function configFields(meta: ResourceMeta | undefined): FieldDescriptor[] {
 }
 
 /** A stored configuration as the form edits it. */
-function configValues(meta: ResourceMeta | undefined, fields: FieldDescriptor[], row: Row | null): FormValues {
+function configValues(
+  meta: ResourceMeta | undefined,
+  fields: FieldDescriptor[],
+  row: DominioConfig | null,
+): FormValues {
   if (meta) return rowToValues(meta, row);
-  return Object.fromEntries(fields.map((f) => [f.name, row?.[f.name] == null ? '' : String(row[f.name])]));
+  return Object.fromEntries(fields.map((f) => [f.name, String(valueOf(row, f.name) ?? '')]));
 }
 
 /** The form as the call takes it: the register's conversions, else the texts trimmed (empty: null). */
-function configRow(meta: ResourceMeta | undefined, fields: FieldDescriptor[], values: FormValues): Row {
+function configRow(meta: ResourceMeta | undefined, fields: FieldDescriptor[], values: FormValues): DominioConfig {
   if (meta) {
     const row = valuesToRow(meta, values);
     for (const h of HIDDEN) delete row[h];

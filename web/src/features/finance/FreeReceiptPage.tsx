@@ -9,7 +9,7 @@ import { apiDateOf, formatDate, parseBRNumber, toApiDate } from '../../lib/forma
 import { usePageMeta } from '../../lib/pageMeta';
 import { programForPath, useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
-import { useFreeReceipt } from './useTitleCalls';
+import { useFreeReceipt, type FreeReceiptBody } from './useTitleCalls';
 
 /** The screen's path (its program's web path). */
 export const FREE_RECEIPT_PATH = '/reciboavulso';
@@ -39,7 +39,7 @@ const FIELDS = fieldsOf(GROUPS);
  * The call's body: the value as a number, the date as yyyy-MM-dd, the texts trimmed, empty ones
  * as null (no payee: the company received, with its CNPJ and logo).
  */
-export function freeReceiptBody(values: FormValues): Record<string, unknown> {
+export function freeReceiptBody(values: FormValues): FreeReceiptBody {
   const text = (name: string) => {
     const v = String(values[name] ?? '').trim();
     return v === '' ? null : v;

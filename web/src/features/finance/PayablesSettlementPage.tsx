@@ -10,7 +10,7 @@ import RegisterListPage, { PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../component
 import { CardList } from '../../components/tables/CardList';
 import { DataGrid } from '../../components/tables/DataGrid';
 import { Pager } from '../../components/tables/Pager';
-import type { Column, Row, RowSelect, SortState } from '../../components/tables/types';
+import type { Column, RowSelect, SortState } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { apiDateOf, formatDate, formatMoney, toApiDate, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
@@ -28,8 +28,23 @@ import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useIsMobile } from '../../lib/useIsMobile';
-import { FILTER, isOverdue, titleColumns, titleListMeta, titleName, titleWhere, type TitleColumns } from './titles';
-import { usePayablesToSettle, type SettleAnswer } from './useTitleCalls';
+import {
+  FILTER,
+  isOverdue,
+  titleColumns,
+  titleListMeta,
+  titleName,
+  titleValue,
+  titleWhere,
+  type TitleColumns,
+} from './titles';
+import {
+  usePayablesToSettle,
+  type PayablesBody,
+  type PayableToSettle,
+  type QuickSettlementBody,
+  type SettleAnswer,
+} from './useTitleCalls';
 
 /** The settlement date of the list: the charges shown are those of settling on it. */
 export const SETTLE_DATE = 'DATA_BAIXA';
@@ -85,7 +100,7 @@ export function payablesBody(
   values: FormValues,
   today: string,
   { filter, page, order }: { filter: string; page: number; order: string | null },
-): Record<string, unknown> | null {
+): PayablesBody | null {
   const date = toApiDate(String(values[SETTLE_DATE] ?? ''));
   if (!date) return null;
   return {
@@ -99,7 +114,7 @@ export function payablesBody(
 }
 
 /** Columns the call adds to each row: the charges of settling its balance on DATA_BAIXA. */
-const CHARGES: Column[] = [
+const CHARGES: Column<PayableToSettle>[] = [
   { key: 'DIAS_ATRASO', label: 'Dias de atraso', align: 'right', nowrap: true },
   { key: 'JUROS_CALC', label: 'Juros', align: 'right', nowrap: true, format: (v) => formatMoney(toCents(v) / 100) },
   { key: 'MULTA_CALC', label: 'Multa', align: 'right', nowrap: true, format: (v) => formatMoney(toCents(v) / 100) },
@@ -144,7 +159,7 @@ function PayablesSettlement({ meta, metas, cols }: Props & { cols: TitleColumns 
   const optionSearch = useOptionSearch(metas);
   const optionLookup = useOptionLookup(metas);
   const order = chosen ? `${chosen.key} ${chosen.dir}` : null;
-  const [selected, setSelected] = useState<Map<string, Row>>(() => new Map());
+  const [selected, setSelected] = useState<Map<string, PayableToSettle>>(() => new Map());
   const [confirming, setConfirming] = useState(false);
 
   const filterKey = JSON.stringify([payablesBody(cols, filters.values, today, { filter, page: 1, order })]);
@@ -173,8 +188,8 @@ function PayablesSettlement({ meta, metas, cols }: Props & { cols: TitleColumns 
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
   }
 
-  const keyOf = (r: Row) => encodeId(recordId(meta, r));
-  const toggle = (list: Row[], on: boolean) =>
+  const keyOf = (r: PayableToSettle) => encodeId(recordId(meta, r));
+  const toggle = (list: PayableToSettle[], on: boolean) =>
     setSelected((s) => {
       const next = new Map(s);
       for (const r of list) {
@@ -183,7 +198,7 @@ function PayablesSettlement({ meta, metas, cols }: Props & { cols: TitleColumns 
       }
       return next;
     });
-  const select: RowSelect | undefined = perms.canUpdate
+  const select: RowSelect<PayableToSettle> | undefined = perms.canUpdate
     ? {
         isSelected: (r) => selected.has(keyOf(r)),
         onChange: (r, on) => toggle([r], on),
@@ -192,9 +207,9 @@ function PayablesSettlement({ meta, metas, cols }: Props & { cols: TitleColumns 
       }
     : undefined;
   const chosenRows = [...selected.values()];
-  const chosenTotal = chosenRows.reduce((sum, r) => sum + toCents(r.TOTAL_CALC ?? r[cols.balance]), 0);
+  const chosenTotal = chosenRows.reduce((sum, r) => sum + toCents(r.TOTAL_CALC ?? titleValue(r, cols, 'balance')), 0);
   const settleDate = toApiDate(String(filters.values[SETTLE_DATE] ?? ''));
-  const tone = (row: Row) => (isOverdue(row, cols, today) ? ('danger' as const) : undefined);
+  const tone = (row: PayableToSettle) => (isOverdue(row, cols, today) ? ('danger' as const) : undefined);
   const fieldNames = new Set(meta.fields.map((f) => f.name));
 
   return (
@@ -303,12 +318,12 @@ function PayablesSettlement({ meta, metas, cols }: Props & { cols: TitleColumns 
 interface QuickProps {
   cols: TitleColumns;
   metas: ResourceMeta[];
-  rows: Row[];
+  rows: PayableToSettle[];
   /** yyyy-MM-dd: the list's settlement date. */
   date: string;
   /** Cents: what the list computed for the chosen titles on that date. */
   total: number;
-  settle: (body: unknown) => Promise<SettleAnswer>;
+  settle: (body: QuickSettlementBody) => Promise<SettleAnswer>;
   onClose: () => void;
   onSettled: () => void;
 }
@@ -357,7 +372,7 @@ function QuickSettleDialog({ cols, metas, rows, date, total, settle, onClose, on
         ...(text(QUICK.bank) ? { BCO_ID: id(QUICK.bank) } : {}),
         ...(text(QUICK.method) ? { FRMP_ID: id(QUICK.method) } : {}),
         ...(text(QUICK.remarks) ? { OBS: text(QUICK.remarks) } : {}),
-        TITULOS: rows.map((r) => r[cols.key]),
+        TITULOS: rows.map((r) => titleValue(r, cols, 'key')),
       });
       notify.success(answer.msg);
       onSettled();
@@ -393,8 +408,9 @@ function QuickSettleDialog({ cols, metas, rows, date, total, settle, onClose, on
       </p>
       <ul className="mb-3 max-h-40 list-inside list-disc overflow-auto text-xs text-slate-600">
         {rows.map((r) => (
-          <li key={String(r[cols.key])}>
-            {titleName(r, cols)} · {String(r[cols.personName] ?? '')} · {formatMoney(toCents(r.TOTAL_CALC) / 100)}
+          <li key={String(titleValue(r, cols, 'key'))}>
+            {titleName(r, cols)} · {titleValue(r, cols, 'personName') ?? ''} ·{' '}
+            {formatMoney(toCents(r.TOTAL_CALC) / 100)}
           </li>
         ))}
       </ul>

@@ -6,7 +6,6 @@ import { dangerButton, primaryButton, secondaryButton } from '../../components/f
 import type { GroupDescriptor } from '../../components/fields/types';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { addDays, centsToApi, formatDate, toApiDate, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
@@ -22,6 +21,7 @@ import {
   movementsCents,
   openMovements,
   SITUATION_FILTER,
+  type Movement,
   type OfxAnswer,
   type ReconciliationBalance,
   type StatementLine,
@@ -46,7 +46,7 @@ const FILTER_GROUPS: GroupDescriptor[] = [
 const signed = (value: unknown, type: string) => `${money(value)} ${type}`;
 const tone = (type: string) => (type === 'D' ? 'text-error' : 'text-tertiary');
 
-const MOVEMENT_COLUMNS: TableColumn<Row>[] = [
+const MOVEMENT_COLUMNS: TableColumn<Movement>[] = [
   { key: 'date', label: 'Data', nowrap: true, render: (m) => formatDate(String(m.MBCA_DTA_MOV ?? '')) },
   { key: 'history', label: 'Histórico', render: (m) => String(m.MBCA_HISTORICO ?? '') },
   { key: 'document', label: 'Documento', render: (m) => String(m.MBCA_DOCUMENTO ?? '') },
@@ -100,7 +100,7 @@ export default function ReconciliationPage({ meta, metas }: Props) {
 
   if (!perms.canView) return <p className="p-6 text-center text-sm text-slate-600">{NO_PERMISSION}</p>;
 
-  const askReconcile = (line: StatementLine, movements: Row[], ids: unknown[]) => {
+  const askReconcile = (line: StatementLine, movements: Movement[], ids: unknown[]) => {
     const total = movementsCents(movements);
     const n = ids.length;
     dialogs.confirm({
@@ -298,7 +298,7 @@ interface DetailProps {
   period: { from: string | null; to: string | null };
   canWrite: boolean;
   canPost: boolean;
-  onReconcile: (line: StatementLine, movements: Row[], ids: unknown[]) => void;
+  onReconcile: (line: StatementLine, movements: Movement[], ids: unknown[]) => void;
   onUndo: (line: StatementLine) => void;
   onPost: (lineId: unknown, extra: { HISTORICO?: string; HISP_ID?: unknown }) => Promise<string>;
 }
@@ -473,7 +473,7 @@ function ManualMatch({
   lines: StatementLine[];
   bankId: string | number;
   period: { from: string | null; to: string | null };
-  onReconcile: (movements: Row[]) => void;
+  onReconcile: (movements: Movement[]) => void;
 }) {
   const from = period.from ?? addDays(line.date, -MATCH_WINDOW_DAYS);
   const to = period.to ?? addDays(line.date, MATCH_WINDOW_DAYS);
@@ -483,14 +483,14 @@ function ManualMatch({
   const chosen = open.filter((m) => picked.has(String(m.MBCA_ID)));
   const total = movementsCents(chosen);
   const target = toCents(line.value);
-  const toggle = (m: Row, on: boolean) =>
+  const toggle = (m: Movement, on: boolean) =>
     setPicked((s) => {
       const next = new Set(s);
       if (on) next.add(String(m.MBCA_ID));
       else next.delete(String(m.MBCA_ID));
       return next;
     });
-  const columns: TableColumn<Row>[] = [
+  const columns: TableColumn<Movement>[] = [
     {
       key: 'pick',
       label: '',

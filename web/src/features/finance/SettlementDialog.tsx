@@ -6,7 +6,6 @@ import type { FieldDescriptor, GroupDescriptor } from '../../components/fields/t
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { fieldDomId, useFormState } from '../../components/form/useFormState';
 import { PdfPreview, useShownFile } from '../../components/PdfPreview';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { apiDateOf, formatDate, formatMoney, toApiDate, toCents } from '../../lib/format';
 import { notify } from '../../lib/toast';
@@ -26,8 +25,15 @@ import {
   type LineField,
   type SettleLine,
 } from './settlement';
-import { titleName, type TitleColumns } from './titles';
-import { useCallResult, useReceipt, useSettlementPreview, useSettleTitles, type SettleAnswer } from './useTitleCalls';
+import { titleName, titleValue, type TitleColumns, type TitleRow } from './titles';
+import {
+  useCallResult,
+  useReceipt,
+  useSettlementPreview,
+  useSettleTitles,
+  type Preview,
+  type SettleAnswer,
+} from './useTitleCalls';
 
 /** The preview is asked again this long after the last change of the date or a value. */
 export const PREVIEW_DEBOUNCE_MS = 500;
@@ -82,8 +88,8 @@ function LineFields({ line, cols, idPrefix, disabled, onEdit }: LineProps) {
     <fieldset className="rounded border border-slate-300 p-3">
       <legend className="px-1 text-sm font-semibold text-primary">{name}</legend>
       <p className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
-        <span>{String(line.row[cols.personName] ?? '')}</span>
-        <span>Vencimento: {formatDate(String(line.row[cols.due.name] ?? ''))}</span>
+        <span>{titleValue(line.row, cols, 'personName') ?? ''}</span>
+        <span>Vencimento: {formatDate(titleValue(line.row, cols, 'due') ?? '')}</span>
         <span>Saldo: {formatMoney(line.balance / 100)}</span>
         {line.daysLate != null && line.daysLate > 0 && (
           <span className="font-medium text-error">
@@ -125,7 +131,7 @@ interface Props {
   metas: ResourceMeta[];
   cols: TitleColumns;
   /** The titles to settle (open ones of one customer or supplier). */
-  rows: Row[];
+  rows: TitleRow[];
   onClose: () => void;
   /** The titles were settled (the list drops its selection). */
   onSettled?: () => void;
@@ -141,8 +147,8 @@ export function SettlementDialog({ meta, metas, cols, rows, onClose, onSettled }
   const groups = useMemo(() => headerGroups(cols), [cols]);
   const form = useFormState(fieldsOf(groups), {
     [HEADER.date]: formatDate(apiDateOf()),
-    [HEADER.bank]: sharedValue(rows, cols.bank?.name),
-    [HEADER.method]: sharedValue(rows, cols.method?.name),
+    [HEADER.bank]: cols.bank ? sharedValue(rows, cols.names.bank) : '',
+    [HEADER.method]: cols.method ? sharedValue(rows, cols.names.method) : '',
     [HEADER.remarks]: '',
   });
   const search = useOptionSearch(metas);
@@ -163,7 +169,7 @@ export function SettlementDialog({ meta, metas, cols, rows, onClose, onSettled }
   const read = useMemo(() => (asked ? () => preview(JSON.parse(asked)) : null), [asked, preview]);
   const charges = useCallResult(read);
   // A new answer is merged into the lines once (adjusted while rendering, no effect).
-  const [merged, setMerged] = useState<Row[] | undefined>(undefined);
+  const [merged, setMerged] = useState<Preview[] | undefined>(undefined);
   if (charges.data !== merged) {
     setMerged(charges.data);
     if (charges.data) setLines((l) => applyPreview(l, charges.data ?? [], cols.key));

@@ -7,7 +7,6 @@ import type { GroupDescriptor } from '../../components/fields/types';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
 import { PdfPreview, useShownFile } from '../../components/PdfPreview';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { copyText } from '../../lib/clipboard';
 import { apiDateOf, centsToField, formatDate, formatTimestamp, toApiDate, toCents } from '../../lib/format';
@@ -16,7 +15,7 @@ import { useCompanyId, useOptionLookup, useOptionSearch } from '../../lib/resour
 import { notify } from '../../lib/toast';
 import { bankField, idValue, money } from './bankFields';
 import { isOpenSlip, slipSituationText, updateBody, type Slip, type SlipCheck } from './slips';
-import { isOpen, titleName, type TitleColumns } from './titles';
+import { isOpen, titleName, titleValue, type TitleColumns, type TitleRow } from './titles';
 import { useIssueSlips, useSlipPdf, useTitleSlip } from './useSlipCalls';
 
 /** A date or a timestamp of the server as the screen shows it. */
@@ -124,10 +123,9 @@ const BANK = bankField({ required: true, width: 12 });
 const BANK_GROUPS: GroupDescriptor[] = [{ fields: [BANK] }];
 
 /** The account a slip is issued on: the titles' own when they share one. */
-function sharedBank(rows: Row[], cols: TitleColumns): string {
-  const name = cols.bank?.name;
-  if (!name) return '';
-  const values = new Set(rows.map((r) => (r[name] == null ? '' : String(r[name]))));
+function sharedBank(rows: TitleRow[], cols: TitleColumns): string {
+  if (!cols.bank) return '';
+  const values = new Set(rows.map((r) => String(titleValue(r, cols, 'bank') ?? '')));
   return values.size === 1 ? [...values][0] : '';
 }
 
@@ -155,7 +153,7 @@ interface Props {
   meta: ResourceMeta;
   metas: ResourceMeta[];
   cols: TitleColumns;
-  title: Row;
+  title: TitleRow;
   /** The user may issue and change slips (the register's update permission). */
   canWrite: boolean;
   onClose: () => void;
@@ -173,7 +171,7 @@ export function SlipDialog({ meta, metas, cols, title, canWrite, onClose }: Prop
   const emp = useCompanyId();
   const search = useOptionSearch(metas);
   const lookup = useOptionLookup(metas);
-  const titleId = title[cols.key];
+  const titleId = titleValue(title, cols, 'key');
   const { data, loading, error, generate, writeOff, pay, update, check } = useTitleSlip(meta, metas, titleId);
   const loadPdf = useSlipPdf();
   const [pdf, showPdf] = useShownFile();
@@ -473,9 +471,9 @@ export function SlipDialog({ meta, metas, cols, title, canWrite, onClose }: Prop
   return (
     <DialogFrame title={`Boleto do ${name}`} onClose={onClose} width={900} footer={footer}>
       <p className="mb-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
-        <span>{String(title[cols.personName] ?? '')}</span>
-        <span>Vencimento: {formatDate(String(title[cols.due.name] ?? ''))}</span>
-        <span>Saldo: {money(title[cols.balance])}</span>
+        <span>{titleValue(title, cols, 'personName') ?? ''}</span>
+        <span>Vencimento: {formatDate(titleValue(title, cols, 'due') ?? '')}</span>
+        <span>Saldo: {money(titleValue(title, cols, 'balance'))}</span>
       </p>
       {body}
     </DialogFrame>
@@ -487,7 +485,7 @@ interface IssueProps {
   meta: ResourceMeta;
   cols: TitleColumns;
   /** Open receivables of one customer. */
-  rows: Row[];
+  rows: TitleRow[];
   onClose: () => void;
   onIssued?: () => void;
 }
@@ -505,7 +503,7 @@ export function IssueSlipsDialog({ meta, metas, cols, rows, onClose, onIssued }:
   const form = useFormState(fieldsOf(BANK_GROUPS), { BCO_ID: sharedBank(rows, cols) });
   const [busy, setBusy] = useState(false);
   const [slips, setSlips] = useState<Slip[] | null>(null);
-  const byTitle = useMemo(() => new Map(rows.map((r) => [String(r[cols.key]), r])), [rows, cols.key]);
+  const byTitle = useMemo(() => new Map(rows.map((r) => [String(titleValue(r, cols, 'key')), r])), [rows, cols]);
 
   const send = async () => {
     if (!form.validateAll()) return;
@@ -513,7 +511,7 @@ export function IssueSlipsDialog({ meta, metas, cols, rows, onClose, onIssued }:
     try {
       const answer = await issue(
         idValue(form.values.BCO_ID),
-        rows.map((r) => r[cols.key]),
+        rows.map((r) => titleValue(r, cols, 'key')),
       );
       setSlips(answer);
       onIssued?.();

@@ -4,20 +4,19 @@ import { DialogFrame } from '../../components/dialogs/DialogFrame';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
 import { dangerButton, primaryButton, secondaryButton } from '../../components/fields/styles';
 import { PdfPreview, useShownFile } from '../../components/PdfPreview';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { formatDate, formatMoney, formatTimestamp, toCents } from '../../lib/format';
 import { MSG } from '../../lib/messages';
 import { isTrue, type ResourceMeta } from '../../lib/resources/metaFields';
 import { notify } from '../../lib/toast';
-import { titleName, type TitleColumns } from './titles';
-import { useReceipt, useTitleSettlements } from './useTitleCalls';
+import { titleName, titleValue, type TitleColumns, type TitleRow } from './titles';
+import { useReceipt, useTitleSettlements, type Settlement } from './useTitleCalls';
 
 interface Props {
   meta: ResourceMeta;
   metas: ResourceMeta[];
   cols: TitleColumns;
-  title: Row;
+  title: TitleRow;
   /** The user may reverse settlements (the register's update permission). */
   canReverse: boolean;
   onClose: () => void;
@@ -33,7 +32,7 @@ const td = 'whitespace-nowrap px-2 py-1.5';
  */
 export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, onClose }: Props) {
   const dialogs = useDialogs();
-  const { data, loading, error, reverse } = useTitleSettlements(meta, metas, title[cols.key]);
+  const { data, loading, error, reverse } = useTitleSettlements(meta, metas, titleValue(title, cols, 'key'));
   const loadReceipt = useReceipt(meta);
   const [receipt, showReceipt] = useShownFile();
   const [receiptOf, setReceiptOf] = useState<unknown>(null);
@@ -49,7 +48,7 @@ export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, o
     }
   };
 
-  const askReverse = (s: Row) =>
+  const askReverse = (s: Settlement) =>
     dialogs.confirm({
       title: 'Estornar baixa',
       text:

@@ -1,4 +1,3 @@
-import { useQuery } from '@apollo/client';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
@@ -11,11 +10,11 @@ import RegisterListPage, { PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../component
 import { CardList } from '../../components/tables/CardList';
 import { DataGrid } from '../../components/tables/DataGrid';
 import { Pager } from '../../components/tables/Pager';
-import type { Row, RowSelect, SortState } from '../../components/tables/types';
+import type { RowSelect, SortState } from '../../components/tables/types';
+import { useRows } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { apiDateOf, formatMoney, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
-import { ResourceListDocument } from '../../lib/resources/documents';
 import {
   editHref,
   encodeId,
@@ -28,7 +27,7 @@ import {
 } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
 import { useDeleteRecord } from '../../lib/resources/useDeleteRecord';
-import { useCompanyId, useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
+import { useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
@@ -46,8 +45,11 @@ import {
   titleListMeta,
   titleName,
   titleTotals,
+  titleValue,
   titleWhere,
   type TitleColumns,
+  type TitleRegister,
+  type TitleRow,
 } from './titles';
 
 /**
@@ -57,7 +59,7 @@ import {
 export const TITLES_LIMIT = 6000;
 
 /** The register whose titles are charged by bank slips (the receivables). */
-export const RECEIVABLES = 'contasreceber';
+export const RECEIVABLES = 'contasreceber' satisfies TitleRegister;
 
 /** A bank slip's bars (the icon set has none). */
 function SlipIcon() {
@@ -90,7 +92,6 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
   usePageMeta(meta.title, routeName(meta, 'list'));
   const session = useSession();
   const perms = permissionsFor(session, meta);
-  const emp = useCompanyId();
   const mobile = useIsMobile();
   const navigate = useNavigate();
   const dialogs = useDialogs();
@@ -106,11 +107,11 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
   const optionSearch = useOptionSearch(metas);
   const optionLookup = useOptionLookup(metas);
   const where = useMemo(() => titleWhere(cols, filters.values, today), [cols, filters.values, today]);
-  const [selected, setSelected] = useState<Map<string, Row>>(() => new Map());
-  const [settling, setSettling] = useState<Row[] | null>(null);
-  const [settlementsOf, setSettlementsOf] = useState<Row | null>(null);
-  const [slipOf, setSlipOf] = useState<Row | null>(null);
-  const [issuing, setIssuing] = useState<Row[] | null>(null);
+  const [selected, setSelected] = useState<Map<string, TitleRow>>(() => new Map());
+  const [settling, setSettling] = useState<TitleRow[] | null>(null);
+  const [settlementsOf, setSettlementsOf] = useState<TitleRow | null>(null);
+  const [slipOf, setSlipOf] = useState<TitleRow | null>(null);
+  const [issuing, setIssuing] = useState<TitleRow[] | null>(null);
   const withSlips = meta.name === RECEIVABLES;
 
   // Another filter, search or order starts from the first page with nothing chosen
@@ -123,23 +124,18 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
     setSelected(new Map());
   }
 
-  const { data, loading, error } = useQuery(ResourceListDocument, {
-    skip: !perms.canView,
-    variables: {
-      name: meta.name,
-      emp,
-      input: {
-        filter: filter.trim() || null,
-        order: chosen ? `${chosen.key} ${chosen.dir}` : meta.defaultOrder || null,
-        page: 1,
-        limit: TITLES_LIMIT,
-        ...(where ? { where } : {}),
-      },
+  const { rows, total, data, loading, error } = useRows(
+    cols.register,
+    {
+      filter: filter.trim() || null,
+      order: chosen ? `${chosen.key} ${chosen.dir}` : meta.defaultOrder || null,
+      page: 1,
+      limit: TITLES_LIMIT,
+      ...(where ? { where } : {}),
     },
-  });
+    { skip: !perms.canView },
+  );
   const { remove } = useDeleteRecord(meta.name, meta.key);
-  const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
-  const total = data?.resourceList.total ?? 0;
   const pageRows = useMemo(() => rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), [rows, page]);
   const totals = useMemo(() => titleTotals(rows, cols, today), [rows, cols, today]);
   const listMeta = useMemo(() => titleListMeta(meta, cols), [meta, cols]);
@@ -152,7 +148,8 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
         // An overdue title says so besides its tint.
         return {
           ...c,
-          format: (v: unknown, row: Row) => `${statusText(v, row)}${isOverdue(row, cols, today) ? ' (vencido)' : ''}`,
+          format: (v: unknown, row: TitleRow) =>
+            `${statusText(v, row)}${isOverdue(row, cols, today) ? ' (vencido)' : ''}`,
         };
       }),
     [listMeta, texts, cols, today],
@@ -162,16 +159,16 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
     return <p className="p-6 text-center text-sm text-slate-600">Você não tem permissão para acessar esta tela.</p>;
   }
 
-  const keyOf = (r: Row) => encodeId(recordId(meta, r));
-  const rowKey = (r: Row, i: number) => `${keyOf(r)}-${i}`;
+  const keyOf = (r: TitleRow) => encodeId(recordId(meta, r));
+  const rowKey = (r: TitleRow, i: number) => `${keyOf(r)}-${i}`;
   const chosenRows = [...selected.values()];
-  const chosenPerson = chosenRows.length ? String(chosenRows[0][cols.person.name] ?? '') : null;
-  const select: RowSelect | undefined = perms.canUpdate
+  const personOf = (r: TitleRow) => String(titleValue(r, cols, 'person') ?? '');
+  const chosenPerson = chosenRows.length ? personOf(chosenRows[0]) : null;
+  const select: RowSelect<TitleRow> | undefined = perms.canUpdate
     ? {
         isSelected: (r) => selected.has(keyOf(r)),
         // Titles settled together are open ones of one customer or supplier.
-        canSelect: (r) =>
-          isOpen(r, cols) && (chosenPerson === null || String(r[cols.person.name] ?? '') === chosenPerson),
+        canSelect: (r) => isOpen(r, cols) && (chosenPerson === null || personOf(r) === chosenPerson),
         onChange: (r, on) =>
           setSelected((s) => {
             const next = new Map(s);
@@ -183,17 +180,17 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
       }
     : undefined;
 
-  const settle = (list: Row[]) => {
+  const settle = (list: TitleRow[]) => {
     const why = selectionError(list, cols);
     if (why) notify.warning(why);
     else setSettling(list);
   };
 
-  const edit = (row: Row) => {
+  const edit = (row: TitleRow) => {
     navigate(editHref(meta, recordId(meta, row)), { state: { record: row } });
   };
 
-  const askDelete = (row: Row) =>
+  const askDelete = (row: TitleRow) =>
     dialogs.confirm({
       title: 'Excluir registro',
       text: `Deseja excluir o ${titleName(row, cols)}?`,
@@ -230,16 +227,16 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
     </button>
   );
 
-  const actions = (row: Row) => (
+  const actions = (row: TitleRow) => (
     <>
       {perms.canUpdate && isOpen(row, cols) && iconButton('Baixar', 'payments', () => settle([row]), 'text-secondary')}
-      {toCents(row[cols.paid]) > 0 && iconButton('Baixas', 'receipt', () => setSettlementsOf(row))}
+      {toCents(titleValue(row, cols, 'paid')) > 0 && iconButton('Baixas', 'receipt', () => setSettlementsOf(row))}
       {withSlips && (
         <button
           type="button"
           title="Boleto"
           aria-label="Boleto"
-          data-testid={`titulo-boleto-${String(row[cols.key])}`}
+          data-testid={`titulo-boleto-${String(titleValue(row, cols, 'key'))}`}
           className="rounded p-1 text-primary hover:bg-slate-100"
           onClick={() => setSlipOf(row)}
         >
@@ -251,7 +248,7 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
     </>
   );
 
-  const tone = (row: Row) => (isOverdue(row, cols, today) ? ('danger' as const) : undefined);
+  const tone = (row: TitleRow) => (isOverdue(row, cols, today) ? ('danger' as const) : undefined);
 
   return (
     <section className="space-y-3">

@@ -46,6 +46,3 @@ export const idValue = (v: unknown): string | number | null => {
   if (s === '') return null;
   return /^\d+$/.test(s) && s.length < 16 ? Number(s) : s;
 };
-
-/** An answer's list (anything else: none). */
-export const rowsOf = <T = Record<string, unknown>>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);

@@ -5,7 +5,8 @@ import { addDays, apiDateOf, formatDate } from '../../lib/format';
 import { ResourceActionDocument, ResourceListDocument } from '../../lib/resources/documents';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
 import { notify } from '../../lib/toast';
-import { clientesMeta, payablesSettlementMeta, receivablesMeta, payablesMeta } from '../../test/fixtures';
+import type { Row } from '../../lib/api';
+import { clientesMeta, mockRow, payablesSettlementMeta, receivablesMeta, payablesMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import CustomerCredit from './CustomerCredit';
 import FreeReceiptPage from './FreeReceiptPage';
@@ -50,23 +51,24 @@ const actionMock = (
   maxUsageCount,
 });
 
-const title = (over: Record<string, unknown>) => ({
-  CRCB_ID: 31,
-  CRCB_CLI_ID: 5,
-  CLI_DESCRICAO: 'JOÃO DA SILVA',
-  CRCB_DOCUMENTO: '40/1',
-  CRCB_PARCELA: 1,
-  CRCB_QTD_PARCELAS: 2,
-  CRCB_DTA_EMIS: '2026-10-01',
-  CRCB_DTA_VCTO: YESTERDAY,
-  CRCB_VLR_CTA: '100.00',
-  CRCB_VLR_PAGO: '0.00',
-  SALDO: '100.00',
-  CRCB_SITUACAO: 'A',
-  CRCB_BCO_ID: null,
-  CRCB_FRMP_ID: null,
-  ...over,
-});
+const title = (over: { [C in keyof Row<'contasreceber'>]?: unknown }) =>
+  mockRow('contasreceber', {
+    CRCB_ID: 31,
+    CRCB_CLI_ID: 5,
+    CLI_DESCRICAO: 'JOÃO DA SILVA',
+    CRCB_DOCUMENTO: '40/1',
+    CRCB_PARCELA: 1,
+    CRCB_QTD_PARCELAS: 2,
+    CRCB_DTA_EMIS: '2026-10-01',
+    CRCB_DTA_VCTO: YESTERDAY,
+    CRCB_VLR_CTA: '100.00',
+    CRCB_VLR_PAGO: '0.00',
+    SALDO: '100.00',
+    CRCB_SITUACAO: 'A',
+    CRCB_BCO_ID: null,
+    CRCB_FRMP_ID: null,
+    ...over,
+  });
 const overdue = title({});
 const upcoming = title({ CRCB_ID: 32, CRCB_PARCELA: 2, CRCB_DTA_VCTO: addDays(TODAY, 30) });
 const paid = title({

@@ -2,12 +2,13 @@
 // an account's imported statements (OFX), the system's movements (MBCA_*) each is matched to,
 // the server's suggestions for a pending one, and the account's balance per statement and per
 // system. Money travels as the API's text ('123.45'), dates as yyyy-MM-dd.
-import type { Row } from '../../components/tables/types';
+import { listOf, reading, readings, rowsOf, valueOf, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
-import { rowsOf } from './bankFields';
 
 export const RECONCILIATION = 'conciliacaobancaria';
+/** The register of the bank movements (useBankCalls' MOVEMENTS). */
+const MOVEMENTS = 'movimentacaobancaria';
 
 export const LINE_SITUATIONS: Record<string, string> = { P: 'Pendente', C: 'Conciliado' };
 export const DIRECTIONS: Record<string, string> = { C: 'Crédito', D: 'Débito' };
@@ -19,9 +20,12 @@ export const SITUATION_FILTER = [
   { value: 'T', text: 'Todos' },
 ];
 
+/** A bank movement (`movimentacaobancaria`, MBCA_*): a row of the register, or the part of one the reconciliation calls answer. */
+export type Movement = Row<typeof MOVEMENTS>;
+
 export interface Suggestion {
   ids: unknown[];
-  movements: Row[];
+  movements: Movement[];
   value: string;
   reason: string;
 }
@@ -35,7 +39,7 @@ export interface StatementLine {
   history: string;
   document: string;
   situation: string;
-  movements: Row[];
+  movements: Movement[];
   suggestions: Suggestion[];
 }
 
@@ -43,8 +47,12 @@ const text = (v: unknown) => (v == null ? '' : String(v));
 const day = (v: unknown) => text(v).slice(0, 10);
 const apiMoney = (v: unknown) => centsToApi(toCents(v));
 
+/**
+ * What `pendentes` answers (no schema yet): the statement lines, rows of the register (CONB_*)
+ * each with the movements it is matched to and the server's suggestions (services/finance).
+ */
 export function statementLines(answer: unknown): StatementLine[] {
-  return rowsOf<Row>(answer).map((r) => ({
+  return readings<keyof Row<typeof RECONCILIATION> | 'MOVIMENTOS' | 'SUGESTOES'>(answer).map((r) => ({
     id: r.CONB_ID,
     date: day(r.CONB_DTA),
     type: text(r.CONB_TIPO),
@@ -52,10 +60,10 @@ export function statementLines(answer: unknown): StatementLine[] {
     history: text(r.CONB_HISTORICO),
     document: text(r.CONB_DOCUMENTO),
     situation: text(r.CONB_SITUACAO) || 'P',
-    movements: rowsOf<Row>(r.MOVIMENTOS),
-    suggestions: rowsOf<Row>(r.SUGESTOES).map((s) => {
-      const movements = rowsOf<Row>(s.MOVIMENTOS);
-      const ids = rowsOf<unknown>(s.MBCA_IDS);
+    movements: rowsOf(MOVEMENTS, r.MOVIMENTOS),
+    suggestions: readings<'MOVIMENTOS' | 'MBCA_IDS' | 'VALOR' | 'MOTIVO'>(r.SUGESTOES).map((s) => {
+      const movements = rowsOf(MOVEMENTS, s.MOVIMENTOS);
+      const ids = listOf(s.MBCA_IDS);
       return {
         ids: ids.length ? ids : movements.map((m) => m.MBCA_ID),
         movements,
@@ -67,12 +75,15 @@ export function statementLines(answer: unknown): StatementLine[] {
 }
 
 /** The pendentes body: the account, the situation ('' all) and the period when given. */
-export function linesBody(
-  bankId: unknown,
-  situation: string,
-  from: string | null,
-  to: string | null,
-): Record<string, unknown> {
+/** What `pendentes` takes: the account, the situation ('' all) and the period. */
+export interface LinesBody {
+  BCO_ID: unknown;
+  SITUACAO: string;
+  DATA_INI?: string;
+  DATA_FIM?: string;
+}
+
+export function linesBody(bankId: unknown, situation: string, from: string | null, to: string | null): LinesBody {
   return {
     BCO_ID: bankId,
     SITUACAO: situation === 'T' ? '' : situation,
@@ -93,7 +104,9 @@ export interface ReconciliationBalance {
 }
 
 export function reconciliationBalance(answer: unknown): ReconciliationBalance {
-  const a = (answer ?? {}) as Row;
+  const a = reading<'SALDO_EXTRATO' | 'DATA_EXTRATO' | 'SALDO_SISTEMA' | 'DIFERENCA' | 'PENDENTES' | 'VALOR_PENDENTE'>(
+    answer,
+  );
   return {
     statement: a.SALDO_EXTRATO == null ? '' : apiMoney(a.SALDO_EXTRATO),
     statementDate: day(a.DATA_EXTRATO),
@@ -120,12 +133,12 @@ export interface OfxAnswer {
 }
 
 export function ofxAnswer(answer: unknown): OfxAnswer {
-  const a = (answer ?? {}) as Row;
+  const a = reading<'IMPORTADOS' | 'IGNORADOS' | 'SUGERIDOS' | 'EXTRATOS'>(answer);
   return {
     imported: Number(a.IMPORTADOS ?? 0) || 0,
     ignored: Number(a.IGNORADOS ?? 0) || 0,
     suggested: Number(a.SUGERIDOS ?? 0) || 0,
-    statements: rowsOf<Row>(a.EXTRATOS).map((e) => ({
+    statements: readings<'CONTA' | 'INICIO' | 'FIM' | 'SALDO' | 'DATA_SALDO'>(a.EXTRATOS).map((e) => ({
       account: text(e.CONTA),
       start: day(e.INICIO),
       end: day(e.FIM),
@@ -136,19 +149,22 @@ export function ofxAnswer(answer: unknown): OfxAnswer {
 }
 
 /** What the chosen movements add up to, in cents. */
-export const movementsCents = (rows: Row[]) => rows.reduce((t, m) => t + toCents(m.MBCA_VALOR), 0);
+export const movementsCents = (rows: Movement[]) => rows.reduce((t, m) => t + toCents(m.MBCA_VALOR), 0);
 
 /**
  * The account's movements a line may be matched to by hand: those of its direction not yet
- * matched to a statement line (the ids the loaded lines hold, and rows the server marks as
- * reconciled).
+ * matched to a statement line (the ids the loaded lines hold, and rows marked as reconciled).
+ * MBCA_CONCILIADO and MBCA_CONB_ID are no columns of the register's row schema (the server
+ * sends neither today): they are read as unknown, a guard should a row carry them.
  */
-export function openMovements(rows: Row[], lines: StatementLine[]): Row[] {
+export function openMovements(rows: Movement[], lines: StatementLine[]): Movement[] {
   const matched = new Set(lines.flatMap((l) => l.movements.map((m) => String(m.MBCA_ID))));
-  return rows.filter(
-    (m) =>
+  return rows.filter((m) => {
+    const statementLine = valueOf(m, 'MBCA_CONB_ID');
+    return (
       !matched.has(String(m.MBCA_ID)) &&
-      !isTrue(m.MBCA_CONCILIADO) &&
-      (m.MBCA_CONB_ID == null || m.MBCA_CONB_ID === ''),
-  );
+      !isTrue(valueOf(m, 'MBCA_CONCILIADO')) &&
+      (statementLine == null || statementLine === '')
+    );
+  });
 }

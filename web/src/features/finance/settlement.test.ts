@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { receivablesMeta } from '../../test/fixtures';
+import type { Row } from '../../lib/api';
+import { mockRow, receivablesMeta } from '../../test/fixtures';
 import {
   applyPreview,
   editLine,
@@ -16,18 +17,19 @@ import { titleColumns, type TitleColumns } from './titles';
 
 const cols = titleColumns(receivablesMeta) as TitleColumns;
 
-const title = (id: number, balance: string, over: Record<string, unknown> = {}) => ({
-  CRCB_ID: id,
-  CRCB_CLI_ID: 5,
-  CLI_DESCRICAO: 'JOÃO DA SILVA',
-  CRCB_DTA_VCTO: '2026-11-10',
-  CRCB_VLR_CTA: balance,
-  SALDO: balance,
-  CRCB_SITUACAO: 'A',
-  CRCB_BCO_ID: 1,
-  CRCB_FRMP_ID: 2,
-  ...over,
-});
+const title = (id: number, balance: string, over: { [C in keyof Row<'contasreceber'>]?: unknown } = {}) =>
+  mockRow('contasreceber', {
+    CRCB_ID: id,
+    CRCB_CLI_ID: 5,
+    CLI_DESCRICAO: 'JOÃO DA SILVA',
+    CRCB_DTA_VCTO: '2026-11-10',
+    CRCB_VLR_CTA: balance,
+    SALDO: balance,
+    CRCB_SITUACAO: 'A',
+    CRCB_BCO_ID: 1,
+    CRCB_FRMP_ID: 2,
+    ...over,
+  });
 
 describe('settlement lines', () => {
   it('start by settling each balance, charges at zero', () => {

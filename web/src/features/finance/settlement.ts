@@ -4,18 +4,18 @@
 // be, and the body of the settlement call (`baixa`).
 //
 // Money is edited as pt-BR text ('1.234,56') and summed in cents.
-import type { Row } from '../../components/tables/types';
+import { valueOf, type Reading } from '../../lib/api';
 import { centsToApi, centsToField, formatMoney, toCents } from '../../lib/format';
-import { isOpen, type TitleColumns } from './titles';
+import { isOpen, titleValue, type TitleColumns, type TitleNames, type TitleRow } from './titles';
 
 export type ChargeField = 'interest' | 'fine';
 export type LineField = 'value' | ChargeField | 'discount';
 
 export interface SettleLine {
   /** The title's id (its key column). */
-  id: unknown;
+  id: number | null | undefined;
   /** The title as the list showed it. */
-  row: Row;
+  row: TitleRow;
   /** What is left to pay, in cents. */
   balance: number;
   value: string;
@@ -30,11 +30,11 @@ export interface SettleLine {
 }
 
 /** The chosen titles, each settled by its whole balance, charges at zero until the preview comes. */
-export function startLines(rows: Row[], cols: TitleColumns): SettleLine[] {
+export function startLines(rows: TitleRow[], cols: TitleColumns): SettleLine[] {
   return rows.map((row) => {
-    const balance = toCents(row[cols.balance]);
+    const balance = toCents(titleValue(row, cols, 'balance'));
     return {
-      id: row[cols.key],
+      id: titleValue(row, cols, 'key'),
       row,
       balance,
       value: centsToField(balance),
@@ -60,13 +60,20 @@ export function previewBody(date: string, lines: SettleLine[]) {
   return { DATA: date, TITULOS: lines.map((l) => ({ ID: l.id, VALOR: centsToApi(toCents(l.value)) })) };
 }
 
+/** What `calculo` answers of each title (no schema yet: read here). */
+export type PreviewField = 'ID' | 'JUROS' | 'MULTA' | 'DIAS_ATRASO' | 'PODE_BAIXAR' | 'msg';
+
 /**
  * The preview's rows (one per title: JUROS, MULTA, DIAS_ATRASO, PODE_BAIXAR, msg, keyed by the
  * title's key column) merged into the lines; charges the user typed stay.
  */
-export function applyPreview(lines: SettleLine[], preview: Row[], key: string): SettleLine[] {
+export function applyPreview<K extends string>(
+  lines: SettleLine[],
+  preview: Reading<K | PreviewField>[],
+  key: K,
+): SettleLine[] {
   return lines.map((line) => {
-    const p = preview.find((r) => String(r[key] ?? r.ID) === String(line.id));
+    const p = preview.find((r) => String(valueOf(r, key) ?? r.ID) === String(line.id));
     if (!p) return line;
     return {
       ...line,
@@ -128,8 +135,17 @@ export interface SettlementHeader {
 
 const idValue = (v: string) => (/^\d+$/.test(v) && v.length < 16 ? Number(v) : v);
 
+/** What `baixa` takes (no schema yet: the legacy body). */
+export interface SettlementBody {
+  DATA: string;
+  BCO_ID?: string | number;
+  FRMP_ID?: string | number;
+  OBS?: string;
+  TITULOS: { ID: SettleLine['id']; VALOR: string; JUROS: string; MULTA: string; DESCONTO: string }[];
+}
+
 /** The body of `baixa`: the date, account, method and remarks, and each title's amounts. */
-export function settlementBody(header: SettlementHeader, lines: SettleLine[]): Record<string, unknown> {
+export function settlementBody(header: SettlementHeader, lines: SettleLine[]): SettlementBody {
   return {
     DATA: header.date,
     ...(header.bank ? { BCO_ID: idValue(header.bank) } : {}),
@@ -149,17 +165,17 @@ export function settlementBody(header: SettlementHeader, lines: SettleLine[]): R
  * Why these titles cannot be settled together, or null: only open ones, all of the same
  * customer or supplier (`personLabel`: 'Cliente', 'Fornecedor').
  */
-export function selectionError(rows: Row[], cols: TitleColumns): string | null {
+export function selectionError(rows: TitleRow[], cols: TitleColumns): string | null {
   if (rows.length === 0) return 'Selecione os títulos a baixar.';
   if (rows.some((r) => !isOpen(r, cols))) return 'Somente títulos em aberto podem ser baixados.';
-  const persons = new Set(rows.map((r) => String(r[cols.person.name] ?? '')));
+  const persons = new Set(rows.map((r) => String(titleValue(r, cols, 'person') ?? '')));
   if (persons.size > 1) return `Selecione títulos de um mesmo ${cols.person.label.toLowerCase()}.`;
   return null;
 }
 
-/** The value of one (or a shared) field of the titles, or '' when they differ: the account and method proposed. */
-export function sharedValue(rows: Row[], field: string | null | undefined): string {
-  if (!field) return '';
-  const values = new Set(rows.map((r) => (r[field] == null ? '' : String(r[field]))));
+/** The account or method of the titles, or '' when they differ: the ones proposed. */
+export function sharedValue(rows: TitleRow[], column: TitleNames['bank' | 'method'] | null | undefined): string {
+  if (!column) return '';
+  const values = new Set(rows.map((r) => String(valueOf(r, column) ?? '')));
   return values.size === 1 ? [...values][0] : '';
 }

@@ -5,7 +5,8 @@ import { addDays, apiDateOf } from '../../lib/format';
 import { ResourceActionDocument, ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
 import { notify } from '../../lib/toast';
-import { clientesMeta, receivablesMeta } from '../../test/fixtures';
+import type { Row } from '../../lib/api';
+import { clientesMeta, mockRow, receivablesMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import TitlesListPage, { TITLES_LIMIT } from './TitlesListPage';
 
@@ -45,45 +46,47 @@ const actionMock = (action: string, params: object, body: unknown, answer: unkno
   result: { data: { resourceAction: answer } },
 });
 
-const title = (over: Record<string, unknown> = {}) => ({
-  CRCB_ID: 31,
-  CRCB_CLI_ID: 5,
-  CLI_DESCRICAO: 'JOÃO DA SILVA',
-  CRCB_DOCUMENTO: '40/1',
-  CRCB_PARCELA: 1,
-  CRCB_QTD_PARCELAS: 2,
-  CRCB_DTA_EMIS: '2026-10-01',
-  CRCB_DTA_VCTO: addDays(TODAY, 10),
-  CRCB_VLR_CTA: '1234.56',
-  CRCB_VLR_PAGO: '0.00',
-  SALDO: '1234.56',
-  CRCB_SITUACAO: 'A',
-  CRCB_BCO_ID: null,
-  CRCB_FRMP_ID: null,
-  ...over,
-});
+const title = (over: { [C in keyof Row<'contasreceber'>]?: unknown } = {}) =>
+  mockRow('contasreceber', {
+    CRCB_ID: 31,
+    CRCB_CLI_ID: 5,
+    CLI_DESCRICAO: 'JOÃO DA SILVA',
+    CRCB_DOCUMENTO: '40/1',
+    CRCB_PARCELA: 1,
+    CRCB_QTD_PARCELAS: 2,
+    CRCB_DTA_EMIS: '2026-10-01',
+    CRCB_DTA_VCTO: addDays(TODAY, 10),
+    CRCB_VLR_CTA: '1234.56',
+    CRCB_VLR_PAGO: '0.00',
+    SALDO: '1234.56',
+    CRCB_SITUACAO: 'A',
+    CRCB_BCO_ID: null,
+    CRCB_FRMP_ID: null,
+    ...over,
+  });
 
 const LINE = '00190.00009 01234.567004 00000.000000 1 00000000123456';
 const PIX = '00020101021226830014br.gov.bcb.pix6304ABCD';
-const slipRow = (over: Record<string, unknown> = {}) => ({
-  BOL_ID: 7,
-  BOL_EMP_ID: 1,
-  BOL_BCO_ID: 1,
-  BOL_CRCB_ID: 31,
-  BOL_CLI_NOME: 'JOÃO DA SILVA',
-  BOL_NOSSO_NUMERO: '00012345',
-  BOL_DTA_EMIS: TODAY,
-  BOL_DTA_VCTO: '2026-12-10',
-  BOL_VALOR: '1234.56',
-  BOL_CODIGO_BARRAS: '00191000000000000000000000000000000000000000',
-  BOL_LINHA_DIGITAVEL: LINE,
-  BOL_PIX_COPIA_COLA: PIX,
-  BOL_SITUACAO: 'R',
-  BOL_OCORRENCIA: '02 - Entrada confirmada',
-  BOL_VLR_PAGO: null,
-  BOL_DTA_PAG: null,
-  ...over,
-});
+const slipRow = (over: { [C in keyof Row<'boletos'>]?: unknown } = {}) =>
+  mockRow('boletos', {
+    BOL_ID: 7,
+    BOL_EMP_ID: 1,
+    BOL_BCO_ID: 1,
+    BOL_CRCB_ID: 31,
+    BOL_CLI_NOME: 'JOÃO DA SILVA',
+    BOL_NOSSO_NUMERO: '00012345',
+    BOL_DTA_EMIS: TODAY,
+    BOL_DTA_VCTO: '2026-12-10',
+    BOL_VALOR: '1234.56',
+    BOL_CODIGO_BARRAS: '00191000000000000000000000000000000000000000',
+    BOL_LINHA_DIGITAVEL: LINE,
+    BOL_PIX_COPIA_COLA: PIX,
+    BOL_SITUACAO: 'R',
+    BOL_OCORRENCIA: '02 - Entrada confirmada',
+    BOL_VLR_PAGO: null,
+    BOL_DTA_PAG: null,
+    ...over,
+  });
 
 beforeEach(() => {
   window.innerWidth = 1920;

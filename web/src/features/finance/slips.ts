@@ -2,7 +2,7 @@
 // is on screen, whichever call answered it (`gerar`, `atualizar` or `titulo`), what the
 // server says when it checks one at the bank (`verificar`) and what a bank return file did
 // to each slip (`retorno`). Money travels as the API's text ('123.45'), dates as yyyy-MM-dd.
-import type { Row } from '../../components/tables/types';
+import { listOf, reading, readings, rowOf, type Reading, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
 
@@ -48,11 +48,29 @@ const text = (v: unknown) => (v == null ? '' : String(v));
 const day = (v: unknown) => text(v).slice(0, 10);
 const moneyText = (v: unknown) => centsToApi(toCents(v));
 const orNull = (v: unknown) => (v == null || String(v).trim() === '' ? null : String(v));
+const idOf = (v: unknown): number | string => (typeof v === 'number' ? v : text(v));
+
+// The slips' calls have no schemas yet (legacy calls): their answers are read here by the
+// names the screens use. `titulo` and `baixa` answer the slip's row of the register.
+
+/** What `gerar` and `atualizar` answer of a slip. */
+export type IssuedSlip = Reading<
+  | 'BOL_ID'
+  | 'CRCB_ID'
+  | 'NOSSO_NUMERO'
+  | 'CODIGO_BARRAS'
+  | 'LINHA_DIGITAVEL'
+  | 'PIX_COPIA_COLA'
+  | 'VALOR'
+  | 'DTA_VCTO'
+  | 'BOL_SITUACAO'
+  | 'BOL_OCORRENCIA'
+>;
 
 /** A slip answered by `gerar` or `atualizar` ({BOL_ID, CRCB_ID, NOSSO_NUMERO, ...}). */
-export function slipOfIssue(a: Row, situation = 'G'): Slip {
+export function slipOfIssue(a: IssuedSlip, situation = 'G'): Slip {
   return {
-    id: a.BOL_ID as number,
+    id: idOf(a.BOL_ID),
     titleId: a.CRCB_ID,
     ourNumber: text(a.NOSSO_NUMERO),
     barcode: text(a.CODIGO_BARRAS),
@@ -68,9 +86,9 @@ export function slipOfIssue(a: Row, situation = 'G'): Slip {
 }
 
 /** A slip row (BOL_* fields: `titulo`, `baixa`). */
-export function slipOfRow(r: Row): Slip {
+export function slipOfRow(r: Row<'boletos'>): Slip {
   return {
-    id: r.BOL_ID as number,
+    id: idOf(r.BOL_ID),
     titleId: r.BOL_CRCB_ID,
     ourNumber: text(r.BOL_NOSSO_NUMERO),
     barcode: text(r.BOL_CODIGO_BARRAS),
@@ -80,21 +98,21 @@ export function slipOfRow(r: Row): Slip {
     due: day(r.BOL_DTA_VCTO),
     situation: text(r.BOL_SITUACAO),
     occurrence: text(r.BOL_OCORRENCIA),
-    paidValue: r.BOL_VLR_PAGO == null || r.BOL_VLR_PAGO === '' ? null : moneyText(r.BOL_VLR_PAGO),
+    paidValue: r.BOL_VLR_PAGO == null ? null : moneyText(r.BOL_VLR_PAGO),
     paidOn: orNull(r.BOL_DTA_PAG) && day(r.BOL_DTA_PAG),
   };
 }
 
 /** What `titulo` answered: the active slip, or null (null, an empty answer or a 204). */
 export function activeSlip(answer: unknown): Slip | null {
-  const row = Array.isArray(answer) ? (answer[0] as Row | undefined) : (answer as Row | null | undefined);
-  if (!row || typeof row !== 'object' || row.BOL_ID == null) return null;
+  const row = rowOf('boletos', Array.isArray(answer) ? answer[0] : answer);
+  if (!row || row.BOL_ID == null) return null;
   return slipOfRow(row);
 }
 
 /** What `gerar` answered: one slip per receivable. */
 export function issuedSlips(answer: unknown): Slip[] {
-  const rows = Array.isArray(answer) ? (answer as Row[]) : answer && typeof answer === 'object' ? [answer as Row] : [];
+  const rows: IssuedSlip[] = Array.isArray(answer) ? readings(answer) : [reading(answer)];
   return rows.filter((r) => r.BOL_ID != null).map((r) => slipOfIssue(r));
 }
 
@@ -119,9 +137,9 @@ export interface SlipCheck {
 }
 
 export function slipCheck(answer: unknown): SlipCheck {
-  const a = (answer ?? {}) as Row;
+  const a = reading<'BOL_SITUACAO' | 'SITUACAO_DESCRICAO' | 'REGISTRADO' | 'PAGO' | 'OCORRENCIAS'>(answer);
   const situation = text(a.BOL_SITUACAO);
-  const list = Array.isArray(a.OCORRENCIAS) ? (a.OCORRENCIAS as Row[]) : [];
+  const list = readings<'DATA' | 'CODIGO' | 'DESCRICAO' | 'MOTIVOS'>(a.OCORRENCIAS);
   return {
     situation,
     situationText: text(a.SITUACAO_DESCRICAO) || slipSituationText(situation),
@@ -131,7 +149,7 @@ export function slipCheck(answer: unknown): SlipCheck {
       date: text(o.DATA),
       code: text(o.CODIGO),
       description: text(o.DESCRICAO),
-      reasons: Array.isArray(o.MOTIVOS) ? (o.MOTIVOS as unknown[]).map(text).join(', ') : text(o.MOTIVOS),
+      reasons: Array.isArray(o.MOTIVOS) ? listOf(o.MOTIVOS).map(text).join(', ') : text(o.MOTIVOS),
     })),
   };
 }
@@ -174,13 +192,35 @@ const moneyOrNull = (v: unknown) => (v == null || v === '' ? null : moneyText(v)
 
 /** What processing a bank return file answered. */
 export function returnAnswer(answer: unknown): ReturnAnswer {
-  const a = (answer ?? {}) as Row;
-  const lines = Array.isArray(a.TITULOS) ? (a.TITULOS as Row[]) : [];
+  const a = reading<
+    | 'ARQUIVO'
+    | 'LEIAUTE'
+    | 'JA_PROCESSADO'
+    | 'AVISOS'
+    | 'LIQUIDADOS'
+    | 'REGISTRADOS'
+    | 'RECUSADOS'
+    | 'BAIXADOS'
+    | 'IGNORADOS'
+    | 'TITULOS'
+  >(answer);
+  const lines = readings<
+    | 'NOSSO_NUMERO'
+    | 'BOL_ID'
+    | 'CRCB_ID'
+    | 'OCORRENCIA'
+    | 'DESCRICAO'
+    | 'MOTIVOS'
+    | 'VALOR_PAGO'
+    | 'JUROS'
+    | 'TARIFA'
+    | 'RESULTADO'
+  >(a.TITULOS);
   return {
     file: text(a.ARQUIVO),
     layout: text(a.LEIAUTE),
     alreadyProcessed: isTrue(a.JA_PROCESSADO),
-    warnings: Array.isArray(a.AVISOS) ? (a.AVISOS as unknown[]).map(text) : [],
+    warnings: listOf(a.AVISOS).map(text),
     settled: count(a.LIQUIDADOS),
     registered: count(a.REGISTRADOS),
     refused: count(a.RECUSADOS),
@@ -192,7 +232,7 @@ export function returnAnswer(answer: unknown): ReturnAnswer {
       titleId: l.CRCB_ID,
       occurrence: text(l.OCORRENCIA),
       description: text(l.DESCRICAO),
-      reasons: Array.isArray(l.MOTIVOS) ? (l.MOTIVOS as unknown[]).map(text).join(', ') : text(l.MOTIVOS),
+      reasons: Array.isArray(l.MOTIVOS) ? listOf(l.MOTIVOS).map(text).join(', ') : text(l.MOTIVOS),
       paid: moneyOrNull(l.VALOR_PAGO),
       interest: moneyOrNull(l.JUROS),
       fee: moneyOrNull(l.TARIFA),
@@ -203,6 +243,16 @@ export function returnAnswer(answer: unknown): ReturnAnswer {
 
 // ------------------------------------------------------------------------------ bodies
 
+/** What `atualizar` takes: the slip and what changes of it. */
+export interface SlipUpdateBody {
+  EMP_ID: number;
+  BOL_ID: Slip['id'];
+  /** yyyy-MM-dd. */
+  DTA_VCTO?: string;
+  /** The API's money text. */
+  VALOR?: string;
+}
+
 /**
  * `atualizar`: only what changed goes (a new due date, yyyy-MM-dd; a new value, in cents);
  * null when nothing did.
@@ -211,9 +261,9 @@ export function updateBody(
   emp: number,
   slip: Slip,
   { due, cents }: { due: string | null; cents: number | null },
-): Record<string, unknown> | null {
-  const body: Record<string, unknown> = { EMP_ID: emp, BOL_ID: slip.id };
+): SlipUpdateBody | null {
+  const body: SlipUpdateBody = { EMP_ID: emp, BOL_ID: slip.id };
   if (due && due !== slip.due) body.DTA_VCTO = due;
   if (cents != null && cents !== toCents(slip.value)) body.VALOR = centsToApi(cents);
-  return Object.keys(body).length > 2 ? body : null;
+  return body.DTA_VCTO !== undefined || body.VALOR !== undefined ? body : null;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientesMeta, payablesMeta, receivablesMeta } from '../../test/fixtures';
+import type { FormValues } from '../../components/fields/types';
+import type { Row } from '../../lib/api';
+import { clientesMeta, mockRow, payablesMeta, receivablesMeta } from '../../test/fixtures';
 import { fieldOfReceiptMessage, freeReceiptBody } from './FreeReceiptPage';
 import { payablesBody } from './PayablesSettlementPage';
 import {
@@ -20,21 +22,22 @@ const receivables = titleColumns(receivablesMeta) as TitleColumns;
 const payables = titleColumns(payablesMeta) as TitleColumns;
 const TODAY = '2026-11-24';
 
-const title = (over: Record<string, unknown>) => ({
-  CRCB_ID: 1,
-  CRCB_CLI_ID: 5,
-  CLI_DESCRICAO: 'JOÃO DA SILVA',
-  CRCB_DOCUMENTO: '40/1',
-  CRCB_PARCELA: 1,
-  CRCB_QTD_PARCELAS: 3,
-  CRCB_DTA_EMIS: '2026-10-01',
-  CRCB_DTA_VCTO: '2026-11-30',
-  CRCB_VLR_CTA: '100.00',
-  CRCB_VLR_PAGO: '0.00',
-  SALDO: '100.00',
-  CRCB_SITUACAO: 'A',
-  ...over,
-});
+const title = (over: { [C in keyof Row<'contasreceber'>]?: unknown }) =>
+  mockRow('contasreceber', {
+    CRCB_ID: 1,
+    CRCB_CLI_ID: 5,
+    CLI_DESCRICAO: 'JOÃO DA SILVA',
+    CRCB_DOCUMENTO: '40/1',
+    CRCB_PARCELA: 1,
+    CRCB_QTD_PARCELAS: 3,
+    CRCB_DTA_EMIS: '2026-10-01',
+    CRCB_DTA_VCTO: '2026-11-30',
+    CRCB_VLR_CTA: '100.00',
+    CRCB_VLR_PAGO: '0.00',
+    SALDO: '100.00',
+    CRCB_SITUACAO: 'A',
+    ...over,
+  });
 
 describe('title registers by their metadata', () => {
   it('finds the roles of the receivables and payables fields', () => {
@@ -93,7 +96,7 @@ describe('overdue titles', () => {
 });
 
 describe('list filters -> where', () => {
-  const where = (values: Record<string, unknown>) => titleWhere(receivables, { ...initialFilter(), ...values }, TODAY);
+  const where = (values: FormValues) => titleWhere(receivables, { ...initialFilter(), ...values }, TODAY);
 
   it('offers period, dates, person, bank and situation', () => {
     expect(titleFilterFields(receivables).map((f) => [f.name, f.type, f.text])).toEqual([

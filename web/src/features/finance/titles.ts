@@ -1,10 +1,12 @@
 // The titles of the finance registers (receivables `contasreceber`, payables `contaspagar` and
-// the payables settlement screen's `baixacontaspagar`), read from their metadata: which field
-// is the customer or supplier, the dates, the amounts and the status. The list's filters
+// the payables settlement screen's `baixacontaspagar`): each side's columns by role (the
+// customer or supplier, the dates, the amounts, the status) in a map the compiler checks
+// against the register's generated row type, and their metadata (labels, references) for the
+// screens' filters and forms. The list's filters
 // (period, situation, person, bank) become the `where` of `resourceList`, and the list's
 // totals and overdue rows are worked out here.
 import type { FieldDescriptor, FormValues } from '../../components/fields/types';
-import type { Row } from '../../components/tables/types';
+import type { ColumnOf, ListWhere, Row } from '../../lib/api';
 import { addDays, toApiDate, toCents } from '../../lib/format';
 import { RANGE_FROM, RANGE_TO } from '../../lib/resources/listFilters';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
@@ -15,62 +17,150 @@ type FieldMeta = ResourceMeta['fields'][number];
 export const OPEN_STATUSES = ['A', 'P'];
 export const PAID_STATUS = 'Q';
 
-/** The fields of a title register, by their role. */
-export interface TitleColumns {
-  /** CRCB_ID, CMPD_ID. */
-  key: string;
-  /** The customer (receivables) or supplier (payables): a required autocomplete reference. */
-  person: FieldMeta;
+/** The registers of titles: the receivables, the payables and the payables settlement screen's (the same rows). */
+export type TitleRegister = 'contasreceber' | 'contaspagar' | 'baixacontaspagar';
+/** A title as the server answers it: a row of one of the title registers. */
+export type TitleRow = Row<TitleRegister>;
+
+/** What the column of each role holds, on either side. */
+interface RoleValues {
+  key: number;
+  /** The customer (receivables) or supplier (payables). */
+  person: number;
   /** The person's name kept on the title (the register's label field). */
   personName: string;
-  document: string | null;
-  instalment: string | null;
-  instalments: string | null;
+  document: string;
+  instalment: number;
+  instalments: number;
+  issued: string;
+  due: string;
+  /** What the title is worth. */
+  value: number;
+  paid: number;
+  balance: number;
+  status: string;
+  bank: number;
+  method: number;
+}
+export type TitleRole = keyof RoleValues;
+
+/** A side's column of each role: the compiler checks each name, and what it holds, against the register's row. */
+type SideColumns<R extends TitleRegister> = { readonly [K in TitleRole]: ColumnOf<Row<R>, RoleValues[K]> };
+
+/** The receivables' columns (`contasreceber`, CRCB_*). */
+export const RECEIVABLE_COLUMNS = {
+  key: 'CRCB_ID',
+  person: 'CRCB_CLI_ID',
+  personName: 'CLI_DESCRICAO',
+  document: 'CRCB_DOCUMENTO',
+  instalment: 'CRCB_PARCELA',
+  instalments: 'CRCB_QTD_PARCELAS',
+  issued: 'CRCB_DTA_EMIS',
+  due: 'CRCB_DTA_VCTO',
+  value: 'CRCB_VLR_CTA',
+  paid: 'CRCB_VLR_PAGO',
+  balance: 'SALDO',
+  status: 'CRCB_SITUACAO',
+  bank: 'CRCB_BCO_ID',
+  method: 'CRCB_FRMP_ID',
+} as const satisfies SideColumns<'contasreceber'>;
+
+/** The payables' columns (`contaspagar` and `baixacontaspagar`, CMPD_*). */
+export const PAYABLE_COLUMNS = {
+  key: 'CMPD_ID',
+  person: 'CMPD_COMP_FORN_ID',
+  personName: 'FORN_DESCRICAO',
+  document: 'CMPD_DOCUMENTO',
+  instalment: 'CMPD_PARCELA',
+  instalments: 'CMPD_QTD_PARCELAS',
+  issued: 'CMPD_DTA_EMIS',
+  due: 'CMPD_DTA_VCTO',
+  value: 'CMPD_VLR_TITULO',
+  paid: 'CMPD_VLR_PAGO',
+  balance: 'SALDO',
+  status: 'CMPD_SITUACAO',
+  bank: 'CMPD_BCO_ID',
+  method: 'CMPD_FRMP_ID',
+} as const satisfies SideColumns<'contaspagar'> & SideColumns<'baixacontaspagar'>;
+
+const SIDES = {
+  contasreceber: RECEIVABLE_COLUMNS,
+  contaspagar: PAYABLE_COLUMNS,
+  baixacontaspagar: PAYABLE_COLUMNS,
+} as const satisfies { [R in TitleRegister]: SideColumns<R> };
+
+/** One side's columns by role. */
+export type TitleNames = (typeof SIDES)[TitleRegister];
+
+const isTitleRegister = (name: string): name is TitleRegister => Object.hasOwn(SIDES, name);
+
+/** A title register's columns (its side's), and the metadata of the fields its screens show or ask for. */
+export interface TitleColumns {
+  register: TitleRegister;
+  names: TitleNames;
+  /** CRCB_ID, CMPD_ID. */
+  key: TitleNames['key'];
+  /** The customer or supplier: its label and the register it references (the filters ask for it). */
+  person: FieldMeta;
+  personName: TitleNames['personName'];
+  document: TitleNames['document'];
+  instalment: TitleNames['instalment'];
+  instalments: TitleNames['instalments'];
   issued: FieldMeta;
   due: FieldMeta;
-  /** What the title is worth (its first required money field). */
   value: FieldMeta;
-  paid: string;
-  balance: string;
+  paid: TitleNames['paid'];
+  balance: TitleNames['balance'];
   status: FieldMeta;
   bank: FieldMeta | null;
   method: FieldMeta | null;
 }
 
 /**
- * The roles of a title register's fields, or null when the metadata is not a title's. The
- * legacy names share a prefix with the key (CRCB_ID: CRCB_DTA_VCTO, CRCB_SITUACAO...); the
- * person, the value, the bank and the method are found by kind and reference.
+ * The columns of a title register (RECEIVABLE_COLUMNS, PAYABLE_COLUMNS) with their metadata,
+ * or null when the register holds no titles or its metadata lacks a field the screens need
+ * (the person, the dates, the value, the status).
  */
 export function titleColumns(meta: ResourceMeta): TitleColumns | null {
-  const key = meta.key.length === 1 ? meta.key[0] : null;
-  if (!key) return null;
-  const prefix = key.replace(/_ID$/, '');
-  const byName = (suffix: string) => meta.fields.find((f) => f.name === `${prefix}_${suffix}`) ?? null;
-  const person = meta.fields.find((f) => f.reference && f.kind === 'AUTOCOMPLETE' && f.required);
-  const issued = byName('DTA_EMIS');
-  const due = byName('DTA_VCTO');
-  const value = meta.fields.find((f) => f.kind === 'MONEY' && f.required);
-  const paid = byName('VLR_PAGO');
-  const balance = meta.fields.find((f) => f.name === 'SALDO');
-  const status = byName('SITUACAO');
-  if (!person || !issued || !due || !value || !paid || !balance || !status) return null;
+  if (!isTitleRegister(meta.name)) return null;
+  const names = SIDES[meta.name];
+  const field = (name: string) => meta.fields.find((f) => f.name === name) ?? null;
+  const person = field(names.person);
+  const issued = field(names.issued);
+  const due = field(names.due);
+  const value = field(names.value);
+  const status = field(names.status);
+  if (!person || !issued || !due || !value || !status) return null;
   return {
-    key,
+    register: meta.name,
+    names,
+    key: names.key,
     person,
-    personName: meta.labelField,
-    document: byName('DOCUMENTO')?.name ?? null,
-    instalment: byName('PARCELA')?.name ?? null,
-    instalments: byName('QTD_PARCELAS')?.name ?? null,
+    personName: names.personName,
+    document: names.document,
+    instalment: names.instalment,
+    instalments: names.instalments,
     issued,
     due,
     value,
-    paid: paid.name,
-    balance: balance.name,
+    paid: names.paid,
+    balance: names.balance,
     status,
-    bank: meta.fields.find((f) => f.reference === 'banco') ?? null,
-    method: meta.fields.find((f) => f.reference === 'formapagamento') ?? null,
+    bank: field(names.bank),
+    method: field(names.method),
   };
+}
+
+/**
+ * What a title holds in the column of `role`. Each side's columns are checked against its
+ * row type (SideColumns), so the column of `role` holds RoleValues[role] on either side.
+ */
+export function titleValue<K extends TitleRole>(
+  row: TitleRow,
+  cols: Pick<TitleColumns, 'names'>,
+  role: K,
+): RoleValues[K] | null | undefined {
+  return (row as { readonly [C in TitleNames[K]]?: RoleValues[K] | null })[cols.names[role]];
 }
 
 /**
@@ -84,28 +174,31 @@ export function titleListMeta(meta: ResourceMeta, cols: TitleColumns): ResourceM
 }
 
 const day = (v: unknown) => (v == null ? '' : String(v).slice(0, 10));
-export const isOpen = (row: Row, cols: TitleColumns) => OPEN_STATUSES.includes(String(row[cols.status.name] ?? ''));
+export const isOpen = (row: TitleRow, cols: TitleColumns) =>
+  OPEN_STATUSES.includes(titleValue(row, cols, 'status') ?? '');
 
 /** Open (or partly paid) and due before `today` (yyyy-MM-dd). */
-export function isOverdue(row: Row, cols: TitleColumns, today: string): boolean {
-  const due = day(row[cols.due.name]);
+export function isOverdue(row: TitleRow, cols: TitleColumns, today: string): boolean {
+  const due = day(titleValue(row, cols, 'due'));
   return isOpen(row, cols) && due !== '' && due < today;
 }
 
-/** 'Parcela 2/3', or '' when the register keeps no instalment. */
-export function instalmentText(row: Row, cols: TitleColumns): string {
-  if (!cols.instalment || row[cols.instalment] == null) return '';
-  const count = cols.instalments ? row[cols.instalments] : null;
-  return `${String(row[cols.instalment])}${count != null ? `/${String(count)}` : ''}`;
+/** 'Parcela 2/3', or '' when the title keeps no instalment. */
+export function instalmentText(row: TitleRow, cols: TitleColumns): string {
+  const instalment = titleValue(row, cols, 'instalment');
+  if (instalment == null) return '';
+  const count = titleValue(row, cols, 'instalments');
+  return `${instalment}${count != null ? `/${count}` : ''}`;
 }
 
 /** How a title is named on screen: 'Título 12 (Doc. 40/1, parcela 1/3)'. */
-export function titleName(row: Row, cols: TitleColumns): string {
+export function titleName(row: TitleRow, cols: TitleColumns): string {
+  const document = titleValue(row, cols, 'document');
   const parts = [
-    cols.document && row[cols.document] ? `Doc. ${String(row[cols.document])}` : '',
+    document ? `Doc. ${document}` : '',
     instalmentText(row, cols) ? `parcela ${instalmentText(row, cols)}` : '',
   ].filter(Boolean);
-  return `Título ${String(row[cols.key])}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  return `Título ${String(titleValue(row, cols, 'key'))}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 // ------------------------------------------------------------------------------ filters
@@ -179,8 +272,8 @@ const idValue = (v: string) => (/^\d+$/.test(v) && v.length < 16 ? Number(v) : v
  * narrow the due-date range the period may already set. 'Pagas' is the paid status; 'Todas'
  * adds nothing.
  */
-export function titleWhere(cols: TitleColumns, values: FormValues, today: string): Record<string, unknown> | null {
-  const where: Record<string, unknown> = {};
+export function titleWhere(cols: TitleColumns, values: FormValues, today: string): ListWhere | null {
+  const where: ListWhere = {};
   const text = (name: string) => (values[name] == null ? '' : String(values[name]).trim());
   const dateField = text(FILTER.period) === 'E' ? cols.issued.name : cols.due.name;
   const from = toApiDate(text(FILTER.from));
@@ -223,12 +316,12 @@ export interface TitleTotals {
 }
 
 /** What the rows add up to, in cents (sums of the value, paid and balance columns). */
-export function titleTotals(rows: Row[], cols: TitleColumns, today: string): TitleTotals {
+export function titleTotals(rows: TitleRow[], cols: TitleColumns, today: string): TitleTotals {
   const totals: TitleTotals = { count: rows.length, value: 0, paid: 0, balance: 0, overdue: 0 };
   for (const r of rows) {
-    totals.value += toCents(r[cols.value.name]);
-    totals.paid += toCents(r[cols.paid]);
-    const balance = toCents(r[cols.balance]);
+    totals.value += toCents(titleValue(r, cols, 'value'));
+    totals.paid += toCents(titleValue(r, cols, 'paid'));
+    const balance = toCents(titleValue(r, cols, 'balance'));
     totals.balance += balance;
     if (isOverdue(r, cols, today)) totals.overdue += balance;
   }

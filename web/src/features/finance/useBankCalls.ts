@@ -3,8 +3,7 @@
 // accounts (`transferencia`: a debit on one, a credit on the other), after which the
 // movements, the accounts' balances and the day's cash are read again.
 import { useCallback } from 'react';
-import type { Row } from '../../components/tables/types';
-import { rowsOf } from './bankFields';
+import { readings, rowsOf, type Row } from '../../lib/api';
 import { MONEY_REGISTERS } from './useSlipCalls';
 import { useRegisterCall } from './useTitleCalls';
 
@@ -20,15 +19,18 @@ export interface AccountBalance {
   closing: unknown;
 }
 
+/** What `saldos` answers (no schema yet). */
 export function accountBalances(answer: unknown): AccountBalance[] {
-  return rowsOf<Row>(answer).map((r) => ({
-    bankId: r.BCO_ID,
-    bank: String(r.BCO_DESCRICAO ?? r.BCO_ID ?? ''),
-    opening: r.SALDO_ANTERIOR,
-    credits: r.CREDITOS,
-    debits: r.DEBITOS,
-    closing: r.SALDO_FINAL,
-  }));
+  return readings<'BCO_ID' | 'BCO_DESCRICAO' | 'SALDO_ANTERIOR' | 'CREDITOS' | 'DEBITOS' | 'SALDO_FINAL'>(answer).map(
+    (r) => ({
+      bankId: r.BCO_ID,
+      bank: String(r.BCO_DESCRICAO ?? r.BCO_ID ?? ''),
+      opening: r.SALDO_ANTERIOR,
+      credits: r.CREDITOS,
+      debits: r.DEBITOS,
+      closing: r.SALDO_FINAL,
+    }),
+  );
 }
 
 /** A transfer as the call takes it: ids, yyyy-MM-dd, the API's money text. */
@@ -48,8 +50,9 @@ export function useBankMovements() {
     [call],
   );
   const transfer = useCallback(
-    async (body: TransferBody): Promise<Row[]> =>
-      rowsOf<Row>(await call(MOVEMENTS, 'transferencia', {}, body, MONEY_REGISTERS)),
+    // `transferencia` answers the two movements it made (no schema yet).
+    async (body: TransferBody): Promise<Row<typeof MOVEMENTS>[]> =>
+      rowsOf(MOVEMENTS, await call(MOVEMENTS, 'transferencia', {}, body, MONEY_REGISTERS)),
     [call],
   );
   return { balances, transfer };

@@ -3,10 +3,9 @@
 // payment method and the movements), closing it (`fechar`) and reopening it (`reabrir`).
 // Closing and reopening evict the register's rows (the closed days list) and read the day again.
 import { useCallback, useMemo } from 'react';
-import type { Row } from '../../components/tables/types';
+import { reading, readings, rowsOf, type Reading, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
-import { rowsOf } from './bankFields';
 import { useCallResult, useRegisterCall } from './useTitleCalls';
 
 export const DAILY_CASH = 'movdiario';
@@ -26,13 +25,19 @@ export interface DaySummary {
   exits: string;
   closing: string;
   methods: MethodTotals[];
-  movements: Row[];
+  movements: DayMovement[];
 }
+
+/** A movement of the day as `dia` answers it: the movement's columns and its account's name. */
+export type DayMovement = Row<'movimentacaobancaria'> & Reading<'BCO_DESCRICAO'>;
 
 const apiMoney = (v: unknown) => centsToApi(toCents(v));
 
+/** What `dia` answers (no schema yet). */
 export function daySummary(answer: unknown, date: string): DaySummary {
-  const a = (answer ?? {}) as Row;
+  const a = reading<
+    'DATA' | 'FECHADO' | 'SALDO_INICIAL' | 'ENTRADAS' | 'SAIDAS' | 'SALDO_FINAL' | 'FORMAS' | 'MOVIMENTOS'
+  >(answer);
   return {
     date: a.DATA == null ? date : String(a.DATA).slice(0, 10),
     closed: isTrue(a.FECHADO),
@@ -40,18 +45,18 @@ export function daySummary(answer: unknown, date: string): DaySummary {
     entries: apiMoney(a.ENTRADAS),
     exits: apiMoney(a.SAIDAS),
     closing: apiMoney(a.SALDO_FINAL),
-    methods: rowsOf<Row>(a.FORMAS).map((f) => ({
+    methods: readings<'FRMP_ID' | 'FRMP_DESCRICAO' | 'ENTRADAS' | 'SAIDAS'>(a.FORMAS).map((f) => ({
       id: f.FRMP_ID,
       name: String(f.FRMP_DESCRICAO ?? f.FRMP_ID ?? 'Sem forma de pagamento'),
       entries: apiMoney(f.ENTRADAS),
       exits: apiMoney(f.SAIDAS),
     })),
-    movements: rowsOf<Row>(a.MOVIMENTOS),
+    movements: rowsOf('movimentacaobancaria', a.MOVIMENTOS),
   };
 }
 
 const messageOf = (answer: unknown, fallback: string) => {
-  const msg = (answer as { msg?: unknown } | null)?.msg;
+  const { msg } = reading<'msg'>(answer);
   return typeof msg === 'string' && msg.trim() ? msg : fallback;
 };
 

@@ -4,7 +4,7 @@
 // /integracaodominio/enviarnotas/{emp} and /baixaparcela/{emp}), which take as long as the
 // server needs: they are read with no timeout (spec §7.1, the long client).
 import { useCallback, useMemo } from 'react';
-import type { Row } from '../../components/tables/types';
+import { reading, rowOf, type Reading, type Row } from '../../lib/api';
 import type { FetchedFile } from '../../lib/rest';
 import { postForFile } from '../../lib/restForms';
 import { useCompanyId } from '../../lib/resources/useResourceData';
@@ -13,18 +13,20 @@ import { useCallResult, useRegisterCall } from './useTitleCalls';
 
 export const DOMINIO = 'integracaodominio';
 
+/** The company as `dadosempresa` answers it. */
+export type DominioCompany = Reading<'EMP_ID' | 'EMP_DESCRICAO' | 'EMP_FANTASIA' | 'EMP_CGC' | 'ENDERECO' | 'CIDADE'>;
+/** The company's configuration: its row of the register. */
+export type DominioConfig = Row<typeof DOMINIO>;
+
 export interface DominioData {
-  company: Row;
-  config: Row | null;
+  company: DominioCompany;
+  config: DominioConfig | null;
 }
 
+/** What `dadosempresa` answers (no schema yet): the company, and its configuration row (null: none yet). */
 export function dominioData(answer: unknown): DominioData {
-  const a = (answer ?? {}) as Row;
-  const config = a.CONFIGURACAO;
-  return {
-    company: (a.EMPRESA && typeof a.EMPRESA === 'object' ? a.EMPRESA : {}) as Row,
-    config: config && typeof config === 'object' ? (config as Row) : null,
-  };
+  const a = reading<'EMPRESA' | 'CONFIGURACAO'>(answer);
+  return { company: reading(a.EMPRESA), config: rowOf(DOMINIO, a.CONFIGURACAO) };
 }
 
 /** The two export files: the invoices, and the instalments settled. */
@@ -43,12 +45,9 @@ export function useDominio() {
   const { reload } = result;
 
   const save = useCallback(
-    async (config: Row): Promise<Row> => {
-      const saved = (await call(DOMINIO, 'configuracao', { EMP_ID: emp }, { ...config, INTD_EMP_ID: emp }, [
-        DOMINIO,
-      ])) as Row | null;
+    async (config: DominioConfig): Promise<void> => {
+      await call(DOMINIO, 'configuracao', { EMP_ID: emp }, { ...config, INTD_EMP_ID: emp }, [DOMINIO]);
       reload();
-      return saved ?? {};
     },
     [call, emp, reload],
   );

@@ -2,11 +2,9 @@
 // (`pendentes`) and balances (`saldo`) are read here; importing an OFX statement (REST
 // multipart), matching a line to movements (`conciliar`), undoing a match (`desfazer`) and
 // posting a line as a new movement (`lancar`) evict what they changed and read both again.
-import { useQuery } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
-import type { Row } from '../../components/tables/types';
+import { reading, useRows } from '../../lib/api';
 import { postForm } from '../../lib/restForms';
-import { ResourceListDocument } from '../../lib/resources/documents';
 import { RANGE_FROM, RANGE_TO } from '../../lib/resources/listFilters';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import {
@@ -23,7 +21,7 @@ import { useCallResult, useRegisterCall } from './useTitleCalls';
 
 /** What a write answers: the server's message when it sends one. */
 const messageOf = (answer: unknown, fallback: string) => {
-  const msg = (answer as { msg?: unknown } | null)?.msg;
+  const { msg } = reading<'msg'>(answer);
   return typeof msg === 'string' && msg.trim() ? msg : fallback;
 };
 
@@ -119,27 +117,19 @@ export const MOVEMENTS_LIMIT = 200;
  * read, by date), for matching a line by hand; null: nothing to read.
  */
 export function useAccountMovements(filter: { bankId: unknown; type: string; from: string; to: string } | null) {
-  const emp = useCompanyId();
-  const { data, loading, error } = useQuery(ResourceListDocument, {
-    skip: !filter,
-    variables: {
-      name: MOVEMENTS,
-      emp,
-      input: {
-        page: 1,
-        limit: MOVEMENTS_LIMIT,
-        order: 'MBCA_DTA_MOV',
-        where: filter
-          ? {
-              MBCA_BCO_ID: filter.bankId,
-              MBCA_TIPO: filter.type,
-              [`MBCA_DTA_MOV${RANGE_FROM}`]: filter.from,
-              [`MBCA_DTA_MOV${RANGE_TO}`]: filter.to,
-            }
-          : {},
+  const { rows, data, loading, error } = useRows(
+    MOVEMENTS,
+    filter && {
+      page: 1,
+      limit: MOVEMENTS_LIMIT,
+      order: 'MBCA_DTA_MOV',
+      where: {
+        MBCA_BCO_ID: filter.bankId,
+        MBCA_TIPO: filter.type,
+        [`MBCA_DTA_MOV${RANGE_FROM}`]: filter.from,
+        [`MBCA_DTA_MOV${RANGE_TO}`]: filter.to,
       },
     },
-  });
-  const rows = useMemo(() => (data?.resourceList.rows ?? []) as Row[], [data]);
+  );
   return { rows, loading: loading && !data, error };
 }

@@ -6,6 +6,7 @@
 // hook holding a read reads it again after its own writes.
 import { useApolloClient } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
+import { reading, rowOf } from '../../lib/api';
 import { centsToApi } from '../../lib/format';
 import { fetchFile, RestError, type FetchedFile } from '../../lib/rest';
 import { postForFile, postForm } from '../../lib/restForms';
@@ -23,6 +24,7 @@ import {
   type ReturnAnswer,
   type Slip,
   type SlipCheck,
+  type SlipUpdateBody,
 } from './slips';
 import { sameTitles, useCallResult, useRegisterCall } from './useTitleCalls';
 
@@ -122,7 +124,7 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
     async (slip: Slip): Promise<Slip> => {
       const row = await call(SLIPS, 'baixa', {}, { EMP_ID: emp, BOL_ID: slip.id, TIPO: 'BAIXA' }, [SLIPS]);
       reload();
-      return slipOfRow((row ?? {}) as Record<string, unknown>);
+      return slipOfRow(rowOf(SLIPS, row) ?? {});
     },
     [call, emp, reload],
   );
@@ -133,17 +135,17 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
       const body = { EMP_ID: emp, BOL_ID: slip.id, TIPO: 'PAGO', DATA: date, VALOR: centsToApi(cents) };
       const row = await call(SLIPS, 'baixa', {}, body, [SLIPS, ...titles, ...MONEY_REGISTERS]);
       reload();
-      return slipOfRow((row ?? {}) as Record<string, unknown>);
+      return slipOfRow(rowOf(SLIPS, row) ?? {});
     },
     [call, emp, titles, reload],
   );
 
   /** Changes the due date and/or the value (`atualizar`, the body of `updateBody`). */
   const update = useCallback(
-    async (body: Record<string, unknown>): Promise<Slip> => {
+    async (body: SlipUpdateBody): Promise<Slip> => {
       const answer = await call(SLIPS, 'atualizar', {}, body, [SLIPS, ...titles]);
       reload();
-      return slipOfIssue((answer ?? {}) as Record<string, unknown>);
+      return slipOfIssue(reading(answer));
     },
     [call, titles, reload],
   );

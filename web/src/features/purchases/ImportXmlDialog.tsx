@@ -4,7 +4,7 @@ import { DialogFrame } from '../../components/dialogs/DialogFrame';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { ItemPicker } from '../../components/picker/ItemPicker';
 import type { SelectedItem } from '../../components/picker/pickerState';
-import { cellText, type Row } from '../../components/tables/types';
+import { cellText } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { notify } from '../../lib/toast';
 import { encodeId, listColumns, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
@@ -22,6 +22,8 @@ import {
   productLine,
   purchaseScreen,
   type ImportAnswer,
+  type Purchase,
+  type PurchaseItem,
 } from './importAnswer';
 import { useCreateItemProduct, useImportXml, useLineMeta, useLinkItem } from './useImportXml';
 
@@ -36,13 +38,21 @@ const th = 'whitespace-nowrap bg-primary px-2.5 py-2 text-left text-xs font-semi
 const td = 'px-2.5 py-1.5 align-middle';
 
 /** The purchase an import created: its list columns (supplier, number, series, dates, total, status). */
-function PurchaseSummary({ meta, metas, purchase }: { meta: DocumentRegister; metas: ResourceMeta[]; purchase: Row }) {
+function PurchaseSummary({
+  meta,
+  metas,
+  purchase,
+}: {
+  meta: DocumentRegister;
+  metas: ResourceMeta[];
+  purchase: Purchase;
+}) {
   const rows = useMemo(() => [purchase], [purchase]);
   const texts = useReferenceTexts(meta, metas, rows);
   const columns = listColumns(meta, texts).map((c) =>
     c.key === meta.labelField ? { ...c, format: (v: unknown) => labelText(meta, v) } : c,
   );
-  const number = meta.document.key.map((k) => String(purchase[k] ?? '')).join('/');
+  const number = String(purchase.COMP_ID ?? '');
   return (
     <section aria-label="Compra importada" className="space-y-2">
       <h3 className="text-base font-semibold text-slate-800">
@@ -81,12 +91,12 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
-  const [items, setItems] = useState<Row[]>([]);
+  const [items, setItems] = useState<PurchaseItem[]>([]);
   const [linkedHere, setLinkedHere] = useState<ReadonlySet<string>>(new Set());
-  const [picking, setPicking] = useState<Row | null>(null);
+  const [picking, setPicking] = useState<PurchaseItem | null>(null);
   const [working, setWorking] = useState<string | null>(null);
 
-  const keyOf = (item: Row) => encodeId(itemId(line, item));
+  const keyOf = (item: PurchaseItem) => encodeId(itemId(line, item));
   const columns = useMemo(() => itemColumns(line, lineMeta, fields, items), [line, lineMeta, fields, items]);
   const pending = items.filter((i) => isPending(line, i)).length;
 
@@ -109,7 +119,7 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
   };
 
   // One item at a time: the answered line replaces it, and it counts as linked here.
-  const write = async (item: Row, work: () => Promise<Row>, done: string) => {
+  const write = async (item: PurchaseItem, work: () => Promise<PurchaseItem>, done: string) => {
     const key = keyOf(item);
     setWorking(key);
     try {
@@ -124,13 +134,13 @@ export function ImportXmlDialog({ meta, metas, onClose }: Props) {
     }
   };
 
-  const linkTo = (item: Row, chosen: SelectedItem[]) => {
+  const linkTo = (item: PurchaseItem, chosen: SelectedItem[]) => {
     if (chosen.length > 1) notify.warning('Vinculado ao primeiro produto selecionado.');
     const product = chosen[0];
     if (product) void write(item, () => link(item, product.id), 'Produto vinculado ao item.');
   };
 
-  const create = (item: Row) =>
+  const create = (item: PurchaseItem) =>
     void write(
       item,
       async () => (await createProduct(item, productDraft(fields, item))).item,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { secondaryButton } from '../../components/fields/styles';
-import type { Row } from '../../components/tables/types';
+import { rowIf, type AnyRow } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { isNotice } from '../../lib/restForms';
 import { useSession } from '../../lib/session';
@@ -10,13 +10,13 @@ import { notify } from '../../lib/toast';
 import { isDocument, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
 import { IMPORTED, purchaseScreen } from './importAnswer';
-import { canMakePurchase, PURCHASES } from './manifestPurchase';
+import { canMakePurchase, MANIFEST, PURCHASES, type ManifestNfe } from './manifestPurchase';
 import { useMakePurchase } from './useManifestPurchase';
 
 interface Props {
   meta: DocumentRegister;
   metas: ResourceMeta[];
-  record: Row;
+  record: AnyRow;
 }
 
 /**
@@ -25,14 +25,15 @@ interface Props {
  * to the NF-e, and the purchase's screen opens as after an import. Enabled for a whole NF-e
  * acknowledged or confirmed that is no purchase yet.
  */
-export default function ManifestPurchase({ metas, record }: Props) {
+export default function ManifestPurchase({ meta, metas, record }: Props) {
   const session = useSession();
+  const nfe = rowIf(MANIFEST, meta.name, record);
   const purchases = metas.find((m) => m.name === PURCHASES);
-  if (!purchases || !isDocument(purchases) || !permissionsFor(session, purchases).canCreate) return null;
-  return <MakePurchaseButton purchases={purchases} record={record} />;
+  if (!nfe || !purchases || !isDocument(purchases) || !permissionsFor(session, purchases).canCreate) return null;
+  return <MakePurchaseButton purchases={purchases} record={nfe} />;
 }
 
-function MakePurchaseButton({ purchases, record }: { purchases: DocumentRegister; record: Row }) {
+function MakePurchaseButton({ purchases, record }: { purchases: DocumentRegister; record: ManifestNfe }) {
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const make = useMakePurchase(purchases);

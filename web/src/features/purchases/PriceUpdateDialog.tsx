@@ -3,10 +3,9 @@ import { DialogFrame } from '../../components/dialogs/DialogFrame';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
-import { idOf } from '../../lib/resources/recordCache';
+import type { Purchase } from './importAnswer';
 import { notify } from '../../lib/toast';
 import {
   change,
@@ -17,12 +16,13 @@ import {
   priceUpdateStart,
   skippedText,
   type PriceUpdateAnswer,
+  type UpdatedProduct,
 } from './priceUpdate';
 import { usePriceUpdate } from './usePriceUpdate';
 
 interface Props {
   meta: DocumentRegister;
-  purchase: Row;
+  purchase: Purchase;
   onClose: () => void;
 }
 
@@ -31,7 +31,7 @@ const th = 'whitespace-nowrap bg-primary px-2.5 py-2 text-left text-xs font-semi
 const td = 'px-2.5 py-1.5 align-middle';
 
 /** The products the call updated: cost and sale price before and after, and the margin used. */
-function UpdatedProducts({ rows }: { rows: Row[] }) {
+function UpdatedProducts({ rows }: { rows: UpdatedProduct[] }) {
   return (
     <div className="overflow-x-auto">
       <table aria-label="Produtos atualizados" className="w-full border-collapse text-sm">
@@ -91,7 +91,7 @@ export function PriceUpdateDialog({ meta, purchase, onClose }: Props) {
   const send = async () => {
     if (!form.validateAll()) return;
     try {
-      setAnswer(await update(priceUpdateBody(idOf(meta.document.key, purchase), form.values)));
+      setAnswer(await update(priceUpdateBody(purchase.COMP_ID, form.values)));
     } catch (e) {
       notify.error(errorMessage(e));
     }

@@ -1,22 +1,23 @@
 import { useState } from 'react';
 import { secondaryButton } from '../../components/fields/styles';
-import type { Row } from '../../components/tables/types';
+import { rowIf, type AnyRow } from '../../lib/api';
 import type { DocumentRegister, ResourceMeta } from '../../lib/resources/metaFields';
 import { permissionsFor } from '../../lib/resources/permissions';
 import { useSession } from '../../lib/session';
+import { PURCHASES, type Purchase } from './importAnswer';
 import { PriceUpdateDialog } from './PriceUpdateDialog';
 
 interface Props {
   meta: DocumentRegister;
   metas: ResourceMeta[];
-  record: Row;
+  record: AnyRow;
 }
 
 /** A purchase whose status label is of the cancelled tone: the server updates nothing by it. */
-function cancelled(meta: DocumentRegister, record: Row): boolean {
+function cancelled(meta: DocumentRegister, purchase: Purchase): boolean {
   const status = meta.document.status;
   if (!status) return false;
-  return status.labels.some((l) => l.value === String(record[status.field] ?? '') && l.tone === 'cancelled');
+  return status.labels.some((l) => l.value === (purchase.COMP_SITUACAO ?? '') && l.tone === 'cancelled');
 }
 
 /**
@@ -26,18 +27,19 @@ function cancelled(meta: DocumentRegister, record: Row): boolean {
 export default function PurchasePriceUpdate({ meta, record }: Props) {
   const session = useSession();
   const [open, setOpen] = useState(false);
-  if (!permissionsFor(session, meta).canUpdate) return null;
+  const purchase = rowIf(PURCHASES, meta.name, record);
+  if (!purchase || !permissionsFor(session, meta).canUpdate) return null;
   return (
     <>
       <button
         type="button"
         className={secondaryButton}
-        disabled={cancelled(meta, record)}
+        disabled={cancelled(meta, purchase)}
         onClick={() => setOpen(true)}
       >
         Atualizar custos e preços
       </button>
-      {open && <PriceUpdateDialog meta={meta} purchase={record} onClose={() => setOpen(false)} />}
+      {open && <PriceUpdateDialog meta={meta} purchase={purchase} onClose={() => setOpen(false)} />}
     </>
   );
 }

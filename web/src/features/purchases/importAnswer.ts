@@ -1,8 +1,9 @@
 // The answer of POST /compra/uploads/{emp} (an NF-e XML imported as an open purchase) and how
 // the import dialog reads it: the header row, the items with how each was matched to a product
-// (VINCULO), the warnings. The item columns come from the line register's metadata
-// (compraproduto), not from a list kept here.
-import type { Column, Row } from '../../components/tables/types';
+// (VINCULO), the warnings. The item columns listed come from the line register's metadata
+// (compraproduto); what a new product is made of, from the item's columns (ITEM_COLUMNS).
+import type { Column } from '../../components/tables/types';
+import { reading, rowOf, rowsOf, valueOf, type ColumnOf, type Reading, type Row } from '../../lib/api';
 import { formatQuantity } from '../../lib/format';
 import { onlyDigits } from '../../lib/masks';
 import { editHref, listColumns, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
@@ -21,39 +22,44 @@ export const MATCH_TEXT: Record<string, string> = {
   novo: 'Produto novo',
 };
 
+/** The purchase register and its item lines. */
+export const PURCHASES = 'compra';
+export const PURCHASE_ITEMS = 'compraproduto';
+
+/** A purchase: a row of the purchases register. */
+export type Purchase = Row<typeof PURCHASES>;
+/** An item of the purchase: a row of its line register, with how the import matched it (VINCULO). */
+export type PurchaseItem = Row<typeof PURCHASE_ITEMS> & Reading<typeof MATCH_FIELD>;
+
 export interface ImportAnswer {
-  compra: Row;
-  itens: Row[];
+  compra: Purchase;
+  itens: PurchaseItem[];
   avisos: string[];
 }
 
 /** The notice of an imported XML. */
 export const IMPORTED = 'XML importado com sucesso!';
 
-/** The purchase's supplier (its field referencing the suppliers: COMP_FORN_ID), null when it names none. */
-export function purchaseSupplier(meta: ResourceMeta, purchase: Row): unknown {
-  const field =
-    meta.fields.find((f) => /^fornecedor/i.test(f.reference ?? '') && /^fornecedor$/i.test(f.label))?.name ??
-    'COMP_FORN_ID';
-  const v = purchase[field];
-  return v == null || v === '' ? null : v;
-}
+/** The purchase's supplier (COMP_FORN_ID), null when it names none. */
+export const purchaseSupplier = (purchase: Purchase): number | null => purchase.COMP_FORN_ID ?? null;
 
 /** The edit screen of the purchase an import created, and the state that hands it its row. */
-export const purchaseScreen = (meta: DocumentRegister, purchase: Row) => ({
+export const purchaseScreen = (meta: DocumentRegister, purchase: Purchase) => ({
   href: editHref(meta, idOf(meta.document.key, purchase)),
   state: { record: purchase },
 });
 
-/** The answer as the server sends it; anything else is refused with a pt-BR message. */
+/**
+ * The answer as the server sends it (a REST call, no schema): the purchase's row, its items'
+ * rows and the warnings; anything else is refused with a pt-BR message.
+ */
 export function parseImportAnswer(json: unknown): ImportAnswer {
-  const a = json as { compra?: unknown; itens?: unknown; avisos?: unknown } | null;
-  if (!a || typeof a.compra !== 'object' || a.compra === null) {
-    throw new Error('Resposta inesperada do servidor ao importar o XML.');
-  }
+  const a = reading<'compra' | 'itens' | 'avisos'>(json);
+  const compra = rowOf(PURCHASES, a.compra);
+  if (!compra) throw new Error('Resposta inesperada do servidor ao importar o XML.');
   return {
-    compra: a.compra as Row,
-    itens: Array.isArray(a.itens) ? (a.itens as Row[]) : [],
+    compra,
+    itens: rowsOf(PURCHASE_ITEMS, a.itens),
     avisos: Array.isArray(a.avisos) ? a.avisos.map(String).filter(Boolean) : [],
   };
 }
@@ -65,49 +71,57 @@ export const productLine = (meta: DocumentRegister) =>
 export type ItemLine = ReturnType<typeof productLine>;
 
 /** The id of an item's line as resourceUpdate takes it. */
-export const itemId = (line: ItemLine, item: Row): unknown => idOf(line.key, item);
+export const itemId = (line: ItemLine, item: PurchaseItem): unknown => idOf(line.key, item);
 
-/** The product an item names (null while it names none). */
-export function itemProduct(line: ItemLine, item: Row): unknown {
-  const v = line.item ? item[line.item] : null;
+/** The product an item names (the line's `item` column; null while it names none). */
+export function itemProduct(line: ItemLine, item: PurchaseItem): unknown {
+  const v = line.item ? valueOf(item, line.item) : null;
   return v == null || v === '' ? null : v;
 }
 
 /** An item still to link: the server found no product for it and none was linked since. */
-export const isPending = (line: ItemLine, item: Row) => itemProduct(line, item) == null;
+export const isPending = (line: ItemLine, item: PurchaseItem) => itemProduct(line, item) == null;
 
 /** How an item is shown as matched: by the server's VINCULO, or by the user in this dialog. */
-export function matchText(line: ItemLine, item: Row, linkedHere: boolean): string {
+export function matchText(line: ItemLine, item: PurchaseItem, linkedHere: boolean): string {
   if (linkedHere) return 'vinculado nesta importação';
   const how = String(item[MATCH_FIELD] ?? '');
   if (isPending(line, item)) return MATCH_TEXT.novo;
   return MATCH_TEXT[how] ?? 'vinculado';
 }
 
-/** A field of the line register found by its name's end or its label (fields may be named otherwise). */
-function findField(meta: ResourceMeta | undefined, name: RegExp, label: RegExp): string | null {
-  return meta?.fields.find((f) => name.test(f.name) || label.test(f.label))?.name ?? null;
-}
+/**
+ * The item's columns of what a new product is made of (the compiler checks them against the
+ * line register's row): its description, its purchase unit and the unit stock counts it in
+ * (the NF-e's taxable unit when it differs), NCM, GTIN and the supplier's code.
+ */
+export const ITEM_COLUMNS = {
+  description: 'CMPP_DESCRICAO',
+  unit: 'CMPP_UNIDADE',
+  stockUnit: 'CMPP_UNIDADE_ESTOQUE',
+  ncm: 'CMPP_NCM',
+  gtin: 'CMPP_GTIN',
+  supplierCode: 'CMPP_COD_FORNECEDOR',
+} as const satisfies Record<string, ColumnOf<Row<typeof PURCHASE_ITEMS>, string>>;
 
-/** Where an item keeps what a new product is made of, by the line register's metadata. */
-export interface ItemFields {
-  description: string | null;
-  unit: string | null;
-  /** The unit stock counts the item in (the NF-e's taxable unit when it differs). */
-  stockUnit: string | null;
-  ncm: string | null;
-  gtin: string | null;
-  supplierCode: string | null;
-}
+/** Where an item keeps what a new product is made of: the columns of ITEM_COLUMNS the item is known to carry. */
+export type ItemFields = { [K in keyof typeof ITEM_COLUMNS]: (typeof ITEM_COLUMNS)[K] | null };
 
+/**
+ * The item columns the line register's metadata describes (before it is read, those the
+ * document's line roles name: the description and the unit).
+ */
 export function itemFields(line: ItemLine, lineMeta: ResourceMeta | undefined): ItemFields {
+  const known = (column: string) =>
+    lineMeta ? lineMeta.fields.some((f) => f.name === column) : column === line.desc || column === line.unitName;
+  const field = <C extends string>(column: C): C | null => (known(column) ? column : null);
   return {
-    description: line.desc,
-    unit: line.unitName ?? findField(lineMeta, /_UNIDADE$/i, /^(un\.?|unidade)$/i),
-    stockUnit: findField(lineMeta, /_UNIDADE_ESTOQUE$/i, /^un\.? de estoque$/i),
-    ncm: findField(lineMeta, /_NCM$/i, /^NCM$/i),
-    gtin: findField(lineMeta, /(GTIN|EAN)/i, /(GTIN|EAN|barras)/i),
-    supplierCode: findField(lineMeta, /COD(IGO)?_?FORN/i, /c[óo]digo (do |no )?fornecedor/i),
+    description: field(ITEM_COLUMNS.description),
+    unit: field(ITEM_COLUMNS.unit),
+    stockUnit: field(ITEM_COLUMNS.stockUnit),
+    ncm: field(ITEM_COLUMNS.ncm),
+    gtin: field(ITEM_COLUMNS.gtin),
+    supplierCode: field(ITEM_COLUMNS.supplierCode),
   };
 }
 
@@ -125,8 +139,8 @@ export function validGtin(v: unknown): string {
   return [8, 12, 13, 14].includes(digits.length) && /^\d+$/.test(String(v ?? '').trim()) ? digits : '';
 }
 
-export function productDraft(fields: ItemFields, item: Row): ProductDraft {
-  const text = (name: string | null) => (name && item[name] != null ? String(item[name]).trim() : '');
+export function productDraft(fields: ItemFields, item: PurchaseItem): ProductDraft {
+  const text = (column: ItemFields[keyof ItemFields]) => (column ? String(item[column] ?? '').trim() : '');
   return {
     description: text(fields.description),
     // A product counts its stock in the unit its entries come in (10 CX of 12 enter as 120 UN).
@@ -145,9 +159,13 @@ export function itemColumns(
   line: ItemLine,
   lineMeta: ResourceMeta | undefined,
   fields: ItemFields,
-  items: Row[],
-): Column[] {
-  const present = (name: string) => items.some((r) => r[name] != null && r[name] !== '');
+  items: PurchaseItem[],
+): Column<PurchaseItem>[] {
+  const present = (name: string) =>
+    items.some((r) => {
+      const v = valueOf(r, name);
+      return v != null && v !== '';
+    });
   const skip = new Set([...line.parent, ...(line.item ? [line.item] : [])]);
   if (!lineMeta) {
     // No metadata of the line register: the columns the document's line roles name.
@@ -162,13 +180,11 @@ export function itemColumns(
       .filter((r): r is [string, string, Column['align']] => !!r[0] && present(r[0]))
       .map(([key, label, align]) => ({ key, label, align }));
   }
-  const extra = [fields.supplierCode, fields.ncm, fields.gtin].filter((n): n is string => !!n);
+  const extra = new Set<string | null>([fields.supplierCode, fields.ncm, fields.gtin]);
   const listed = new Set(lineMeta.fields.filter((f) => f.inList).map((f) => f.name));
   const shown = {
     ...lineMeta,
-    fields: lineMeta.fields
-      .filter((f) => listed.has(f.name) || extra.includes(f.name))
-      .map((f) => ({ ...f, inList: true })),
+    fields: lineMeta.fields.filter((f) => listed.has(f.name) || extra.has(f.name)).map((f) => ({ ...f, inList: true })),
   };
   const numbers = new Set(lineMeta.fields.filter((f) => f.kind === 'NUMBER').map((f) => f.name));
   return listColumns(shown)

@@ -4,12 +4,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Row } from '../../components/tables/types';
 import { notify } from '../../lib/toast';
 import { manifestMeta, manifestRow, purchaseMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import ManifestPurchase from './ManifestPurchase';
-import { canMakePurchase } from './manifestPurchase';
+import { canMakePurchase, type ManifestNfe } from './manifestPurchase';
 
 const compra = {
   COMP_ID: 12,
@@ -39,7 +38,7 @@ function Where() {
   return <p data-testid="where">{`${pathname}${decodeURIComponent(search)}${record ? ` #${record.COMP_ID}` : ''}`}</p>;
 }
 
-function renderTool(record: Row) {
+function renderTool(record: ManifestNfe) {
   return renderWith(
     <>
       <Routes>

@@ -2,7 +2,7 @@
 // (POST /compraproduto/atualizacaogeral, services/orders/src/resources/purchases/price_update.rs),
 // the body its dialog sends and how its answer is read.
 import type { FieldDescriptor, FormValues, GroupDescriptor } from '../../components/fields/types';
-import type { Row } from '../../components/tables/types';
+import { reading, readings, type Reading } from '../../lib/api';
 import { formatMoney, formatNumber, parseBRNumber } from '../../lib/format';
 
 /** The call's name on the purchase's line register (compraproduto). */
@@ -32,8 +32,15 @@ export const priceUpdateGroups: GroupDescriptor[] = [{ fields: [marginField, wit
 /** The dialog starts with no margin (each product keeps its own) and the sale price updated. */
 export const priceUpdateStart: FormValues = { MARGEM: '', ATUALIZAR_PRECO: true };
 
+/** What `atualizacaogeral` takes (no schema yet): the purchase, the margin, whether the sale price follows it. */
+export interface PriceUpdateBody {
+  CMPP_COMP_ID: number | null | undefined;
+  MARGEM?: number;
+  ATUALIZAR_PRECO: boolean;
+}
+
 /** The call's body: the purchase, the margin when one is typed, whether the sale price follows. */
-export function priceUpdateBody(purchaseId: unknown, values: FormValues): Record<string, unknown> {
+export function priceUpdateBody(purchaseId: number | null | undefined, values: FormValues): PriceUpdateBody {
   const margin = parseBRNumber(String(values.MARGEM ?? ''));
   return {
     CMPP_COMP_ID: purchaseId,
@@ -42,26 +49,38 @@ export function priceUpdateBody(purchaseId: unknown, values: FormValues): Record
   };
 }
 
+/** A product the call updated. */
+export type UpdatedProduct = Reading<
+  | 'PROD_ID'
+  | 'PROD_DESCRICAO'
+  | 'CMPP_IDS'
+  | 'PROD_CUSTO_ANTERIOR'
+  | 'PROD_CUSTO'
+  | 'PROD_MARGEM'
+  | 'PROD_VALOR_ANTERIOR'
+  | 'PROD_VALOR'
+>;
+/** An item the call left out (CMPP_DESCRICAO when the item has one). */
+export type SkippedItem = Reading<'CMPP_ID' | 'CMPP_DESCRICAO' | 'motivo'>;
+/** A product the catalog refused to update. */
+export type RefusedProduct = Reading<'PROD_ID' | 'msg'>;
+
 /** What the call answers: its message, the products updated, the items left out and the products refused. */
 export interface PriceUpdateAnswer {
   msg: string;
-  /** PROD_ID, PROD_DESCRICAO, CMPP_IDS, PROD_CUSTO_ANTERIOR, PROD_CUSTO, PROD_MARGEM, PROD_VALOR_ANTERIOR, PROD_VALOR. */
-  produtos: Row[];
-  /** CMPP_ID, CMPP_DESCRICAO (when the item has one), motivo. */
-  ignorados: Row[];
-  /** PROD_ID, msg. */
-  erros: Row[];
+  produtos: UpdatedProduct[];
+  ignorados: SkippedItem[];
+  erros: RefusedProduct[];
 }
 
-const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
-
+/** The call's answer (no schema yet), read. */
 export function parsePriceUpdate(json: unknown): PriceUpdateAnswer {
-  const a = (json ?? {}) as Partial<Record<keyof PriceUpdateAnswer, unknown>>;
+  const a = reading<keyof PriceUpdateAnswer>(json);
   return {
     msg: typeof a.msg === 'string' && a.msg ? a.msg : 'Custos e preços atualizados.',
-    produtos: rows(a.produtos),
-    ignorados: rows(a.ignorados),
-    erros: rows(a.erros),
+    produtos: readings(a.produtos),
+    ignorados: readings(a.ignorados),
+    erros: readings(a.erros),
   };
 }
 
@@ -78,8 +97,9 @@ export const marginText = (v: unknown): string =>
   present(v) && !Number.isNaN(Number(v)) ? `${formatNumber(Number(v), 0, 4)}%` : '-';
 
 /** An item the call left out, as listed: 'Item 3 - CHAVE COMBINADA 17MM: Item sem produto vinculado.' */
-export const skippedText = (row: Row): string =>
+export const skippedText = (row: SkippedItem): string =>
   `Item ${String(row.CMPP_ID ?? '')}${present(row.CMPP_DESCRICAO) ? ` - ${String(row.CMPP_DESCRICAO)}` : ''}: ${String(row.motivo ?? '')}`;
 
 /** A product the catalog refused to update, as listed: 'Produto 7: ...'. */
-export const errorText = (row: Row): string => `Produto ${String(row.PROD_ID ?? '')}: ${String(row.msg ?? '')}`;
+export const errorText = (row: RefusedProduct): string =>
+  `Produto ${String(row.PROD_ID ?? '')}: ${String(row.msg ?? '')}`;

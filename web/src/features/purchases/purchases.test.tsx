@@ -11,7 +11,15 @@ import {
 } from '../../lib/resources/documents';
 import { productMeta, purchaseLineMeta, purchaseMeta, unitMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
-import { itemColumns, itemFields, matchText, parseImportAnswer, productDraft, productLine } from './importAnswer';
+import {
+  itemColumns,
+  itemFields,
+  matchText,
+  parseImportAnswer,
+  productDraft,
+  productLine,
+  type PurchaseItem,
+} from './importAnswer';
 import PurchaseImport from './PurchaseImport';
 
 // The answer of POST /compra/uploads/1 for an NF-e of three items: one matched by the
@@ -28,14 +36,16 @@ const compra = {
   COMP_VLR_TOTAL: '824.71',
   COMP_SITUACAO: 'A',
 };
-const item = (over: object) => ({
-  CMPP_COMP_ID: 12,
-  CMPP_GTIN: 'SEM GTIN',
-  CMPP_UNIDADE: 'UN',
-  CMPP_CUSTO_UNIT: null,
-  CMPP_FATOR: '1.0000',
-  ...over,
-});
+/** An item as the import answers it (its keys checked against the line's row, quantities as text). */
+const item = (over: { [C in keyof PurchaseItem]?: unknown }) =>
+  ({
+    CMPP_COMP_ID: 12,
+    CMPP_GTIN: 'SEM GTIN',
+    CMPP_UNIDADE: 'UN',
+    CMPP_CUSTO_UNIT: null,
+    CMPP_FATOR: '1.0000',
+    ...over,
+  }) as PurchaseItem;
 const newItem = item({
   CMPP_ID: 3,
   CMPP_PROD_ID: null,

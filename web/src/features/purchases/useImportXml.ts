@@ -1,12 +1,12 @@
 // The writes of the XML import: the upload that creates the purchase, linking an item to a
 // product, and creating a product from an item. Each hook keeps Apollo's cache in step itself.
 import { useApolloClient, useQuery } from '@apollo/client';
-import { useCallback, useMemo } from 'react';
-import type { Row } from '../../components/tables/types';
+import { useCallback } from 'react';
+import { rowOf, useReadRows, valueOf, type ColumnOf, type NewRow, type Row } from '../../lib/api';
 import { applyMask } from '../../lib/masks';
-import { ResourceListDocument, ResourceMetaDocument } from '../../lib/resources/documents';
+import { ResourceMetaDocument } from '../../lib/resources/documents';
 import { rowToValues, valuesToRow, type DocumentRegister, type ResourceMeta } from '../../lib/resources/metaFields';
-import { evictPages, idOf } from '../../lib/resources/recordCache';
+import { evictPages } from '../../lib/resources/recordCache';
 import { useCreateRecord } from '../../lib/resources/useCreateRecord';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { useUpdateRecord } from '../../lib/resources/useUpdateRecord';
@@ -15,9 +15,11 @@ import {
   importPath,
   itemId,
   parseImportAnswer,
+  PURCHASE_ITEMS,
   type ImportAnswer,
   type ItemLine,
   type ProductDraft,
+  type PurchaseItem,
 } from './importAnswer';
 
 /**
@@ -54,43 +56,44 @@ export function useLineMeta(line: ItemLine): { lineMeta: ResourceMeta | undefine
   return { lineMeta: data?.resourceMeta as ResourceMeta | undefined, settled: !loading };
 }
 
-/** Links an item's line to a product (its `item` column); the answered line replaces the cached one. */
+/**
+ * Links an item's line to a product (the line's `item` column, a name of its metadata); the
+ * answered line replaces the cached one.
+ */
 export function useLinkItem(line: ItemLine) {
   const { update } = useUpdateRecord(line.resource, line.key);
   return useCallback(
-    async (item: Row, productId: unknown): Promise<Row> => {
+    async (item: PurchaseItem, productId: unknown): Promise<PurchaseItem> => {
       if (!line.item) throw new Error('O item da compra não tem coluna de produto.');
-      const answer = await update(itemId(line, item), { [line.item]: productId });
-      return { ...item, ...answer, [line.item]: answer[line.item] ?? productId };
+      const answer = rowOf(PURCHASE_ITEMS, await update(itemId(line, item), { [line.item]: productId }));
+      return { ...item, ...answer, [line.item]: valueOf(answer, line.item) ?? productId };
     },
     [update, line],
   );
 }
 
-/** The product register and where it keeps what an item gives, by its metadata. */
-interface ProductColumns {
-  meta: ResourceMeta;
-  unit: ResourceMeta['fields'][number] | undefined;
-  ncm: ResourceMeta['fields'][number] | undefined;
-  gtin: ResourceMeta['fields'][number] | undefined;
-}
-
-/** The register products are created in (the product form's). */
+/** The register products are created in (the product form's), and the register of their units. */
 export const PRODUCT_REGISTER = 'produtos';
+export const UNIT_REGISTER = 'unidade';
 
-function productColumns(metas: ResourceMeta[]): ProductColumns | null {
-  const meta = metas.find((m) => m.name === PRODUCT_REGISTER);
-  if (!meta) return null;
-  return {
-    meta,
-    unit: meta.fields.find((f) => f.reference && /unid/i.test(f.reference)),
-    ncm: meta.fields.find((f) => /_NCM$/i.test(f.name) || /^NCM$/i.test(f.label)),
-    gtin: meta.fields.find((f) => f.kind === 'BARCODE' || /(CBAR|GTIN|EAN)/i.test(f.name)),
-  };
-}
+/** Where a product keeps what an item gives it (the compiler checks them against the product's row). */
+export const PRODUCT_COLUMNS = {
+  description: 'PROD_DESCRICAO',
+  unit: 'PROD_UNID_ID',
+  ncm: 'PROD_NCM',
+  gtin: 'PROD_CBAR',
+} as const satisfies {
+  description: ColumnOf<Row<typeof PRODUCT_REGISTER>, string>;
+  unit: ColumnOf<Row<typeof PRODUCT_REGISTER>, number>;
+  ncm: ColumnOf<Row<typeof PRODUCT_REGISTER>, string>;
+  gtin: ColumnOf<Row<typeof PRODUCT_REGISTER>, string>;
+};
+
+/** A unit's abbreviation ('UN', 'CX'): what an item names its unit by. */
+export const UNIT_ABBREVIATION = 'UNID_ABREVIADA' satisfies ColumnOf<Row<typeof UNIT_REGISTER>, string>;
 
 /** A new register row as its form starts it (the field defaults), as the form would send it. */
-const blankRow = (meta: ResourceMeta): Row => valuesToRow(meta, rowToValues(meta, null));
+const blankRow = (meta: ResourceMeta) => valuesToRow(meta, rowToValues(meta, null));
 
 /**
  * Creates a product from an item ('Cadastrar produto'), through the product form's own
@@ -98,52 +101,47 @@ const blankRow = (meta: ResourceMeta): Row => valuesToRow(meta, rowToValues(meta
  * abbreviation in the unit register (created when missing). Then links the item to it.
  */
 export function useCreateItemProduct(metas: ResourceMeta[], line: ItemLine) {
-  const client = useApolloClient();
-  const emp = useCompanyId();
-  const columns = useMemo(() => productColumns(metas), [metas]);
-  const unitMeta = metas.find((m) => m.name === columns?.unit?.reference);
+  const readRows = useReadRows();
+  const productMeta = metas.find((m) => m.name === PRODUCT_REGISTER);
+  const unitMeta = metas.find((m) => m.name === UNIT_REGISTER);
   const { create } = useCreateRecord(PRODUCT_REGISTER);
-  const { create: createUnit } = useCreateRecord(unitMeta?.name ?? 'unidade');
+  const { create: createUnit } = useCreateRecord(UNIT_REGISTER);
   const link = useLinkItem(line);
 
   const unitId = useCallback(
-    async (abbreviation: string): Promise<unknown> => {
+    async (abbreviation: string): Promise<number | null | undefined> => {
       if (!unitMeta) throw new Error(`Unidade ${abbreviation} não cadastrada.`);
-      const column =
-        unitMeta.fields.find((f) => /_ABREVIADA$/i.test(f.name) || /^sigla$/i.test(f.label))?.name ?? 'UNID_ABREVIADA';
-      const { data } = await client.query({
-        query: ResourceListDocument,
-        variables: { name: unitMeta.name, emp, input: { page: 1, limit: 1, where: { [column]: abbreviation } } },
-        fetchPolicy: 'network-only',
-      });
-      const found = (data?.resourceList.rows ?? [])[0] as Row | undefined;
-      if (found) return idOf(unitMeta.key, found);
-      const created = await createUnit({
-        ...blankRow(unitMeta),
-        [unitMeta.labelField]: abbreviation,
-        [column]: abbreviation,
-      });
-      return idOf(unitMeta.key, created);
+      const where = { [UNIT_ABBREVIATION]: abbreviation };
+      const [found] = await readRows(UNIT_REGISTER, { page: 1, limit: 1, where }, 'network-only');
+      if (found) return found.UNID_ID;
+      const unit = { UNID_DESCRICAO: abbreviation, [UNIT_ABBREVIATION]: abbreviation } satisfies Partial<
+        NewRow<typeof UNIT_REGISTER>
+      >;
+      return rowOf(UNIT_REGISTER, await createUnit({ ...blankRow(unitMeta), ...unit }))?.UNID_ID;
     },
-    [client, emp, unitMeta, createUnit],
+    [readRows, unitMeta, createUnit],
   );
 
   return useCallback(
-    async (item: Row, draft: ProductDraft): Promise<{ product: Row; item: Row }> => {
-      if (!columns) throw new Error('Você não tem permissão para cadastrar produtos.');
-      const { meta, unit, ncm, gtin } = columns;
-      const max = meta.fields.find((f) => f.name === meta.labelField)?.length;
-      const data: Row = {
-        ...blankRow(meta),
-        [meta.labelField]: max ? draft.description.slice(0, max) : draft.description,
+    async (
+      item: PurchaseItem,
+      draft: ProductDraft,
+    ): Promise<{ product: Row<typeof PRODUCT_REGISTER> | null; item: PurchaseItem }> => {
+      if (!productMeta) throw new Error('Você não tem permissão para cadastrar produtos.');
+      const field = (name: string) => productMeta.fields.find((f) => f.name === name);
+      const max = field(PRODUCT_COLUMNS.description)?.length;
+      const ncm = field(PRODUCT_COLUMNS.ncm);
+      const fromItem: Partial<NewRow<typeof PRODUCT_REGISTER>> = {
+        [PRODUCT_COLUMNS.description]: max ? draft.description.slice(0, max) : draft.description,
       };
-      if (unit && draft.unit) data[unit.name] = await unitId(draft.unit);
-      if (ncm && draft.ncm) data[ncm.name] = ncm.mask ? applyMask(draft.ncm, ncm.mask) : draft.ncm;
-      if (gtin && draft.gtin) data[gtin.name] = draft.gtin;
-      const product = await create(data);
-      const linked = await link(item, idOf(meta.key, product));
+      const unit = draft.unit ? await unitId(draft.unit) : null;
+      if (unit != null) fromItem[PRODUCT_COLUMNS.unit] = unit;
+      if (draft.ncm) fromItem[PRODUCT_COLUMNS.ncm] = ncm?.mask ? applyMask(draft.ncm, ncm.mask) : draft.ncm;
+      if (draft.gtin) fromItem[PRODUCT_COLUMNS.gtin] = draft.gtin;
+      const product = rowOf(PRODUCT_REGISTER, await create({ ...blankRow(productMeta), ...fromItem }));
+      const linked = await link(item, product?.PROD_ID);
       return { product, item: linked };
     },
-    [columns, unitId, create, link],
+    [productMeta, unitId, create, link],
   );
 }

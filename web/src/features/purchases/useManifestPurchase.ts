@@ -1,13 +1,12 @@
 import { useApolloClient } from '@apollo/client';
 import { useCallback } from 'react';
-import type { Row } from '../../components/tables/types';
 import { errorMessage } from '../../lib/apollo';
 import { requestFile, requestJson } from '../../lib/restForms';
 import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { evictReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { purchaseSupplier, type ImportAnswer } from './importAnswer';
-import { MANIFEST, manifestSupplierPath, manifestXmlPath, xmlName } from './manifestPurchase';
+import { MANIFEST, manifestSupplierPath, manifestXmlPath, xmlName, type ManifestNfe } from './manifestPurchase';
 import { useImportXml } from './useImportXml';
 
 /** What 'Gerar Compra' did: the import's answer, and why the NF-e was not linked to it (null: it was). */
@@ -27,21 +26,21 @@ export function useMakePurchase(purchases: DocumentRegister) {
   const emp = useCompanyId();
   const importXml = useImportXml(purchases);
   return useCallback(
-    async (record: Row): Promise<MadePurchase> => {
+    async (record: ManifestNfe): Promise<MadePurchase> => {
       const xml = await requestFile(manifestXmlPath, {
         json: { MAN_ID: record.MAN_ID },
         fallbackName: xmlName(record),
       });
       const bytes = await xml.blob.arrayBuffer();
       const answer = await importXml(new File([bytes], xml.name, { type: xml.blob.type || 'application/xml' }));
-      const supplier = purchaseSupplier(purchases, answer.compra);
+      const supplier = purchaseSupplier(answer.compra);
       let unlinked: string | null = null;
       if (supplier == null) {
         unlinked = 'A compra não tem fornecedor.';
       } else {
         try {
           await requestJson(manifestSupplierPath, {
-            json: { MAN_ID: record.MAN_ID, FOR_ID: supplier, COMP_ID: answer.compra[purchases.document.key[0]] },
+            json: { MAN_ID: record.MAN_ID, FOR_ID: supplier, COMP_ID: answer.compra.COMP_ID },
           });
         } catch (e) {
           unlinked = errorMessage(e);
@@ -50,6 +49,6 @@ export function useMakePurchase(purchases: DocumentRegister) {
       evictReads(client.cache, [{ name: MANIFEST, emp }]);
       return { answer, unlinked };
     },
-    [client, emp, importXml, purchases],
+    [client, emp, importXml],
   );
 }

@@ -5,7 +5,7 @@ import type { DocumentRegister } from '../../lib/resources/metaFields';
 import { evictReads } from '../../lib/resources/recordCache';
 import { useCompanyId } from '../../lib/resources/useResourceData';
 import { productLine } from './importAnswer';
-import { parsePriceUpdate, PRICE_UPDATE_ACTION, type PriceUpdateAnswer } from './priceUpdate';
+import { parsePriceUpdate, PRICE_UPDATE_ACTION, type PriceUpdateAnswer, type PriceUpdateBody } from './priceUpdate';
 import { PRODUCT_REGISTER } from './useImportXml';
 
 /**
@@ -19,7 +19,7 @@ export function usePriceUpdate(meta: DocumentRegister) {
   const [run, { loading }] = useMutation(ResourceActionDocument);
   const line = productLine(meta).resource;
   const update = useCallback(
-    async (body: Record<string, unknown>): Promise<PriceUpdateAnswer> => {
+    async (body: PriceUpdateBody): Promise<PriceUpdateAnswer> => {
       const { data } = await run({
         variables: { name: line, action: PRICE_UPDATE_ACTION, params: { emp }, body },
         update: (cache) => evictReads(cache, [{ name: PRODUCT_REGISTER, emp }]),

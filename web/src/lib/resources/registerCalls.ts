@@ -3,25 +3,27 @@
 // Shared by the features that call what the metadata declares (finance, fiscal).
 import { useApolloClient } from '@apollo/client';
 import { useCallback, useEffect, useState } from 'react';
+import type { CallBody, CallOutput, CallParams } from '../api';
 import { ResourceActionDocument } from './documents';
 import { evictReads } from './recordCache';
 import { useCompanyId } from './useResourceData';
 
 /**
  * Runs a declared call of register `name` (`emp` added to its path parameters). With `evicts`,
- * the call writes: those registers' cached reads go.
+ * the call writes: those registers' cached reads go. A call with schemas (CALLS, src/lib/api.ts)
+ * takes and answers its generated types; any other answers `unknown`, read where it is used.
  */
 export function useRegisterCall() {
   const client = useApolloClient();
   const emp = useCompanyId();
   return useCallback(
-    async (
-      name: string,
-      action: string,
-      params: Record<string, unknown> = {},
-      body?: unknown,
+    async <R extends string, A extends string>(
+      name: R,
+      action: A,
+      params: CallParams<R, A> = {},
+      body?: CallBody<R, A>,
       evicts: string[] = [],
-    ): Promise<unknown> => {
+    ): Promise<CallOutput<R, A>> => {
       const { data } = await client.mutate({
         mutation: ResourceActionDocument,
         variables: { name, action, params: { emp, ...params }, ...(body !== undefined ? { body } : {}) },
@@ -33,7 +35,8 @@ export function useRegisterCall() {
               )
           : undefined,
       });
-      return data?.resourceAction;
+      // The JSON the server answered, shaped by the call's output schema.
+      return data?.resourceAction as CallOutput<R, A>;
     },
     [client, emp],
   );
