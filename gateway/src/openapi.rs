@@ -441,15 +441,62 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
 }
 
 /// The schemas of openapi.json alone (registers' rows and bodies, declared
-/// calls' inputs and answers): what the web client's types are generated from
-/// (`web/api-schemas.json`, `make schema`).
-pub fn schemas_document(full: &Value) -> Value {
+/// calls' inputs and answers) and, under `x-calls`, which schemas each declared
+/// call takes and answers (`{register: {call: {input, output, list}}}`): what the
+/// web client's types are generated from (`web/api-schemas.json`, `make schema`).
+pub fn schemas_document(full: &Value, registry: &Registry) -> Value {
     json!({
         "openapi": full["openapi"],
         "info": full["info"],
         "paths": {},
         "components": {"schemas": full["components"]["schemas"]},
+        "x-calls": call_names(registry),
     })
+}
+
+/// A schema's component name (`{"$ref": ".../X"}` → `X`; a register row marker →
+/// `<register>.row`), and whether it is a list of it.
+fn schema_name(v: &Value, register: &str) -> Option<(String, bool)> {
+    if let Some(items) = v.get("items").filter(|_| v.get("type") == Some(&json!("array"))) {
+        return schema_name(items, register).map(|(n, _)| (n, true));
+    }
+    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        return Some((r.rsplit('/').next().unwrap_or(r).to_string(), false));
+    }
+    match v.get("x-row") {
+        Some(Value::Bool(true)) => Some((format!("{register}.row"), false)),
+        Some(Value::String(r)) => Some((format!("{r}.row"), false)),
+        _ => None,
+    }
+}
+
+fn call_names(registry: &Registry) -> Value {
+    let mut gen = erp_platform::resource::call::schema_generator();
+    let mut out = Map::new();
+    for res in registry.all() {
+        let mut calls = Map::new();
+        for a in &res.actions {
+            let (input, output) = a.handler.schemas(&mut gen);
+            let input = serde_json::to_value(input).unwrap_or_default();
+            let output = serde_json::to_value(output).unwrap_or_default();
+            let Some((input, _)) = schema_name(&input, &res.name) else {
+                continue;
+            };
+            let output = schema_name(&output, &res.name);
+            calls.insert(
+                a.name.clone(),
+                json!({
+                    "input": input,
+                    "output": output.as_ref().map(|(n, _)| n.clone()),
+                    "list": output.is_some_and(|(_, l)| l),
+                }),
+            );
+        }
+        if !calls.is_empty() {
+            out.insert(res.name.clone(), Value::Object(calls));
+        }
+    }
+    Value::Object(out)
 }
 
 #[cfg(test)]
@@ -465,7 +512,7 @@ mod tests {
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or_default();
         let registry = crate::composition::registry().expect("registry");
-        let current = super::schemas_document(&crate::app::openapi(&registry));
+        let current = super::schemas_document(&crate::app::openapi(&registry), &registry);
         assert!(
             file == current,
             "web/api-schemas.json is stale: run `make schema`"

@@ -156,7 +156,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Openapi { schemas } => erp_gateway::composition::registry().map(|r| {
             let full = erp_gateway::app::openapi(&r);
             let doc = if schemas {
-                erp_gateway::openapi::schemas_document(&full)
+                erp_gateway::openapi::schemas_document(&full, &r)
             } else {
                 full
             };

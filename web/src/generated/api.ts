@@ -8,6 +8,273 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description `POST /boletos/remessa/{emp}` and `/boletos/retorno/{emp}`: the account (and,
+         *     for a return, the file).
+         */
+        AccountFileIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * @description The return file (multipart `file`).
+             * @default null
+             */
+            arquivo?: components["schemas"]["Upload"] | null;
+        };
+        /**
+         * @description An advance open to offset, as the purchase screen lists it (legacy `CMPD_*`
+         *     names; `SALDO` = paid − offset).
+         */
+        AdvanceRow: {
+            BCO_DESCRICAO?: string | null;
+            /**
+             * Format: int64
+             * @description The account the advance was paid from.
+             */
+            BCO_ID?: number | null;
+            /** Format: int64 */
+            CMPD_COMP_FORN_ID: number;
+            CMPD_DOCUMENTO?: string | null;
+            /** Format: date */
+            CMPD_DTA_EMIS: string;
+            /** Format: date */
+            CMPD_DTA_MOV?: string | null;
+            /** Format: int64 */
+            CMPD_EMP_ID: number;
+            /** Format: int64 */
+            CMPD_ID: number;
+            CMPD_OBS?: string | null;
+            CMPD_VLR_COMPENSADO: number | string;
+            CMPD_VLR_PAGO: number | string;
+            /** @description What the advance is worth: value plus surcharge. */
+            CMPD_VLR_TITULO: number | string;
+            FORN_DESCRICAO?: string | null;
+            SALDO: number | string;
+        };
+        /** @description `GET /comprapagamentos/adiantamentos/{supplierId}/{bankId}`. */
+        AdvancesIn: {
+            /**
+             * Format: int64
+             * @description The account the advances were paid from (0: any).
+             * @default null
+             */
+            bankId?: number | null;
+            /** Format: int64 */
+            supplierId: number;
+        };
+        /** @description What `GET /produtosalocados` answers. */
+        AllocatedOf: {
+            /** Format: int64 */
+            EMP_ID: number;
+            /** Format: int64 */
+            PROD_ID: number;
+            /** @description Always 0 (see [`Allocated`]). */
+            QTD_ALOCADO: number | string;
+            /** @description The same, by the other legacy name. */
+            QTD_ALOCADOS: number | string;
+            SALDO_DISPONIVEL: number | string;
+            SALDO_FISICO: number | string;
+        };
+        /** @description What `GET /produtosqtdalocados` answers. */
+        AllocatedQtyOf: {
+            /** Format: int64 */
+            EMP_ID: number;
+            /** Format: int64 */
+            PROD_ID: number;
+            /** @description Always 0 (see `documents::Allocated`). */
+            QTD_ALOCADOS: number | string;
+            SALDO_DISPONIVEL: number | string;
+        };
+        /** @description `GET /produtoscustomedio/{SALD_PROD_ID}/{emp}`: the product. */
+        AverageCostIn: {
+            /** Format: int64 */
+            SALD_PROD_ID: number;
+        };
+        /** @description What `GET /produtoscustomedio` answers. */
+        AverageCostOf: {
+            CUSTO_MEDIO: number | string;
+            QTD_ESTOQUE: number | string;
+            SALDO_FINANCEIRO: number | string;
+            SALDO_FISICO: number | string;
+            /** Format: int64 */
+            SALD_PROD_EMP_ID: number;
+            /** Format: int64 */
+            SALD_PROD_ID: number;
+        };
+        /** @description The account's balance in the system against the last statement's. */
+        BalanceOut: {
+            /** Format: int64 */
+            BCO_ID: number;
+            /** Format: date */
+            DATA_EXTRATO?: string | null;
+            /** @description Statement − system. */
+            DIFERENCA?: (number | string) | null;
+            /**
+             * Format: int64
+             * @description Statement lines still pending and what they add up to (credits − debits).
+             */
+            PENDENTES: number;
+            /** @description The last statement's closing balance (none imported: null). */
+            SALDO_EXTRATO?: (number | string) | null;
+            /** @description The system's balance on the statement's date (today without one). */
+            SALDO_SISTEMA: number | string;
+            VALOR_PENDENTE: number | string;
+        };
+        /** @description `POST /movimentacaobancariabs/{emp}`: the period and the account. */
+        BalancesIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @description One account (default: every account of the company).
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Data final
+             * Format: date
+             * @default null
+             */
+            DATA_FIM?: string | null;
+            /**
+             * Data inicial
+             * Format: date
+             * @default null
+             */
+            DATA_INI?: string | null;
+        };
+        /** @description `POST /conciliacaobancaria/saldo/{emp}`: the account. */
+        BankIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+        };
+        /** @description `POST /boletos/atualizar`: the slip and its new due date or value. */
+        ChangeIn: {
+            /**
+             * Vencimento
+             * Format: date
+             * @default null
+             */
+            BOL_DTA_VCTO?: string | null;
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            BOL_ID?: number | null;
+            /**
+             * Valor
+             * @default null
+             */
+            BOL_VALOR?: (number | string) | null;
+            /**
+             * Vencimento
+             * Format: date
+             * @default null
+             */
+            DTA_VCTO?: string | null;
+            /**
+             * Valor
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+            /**
+             * Vencimento
+             * Format: date
+             * @default null
+             */
+            VENCIMENTO?: string | null;
+        };
+        /** @description An item the update is limited to, with its own margin. */
+        ChosenItem: {
+            /** Format: int64 */
+            CMPP_ID: number;
+            MARGEM?: number | null;
+        };
+        /**
+         * @description The company (null until identity's fact arrived) and its configuration (null
+         *     until saved).
+         */
+        CompanyDataOut: {
+            CONFIGURACAO?: Record<string, unknown>;
+            EMPRESA?: components["schemas"]["CompanyOut"] | null;
+        };
+        /** @description The company as the export names it. */
+        CompanyOut: {
+            CIDADE: string;
+            EMP_CGC: string;
+            EMP_DESCRICAO: string;
+            /** Format: int64 */
+            EMP_ID: number;
+            ENDERECO: string;
+        };
+        /**
+         * @description `POST /compra/completa`: the header (in `compra`, or its fields at the top), the
+         *     items and the instalments.
+         */
+        CompleteIn: {
+            /**
+             * @description The header; without it, the header's fields come at the top of the body.
+             * @default null
+             */
+            compra?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default null */
+            itens?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @default null */
+            pagamentos?: {
+                [key: string]: unknown;
+            }[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description `POST /integracaodominio/configuracao/{emp}`: the configuration's values (see
+         *     `COLUMNS`: the company's code and the four main accounts are required, each
+         *     at most 30 characters).
+         */
+        ConfigureIn: {
+            /** @default null */
+            INTD_COD_EMPRESA?: string | null;
+            /** @default null */
+            INTD_CONTA_CAIXA?: string | null;
+            /** @default null */
+            INTD_CONTA_CLIENTES?: string | null;
+            /** @default null */
+            INTD_CONTA_DESCONTOS?: string | null;
+            /** @default null */
+            INTD_CONTA_FORNECEDORES?: string | null;
+            /** @default null */
+            INTD_CONTA_JUROS?: string | null;
+            /** @default null */
+            INTD_CONTA_RECEITA?: string | null;
+            /** @default null */
+            INTD_HISTORICO_PAGAMENTO?: string | null;
+            /** @default null */
+            INTD_HISTORICO_RECEBIMENTO?: string | null;
+            /** @default null */
+            INTD_HISTORICO_VENDA?: string | null;
+        };
+        /** @description `POST /conciliacaobancaria/conciliar/{emp}`: the line and its movements. */
+        ConfirmIn: {
+            /**
+             * Lançamento do extrato
+             * Format: int64
+             * @default null
+             */
+            CONB_ID?: number | null;
+            MBCA_IDS?: components["schemas"]["MovementId"][] | null;
+        };
+        /**
          * @description `POST /orcamento/{gerapedidofat|geraos|gerarequisicao}/…`: the quote's input
          *     (the billing order's serie, NF-e model and operation type come in the path of
          *     `gerapedidofat`).
@@ -36,11 +303,456 @@ export interface components {
         Count: {
             TOT_REGISTROS: number;
         }[];
+        /** @description The rows of a list and how many the filter matches. */
+        Counted: {
+            /** Format: int64 */
+            count: number;
+            dados: Record<string, unknown>[];
+        };
+        /** @description The rows of a list and how many the filter matches. */
+        Counted2: {
+            /** Format: int64 */
+            count: number;
+            dados: components["schemas"]["InstalmentOf"][];
+        };
+        /** @description A customer's credit position. */
+        CreditLimitOut: {
+            CLI_DESCRICAO?: string | null;
+            /** Format: int64 */
+            CLI_ID: number;
+            /** @description 0 without a limit. */
+            CLI_LIMITE_CREDITO: number | string;
+            /**
+             * Format: int32
+             * @description 1 active, 2 blocked.
+             */
+            CLI_SITUACAO?: number | null;
+            /** @description Limit − used. */
+            SALDO: number | string;
+            /** @description The open receivables. */
+            VALOR_UTILIZADO: number | string;
+        };
+        /** @description `POST /clientesvendas/…/{cliId}/{emp}`: the customer. */
+        CustomerSalesIn: {
+            /** Format: int64 */
+            cliId: number;
+        };
+        /** @description `GET /contasreceber/cliente/{emp}/{cliId}/{type}`. */
+        CustomerTitlesIn: {
+            /** Format: int64 */
+            cliId: number;
+            /** @description `abertos` (A, 0), `pagos` (Q, 1), `vencidos` (V, 3) or `todos` (T, 2). */
+            type: string;
+        };
+        /** @description `POST /movdiario/{fechar|reabrir}/{emp}`: the day. */
+        DateIn: {
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            DATA?: string | null;
+        };
+        /**
+         * @description `POST /movdiario/dia/{emp}`: the day (default today) and the account
+         *     (default every account).
+         */
+        DayIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            DATA?: string | null;
+        };
+        /** @description A movement of the day. */
+        DayMovement: {
+            BCO_DESCRICAO: string;
+            /** Format: int64 */
+            MBCA_BCO_ID: number;
+            MBCA_DOCUMENTO?: string | null;
+            /** Format: date */
+            MBCA_DTA_MOV: string;
+            /** Format: int64 */
+            MBCA_FRMP_ID?: number | null;
+            MBCA_HISTORICO: string;
+            /** Format: int64 */
+            MBCA_ID: number;
+            MBCA_ORIGEM: string;
+            MBCA_TIPO: string;
+            MBCA_VALOR: number | string;
+        };
+        /**
+         * @description The legacy `{code, msg}` answer of a call that did something and has nothing
+         *     else to say.
+         */
+        Done: {
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
         Error: {
             /** @description O status HTTP */
             code: number;
             /** @description A mensagem ao usuário */
             msg: string;
+        };
+        /** @description `POST /integracaodominio/{enviarnotas|baixaparcela}/{emp}`: the period. */
+        ExportIn: {
+            /**
+             * Data final
+             * Format: date
+             * @default null
+             */
+            DATA_FIM?: string | null;
+            /**
+             * Data inicial
+             * Format: date
+             * @default null
+             */
+            DATA_INI?: string | null;
+        };
+        Finalized: Record<string, unknown>;
+        /**
+         * @description The body of `POST /reciboavulso/{emp}` as it arrives: every value optional,
+         *     so that [`FreeReceipt::parse`] answers the first one missing or wrong in the
+         *     spec's words.
+         */
+        FreeReceiptIn: {
+            /**
+             * Cidade
+             * @default null
+             */
+            CIDADE?: string | null;
+            /**
+             * Data
+             * @description yyyy-MM-dd only (the spec's form: '24/11/2026' is 'Data inválida'), so
+             *     read as text.
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * Pagador
+             * @default null
+             */
+            PAGADOR?: string | null;
+            /**
+             * CPF/CNPJ do pagador
+             * @default null
+             */
+            PAGADOR_DOC?: string | null;
+            /**
+             * Recebedor
+             * @description None: the company received.
+             * @default null
+             */
+            RECEBEDOR?: string | null;
+            /**
+             * CPF/CNPJ do recebedor
+             * @default null
+             */
+            RECEBEDOR_DOC?: string | null;
+            /**
+             * Referente
+             * @default null
+             */
+            REFERENTE?: string | null;
+            /**
+             * Valor
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /**
+         * @description `POST /boletos/gerar`: the account and the receivables (`TITULOS`, or one
+         *     title in the body itself).
+         */
+        GenerateIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BOL_BCO_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            BOL_CRCB_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @description One receivable (no `TITULOS`).
+             * @default null
+             */
+            CRCB_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            ID?: number | null;
+            /** @description Receivable ids or `{CRCB_ID}`. */
+            TITULOS?: components["schemas"]["IdOr_SlipTitleIn"][] | null;
+        };
+        /** @description A colour of the grid (a column of the sizes × colours table). */
+        GridColour: {
+            COR_DESCRICAO?: string | null;
+            /** Format: int64 */
+            COR_ID: number;
+        };
+        /** @description A size of the grid (a row of the sizes × colours table). */
+        GridSize: {
+            TAM_DESCRICAO?: string | null;
+            /** Format: int64 */
+            TAM_ID: number;
+        };
+        /** @description `GET /compraprodutograde/estoque/{CMPG_COMP_ID}/{emp}`: the purchase. */
+        GridStockIn: {
+            /** @description O código da compra, ou o código em base64. */
+            CMPG_COMP_ID: string;
+        };
+        /** @description What the purchase's grid puts in stock of a product, size and colour. */
+        GridStockOf: {
+            /** Format: int64 */
+            CMPG_COR_ID?: number | null;
+            /** Format: int64 */
+            CMPG_TAM_ID?: number | null;
+            /** Format: int64 */
+            CMPP_PROD_ID?: number | null;
+            /** @description In the stock unit. */
+            QTDE_ESTOQUE: number | string;
+        };
+        /**
+         * @description `PUT /orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}`: the quote
+         *     and the product.
+         */
+        GroupIn: {
+            /** Format: int64 */
+            ORCP_ORCA_ID: number;
+            /** Format: int64 */
+            ORCP_PROD_ID: number;
+        };
+        /** @description `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`. */
+        GroupIn2: {
+            /** Format: int64 */
+            ORDP_ORDS_ID: number;
+            /** Format: int64 */
+            ORDP_PROD_ID: number;
+            ORDP_SERIE: string;
+            /**
+             * Format: int64
+             * @description The product's company (its register's owner); the order keeps the products
+             *     of its own company.
+             */
+            PROD_EMP_ID: number;
+        };
+        /** @description What merging a quote's lines answers. */
+        Grouped: {
+            /**
+             * Format: uint
+             * @description How many lines the product had (now one).
+             */
+            LINHAS_AGRUPADAS: number;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /** @description What merging the order's lines of a product answers. */
+        Grouped2: {
+            /**
+             * Format: uint
+             * @description How many lines the product had (now one).
+             */
+            LINHAS_AGRUPADAS: number;
+            /**
+             * Format: int64
+             * @description The line kept.
+             */
+            ORDP_SEQ?: number | null;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /**
+         * @description The input of a call on one record named by the path's `{id}` (a title, a
+         *     settlement, a receipt, a statement line, a customer).
+         */
+        IdIn: {
+            /** Format: int64 */
+            id: number;
+        };
+        IdOr_ItemIn: components["schemas"]["ItemIn"] | number;
+        IdOr_SlipIdIn: components["schemas"]["SlipIdIn"] | number;
+        IdOr_SlipTitleIn: components["schemas"]["SlipTitleIn"] | number;
+        /** @description `DELETE /ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}/{image}`. */
+        ImageDeleteIn: {
+            /** Format: int64 */
+            NROS: number;
+            SERIE: string;
+            /** @description The stored file's name. */
+            image: string;
+            /** Format: int64 */
+            position: number;
+        };
+        /**
+         * @description What deleting an image answers: the removed file's name (the gateway deletes
+         *     it after the commit).
+         */
+        ImageDeleted: {
+            arquivo: string;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /**
+         * @description `PUT /ordemservico/uploads/{NROS}/{emp}/{SERIE}/{position}` (multipart: file,
+         *     ORDS_COMP_DOC).
+         */
+        ImageUploadIn: {
+            /** Format: int64 */
+            NROS: number;
+            /**
+             * @description The image's description (kept when left out).
+             * @default null
+             */
+            ORDS_COMP_DOC?: string | null;
+            SERIE: string;
+            arquivo: components["schemas"]["Upload"];
+            /**
+             * Format: int64
+             * @description 1 to 99.
+             */
+            position: number;
+        };
+        /** @description `POST /conciliacaobancaria/ofx/{emp}` (multipart): the account and the file. */
+        ImportOfxIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /** @default null */
+            arquivo?: components["schemas"]["Upload"] | null;
+        };
+        /**
+         * @description What an import did: lines imported, skipped (imported before), how many of
+         *     the new ones have a suggestion, each statement of the account and the
+         *     accounts of the file's other statements (not imported).
+         */
+        Imported: {
+            EXTRATOS: components["schemas"]["StatementOut"][];
+            /** Format: int64 */
+            IGNORADOS: number;
+            /** Format: int64 */
+            IMPORTADOS: number;
+            OUTRAS_CONTAS: string[];
+            /** Format: int64 */
+            SUGERIDOS: number;
+        };
+        /** @description What importing answers: the purchase, its items and what a person should check. */
+        Imported2: {
+            avisos: string[];
+            compra: Record<string, unknown>;
+            itens: components["schemas"]["ImportedItem"][];
+        };
+        ImportedItem: components["schemas"]["compraproduto.row"];
+        /** @description `POST /comprapagamentos/filtros/{emp}`: the filter. */
+        InstalmentFilterIn: {
+            /** @default null */
+            BAIXADO?: boolean | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            COMP_ID?: number | null;
+            /**
+             * @description A, F or C; cancelled purchases are left out unless asked.
+             * @default null
+             */
+            COMP_SITUACAO?: string | null;
+            /**
+             * Format: date
+             * @description Due on or before (yyyy-MM-dd).
+             * @default null
+             */
+            DTA_VCTO_FIM?: string | null;
+            /**
+             * Format: date
+             * @description Due on or after (yyyy-MM-dd).
+             * @default null
+             */
+            DTA_VCTO_INI?: string | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            FORN_ID?: number | null;
+            /**
+             * Format: int64
+             * @description 1 to 6000 (default 100).
+             * @default null
+             */
+            LIMIT?: number | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            OFFSET?: number | null;
+            /**
+             * Format: int64
+             * @description The page (of LIMIT rows), when OFFSET is not given.
+             * @default null
+             */
+            PAGINATION?: number | null;
+        };
+        /** @description An instalment of a purchase, with its supplier and open balance. */
+        InstalmentOf: {
+            CMPD_BAIXADO: boolean;
+            /** Format: int64 */
+            CMPD_BCO_ID?: number | null;
+            /** Format: int64 */
+            CMPD_COMP_FORN_ID?: number | null;
+            /** Format: int64 */
+            CMPD_COMP_ID: number;
+            /** Format: date */
+            CMPD_DTA_VCTO: string;
+            /** Format: int64 */
+            CMPD_EMP_ID: number;
+            /** Format: int64 */
+            CMPD_ID: number;
+            CMPD_NUMERO?: string | null;
+            CMPD_VLR_JUROS: number | string;
+            CMPD_VLR_TITULO: number | string;
+            /** Format: int64 */
+            COMP_NUMERO?: number | null;
+            COMP_SERIE?: string | null;
+            COMP_SITUACAO: string;
+            FORN_DESCRICAO?: string | null;
+            /** @description What is still to pay (0 once settled). */
+            SALDO: number | string;
+        };
+        /** @description One instalment of a simulation. */
+        InstalmentRow: {
+            /** Format: int32 */
+            PARCELA: number;
+            VALOR: number | string;
+            /** Format: date */
+            VENCIMENTO: string;
         };
         /** @description `PUT /pedidogenerator/{PEDF_ID}/{emp}/{PEDF_SERIE}`: invoices the order once. */
         InvoiceIn: {
@@ -65,10 +777,197 @@ export interface components {
             /** @description The order's situation after the call (F). */
             PEDF_SITUACAO: string;
             /** @description The invoiced total. */
-            PEDF_VLR_TOTAL: number;
+            PEDF_VLR_TOTAL: number | string;
             /** Format: uint16 */
             code: number;
             msg: string;
+        };
+        /** @description A title of a settlement's body: an element of `TITULOS` (or the body itself). */
+        ItemIn: {
+            /**
+             * Desconto
+             * @default null
+             */
+            BAIX_DESCONTO?: (number | string) | null;
+            /**
+             * Juros
+             * @default null
+             */
+            BAIX_JUROS?: (number | string) | null;
+            /**
+             * Multa
+             * @default null
+             */
+            BAIX_MULTA?: (number | string) | null;
+            /**
+             * Valor
+             * @default null
+             */
+            BAIX_VALOR?: (number | string) | null;
+            /**
+             * Título
+             * Format: int64
+             * @description The payable (payables' calls).
+             * @default null
+             */
+            CMPD_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @description The receivable (receivables' calls).
+             * @default null
+             */
+            CRCB_ID?: number | null;
+            /**
+             * Desconto
+             * @default null
+             */
+            DESCONTO?: (number | string) | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            ID?: number | null;
+            /**
+             * Juros
+             * @description Default: computed from the financial parameters.
+             * @default null
+             */
+            JUROS?: (number | string) | null;
+            /**
+             * Multa
+             * @description Default: computed from the financial parameters.
+             * @default null
+             */
+            MULTA?: (number | string) | null;
+            /**
+             * Valor
+             * @description How much of the title (default: its whole balance).
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /** @description An item's landed cost, as finalizing answers it. */
+        LandedItem: {
+            CMPP_CUSTO_TOTAL: number | string;
+            CMPP_CUSTO_UNIT: number | string;
+            /** Format: int64 */
+            CMPP_ID: number;
+            /** Format: int64 */
+            CMPP_PROD_ID?: number | null;
+            /** @description The quantity in the stock unit. */
+            QTDE_ESTOQUE: number | string;
+        };
+        /** @description What `GET /produtosutimocusto` answers. */
+        LastCostOf: {
+            /**
+             * Format: date
+             * @description The entry's day (Brasília); null for the catalog's cost.
+             */
+            DATA_ULTIMA_ENTRADA?: string | null;
+            /** @description The entry's origin, or `CADASTRO` for the catalog's cost. */
+            ORIGEM: string;
+            /** Format: int64 */
+            PROD_ID: number;
+            ULTIMO_CUSTO: number | string;
+        };
+        /** @description `GET /compraproduto/ultimacompra/{prodId}/{emp}`: the product. */
+        LastPurchaseIn: {
+            /** Format: int64 */
+            prodId: number;
+        };
+        /**
+         * @description The product's last finalized purchase: supplier, dates, quantity, price and
+         *     landed cost.
+         */
+        LastPurchaseOf: {
+            CMPP_CUSTO_TOTAL?: (number | string) | null;
+            CMPP_CUSTO_UNIT?: (number | string) | null;
+            /** @description Stock units per purchase unit. */
+            CMPP_FATOR: number | string;
+            /** Format: int64 */
+            CMPP_PROD_ID: number;
+            CMPP_QTDE: number | string;
+            CMPP_UNIDADE?: string | null;
+            CMPP_VLR_UNIT: number | string;
+            /** Format: date */
+            COMP_DTA_EMISSAO: string;
+            /** Format: date */
+            COMP_DTA_ENTRADA: string;
+            /** Format: int64 */
+            COMP_EMP_ID: number;
+            COMP_FORN_DESC?: string | null;
+            /** Format: int64 */
+            COMP_FORN_ID?: number | null;
+            /** Format: int64 */
+            COMP_ID: number;
+            /** Format: int64 */
+            COMP_NUMERO?: number | null;
+            COMP_SERIE?: string | null;
+            /** @description The quantity in the stock unit. */
+            QTDE_ESTOQUE: number | string;
+        };
+        /** @description What a call on a statement line answers. */
+        LineDone: {
+            /** Format: int64 */
+            CONB_ID: number;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /**
+         * @description A statement line as the reconciliation screen lists it: its matched movements
+         *     and, while pending, its suggestions.
+         */
+        LineOut: {
+            /** Format: int64 */
+            CONB_BCO_ID: number;
+            CONB_DOCUMENTO?: string | null;
+            /** Format: date */
+            CONB_DTA: string;
+            /** Format: int64 */
+            CONB_EMP_ID: number;
+            CONB_FITID: string;
+            CONB_HISTORICO: string;
+            /** Format: int64 */
+            CONB_ID: number;
+            /** @description P pending, C matched. */
+            CONB_SITUACAO: string;
+            /** @description C credit, D debit. */
+            CONB_TIPO: string;
+            CONB_VALOR: number | string;
+            MOVIMENTOS: components["schemas"]["MovementOut"][];
+            SUGESTOES: components["schemas"]["Suggestion"][];
+        };
+        /**
+         * @description `POST /conciliacaobancaria/pendentes/{emp}`: the account, the status and the
+         *     period.
+         */
+        LinesIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Data final
+             * Format: date
+             * @default null
+             */
+            DATA_FIM?: string | null;
+            /**
+             * Data inicial
+             * Format: date
+             * @default null
+             */
+            DATA_INI?: string | null;
+            /**
+             * @description P pending, C matched (default: both).
+             * @default null
+             */
+            SITUACAO?: string | null;
         };
         /** @description Filtros por campo (igualdade), mais: */
         ListBody: {
@@ -81,9 +980,181 @@ export interface components {
             /** @description Página, a partir de 0 */
             PAGINATION?: number;
         };
+        /** @description `POST /condicaovencimentodias/{id}/{emp}`: the condition and the list body. */
+        ListDaysIn: {
+            /**
+             * Format: int64
+             * @description The company (path `{emp}`).
+             * @default null
+             */
+            emp?: number | null;
+            /**
+             * Format: int64
+             * @description The due-date condition (`CNDV_ID`).
+             */
+            id: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description `PUT /carregamentobarril/uploads/{CARB_ID}/{emp}`: the loading and the file. */
+        LoadingUploadIn: {
+            /** Format: int64 */
+            CARB_ID: number;
+            arquivo: components["schemas"]["Upload"];
+        };
+        /** @description A row of `GET /produtosmultiestoquebd`. */
+        LocationBalance: {
+            LOCA_DESCRICAO?: string | null;
+            /**
+             * Format: int64
+             * @description The location; null for the quantity kept without one.
+             */
+            LOCA_ID?: number | null;
+            /**
+             * Format: uint8
+             * @description Alternates 0 and 1 (the legacy grid's stripes).
+             */
+            ORDEM: number;
+            /** Format: int64 */
+            PROD_ID: number;
+            SALDO_FISICO: number | string;
+        };
+        /**
+         * @description `POST /compra/totalizadoresmanual/{COMP_ID}/{emp}`: the totals typed from the
+         *     paper invoice (each in cents, not negative; one left out is the items' sum).
+         */
+        ManualTotalsIn: {
+            /** @description O código da compra, ou o código em base64. */
+            COMP_ID: string;
+            /** @default null */
+            COMP_MAN_DESCONTO?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_FRETE?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_IPI?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_OUTRAS?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_SEGURO?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_ST?: (number | string) | null;
+            /** @default null */
+            COMP_MAN_TOTAL?: (number | string) | null;
+            /**
+             * @description `false` turns the typed totals off.
+             * @default null
+             */
+            COMP_TOTALIZADOR_MANUAL?: boolean | null;
+        };
+        /** @description The receivable's slip in collection, or null. */
+        MaybeSlip: Record<string, unknown> | null;
+        /** @description `PUT /transferencialocalproduto/agrupar/{TRLP_TRLO_ID}/{emp}`: the transfer. */
+        MergeIn: {
+            /** Format: int64 */
+            TRLP_TRLO_ID: number;
+        };
         Message: {
             code: number;
             msg: string;
+        };
+        /** @description What a payment method moved on the day. */
+        MethodTotals: {
+            ENTRADAS: number | string;
+            /** @description 'Sem forma de pagamento' for movements without one. */
+            FRMP_DESCRICAO: string;
+            /** Format: int64 */
+            FRMP_ID?: number | null;
+            SAIDAS: number | string;
+        };
+        /**
+         * Format: int64
+         * @description A movement of a match.
+         */
+        MovementId: number;
+        /**
+         * @description A movement as the reconciliation answers it (matched with a line, or in a
+         *     suggestion).
+         */
+        MovementOut: {
+            /** Format: int64 */
+            MBCA_BCO_ID: number;
+            MBCA_DOCUMENTO?: string | null;
+            /** Format: date */
+            MBCA_DTA_MOV: string;
+            MBCA_HISTORICO: string;
+            /** Format: int64 */
+            MBCA_ID: number;
+            MBCA_ORIGEM: string;
+            MBCA_TIPO: string;
+            MBCA_VALOR: number | string;
+        };
+        /** @description The input of a call that takes nothing but its company. */
+        Nothing: Record<string, unknown>;
+        /**
+         * @description The input of a call that reads nothing (its path parameters are the legacy
+         *     screen's, and it answers the same whatever they are).
+         */
+        Nothing2: Record<string, unknown>;
+        /** @description An occurrence of a slip in the return files processed. */
+        OccurrenceOut: {
+            CODIGO: string;
+            /** @description yyyy-MM-dd. */
+            DATA: string;
+            DESCRICAO: string;
+            MOTIVOS: string;
+            /** @description What processing it did ('Registrado', 'Liquidado…'). */
+            RESULTADO: string;
+        };
+        /** @description The vehicle's highest odometer against the informed one. */
+        OdometerCheck: {
+            /** Format: int64 */
+            KM_ANTERIOR: number;
+            /** Format: int64 */
+            KM_INFORMADO: number;
+            KM_VALIDO: boolean;
+            /** Format: int64 */
+            VEIC_ID: number;
+        };
+        /** @description `GET /ordemservico/consultakm/{vehicle}/{emp}/{odometer}`. */
+        OdometerIn: {
+            /** @description The informed odometer (`ODOMETER_FALLBACK` when it is not a positive number). */
+            odometer: string;
+            /** Format: int64 */
+            vehicle: number;
+        };
+        /** @description `GET /boletos/{bank}/{emp}/{day}`. */
+        OfDayIn: {
+            /** Format: int64 */
+            bank: number;
+            /** Format: date */
+            day: string;
+        };
+        /** @description `POST /contaspagar/compensar/{emp}`: the advance and the payables it settles. */
+        OffsetIn: {
+            /**
+             * Adiantamento
+             * Format: int64
+             * @description The advance's CMPD_ID.
+             * @default null
+             */
+            ADIANTAMENTO?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @description Default: today.
+             * @default null
+             */
+            DATA?: string | null;
+            /** @default null */
+            OBS?: string | null;
+            /** @description Ids or `{ID, VALOR}` (`VALOR` left out takes the whole balance). */
+            TITULOS?: components["schemas"]["IdOr_ItemIn"][] | null;
+        };
+        /** @description `DELETE /contasreceberparcelaspedidos/{id}/{emp}/{serie}`: the order. */
+        OrderIn: {
+            /** Format: int64 */
+            id: number;
+            serie: string;
         };
         /** @description A billing order's key (`{PEDF_ID}` and `{PEDF_SERIE}` of the path). */
         OrderKey: {
@@ -91,10 +1162,269 @@ export interface components {
             PEDF_ID: number;
             PEDF_SERIE: string;
         };
+        /** @description A service order's key as its calls' paths name it. */
+        OrderKeyIn: {
+            /** Format: int64 */
+            ORDS_ID: number;
+            ORDS_SERIE: string;
+        };
+        /**
+         * @description The order's totals as the screen shows them (amounts as text with two places,
+         *     as the legacy answer wrote them).
+         */
+        OrderTotals: {
+            /** @description The order's own surcharge. */
+            ORDS_ACRESCIMO: string;
+            /** Format: int64 */
+            ORDS_EMP_ID: number;
+            /** Format: int64 */
+            ORDS_ID: number;
+            ORDS_SERIE: string;
+            ORDS_SITUACAO: string;
+            /** @description The lines' surcharges plus the order's own. */
+            ORDS_VLR_ACRE: string;
+            ORDS_VLR_DESC: string;
+            ORDS_VLR_PECAS: string;
+            ORDS_VLR_SERV: string;
+            ORDS_VLR_TOTAL: string;
+        };
+        PayableToSettle: Record<string, unknown>;
+        /**
+         * @description `POST /baixacontaspagar/filtros/{emp}`: a list body of the register and the
+         *     settlement date of the charges.
+         */
+        PayablesToSettleIn: {
+            /**
+             * Situação
+             * @description The statuses listed (default the open and partly paid ones: A, P).
+             */
+            CMPD_SITUACAO?: components["schemas"]["Statuses"] | null;
+            /**
+             * Data da baixa
+             * Format: date
+             * @description The date of the charges (default today).
+             * @default null
+             */
+            DATA_BAIXA?: string | null;
+            /**
+             * Format: int64
+             * @description The company (path `{emp}`).
+             * @default null
+             */
+            emp?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description What the payables settlement screen lists: a page of payables and how many
+         *     match.
+         */
+        PayablesToSettleOut: {
+            /** Format: int64 */
+            count: number;
+            dados: components["schemas"]["PayableToSettle"][];
+        };
+        /**
+         * @description `POST /boletos/pdf`: the slips (`BOL_IDS` or `BOL_ID`), or the receivable
+         *     whose slip in collection (`CRCB_ID`).
+         */
+        PdfIn: {
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            BOL_ID?: number | null;
+            BOL_IDS?: components["schemas"]["IdOr_SlipIdIn"][] | null;
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            CRCB_ID?: number | null;
+        };
+        /** @description An account's balances over a period (legacy names). */
+        PeriodBalance: {
+            BCO_DESCRICAO: string;
+            /** Format: int64 */
+            BCO_ID: number;
+            CREDITOS: number | string;
+            DEBITOS: number | string;
+            /** @description The balance before the period. */
+            SALDO_ANTERIOR: number | string;
+            /** @description The balance at the period's end. */
+            SALDO_FINAL: number | string;
+        };
+        /**
+         * @description `POST /conciliacaobancaria/lancar/{emp}`: the line and the movement's history
+         *     and cost centre.
+         */
+        PostIn: {
+            /**
+             * Lançamento do extrato
+             * Format: int64
+             * @default null
+             */
+            CONB_ID?: number | null;
+            /**
+             * Centro de custo
+             * Format: int64
+             * @default null
+             */
+            HISP_ID?: number | null;
+            /**
+             * @description Default: the line's memo.
+             * @default null
+             */
+            HISTORICO?: string | null;
+        };
+        /** @description What posting a line answers: the line and the movement made of it. */
+        PostedOut: {
+            /** Format: int64 */
+            CONB_ID: number;
+            /** Format: int64 */
+            MBCA_ID: number;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /** @description What settling a title would take (nothing written). */
+        PreviewRow: {
+            /** Format: date */
+            DATA: string;
+            DESCONTO: number | string;
+            /** Format: int64 */
+            DIAS_ATRASO: number;
+            JUROS: number | string;
+            MULTA: number | string;
+            PODE_BAIXAR: boolean;
+            SALDO: number | string;
+            SITUACAO: string;
+            TOTAL: number | string;
+            VALOR: number | string;
+            /** Format: date */
+            VENCIMENTO: string;
+            /** @description Why it cannot be settled, or 'Título pode ser baixado.'. */
+            msg: string;
+        } & ({
+            /** Format: int64 */
+            CRCB_ID: number;
+        } | {
+            /** Format: int64 */
+            CMPD_ID: number;
+        });
+        /** @description `POST /compraproduto/atualizacaogeral` (see the module's documentation). */
+        PriceUpdateIn: {
+            /**
+             * @description false: the cost only.
+             * @default null
+             */
+            ATUALIZAR_PRECO?: boolean | null;
+            /** @description The purchase (plain or base64). */
+            CMPP_COMP_ID?: string | null;
+            /** @description The purchase, by the header's name. */
+            COMP_ID?: string | null;
+            /** @description The margin of every item without its own. */
+            MARGEM?: number | null;
+            /** @description Only these items (each with its margin). */
+            itens?: components["schemas"]["ChosenItem"][] | null;
+        };
+        /** @description What the update answers, product by product. */
+        PricesUpdated: {
+            /** Format: int64 */
+            CMPP_COMP_ID: number;
+            /** Format: uint16 */
+            code: number;
+            erros: components["schemas"]["Refused"][];
+            ignorados: components["schemas"]["Skipped"][];
+            msg: string;
+            produtos: components["schemas"]["Repriced"][];
+        };
+        /** @description A product's balance as the stock reads answer it. */
+        ProductBalance: {
+            CUSTO_MEDIO: number | string;
+            /** Format: int64 */
+            EMP_ID: number;
+            /** Format: int64 */
+            PROD_ID: number;
+            /** @description The quantity in stock (the legacy name of `SALDO_FISICO`). */
+            QTD_ESTOQUE: number | string;
+            /** @description The stock's value at average cost. */
+            SALDO_FINANCEIRO: number | string;
+            SALDO_FISICO: number | string;
+        };
+        /** @description The product of a product read (`{PROD_ID}` of the path). */
+        ProductIn: {
+            /** Format: int64 */
+            PROD_ID: number;
+        };
+        /** @description The unit price of a product for a quantity, today. */
+        PromotionPrice: {
+            /** Format: int64 */
+            PROD_ID: number;
+            PROM_DESCRICAO?: string | null;
+            /**
+             * Format: int64
+             * @description The promotion that gave the price; null for the product's own.
+             */
+            PROM_ID?: number | null;
+            QTDE: number | string;
+            VALOR_TOTAL: number | string;
+            VALOR_UNITARIO: number | string;
+        };
+        /**
+         * @description `GET /promocao/value/{prodId}/{qty}`: the product and the quantity (`1,5` or
+         *     `1.5`).
+         */
+        PromotionValueIn: {
+            /** Format: int64 */
+            prodId: number;
+            qty: number | string;
+        };
+        /** @description A purchase's key as its calls' paths name it (`{COMP_ID}`). */
+        PurchaseKey: {
+            /** @description O código da compra, ou o código em base64. */
+            COMP_ID: string;
+        };
         /** @description A quote's key (`{ORCA_ID}` of the path). */
         QuoteKey: {
             /** Format: int64 */
             ORCA_ID: number;
+        };
+        /** @description How many customers' balances were checked and corrected. */
+        RealignedOut: {
+            /** Format: uint */
+            clientes: number;
+            /** Format: uint16 */
+            code: number;
+            /** Format: uint */
+            corrigidos: number;
+            msg: string;
+        };
+        /** @description What `GET /produtosrecalculaestoque` answers. */
+        Recalculated: {
+            ANTES: components["schemas"]["ProductBalance"];
+            /** @description The stored balance was wrong and was fixed. */
+            CORRIGIDO: boolean;
+            DEPOIS: components["schemas"]["ProductBalance"];
+            /** Format: int64 */
+            EMP_ID: number;
+            /** Format: int64 */
+            PROD_ID: number;
+        };
+        /** @description A product catalog refused to update, and its message. */
+        Refused: {
+            /** Format: int64 */
+            PROD_ID: number;
+            msg: string;
+        };
+        /** @description How many instalments were removed. */
+        RemovedOut: {
+            /** Format: uint16 */
+            code: number;
+            /** Format: uint64 */
+            excluidas: number;
+            msg: string;
         };
         /**
          * @description `GET /produtosinfreplicador/{PROD_ID}/{emp}` and
@@ -106,6 +1436,19 @@ export interface components {
              * @description The product whose rows are replicated (path `{PROD_ID}`), of company `{emp}`.
              */
             PROD_ID: number;
+        };
+        /** @description `POST /comprareplicar`: the purchase and the company to copy it to. */
+        ReplicateIn2: {
+            /**
+             * Format: int64
+             * @description The purchase's company (else the call's).
+             * @default null
+             */
+            COMP_EMP_ID?: number | null;
+            /** Format: int64 */
+            COMP_ID: number;
+            /** Format: int64 */
+            DESTINO_EMP_ID: number;
         };
         /** @description What was replicated to one company. */
         Replicated: {
@@ -135,6 +1478,733 @@ export interface components {
              */
             PROD_ID: number;
         };
+        /** @description The copy of a purchase and what a person should know of it. */
+        Replicated2: {
+            /** @description Items whose product the destination company does not have (left to link). */
+            avisos: string[];
+            compra: Record<string, unknown>;
+        };
+        /** @description A product updated: its cost and price before and after. */
+        Repriced: {
+            /** @description The purchase's items of the product. */
+            CMPP_IDS: number[];
+            PROD_CUSTO?: (number | string) | null;
+            PROD_CUSTO_ANTERIOR?: (number | string) | null;
+            PROD_DESCRICAO?: string | null;
+            /** Format: int64 */
+            PROD_ID: number;
+            PROD_MARGEM?: (number | string) | null;
+            PROD_VALOR?: (number | string) | null;
+            PROD_VALOR_ANTERIOR?: (number | string) | null;
+        };
+        ReturnAnswer: components["schemas"]["condicional.row"];
+        /** @description `PUT /condicional/devolucao/{COND_ID}/{emp}`. */
+        ReturnIn: {
+            /** Format: int64 */
+            COND_ID: number;
+            /**
+             * Encerrar
+             * @description Closes the conditional whatever is still out.
+             * @default null
+             */
+            ENCERRAR?: boolean | null;
+            ITENS?: components["schemas"]["ReturnedItem"][] | null;
+        };
+        /** @description A title of a return file and what processing it did. */
+        ReturnLine: {
+            /**
+             * Format: int64
+             * @description The slip it matched, if any.
+             */
+            BOL_ID?: number | null;
+            /**
+             * Format: int64
+             * @description The slip's receivable.
+             */
+            CRCB_ID?: number | null;
+            DESCRICAO: string;
+            JUROS: number | string;
+            MOTIVOS: string;
+            NOSSO_NUMERO: string;
+            OCORRENCIA: string;
+            RESULTADO: string;
+            TARIFA: number | string;
+            VALOR_PAGO: number | string;
+        };
+        /**
+         * @description `POST /compraprodutodevolucao/gerarpedido/{CMPR_COMP_ID}/{emp}`: the purchase and
+         *     the billing order's serie (1 when left out).
+         */
+        ReturnOrderIn: {
+            /** @description O código da compra, ou o código em base64. */
+            CMPR_COMP_ID: string;
+            /** @default null */
+            PEDF_SERIE?: string | null;
+        };
+        /** @description What processing a return file did (also kept in `retornos.ret_resultado`). */
+        ReturnOut: {
+            ARQUIVO: string;
+            /** @description The parser's notices and issues. */
+            AVISOS: string[];
+            /** Format: uint */
+            BAIXADOS: number;
+            /** Format: uint */
+            IGNORADOS: number;
+            /** @description The same file (by its hash) was processed before. */
+            JA_PROCESSADO: boolean;
+            LEIAUTE: string;
+            /**
+             * Format: uint
+             * @description Records the file had cut short and the parser completed with blanks.
+             */
+            LINHAS_COMPLETADAS: number;
+            /** Format: uint */
+            LIQUIDADOS: number;
+            /** Format: uint */
+            RECUSADOS: number;
+            /** Format: uint */
+            REGISTRADOS: number;
+            TITULOS: components["schemas"]["ReturnLine"][];
+        };
+        /** @description A returned quantity of a product line. */
+        ReturnedItem: {
+            /** Format: int64 */
+            CNDP_ID: number;
+            /**
+             * Quantidade devolvida
+             * @description Missing or zero is refused ('A quantidade devolvida deve ser maior que zero.').
+             * @default null
+             */
+            QTDE?: (number | string) | null;
+        };
+        /** @description What a reversal answers. */
+        ReversedOut: {
+            /** Format: int64 */
+            BAIX_ID: number;
+            /**
+             * Format: int64
+             * @description The opposite movement (none when the settlement moved no money).
+             */
+            MBCA_ID?: number | null;
+            /** @description The title's balance after the reversal. */
+            SALDO: number | string;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        } | {
+            /** Format: int64 */
+            CRCB_ID: number;
+            CRCB_SITUACAO: string;
+        } | {
+            /** Format: int64 */
+            CMPD_ID: number;
+            CMPD_SITUACAO: string;
+        };
+        RowSaid: Record<string, unknown>;
+        /** @description `POST /produtosgradevendas/{emp}`: the product and, optionally, a location. */
+        SalesGridIn: {
+            /**
+             * Local de Estoque
+             * Format: int64
+             * @description The stock of this location only; absent: the company's.
+             * @default null
+             */
+            LOCA_ID?: number | null;
+            /**
+             * Produto
+             * Format: int64
+             */
+            PROD_ID: number;
+        };
+        /** @description What `POST /produtosgradevendas/{emp}` answers. */
+        SalesGridOf: {
+            /**
+             * Format: int64
+             * @description The location whose stock `grade` shows; null: the company's.
+             */
+            LOCA_ID?: number | null;
+            PROD_DESCRICAO: string;
+            /** Format: int64 */
+            PROD_ID: number;
+            /** @description The product's sale price. */
+            PROD_VALOR?: (number | string) | null;
+            UNID_ABREVIADA?: string | null;
+            cores: components["schemas"]["GridColour"][];
+            grade: components["schemas"]["SalesVariant"][];
+            tamanhos: components["schemas"]["GridSize"][];
+        };
+        /** @description A variant of the grid as the sale sees it. */
+        SalesVariant: {
+            COR_DESCRICAO?: string | null;
+            /** Format: int64 */
+            COR_ID?: number | null;
+            PRGR_CBAR?: string | null;
+            PRGR_DESCRICAO?: string | null;
+            /** Format: int64 */
+            PRGR_ID: number;
+            /**
+             * @description The unit price a line of the variant takes: its own, else the product's
+             *     (null when neither has one).
+             */
+            PRGR_VALOR?: (number | string) | null;
+            /** @description The variant's quantity in stock (the company's, or the location's). */
+            QTD_ESTOQUE: number | string;
+            TAM_DESCRICAO?: string | null;
+            /** Format: int64 */
+            TAM_ID?: number | null;
+        };
+        /**
+         * @description `GET /grupohistoricopadrao/pesquisar/{GRHP_ID}/{emp}`: a group's code, or text
+         *     of its description.
+         */
+        SearchGroupIn: {
+            GRHP_ID: string;
+        };
+        /**
+         * @description `POST /{register}/baixa/{emp}`, `POST /baixacontaspagar/rapida/{emp}` and
+         *     `POST /{register}/calculo/{emp}`: a settlement's body (see the module's doc).
+         */
+        SettleIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BAIX_BCO_ID?: number | null;
+            /**
+             * Desconto
+             * @default null
+             */
+            BAIX_DESCONTO?: (number | string) | null;
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            BAIX_DTA?: string | null;
+            /**
+             * Forma de pagamento
+             * Format: int64
+             * @default null
+             */
+            BAIX_FRMP_ID?: number | null;
+            /**
+             * Juros
+             * @default null
+             */
+            BAIX_JUROS?: (number | string) | null;
+            /**
+             * Multa
+             * @default null
+             */
+            BAIX_MULTA?: (number | string) | null;
+            /** @default null */
+            BAIX_OBS?: string | null;
+            /**
+             * Valor
+             * @default null
+             */
+            BAIX_VALOR?: (number | string) | null;
+            /**
+             * Conta bancária
+             * Format: int64
+             * @description Default: the parameters' account of the side.
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            CMPD_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            CRCB_ID?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @description Default: today.
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * Desconto
+             * @default null
+             */
+            DESCONTO?: (number | string) | null;
+            /**
+             * Forma de pagamento
+             * Format: int64
+             * @default null
+             */
+            FRMP_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @description The body as one title (no `TITULOS`).
+             * @default null
+             */
+            ID?: number | null;
+            /**
+             * Juros
+             * @default null
+             */
+            JUROS?: (number | string) | null;
+            /**
+             * Multa
+             * @default null
+             */
+            MULTA?: (number | string) | null;
+            /** @default null */
+            OBS?: string | null;
+            /** @description The titles; without it, the body itself is one title. */
+            TITULOS?: components["schemas"]["IdOr_ItemIn"][] | null;
+            /**
+             * Valor
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /**
+         * @description `PATCH /boletos/baixa`: the slip, `TIPO` PAGO (`DATA`, `VALOR`, `JUROS`) or
+         *     BAIXA.
+         */
+        SettleSlipIn: {
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            BOL_DTA_PAG?: string | null;
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            BOL_ID?: number | null;
+            /**
+             * Valor
+             * @default null
+             */
+            BOL_VLR_PAGO?: (number | string) | null;
+            /**
+             * Data
+             * Format: date
+             * @description The payment's date (default today).
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * Juros
+             * @default null
+             */
+            JUROS?: (number | string) | null;
+            /**
+             * @description PAGO (or PAGAMENTO, LIQUIDACAO): paid, the receivable is settled; BAIXA
+             *     (default): out of collection.
+             * @default null
+             */
+            TIPO?: string | null;
+            /**
+             * Valor
+             * @description What was paid (default the slip's value).
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /** @description What a settlement (or an offset) answers. */
+        SettledOut: {
+            /** Format: date */
+            BAIX_DTA: string;
+            /** @description What moved in all. */
+            BAIX_TOTAL: number | string;
+            baixas: components["schemas"]["SettledRow"][];
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /** @description A receivable's settlement as the period's list answers it. */
+        SettledReceivable: {
+            /** Format: int64 */
+            BAIX_BCO_ID: number;
+            BAIX_DESCONTO: number | string;
+            BAIX_ESTORNADA: boolean;
+            /** Format: int64 */
+            BAIX_FRMP_ID?: number | null;
+            /** Format: int64 */
+            BAIX_ID: number;
+            BAIX_JUROS: number | string;
+            BAIX_MULTA: number | string;
+            BAIX_TOTAL: number | string;
+            BAIX_VALOR: number | string;
+            BCO_DESCRICAO?: string | null;
+            CLI_DESCRICAO?: string | null;
+            /** Format: int64 */
+            CRCB_CLI_ID: number;
+            CRCB_DOCUMENTO?: string | null;
+            /** Format: date */
+            CRCB_DTA_EMIS: string;
+            /**
+             * Format: date
+             * @description The settlement's date.
+             */
+            CRCB_DTA_PAG: string;
+            /** Format: date */
+            CRCB_DTA_VCTO: string;
+            /** Format: int64 */
+            CRCB_ID: number;
+            /** Format: int32 */
+            CRCB_PARCELA: number;
+            /** Format: int32 */
+            CRCB_QTD_PARCELAS: number;
+            CRCB_SITUACAO: string;
+            CRCB_VLR_CTA: number | string;
+            FRMP_DESCRICAO?: string | null;
+            /** @description The title's balance now. */
+            SALDO: number | string;
+        };
+        /**
+         * @description `POST /contasreceberbaixadas/{emp}`: the filters of the settled receivables
+         *     (any other key is refused, 'Filtro inválido: 'X'.').
+         */
+        SettledReceivablesIn: {
+            /**
+             * Conta bancária
+             * Format: int64
+             * @default null
+             */
+            BCO_ID?: number | null;
+            /**
+             * Cliente
+             * Format: int64
+             * @default null
+             */
+            CRCB_CLI_ID?: number | null;
+            /**
+             * Data final
+             * Format: date
+             * @description Last settlement date.
+             * @default null
+             */
+            DATA_FIM?: string | null;
+            /**
+             * Data inicial
+             * Format: date
+             * @description First settlement date.
+             * @default null
+             */
+            DATA_INI?: string | null;
+            /**
+             * Estornadas
+             * @description Reversed settlements too.
+             * @default false
+             */
+            ESTORNADAS?: boolean;
+            /**
+             * Forma de pagamento
+             * Format: int64
+             * @default null
+             */
+            FRMP_ID?: number | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            LIMIT?: number | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            OFFSET?: number | null;
+            /**
+             * @description Accepted and not used: the list is by settlement date.
+             * @default null
+             */
+            ORDENACAO?: string | null;
+            /**
+             * Format: int64
+             * @default null
+             */
+            PAGINATION?: number | null;
+            /**
+             * Format: int64
+             * @description The company (path `{emp}`).
+             * @default null
+             */
+            emp?: number | null;
+        };
+        /** @description What one title's settlement did, as the settlement calls answer it. */
+        SettledRow: {
+            BAIX_DESCONTO: number | string;
+            /** Format: int64 */
+            BAIX_ID: number;
+            BAIX_JUROS: number | string;
+            BAIX_MULTA: number | string;
+            BAIX_TOTAL: number | string;
+            BAIX_VALOR: number | string;
+            /**
+             * Format: int64
+             * @description The bank movement (none when the settlement moved no money).
+             */
+            MBCA_ID?: number | null;
+            /** @description The title's balance after it. */
+            SALDO: number | string;
+        } & ({
+            /** Format: int64 */
+            CRCB_ID: number;
+        } | {
+            /** Format: int64 */
+            CMPD_ID: number;
+        });
+        /** @description A settlement as the screens list it (legacy `BAIX_*` names). */
+        SettlementRow: {
+            /** Format: int64 */
+            BAIX_BCO_ID: number;
+            BAIX_DESCONTO: number | string;
+            /** Format: date */
+            BAIX_DTA: string;
+            /** Format: date-time */
+            BAIX_DTA_ESTORNO?: string | null;
+            BAIX_ESTORNADA: boolean;
+            /** Format: int64 */
+            BAIX_FRMP_ID?: number | null;
+            /** Format: int64 */
+            BAIX_ID: number;
+            BAIX_JUROS: number | string;
+            BAIX_MULTA: number | string;
+            BAIX_OBS?: string | null;
+            /** Format: int64 */
+            BAIX_TIT_ID: number;
+            /** @description What moved in the account: value + interest + fine − discount. */
+            BAIX_TOTAL: number | string;
+            /** Format: int64 */
+            BAIX_USR_ID?: number | null;
+            BAIX_VALOR: number | string;
+            BCO_DESCRICAO?: string | null;
+            FRMP_DESCRICAO?: string | null;
+        };
+        /** @description `POST /contasreceber/simular/{emp}`: what to split and how. */
+        SimulateIn: {
+            /**
+             * Condição de pagamento
+             * Format: int64
+             * @default null
+             */
+            CNDP_ID?: number | null;
+            /**
+             * Condição de vencimento
+             * Format: int64
+             * @default null
+             */
+            CNDV_ID?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @description The issue date (default today).
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * Total
+             * @default null
+             */
+            TOTAL?: (number | string) | null;
+            /**
+             * Total
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /** @description An item left out, and why. */
+        Skipped: {
+            /** @description The item's description (for an item without a product). */
+            CMPP_DESCRICAO?: string | null;
+            /** Format: int64 */
+            CMPP_ID: number;
+            motivo: string;
+        };
+        /** @description A slip of `BOL_IDS`, as an object. */
+        SlipIdIn: {
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            BOL_ID?: number | null;
+        };
+        /** @description `POST /boletos/verificar` and the other calls on one slip of the body. */
+        SlipIn: {
+            /**
+             * Boleto
+             * Format: int64
+             * @default null
+             */
+            BOL_ID?: number | null;
+        };
+        /** @description What a generated (or changed) slip answers. */
+        SlipOut: {
+            /** Format: int64 */
+            BOL_ID: number;
+            BOL_SITUACAO: string;
+            CODIGO_BARRAS: string;
+            /**
+             * Format: int64
+             * @description The receivable.
+             */
+            CRCB_ID: number;
+            /** Format: date */
+            DTA_VCTO: string;
+            LINHA_DIGITAVEL: string;
+            NOSSO_NUMERO: string;
+            /** @description The static Pix BR Code (accounts with a Pix key). */
+            PIX_COPIA_COLA?: string | null;
+            VALOR: number | string;
+        };
+        /** @description A slip's registration and payment status. */
+        SlipStatus: {
+            /** Format: int64 */
+            BOL_ID: number;
+            BOL_SITUACAO: string;
+            NOSSO_NUMERO: string;
+            OCORRENCIAS: components["schemas"]["OccurrenceOut"][];
+            PAGO: boolean;
+            REGISTRADO: boolean;
+            SITUACAO_DESCRICAO: string;
+        };
+        /** @description A receivable of `TITULOS`, as an object. */
+        SlipTitleIn: {
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            BOL_CRCB_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            CRCB_ID?: number | null;
+            /**
+             * Título
+             * Format: int64
+             * @default null
+             */
+            ID?: number | null;
+        };
+        /** @description An invoiced order of the customer. */
+        SoldOrder: {
+            PEDF_CLI_DESC?: string | null;
+            /** Format: date */
+            PEDF_DTA_EMISSAO: string;
+            /** Format: int64 */
+            PEDF_EMP_ID: number;
+            /** Format: int64 */
+            PEDF_ID: number;
+            PEDF_SERIE: string;
+            PEDF_TOT_PROD: number | string;
+            PEDF_TOT_SERV: number | string;
+            PEDF_VLR_DESC: number | string;
+            PEDF_VLR_TOTAL: number | string;
+        };
+        /** @description A product line of an invoiced order of the customer. */
+        SoldProduct: {
+            /** Format: date */
+            PEDF_DTA_EMISSAO: string;
+            /** Format: int64 */
+            PEDF_ID: number;
+            PEDF_SERIE: string;
+            PEDI_DESCRICAO?: string | null;
+            /** Format: int64 */
+            PEDI_PEDF_ITEM: number;
+            /** Format: int64 */
+            PEDI_PROD_ID: number;
+            PEDI_QTDE: number | string;
+            PEDI_VLR_TOTAL: number | string;
+            PEDI_VLR_UNITARIO: number | string;
+        };
+        /** @description A service line of an invoiced order of the customer. */
+        SoldService: {
+            /** Format: date */
+            PEDF_DTA_EMISSAO: string;
+            /** Format: int64 */
+            PEDF_ID: number;
+            PEDF_SERIE: string;
+            PFOS_DESCRICAO?: string | null;
+            /** Format: int64 */
+            PFOS_ID: number;
+            PFOS_QTDE: number | string;
+            /** Format: int64 */
+            PFOS_SERV_ID: number;
+            PFOS_VLR_SERV: number | string;
+            PFOS_VLR_UNIT: number | string;
+        };
+        /** @description One statement of the file imported. */
+        StatementOut: {
+            /** @description The statement's ACCTID. */
+            CONTA: string;
+            /** Format: date */
+            DATA_SALDO?: string | null;
+            /** Format: date */
+            FIM?: string | null;
+            /** Format: uint */
+            IMPORTADOS: number;
+            /** Format: date */
+            INICIO?: string | null;
+            /** @description The closing balance. */
+            SALDO?: (number | string) | null;
+        };
+        /** @description A status filter: one status or several. */
+        Statuses: string | string[];
+        /** @description A node of the cost centres' structure. */
+        StructureNode: components["schemas"]["grupohistoricopadrao.row"] | components["schemas"]["Ungrouped"];
+        /**
+         * @description A match a line may have: one movement or several of a day, what they add up
+         *     to and why they are suggested.
+         */
+        Suggestion: {
+            MBCA_IDS: number[];
+            MOTIVO: string;
+            MOVIMENTOS: components["schemas"]["MovementOut"][];
+            VALOR: number | string;
+        };
+        /**
+         * @description The day's cash: its figures, whether it is closed, its totals by payment
+         *     method and its movements.
+         */
+        Summary: {
+            /**
+             * Format: int64
+             * @description One account, or none: every account of the company.
+             */
+            BCO_ID?: number | null;
+            /** Format: date */
+            DATA: string;
+            ENTRADAS: number | string;
+            FECHADO: boolean;
+            FORMAS: components["schemas"]["MethodTotals"][];
+            MOVIMENTOS: components["schemas"]["DayMovement"][];
+            SAIDAS: number | string;
+            SALDO_FINAL: number | string;
+            SALDO_INICIAL: number | string;
+        };
+        /**
+         * @description `POST /ordemservicoacrescimo/{NROS}/{emp}/{SERIE}`: the order and the surcharge,
+         *     a value or a percentage of the lines' total.
+         */
+        SurchargeIn: {
+            /** Format: int64 */
+            NROS: number;
+            /** @default null */
+            PERCENTUAL?: (number | string) | null;
+            SERIE: string;
+            /** @default null */
+            VALOR?: (number | string) | null;
+        };
         /** @description `PUT /clientesTransf/{transferId}/{emp}`. */
         TransferIn: {
             /**
@@ -148,6 +2218,153 @@ export interface components {
              * @description The customer to move: its `CLI_ID` in company `{emp}` (path `{transferId}`).
              */
             transferId: number;
+        };
+        /** @description `POST /movimentacaobancaria/transferencia/{emp}`: the transfer. */
+        TransferIn2: {
+            /**
+             * Conta de destino
+             * Format: int64
+             * @default null
+             */
+            BCO_ID_DESTINO?: number | null;
+            /**
+             * Conta de origem
+             * Format: int64
+             * @default null
+             */
+            BCO_ID_ORIGEM?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * @description Added to both legs' history.
+             * @default null
+             */
+            HISTORICO?: string | null;
+            /**
+             * Valor
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
+        /**
+         * @description The last node: the cost centres without a group ('SEM GRUPO'; its group
+         *     fields null).
+         */
+        Ungrouped: {
+            GRHP_DESCRICAO: string;
+            /** Format: int64 */
+            GRHP_ID?: number | null;
+            GRHP_TIPO?: string | null;
+            children: Record<string, unknown>[];
+            /** Format: int64 */
+            id?: number | null;
+            text: string;
+        };
+        /**
+         * @description The file part of an upload call as the gateway stored it: the server-made
+         *     name, the name it had on the user's machine, its size and where it is served.
+         */
+        Upload: {
+            /** @description The stored name (made by the server). */
+            nome: string;
+            original?: string | null;
+            /** Format: int64 */
+            tamanho?: number | null;
+            url?: string | null;
+        };
+        /**
+         * @description `PUT /banco/uploads/{id}/{emp}`: the account, the stored file and which of the
+         *     two files it is.
+         */
+        UploadIn: {
+            /** @default null */
+            arquivo?: components["schemas"]["Upload"] | null;
+            /**
+             * Format: int64
+             * @description The account (`BCO_ID`).
+             */
+            id: number;
+            /**
+             * Tipo
+             * @description CERTIFICATE (or CERTIFICADO) or KEY (or CHAVE).
+             * @default null
+             */
+            tipo?: string | null;
+        };
+        Uploaded: Record<string, unknown>;
+        /** @description A row of `POST /produtosgradeestoque`. */
+        VariantBalance: {
+            /**
+             * Format: int64
+             * @description The location asked for; null for the company's quantity.
+             */
+            LOCA_ID?: number | null;
+            /**
+             * Format: int64
+             * @description The grid variant (catalog's PRGR_ID).
+             */
+            PRGR_ID: number;
+            /** Format: int64 */
+            PROD_ID: number;
+            SALDO_FISICO: number | string;
+        };
+        /** @description `POST /produtosgradeestoque/{emp}`: the product and, optionally, a location. */
+        VariantStockIn: {
+            /**
+             * Local de Estoque
+             * Format: int64
+             * @description Only this location's quantities; absent: the company's (every location).
+             * @default null
+             */
+            LOCA_ID?: number | null;
+            /**
+             * Produto
+             * Format: int64
+             */
+            PROD_ID: number;
+        };
+        /** @description A whole purchase: its header, items and instalments as the registers answer them. */
+        WholePurchase: {
+            compra: Record<string, unknown>;
+            itens: components["schemas"]["compraproduto.row"][];
+            pagamentos: components["schemas"]["comprapagamentos.row"][];
+        };
+        /**
+         * @description `POST /ordemservicobaixarestoque`: the order, in the body (its company is the
+         *     call's: `ORDS_EMP_ID`).
+         */
+        WriteOffIn: {
+            /** Format: int64 */
+            ORDS_ID: number;
+            /**
+             * @description `OS` when left out.
+             * @default null
+             */
+            ORDS_SERIE?: string | null;
+        };
+        /** @description What writing the parts off stock answers. */
+        WrittenOff: {
+            /**
+             * Format: uint
+             * @description How many product lines left stock.
+             */
+            ITENS: number;
+            /** Format: int64 */
+            ORDS_EMP_ID: number;
+            /** Format: int64 */
+            ORDS_ID: number;
+            ORDS_SERIE: string;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
+        };
+        /** @description `POST /compra/uploads/{emp}`: the NF-e XML the gateway stored. */
+        XmlImportIn: {
+            arquivo: components["schemas"]["Upload"];
         };
         /** Áreas: incluir */
         "area.create": {
@@ -3830,8 +6047,6 @@ export interface components {
         };
         /** Dias da Condição de Vencimento: incluir */
         "condicaovencimentodias.create": {
-            /** @description Descrição */
-            CNDD_DESCRICAO?: string | null;
             /**
              * Format: int64
              * @description Empresa
@@ -3880,8 +6095,6 @@ export interface components {
         };
         /** Dias da Condição de Vencimento: alterar */
         "condicaovencimentodias.update": {
-            /** @description Descrição */
-            CNDD_DESCRICAO?: string | null;
             /**
              * Format: int64
              * @description Empresa
@@ -7193,6 +9406,11 @@ export interface components {
             MOVI_ORIGEM?: string | null;
             /** @description Documento */
             MOVI_ORIGEM_ID?: string | null;
+            /**
+             * Format: int64
+             * @description Variação da Grade
+             */
+            MOVI_PRGR_ID?: number | null;
             /** @description Quantidade */
             MOVI_QTDE?: number | null;
             /**
@@ -7260,6 +9478,11 @@ export interface components {
             MOVI_ORIGEM?: string | null;
             /** @description Documento */
             MOVI_ORIGEM_ID?: string | null;
+            /**
+             * Format: int64
+             * @description Variação da Grade
+             */
+            MOVI_PRGR_ID?: number | null;
             /** @description Quantidade */
             MOVI_QTDE?: number | null;
             /** @description Tipo */
@@ -7314,6 +9537,11 @@ export interface components {
             MOVI_ORIGEM?: string | null;
             /** @description Documento */
             MOVI_ORIGEM_ID?: string | null;
+            /**
+             * Format: int64
+             * @description Variação da Grade
+             */
+            MOVI_PRGR_ID?: number | null;
             /** @description Quantidade */
             MOVI_QTDE?: number | null;
             /**
@@ -12684,6 +14912,11 @@ export interface components {
             PEDI_PERC_TICM?: number | null;
             /**
              * Format: int64
+             * @description Variação (Tamanho/Cor)
+             */
+            PEDI_PRGR_ID?: number | null;
+            /**
+             * Format: int64
              * @description Produto
              */
             PEDI_PROD_ID: number;
@@ -12736,6 +14969,11 @@ export interface components {
             PEDI_PERC_TICM?: number | null;
             /**
              * Format: int64
+             * @description Variação (Tamanho/Cor)
+             */
+            PEDI_PRGR_ID?: number | null;
+            /**
+             * Format: int64
              * @description Produto
              */
             PEDI_PROD_ID?: number | null;
@@ -12783,6 +15021,11 @@ export interface components {
             PEDI_PERC_IPI?: number | null;
             /** @description Tributação ICMS (%) */
             PEDI_PERC_TICM?: number | null;
+            /**
+             * Format: int64
+             * @description Variação (Tamanho/Cor)
+             */
+            PEDI_PRGR_ID?: number | null;
             /**
              * Format: int64
              * @description Produto

@@ -3,6 +3,7 @@
 // is read as them.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  CALLS,
   callsDrift,
   listOf,
   reading,
@@ -40,52 +41,51 @@ describe('generated types', () => {
     expectTypeOf<CallOutput<'produtosinf', 'replicar'>>().toEqualTypeOf<Schema<'Replicated'>[]>();
     // A call answering a row answers its register's.
     expectTypeOf<CallOutput<'pedido', 'duplicar'>>().toEqualTypeOf<Row<'pedido'>>();
-    // A legacy call has no schemas at all.
-    expectTypeOf<CallOutput<'contasreceber', 'baixa'>>().toBeUnknown();
-    expectTypeOf<CallInput<'contasreceber', 'baixa'>>().toBeUnknown();
+    // A call still written against the untyped handlers has no schemas at all.
+    expectTypeOf<CallOutput<'cte', 'emitir'>>().toBeUnknown();
+    expectTypeOf<CallInput<'cte', 'emitir'>>().toBeUnknown();
+    // Finance's settlement is typed.
+    expectTypeOf<CallInput<'contasreceber', 'baixa'>>().toEqualTypeOf<Schema<'SettleIn'>>();
   });
 });
 
 describe('CALLS against the calls the gateway declares', () => {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-  const order = (schemas: object) => ({
-    name: 'pedido',
-    actions: [
-      { name: 'faturar', schemas },
-      { name: 'duplicar', schemas: { input: ref('OrderKey'), output: { type: 'object', 'x-row': true } } },
-      { name: 'imprimir', schemas: { input: { type: 'object' }, output: {} } },
-    ],
+  const table: Record<string, Record<string, { input: string; output: string | null; list?: true }>> = CALLS;
+  // A register's calls as the gateway's metadata shows them, built from CALLS: an input and an
+  // answer by reference, a row answer as the row marker, a list as an array of it.
+  const asGateway = (name: string) => ({
+    name,
+    actions: Object.entries(table[name] ?? {}).map(([call, c]) => {
+      const row = c.output?.endsWith('.row') ? c.output.slice(0, -'.row'.length) : null;
+      const one = c.output === null ? {} : row ? { type: 'object', 'x-row': row === name ? true : row } : ref(c.output);
+      return { name: call, schemas: { input: ref(c.input), output: c.list ? { type: 'array', items: one } : one } };
+    }),
   });
 
   it('agree when the gateway names the schemas CALLS gives (a row marker is its register row)', () => {
-    expect(callsDrift([order({ input: ref('InvoiceIn'), output: ref('Invoiced') })])).toEqual([]);
-    const grid = {
-      name: 'produtosgrade',
-      actions: [
-        {
-          name: 'replicar',
-          schemas: { input: ref('ReplicateIn'), output: { type: 'array', items: ref('Replicated') } },
-        },
-      ],
-    };
-    expect(callsDrift([grid])).toEqual([]);
+    expect(Object.keys(table).length).toBeGreaterThan(20);
+    expect(callsDrift(Object.keys(table).map(asGateway))).toEqual([]);
+    // An untyped call (no schemas of its own) is not CALLS' business.
+    const order = asGateway('pedido');
+    const untyped = { name: 'imprimir', schemas: { input: { type: 'object' }, output: {} } };
+    expect(callsDrift([{ ...order, actions: [...order.actions, untyped] }])).toEqual([]);
   });
 
   it('tell a call whose schemas changed, a typed call left out and one the gateway no longer declares', () => {
-    expect(callsDrift([order({ input: ref('InvoiceIn'), output: ref('Faturado') })])).toEqual([
+    const order = asGateway('pedido');
+    const changed = order.actions.map((a) =>
+      a.name === 'faturar' ? { ...a, schemas: { input: ref('InvoiceIn'), output: ref('Faturado') } } : a,
+    );
+    expect(callsDrift([{ ...order, actions: changed }])).toEqual([
       'pedido.faturar: InvoiceIn -> Faturado in the gateway, InvoiceIn -> Invoiced in CALLS',
     ]);
-    const titles = {
-      name: 'contasreceber',
-      actions: [
-        { name: 'baixa', schemas: { input: ref('SettleIn'), output: { type: 'array', items: ref('Settled') } } },
-        { name: 'calculo', schemas: { input: { type: 'object' }, output: {} } },
-      ],
-    };
-    expect(callsDrift([titles])).toEqual(['contasreceber.baixa: SettleIn -> Settled[] in the gateway, not in CALLS']);
-    expect(callsDrift([{ name: 'pedido', actions: [] }])).toEqual([
-      'pedido.faturar: in CALLS, not declared by the gateway',
-      'pedido.duplicar: in CALLS, not declared by the gateway',
+    const added = { name: 'novo', schemas: { input: ref('NovoIn'), output: { type: 'array', items: ref('Novo') } } };
+    expect(callsDrift([{ ...order, actions: [...order.actions, added] }])).toEqual([
+      'pedido.novo: NovoIn -> Novo[] in the gateway, not in CALLS',
+    ]);
+    expect(callsDrift([{ name: 'produtosgrade', actions: [] }])).toEqual([
+      'produtosgrade.replicar: in CALLS, not declared by the gateway',
     ]);
   });
 });

@@ -52,6 +52,24 @@ export type RowOf<N extends string> = N extends RegisterName ? Row<N> : string e
 export type ColumnOf<T, V> = { [K in keyof T]-?: [NonNullable<T[K]>] extends [V] ? K : never }[keyof T] & string;
 
 /**
+ * An id as a call takes it (an integer): a number, or the digits a form or a route holds;
+ * undefined for anything else.
+ */
+export function toId(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
+  if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+/** The ids of a list as a call takes them (what is not an id is left out). */
+export function toIds(vs: readonly unknown[]): number[] {
+  return vs.flatMap((v) => {
+    const id = toId(v);
+    return id === undefined ? [] : [id];
+  });
+}
+
+/**
  * A field named at run time (by the metadata) of a row: what it holds, unknown to the compiler.
  * Code that knows the register reads its fields as properties instead.
  */

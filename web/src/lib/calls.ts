@@ -6,6 +6,7 @@
 // against a live gateway), so a call that gains or changes schemas is told, not guessed.
 //
 // No React, no Apollo: the e2e journey imports it too.
+import { GENERATED_CALLS } from '../generated/calls';
 import type { ColumnValues, RegisterName, Schema, SchemaName } from './api';
 
 /**
@@ -22,26 +23,13 @@ interface CallSchemas {
 /**
  * The declared calls whose input and answer have schemas, by register and call name, as the
  * gateway declares them (services/*: `.call(...)` with an `Operation`'s `In` and `Out`; an
- * `Out` of `Row` is the call's register's row). The compiler checks every name against the
- * generated schemas; a call left out is untyped (`unknown` both ways). A call that gains
- * schemas (a regeneration adds its types) gets its line here, and every `useRegisterCall` of it
- * is typed.
+ * `Out` of `Row` is the call's register's row), generated from api-schemas.json's `x-calls`
+ * (`make schema`). The compiler checks every name against the generated schemas; a call left
+ * out is untyped (`unknown` both ways).
  */
-export const CALLS = {
-  clientes: { transferir: { input: 'TransferIn', output: 'clientes.row' } },
-  orcamento: {
-    gerapedidofat: { input: 'ConvertIn', output: 'Converted' },
-    geraos: { input: 'ConvertIn', output: 'Converted' },
-    gerarequisicao: { input: 'ConvertIn', output: 'Converted' },
-    duplicar: { input: 'QuoteKey', output: 'orcamento.row' },
-  },
-  pedido: {
-    faturar: { input: 'InvoiceIn', output: 'Invoiced' },
-    duplicar: { input: 'OrderKey', output: 'pedido.row' },
-  },
-  produtosgrade: { replicar: { input: 'ReplicateIn', output: 'Replicated', list: true } },
-  produtosinf: { replicar: { input: 'ReplicateIn', output: 'Replicated', list: true } },
-} as const satisfies { readonly [R in RegisterName]?: { readonly [call: string]: CallSchemas } };
+export const CALLS = GENERATED_CALLS satisfies {
+  readonly [R in RegisterName]?: { readonly [call: string]: CallSchemas };
+};
 
 /** The calls CALLS types. */
 export type DeclaredCalls = typeof CALLS;
@@ -64,13 +52,25 @@ export type CallOutput<R extends string, A extends string> =
       : Schema<O>
     : unknown;
 
-/** The path parameters of a call by name (`emp` is added): part of its input when it is typed. */
+/**
+ * The path parameters of a call by name (`emp` is added): part of its input when it is typed
+ * (a company parameter the call reads as its company, not as an input field, is allowed too).
+ */
 export type CallParams<R extends string, A extends string> =
-  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : ColumnValues;
+  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> & Company : ColumnValues;
+
+/**
+ * The company of a call, in its path or its body (`EMP_ID`): the engine resolves it (path,
+ * body, the user's current one), so a call's input does not name it.
+ */
+interface Company {
+  readonly emp?: number;
+  readonly EMP_ID?: number;
+}
 
 /** A call's JSON body: part of its input when it is typed. */
 export type CallBody<R extends string, A extends string> =
-  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> : unknown;
+  CallOf<R, A> extends CallSchemas ? Partial<CallInput<R, A>> & Company : unknown;
 
 // ------------------------------------------------------------------------------ drift
 

@@ -5,6 +5,7 @@ import type { GroupDescriptor } from '../../components/fields/types';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
 import { errorMessage } from '../../lib/apollo';
+import { toId } from '../../lib/api';
 import { apiDateOf, centsToApi, formatDate, toApiDate, toCents } from '../../lib/format';
 import { saveFile } from '../../lib/restForms';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
@@ -429,8 +430,8 @@ export function TransferDialog({ metas, onClose }: DialogProps) {
     setBusy(true);
     try {
       await transfer({
-        BCO_ID_ORIGEM: idValue(from),
-        BCO_ID_DESTINO: idValue(to),
+        BCO_ID_ORIGEM: toId(from),
+        BCO_ID_DESTINO: toId(to),
         DATA: date,
         VALOR: centsToApi(toCents(form.values.VALOR)),
         ...(history ? { HISTORICO: history } : {}),

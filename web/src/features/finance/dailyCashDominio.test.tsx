@@ -141,6 +141,8 @@ describe('Domínio integration', () => {
     INTD_HISTORICO_RECEBIMENTO: '101',
     INTD_HISTORICO_PAGAMENTO: '102',
   };
+  // The company travels as the call's EMP_ID, never in the body.
+  const withoutCompany = Object.fromEntries(Object.entries(config).filter(([k]) => k !== 'INTD_EMP_ID'));
 
   it('loads the configuration and saves it', async () => {
     const user = userEvent.setup();
@@ -155,7 +157,7 @@ describe('Domínio integration', () => {
           'integracaodominio',
           'configuracao',
           { EMP_ID: 1 },
-          { ...config, INTD_CONTA_CAIXA: '1.1.1.02', INTD_EMP_ID: 1 },
+          { ...withoutCompany, INTD_CONTA_CAIXA: '1.1.1.02' },
           { ...config, INTD_CONTA_CAIXA: '1.1.1.02' },
         ),
         call('integracaodominio', 'dadosempresa', { id: 1 }, undefined, {

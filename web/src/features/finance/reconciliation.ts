@@ -2,7 +2,7 @@
 // an account's imported statements (OFX), the system's movements (MBCA_*) each is matched to,
 // the server's suggestions for a pending one, and the account's balance per statement and per
 // system. Money travels as the API's text ('123.45'), dates as yyyy-MM-dd.
-import { listOf, reading, readings, rowsOf, valueOf, type Row } from '../../lib/api';
+import { listOf, reading, readings, rowsOf, toId, valueOf, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
 
@@ -77,7 +77,7 @@ export function statementLines(answer: unknown): StatementLine[] {
 /** The pendentes body: the account, the situation ('' all) and the period when given. */
 /** What `pendentes` takes: the account, the situation ('' all) and the period. */
 export interface LinesBody {
-  BCO_ID: unknown;
+  BCO_ID: number | undefined;
   SITUACAO: string;
   DATA_INI?: string;
   DATA_FIM?: string;
@@ -85,7 +85,7 @@ export interface LinesBody {
 
 export function linesBody(bankId: unknown, situation: string, from: string | null, to: string | null): LinesBody {
   return {
-    BCO_ID: bankId,
+    BCO_ID: toId(bankId),
     SITUACAO: situation === 'T' ? '' : situation,
     ...(from ? { DATA_INI: from } : {}),
     ...(to ? { DATA_FIM: to } : {}),

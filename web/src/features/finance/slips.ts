@@ -2,7 +2,7 @@
 // is on screen, whichever call answered it (`gerar`, `atualizar` or `titulo`), what the
 // server says when it checks one at the bank (`verificar`) and what a bank return file did
 // to each slip (`retorno`). Money travels as the API's text ('123.45'), dates as yyyy-MM-dd.
-import { listOf, reading, readings, rowOf, type Reading, type Row } from '../../lib/api';
+import { listOf, reading, readings, rowOf, toId, type Reading, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
 
@@ -246,7 +246,7 @@ export function returnAnswer(answer: unknown): ReturnAnswer {
 /** What `atualizar` takes: the slip and what changes of it. */
 export interface SlipUpdateBody {
   EMP_ID: number;
-  BOL_ID: Slip['id'];
+  BOL_ID: number | undefined;
   /** yyyy-MM-dd. */
   DTA_VCTO?: string;
   /** The API's money text. */
@@ -262,7 +262,7 @@ export function updateBody(
   slip: Slip,
   { due, cents }: { due: string | null; cents: number | null },
 ): SlipUpdateBody | null {
-  const body: SlipUpdateBody = { EMP_ID: emp, BOL_ID: slip.id };
+  const body: SlipUpdateBody = { EMP_ID: emp, BOL_ID: toId(slip.id) };
   if (due && due !== slip.due) body.DTA_VCTO = due;
   if (cents != null && cents !== toCents(slip.value)) body.VALOR = centsToApi(cents);
   return body.DTA_VCTO !== undefined || body.VALOR !== undefined ? body : null;

@@ -3,7 +3,7 @@
 // accounts (`transferencia`: a debit on one, a credit on the other), after which the
 // movements, the accounts' balances and the day's cash are read again.
 import { useCallback } from 'react';
-import { readings, rowsOf, type Row } from '../../lib/api';
+import { readings, rowsOf, toId, type Row } from '../../lib/api';
 import { MONEY_REGISTERS } from './useSlipCalls';
 import { useRegisterCall } from './useTitleCalls';
 
@@ -35,8 +35,8 @@ export function accountBalances(answer: unknown): AccountBalance[] {
 
 /** A transfer as the call takes it: ids, yyyy-MM-dd, the API's money text. */
 export interface TransferBody {
-  BCO_ID_ORIGEM: unknown;
-  BCO_ID_DESTINO: unknown;
+  BCO_ID_ORIGEM: number | undefined;
+  BCO_ID_DESTINO: number | undefined;
   DATA: string;
   VALOR: string;
   HISTORICO?: string;
@@ -46,7 +46,7 @@ export function useBankMovements() {
   const call = useRegisterCall();
   const balances = useCallback(
     async (body: { DATA_INI: string; DATA_FIM: string; BCO_ID?: unknown }): Promise<AccountBalance[]> =>
-      accountBalances(await call(MOVEMENTS, 'saldos', {}, body)),
+      accountBalances(await call(MOVEMENTS, 'saldos', {}, { ...body, BCO_ID: toId(body.BCO_ID) })),
     [call],
   );
   const transfer = useCallback(

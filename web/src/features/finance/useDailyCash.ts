@@ -3,7 +3,7 @@
 // payment method and the movements), closing it (`fechar`) and reopening it (`reabrir`).
 // Closing and reopening evict the register's rows (the closed days list) and read the day again.
 import { useCallback, useMemo } from 'react';
-import { reading, readings, rowsOf, type Reading, type Row } from '../../lib/api';
+import { reading, readings, rowsOf, toId, type Reading, type Row } from '../../lib/api';
 import { centsToApi, toCents } from '../../lib/format';
 import { isTrue } from '../../lib/resources/metaFields';
 import { useCallResult, useRegisterCall } from './useTitleCalls';
@@ -68,7 +68,7 @@ export function useDailyCash(date: string | null, bankId: string | number | null
       date
         ? async () =>
             daySummary(
-              await call(DAILY_CASH, 'dia', {}, { DATA: date, ...(bankId != null ? { BCO_ID: bankId } : {}) }),
+              await call(DAILY_CASH, 'dia', {}, { DATA: date, ...(bankId != null ? { BCO_ID: toId(bankId) } : {}) }),
               date,
             )
         : null,

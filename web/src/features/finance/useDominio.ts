@@ -46,7 +46,7 @@ export function useDominio() {
 
   const save = useCallback(
     async (config: DominioConfig): Promise<void> => {
-      await call(DOMINIO, 'configuracao', { EMP_ID: emp }, { ...config, INTD_EMP_ID: emp }, [DOMINIO]);
+      await call(DOMINIO, 'configuracao', { EMP_ID: emp }, config, [DOMINIO]);
       reload();
     },
     [call, emp, reload],

@@ -3,7 +3,7 @@
 // multipart), matching a line to movements (`conciliar`), undoing a match (`desfazer`) and
 // posting a line as a new movement (`lancar`) evict what they changed and read both again.
 import { useCallback, useMemo } from 'react';
-import { reading, useRows } from '../../lib/api';
+import { reading, toId, toIds, useRows } from '../../lib/api';
 import { postForm } from '../../lib/restForms';
 import { RANGE_FROM, RANGE_TO } from '../../lib/resources/listFilters';
 import { useCompanyId } from '../../lib/resources/useResourceData';
@@ -50,7 +50,7 @@ export function useReconciliation(filter: LinesFilter | null) {
     () =>
       bankId == null
         ? null
-        : async () => reconciliationBalance(await call(RECONCILIATION, 'saldo', {}, { BCO_ID: bankId })),
+        : async () => reconciliationBalance(await call(RECONCILIATION, 'saldo', {}, { BCO_ID: toId(bankId) })),
     [call, bankId],
   );
   const lines = useCallResult(readLines);
@@ -75,7 +75,7 @@ export function useReconciliation(filter: LinesFilter | null) {
 
   const reconcile = useCallback(
     async (lineId: unknown, movementIds: unknown[]): Promise<string> => {
-      const answer = await call(RECONCILIATION, 'conciliar', {}, { CONB_ID: lineId, MBCA_IDS: movementIds }, [
+      const answer = await call(RECONCILIATION, 'conciliar', {}, { CONB_ID: toId(lineId), MBCA_IDS: toIds(movementIds) }, [
         RECONCILIATION,
         MOVEMENTS,
       ]);
@@ -87,7 +87,7 @@ export function useReconciliation(filter: LinesFilter | null) {
 
   const undo = useCallback(
     async (lineId: unknown): Promise<string> => {
-      const answer = await call(RECONCILIATION, 'desfazer', { id: lineId }, undefined, [RECONCILIATION, MOVEMENTS]);
+      const answer = await call(RECONCILIATION, 'desfazer', { id: toId(lineId) }, undefined, [RECONCILIATION, MOVEMENTS]);
       reload();
       return messageOf(answer, 'Conciliação desfeita com sucesso!');
     },
@@ -96,7 +96,7 @@ export function useReconciliation(filter: LinesFilter | null) {
 
   const post = useCallback(
     async (lineId: unknown, extra: { HISTORICO?: string; HISP_ID?: unknown }): Promise<string> => {
-      const answer = await call(RECONCILIATION, 'lancar', {}, { CONB_ID: lineId, ...extra }, [
+      const answer = await call(RECONCILIATION, 'lancar', {}, { ...extra, CONB_ID: toId(lineId), HISP_ID: toId(extra.HISP_ID) }, [
         RECONCILIATION,
         ...MONEY_REGISTERS,
       ]);

@@ -6,7 +6,7 @@
 // hook holding a read reads it again after its own writes.
 import { useApolloClient } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
-import { reading, rowOf } from '../../lib/api';
+import { reading, rowOf, toId, toIds } from '../../lib/api';
 import { centsToApi } from '../../lib/format';
 import { fetchFile, RestError, type FetchedFile } from '../../lib/rest';
 import { postForFile, postForm } from '../../lib/restForms';
@@ -85,7 +85,9 @@ export function useIssueSlips(meta: ResourceMeta, metas: ResourceMeta[]) {
   const evicts = useMemo(() => [SLIPS, ...sameTitles(meta, metas)], [meta, metas]);
   return useCallback(
     async (bankId: unknown, titleIds: unknown[]): Promise<Slip[]> =>
-      issuedSlips(await call(SLIPS, 'gerar', {}, { EMP_ID: emp, BCO_ID: bankId, TITULOS: titleIds }, evicts)),
+      issuedSlips(
+        await call(SLIPS, 'gerar', {}, { EMP_ID: emp, BCO_ID: toId(bankId), TITULOS: toIds(titleIds) }, evicts),
+      ),
     [call, emp, evicts],
   );
 }
@@ -106,7 +108,7 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
   const evict = useEvict();
   const issue = useIssueSlips(meta, metas);
   const titles = useMemo(() => sameTitles(meta, metas), [meta, metas]);
-  const read = useCallback(async () => activeSlip(await call(SLIPS, 'titulo', { id: titleId })), [call, titleId]);
+  const read = useCallback(async () => activeSlip(await call(SLIPS, 'titulo', { id: toId(titleId) })), [call, titleId]);
   const result = useCallResult(read);
   const { reload } = result;
 
@@ -122,7 +124,7 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
   /** Writes the slip off at the bank (BAIXA): the receivable stays open. */
   const writeOff = useCallback(
     async (slip: Slip): Promise<Slip> => {
-      const row = await call(SLIPS, 'baixa', {}, { EMP_ID: emp, BOL_ID: slip.id, TIPO: 'BAIXA' }, [SLIPS]);
+      const row = await call(SLIPS, 'baixa', {}, { EMP_ID: emp, BOL_ID: toId(slip.id), TIPO: 'BAIXA' }, [SLIPS]);
       reload();
       return slipOfRow(rowOf(SLIPS, row) ?? {});
     },
@@ -132,7 +134,7 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
   /** Records the payer's payment (PAGO): the receivable is settled through the slip's account. */
   const pay = useCallback(
     async (slip: Slip, { date, cents }: SlipPayment): Promise<Slip> => {
-      const body = { EMP_ID: emp, BOL_ID: slip.id, TIPO: 'PAGO', DATA: date, VALOR: centsToApi(cents) };
+      const body = { EMP_ID: emp, BOL_ID: toId(slip.id), TIPO: 'PAGO', DATA: date, VALOR: centsToApi(cents) };
       const row = await call(SLIPS, 'baixa', {}, body, [SLIPS, ...titles, ...MONEY_REGISTERS]);
       reload();
       return slipOfRow(rowOf(SLIPS, row) ?? {});
@@ -156,7 +158,7 @@ export function useTitleSlip(meta: ResourceMeta, metas: ResourceMeta[], titleId:
    */
   const check = useCallback(
     async (slip: Slip): Promise<SlipCheck> => {
-      const answer = slipCheck(await call(SLIPS, 'verificar', {}, { EMP_ID: emp, BOL_ID: slip.id }));
+      const answer = slipCheck(await call(SLIPS, 'verificar', {}, { EMP_ID: emp, BOL_ID: toId(slip.id) }));
       evict(answer.paid ? [SLIPS, ...titles, ...MONEY_REGISTERS] : [SLIPS]);
       reload();
       return answer;

@@ -10,7 +10,7 @@
 // hook that holds a call's answer reads it again after its own writes.
 import { useApolloClient } from '@apollo/client';
 import { useCallback, useMemo } from 'react';
-import { reading, readings, rowsOf, type ListWhere, type Reading, type Row } from '../../lib/api';
+import { reading, readings, rowsOf, toId, type ListWhere, type Reading, type Row } from '../../lib/api';
 import { RestError, fetchFile, type FetchedFile } from '../../lib/rest';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
 import { useCompanyId } from '../../lib/resources/useResourceData';
@@ -242,7 +242,7 @@ export function useCreditPosition(customerId: unknown) {
         ? null
         : async (): Promise<CreditPosition> => {
             const a = reading<'CLI_LIMITE_CREDITO' | 'VALOR_UTILIZADO' | 'SALDO'>(
-              await call(CUSTOMERS, 'limite_credito', { id: customerId }),
+              await call(CUSTOMERS, 'limite_credito', { id: toId(customerId) }),
             );
             return {
               limit: Number(a.CLI_LIMITE_CREDITO ?? 0),

@@ -65,6 +65,21 @@ impl Serialize for Dec {
     }
 }
 
+/// A decimal in a call's schema: a JSON number, or its exact text (what a client
+/// that keeps money out of floating point sends; answers are always numbers).
+fn decimal_schema(extra: Value) -> Schema {
+    let mut number = json_schema!({"type": "number"});
+    if let Value::Object(m) = extra {
+        for (k, v) in m {
+            number.insert(k, v);
+        }
+    }
+    json_schema!({"anyOf": [
+        number,
+        {"type": "string", "pattern": "^-?[0-9]+([.][0-9]+)?$"}
+    ]})
+}
+
 impl JsonSchema for Dec {
     fn inline_schema() -> bool {
         true
@@ -73,7 +88,7 @@ impl JsonSchema for Dec {
         "Decimal".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number"})
+        decimal_schema(serde_json::json!({}))
     }
 }
 
@@ -122,7 +137,7 @@ impl JsonSchema for Money {
         "Money".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "minimum": 0, "multipleOf": 0.01})
+        decimal_schema(serde_json::json!({"minimum": 0, "multipleOf": 0.01}))
     }
 }
 
