@@ -457,7 +457,10 @@ pub fn schemas_document(full: &Value, registry: &Registry) -> Value {
 /// A schema's component name (`{"$ref": ".../X"}` → `X`; a register row marker →
 /// `<register>.row`), and whether it is a list of it.
 fn schema_name(v: &Value, register: &str) -> Option<(String, bool)> {
-    if let Some(items) = v.get("items").filter(|_| v.get("type") == Some(&json!("array"))) {
+    if let Some(items) = v
+        .get("items")
+        .filter(|_| v.get("type") == Some(&json!("array")))
+    {
         return schema_name(items, register).map(|(n, _)| (n, true));
     }
     if let Some(r) = v.get("$ref").and_then(Value::as_str) {
@@ -517,5 +520,28 @@ mod tests {
             file == current,
             "web/api-schemas.json is stale: run `make schema`"
         );
+    }
+
+    /// Two different types with one name would be told apart by the generator's
+    /// `2` suffix, in an order that depends on the registry (so the web's names would
+    /// drift): every call type's schema name is its own (`#[schemars(rename)]` where
+    /// two crates pick the same word).
+    #[test]
+    fn no_two_types_share_a_schema_name() {
+        let registry = crate::composition::registry().expect("registry");
+        let doc = crate::app::openapi(&registry);
+        let schemas = doc["components"]["schemas"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        assert!(schemas.len() > 100, "{} schemas", schemas.len());
+        let clashes: Vec<&String> = schemas
+            .keys()
+            .filter(|name| {
+                let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+                stem.len() < name.len() && schemas.contains_key(stem)
+            })
+            .collect();
+        assert!(clashes.is_empty(), "schema names taken twice: {clashes:?}");
     }
 }

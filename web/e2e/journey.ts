@@ -74,8 +74,8 @@ async function gql<T>(page: Page, query: string, variables: Record<string, unkno
 }
 
 // The calls of the registers with screens, and of one register by name (sub-registers have none).
-const CALLS_QUERY = '{ resourceMetas { name actions { name schemas } } }';
-const CALL_QUERY = 'query($name: String!) { resourceMeta(name: $name) { name actions { name schemas } } }';
+const CALLS_QUERY = '{ resourceMetas { name actions: calls { name schemas } } }';
+const CALL_QUERY = 'query($name: String!) { resourceMeta(name: $name) { name actions: calls { name schemas } } }';
 
 const META_QUERY = `query($name: String!) { resourceMeta(name: $name) {
   name path title labelField fields { name label kind required editable min length defaultValue options { value text } } } }`;

@@ -168,6 +168,19 @@ pub struct ResourceMeta {
     pub row_schema: String,
     /// The register's calls shown as buttons on its screen.
     pub actions: Vec<ActionMeta>,
+    /// Every call the register declares, with or without a button, and its schemas.
+    pub calls: Vec<CallMeta>,
+}
+
+/// A declared call of a register: its name for `resourceAction` and its schemas.
+#[derive(SimpleObject, Clone, Deserialize)]
+pub struct CallMeta {
+    pub name: String,
+    /// The JSON Schemas of what the call takes (path parameters and body) and answers,
+    /// `{input, output}`, as in `ActionMeta.schemas`.
+    pub schemas: Json,
+    pub method: String,
+    pub path: String,
 }
 
 #[derive(SimpleObject, Clone, Deserialize)]

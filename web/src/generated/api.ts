@@ -154,6 +154,37 @@ export interface components {
              */
             BCO_ID?: number | null;
         };
+        /** @description `POST /movimentacaobancaria/transferencia/{emp}`: the transfer. */
+        BankTransferIn: {
+            /**
+             * Conta de destino
+             * Format: int64
+             * @default null
+             */
+            BCO_ID_DESTINO?: number | null;
+            /**
+             * Conta de origem
+             * Format: int64
+             * @default null
+             */
+            BCO_ID_ORIGEM?: number | null;
+            /**
+             * Data
+             * Format: date
+             * @default null
+             */
+            DATA?: string | null;
+            /**
+             * @description Added to both legs' history.
+             * @default null
+             */
+            HISTORICO?: string | null;
+            /**
+             * Valor
+             * @default null
+             */
+            VALOR?: (number | string) | null;
+        };
         /** @description `POST /boletos/atualizar`: the slip and its new due date or value. */
         ChangeIn: {
             /**
@@ -304,16 +335,16 @@ export interface components {
             TOT_REGISTROS: number;
         }[];
         /** @description The rows of a list and how many the filter matches. */
-        Counted: {
-            /** Format: int64 */
-            count: number;
-            dados: Record<string, unknown>[];
-        };
-        /** @description The rows of a list and how many the filter matches. */
-        Counted2: {
+        Counted_InstalmentOf: {
             /** Format: int64 */
             count: number;
             dados: components["schemas"]["InstalmentOf"][];
+        };
+        /** @description The rows of a list and how many the filter matches. */
+        Counted_Row: {
+            /** Format: int64 */
+            count: number;
+            dados: Record<string, unknown>[];
         };
         /** @description A customer's credit position. */
         CreditLimitOut: {
@@ -546,20 +577,6 @@ export interface components {
             /** Format: int64 */
             ORCP_PROD_ID: number;
         };
-        /** @description `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`. */
-        GroupIn2: {
-            /** Format: int64 */
-            ORDP_ORDS_ID: number;
-            /** Format: int64 */
-            ORDP_PROD_ID: number;
-            ORDP_SERIE: string;
-            /**
-             * Format: int64
-             * @description The product's company (its register's owner); the order keeps the products
-             *     of its own company.
-             */
-            PROD_EMP_ID: number;
-        };
         /** @description What merging a quote's lines answers. */
         Grouped: {
             /**
@@ -567,22 +584,6 @@ export interface components {
              * @description How many lines the product had (now one).
              */
             LINHAS_AGRUPADAS: number;
-            /** Format: uint16 */
-            code: number;
-            msg: string;
-        };
-        /** @description What merging the order's lines of a product answers. */
-        Grouped2: {
-            /**
-             * Format: uint
-             * @description How many lines the product had (now one).
-             */
-            LINHAS_AGRUPADAS: number;
-            /**
-             * Format: int64
-             * @description The line kept.
-             */
-            ORDP_SEQ?: number | null;
             /** Format: uint16 */
             code: number;
             msg: string;
@@ -648,27 +649,6 @@ export interface components {
             BCO_ID?: number | null;
             /** @default null */
             arquivo?: components["schemas"]["Upload"] | null;
-        };
-        /**
-         * @description What an import did: lines imported, skipped (imported before), how many of
-         *     the new ones have a suggestion, each statement of the account and the
-         *     accounts of the file's other statements (not imported).
-         */
-        Imported: {
-            EXTRATOS: components["schemas"]["StatementOut"][];
-            /** Format: int64 */
-            IGNORADOS: number;
-            /** Format: int64 */
-            IMPORTADOS: number;
-            OUTRAS_CONTAS: string[];
-            /** Format: int64 */
-            SUGERIDOS: number;
-        };
-        /** @description What importing answers: the purchase, its items and what a person should check. */
-        Imported2: {
-            avisos: string[];
-            compra: Record<string, unknown>;
-            itens: components["schemas"]["ImportedItem"][];
         };
         ImportedItem: components["schemas"]["compraproduto.row"];
         /** @description `POST /comprapagamentos/filtros/{emp}`: the filter. */
@@ -1088,13 +1068,11 @@ export interface components {
             MBCA_TIPO: string;
             MBCA_VALOR: number | string;
         };
-        /** @description The input of a call that takes nothing but its company. */
-        Nothing: Record<string, unknown>;
         /**
-         * @description The input of a call that reads nothing (its path parameters are the legacy
-         *     screen's, and it answers the same whatever they are).
+         * @description The input of a call that takes nothing but its path (its company, the legacy
+         *     screen's parameters it answers the same whatever they are).
          */
-        Nothing2: Record<string, unknown>;
+        Nothing: Record<string, unknown>;
         /** @description An occurrence of a slip in the return files processed. */
         OccurrenceOut: {
             CODIGO: string;
@@ -1149,6 +1127,21 @@ export interface components {
             OBS?: string | null;
             /** @description Ids or `{ID, VALOR}` (`VALOR` left out takes the whole balance). */
             TITULOS?: components["schemas"]["IdOr_ItemIn"][] | null;
+        };
+        /**
+         * @description What an import did: lines imported, skipped (imported before), how many of
+         *     the new ones have a suggestion, each statement of the account and the
+         *     accounts of the file's other statements (not imported).
+         */
+        OfxImported: {
+            EXTRATOS: components["schemas"]["StatementOut"][];
+            /** Format: int64 */
+            IGNORADOS: number;
+            /** Format: int64 */
+            IMPORTADOS: number;
+            OUTRAS_CONTAS: string[];
+            /** Format: int64 */
+            SUGERIDOS: number;
         };
         /** @description `DELETE /contasreceberparcelaspedidos/{id}/{emp}/{serie}`: the order. */
         OrderIn: {
@@ -1386,6 +1379,25 @@ export interface components {
             /** @description O código da compra, ou o código em base64. */
             COMP_ID: string;
         };
+        /** @description `POST /comprareplicar`: the purchase and the company to copy it to. */
+        PurchaseReplicateIn: {
+            /**
+             * Format: int64
+             * @description The purchase's company (else the call's).
+             * @default null
+             */
+            COMP_EMP_ID?: number | null;
+            /** Format: int64 */
+            COMP_ID: number;
+            /** Format: int64 */
+            DESTINO_EMP_ID: number;
+        };
+        /** @description The copy of a purchase and what a person should know of it. */
+        PurchaseReplicated: {
+            /** @description Items whose product the destination company does not have (left to link). */
+            avisos: string[];
+            compra: Record<string, unknown>;
+        };
         /** @description A quote's key (`{ORCA_ID}` of the path). */
         QuoteKey: {
             /** Format: int64 */
@@ -1437,19 +1449,6 @@ export interface components {
              */
             PROD_ID: number;
         };
-        /** @description `POST /comprareplicar`: the purchase and the company to copy it to. */
-        ReplicateIn2: {
-            /**
-             * Format: int64
-             * @description The purchase's company (else the call's).
-             * @default null
-             */
-            COMP_EMP_ID?: number | null;
-            /** Format: int64 */
-            COMP_ID: number;
-            /** Format: int64 */
-            DESTINO_EMP_ID: number;
-        };
         /** @description What was replicated to one company. */
         Replicated: {
             /**
@@ -1477,12 +1476,6 @@ export interface components {
              * @description The same product there.
              */
             PROD_ID: number;
-        };
-        /** @description The copy of a purchase and what a person should know of it. */
-        Replicated2: {
-            /** @description Items whose product the destination company does not have (left to link). */
-            avisos: string[];
-            compra: Record<string, unknown>;
         };
         /** @description A product updated: its cost and price before and after. */
         Repriced: {
@@ -1659,6 +1652,36 @@ export interface components {
          */
         SearchGroupIn: {
             GRHP_ID: string;
+        };
+        /** @description `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`. */
+        ServiceOrderGroupIn: {
+            /** Format: int64 */
+            ORDP_ORDS_ID: number;
+            /** Format: int64 */
+            ORDP_PROD_ID: number;
+            ORDP_SERIE: string;
+            /**
+             * Format: int64
+             * @description The product's company (its register's owner); the order keeps the products
+             *     of its own company.
+             */
+            PROD_EMP_ID: number;
+        };
+        /** @description What merging the order's lines of a product answers. */
+        ServiceOrderGrouped: {
+            /**
+             * Format: uint
+             * @description How many lines the product had (now one).
+             */
+            LINHAS_AGRUPADAS: number;
+            /**
+             * Format: int64
+             * @description The line kept.
+             */
+            ORDP_SEQ?: number | null;
+            /** Format: uint16 */
+            code: number;
+            msg: string;
         };
         /**
          * @description `POST /{register}/baixa/{emp}`, `POST /baixacontaspagar/rapida/{emp}` and
@@ -2219,37 +2242,6 @@ export interface components {
              */
             transferId: number;
         };
-        /** @description `POST /movimentacaobancaria/transferencia/{emp}`: the transfer. */
-        TransferIn2: {
-            /**
-             * Conta de destino
-             * Format: int64
-             * @default null
-             */
-            BCO_ID_DESTINO?: number | null;
-            /**
-             * Conta de origem
-             * Format: int64
-             * @default null
-             */
-            BCO_ID_ORIGEM?: number | null;
-            /**
-             * Data
-             * Format: date
-             * @default null
-             */
-            DATA?: string | null;
-            /**
-             * @description Added to both legs' history.
-             * @default null
-             */
-            HISTORICO?: string | null;
-            /**
-             * Valor
-             * @default null
-             */
-            VALOR?: (number | string) | null;
-        };
         /**
          * @description The last node: the cost centres without a group ('SEM GRUPO'; its group
          *     fields null).
@@ -2365,6 +2357,12 @@ export interface components {
         /** @description `POST /compra/uploads/{emp}`: the NF-e XML the gateway stored. */
         XmlImportIn: {
             arquivo: components["schemas"]["Upload"];
+        };
+        /** @description What importing answers: the purchase, its items and what a person should check. */
+        XmlImported: {
+            avisos: string[];
+            compra: Record<string, unknown>;
+            itens: components["schemas"]["ImportedItem"][];
         };
         /** Áreas: incluir */
         "area.create": {

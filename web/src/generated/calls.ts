@@ -37,12 +37,12 @@ export const GENERATED_CALLS = {
     "cancelar": { input: "PurchaseKey", output: "RowSaid" },
     "completa": { input: "CompleteIn", output: "WholePurchase" },
     "finalizar": { input: "PurchaseKey", output: "Finalized" },
-    "replicar": { input: "ReplicateIn2", output: "Replicated2" },
+    "replicar": { input: "PurchaseReplicateIn", output: "PurchaseReplicated" },
     "totalizadoresmanual": { input: "ManualTotalsIn", output: "compra.row" },
-    "uploads": { input: "XmlImportIn", output: "Imported2" },
+    "uploads": { input: "XmlImportIn", output: "XmlImported" },
   },
   "comprapagamentos": {
-    "filtros": { input: "InstalmentFilterIn", output: "Counted2" },
+    "filtros": { input: "InstalmentFilterIn", output: "Counted_InstalmentOf" },
   },
   "compraproduto": {
     "atualizacaogeral": { input: "PriceUpdateIn", output: "PricesUpdated" },
@@ -58,7 +58,7 @@ export const GENERATED_CALLS = {
     "conciliar": { input: "ConfirmIn", output: "LineDone" },
     "desfazer": { input: "IdIn", output: "LineDone" },
     "lancar": { input: "PostIn", output: "PostedOut" },
-    "ofx": { input: "ImportOfxIn", output: "Imported" },
+    "ofx": { input: "ImportOfxIn", output: "OfxImported" },
     "pendentes": { input: "LinesIn", output: "LineOut", list: true },
     "saldo": { input: "BankIn", output: "BalanceOut" },
   },
@@ -121,13 +121,13 @@ export const GENERATED_CALLS = {
   },
   "movimentacaobancaria": {
     "saldos": { input: "BalancesIn", output: "PeriodBalance", list: true },
-    "transferencia": { input: "TransferIn2", output: "movimentacaobancaria.row", list: true },
+    "transferencia": { input: "BankTransferIn", output: "movimentacaobancaria.row", list: true },
   },
   "orcamento": {
     "duplicar": { input: "QuoteKey", output: "orcamento.row" },
     "geraos": { input: "ConvertIn", output: "Converted" },
-    "gerapdv": { input: "Nothing2", output: "Done" },
-    "gerapedidofab": { input: "Nothing2", output: "Done" },
+    "gerapdv": { input: "Nothing", output: "Done" },
+    "gerapedidofab": { input: "Nothing", output: "Done" },
     "gerapedidofat": { input: "ConvertIn", output: "Converted" },
     "gerarequisicao": { input: "ConvertIn", output: "Converted" },
   },
@@ -147,7 +147,7 @@ export const GENERATED_CALLS = {
     "excluir_imagem": { input: "ImageDeleteIn", output: "ImageDeleted" },
   },
   "ordemservicoproduto": {
-    "agrupar": { input: "GroupIn2", output: "Grouped2" },
+    "agrupar": { input: "ServiceOrderGroupIn", output: "ServiceOrderGrouped" },
   },
   "pedido": {
     "clientesvendas": { input: "CustomerSalesIn", output: "SoldOrder", list: true },

@@ -128,7 +128,8 @@ export function callsDrift(registers: readonly RegisterCalls[]): string[] {
       const here = typed[call];
       const where = `${register.name}.${call}`;
       if (!here) {
-        if (input || output) drift.push(`${where}: ${shown(input)} -> ${shown(output)} in the gateway, not in CALLS`);
+        // CALLS types the calls whose input has a schema of its own (a free-form filter is untyped).
+        if (input) drift.push(`${where}: ${shown(input)} -> ${shown(output)} in the gateway, not in CALLS`);
         continue;
       }
       const ours: Named | null = here.output ? { name: here.output, list: here.list === true } : null;

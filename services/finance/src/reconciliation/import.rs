@@ -48,6 +48,7 @@ pub struct StatementOut {
 /// the new ones have a suggestion, each statement of the account and the
 /// accounts of the file's other statements (not imported).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(rename = "OfxImported")]
 pub struct Imported {
     #[serde(rename = "IMPORTADOS")]
     pub imported: i64,

@@ -40,9 +40,7 @@ pub struct IdIn {
     pub id: i64,
 }
 
-/// The input of a call that takes nothing but its company.
-#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema)]
-pub struct Nothing {}
+pub use erp_platform::resource::call::Nothing;
 
 /// The body view of a register hook that reads and writes nothing of the body
 /// (it works on the written row).

@@ -349,6 +349,7 @@ impl Operation for Balances {
 
 /// `POST /movimentacaobancaria/transferencia/{emp}`: the transfer.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "BankTransferIn")]
 pub struct TransferIn {
     #[serde(rename = "BCO_ID_ORIGEM", default)]
     #[schemars(title = "Conta de origem", extend("x-invalid" = "Conta de origem inválido."))]

@@ -21,7 +21,6 @@ use erp_platform::config::Config;
 use erp_platform::resource::record;
 use erp_platform::resource::Registry;
 use erp_platform::service::Peers;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -66,10 +65,7 @@ pub fn registry_with(data_dir: &Path, peers: Peers) -> Result<Registry, String> 
     )
 }
 
-/// The input of a call that reads nothing (its path parameters are the legacy
-/// screen's, and it answers the same whatever they are).
-#[derive(Deserialize, JsonSchema)]
-pub struct Nothing {}
+pub use erp_platform::resource::call::Nothing;
 
 /// The body view of hooks that read nothing of the body.
 #[derive(Deserialize, Serialize)]

@@ -64,6 +64,12 @@ impl Resource {
                 .filter(|d| d.part == super::document::Part::Header)
                 .map(|d| d.def.meta(self)),
             "rowSchema": format!("{}.row", self.name),
+            "calls": self.actions.iter().map(|a| serde_json::json!({
+                "name": a.name,
+                "schemas": call_schemas(a),
+                "method": a.method,
+                "path": a.path,
+            })).collect::<Vec<_>>(),
             "actions": self.actions.iter().flat_map(|a| a.buttons.iter().map(move |b| serde_json::json!({
                 "name": a.name,
                 "schemas": call_schemas(a),

@@ -200,6 +200,7 @@ fn typed(res: &Resource, row: &Value) -> Body {
 
 /// `POST /comprareplicar`: the purchase and the company to copy it to.
 #[derive(Deserialize, JsonSchema)]
+#[schemars(rename = "PurchaseReplicateIn")]
 pub struct ReplicateIn {
     /// The purchase's company (else the call's).
     #[serde(rename = "COMP_EMP_ID", default)]
@@ -229,6 +230,7 @@ struct CopiedItem {
 
 /// The copy of a purchase and what a person should know of it.
 #[derive(Serialize, JsonSchema)]
+#[schemars(rename = "PurchaseReplicated")]
 pub struct Replicated {
     pub compra: Row,
     /// Items whose product the destination company does not have (left to link).

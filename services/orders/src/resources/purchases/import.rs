@@ -98,6 +98,7 @@ pub struct ImportedItem {
 
 /// What importing answers: the purchase, its items and what a person should check.
 #[derive(Serialize, JsonSchema)]
+#[schemars(rename = "XmlImported")]
 pub struct Imported {
     pub compra: Row,
     pub itens: Vec<ImportedItem>,

@@ -16,6 +16,7 @@ use crate::money::{money_out, opt_dec_out, opt_money_out};
 
 /// The rows of a list and how many the filter matches.
 #[derive(Serialize, JsonSchema)]
+#[schemars(rename = "Counted_{T}")]
 pub struct Counted<T> {
     pub dados: Vec<T>,
     pub count: i64,

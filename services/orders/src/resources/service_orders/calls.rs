@@ -472,6 +472,7 @@ impl Operation for Transition {
 
 /// `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`.
 #[derive(Deserialize, JsonSchema)]
+#[schemars(rename = "ServiceOrderGroupIn")]
 pub struct GroupIn {
     #[serde(rename = "ORDP_ORDS_ID")]
     pub id: i64,
@@ -487,6 +488,7 @@ pub struct GroupIn {
 
 /// What merging the order's lines of a product answers.
 #[derive(Serialize, JsonSchema)]
+#[schemars(rename = "ServiceOrderGrouped")]
 pub struct Grouped {
     pub code: u16,
     pub msg: String,

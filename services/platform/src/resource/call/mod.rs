@@ -66,7 +66,7 @@ use crate::db::Tx;
 use crate::grpc::Caller;
 use crate::{Error, Result};
 
-pub use types::{Answer, Date, Dec, Done, File, Money, Register, Row, RowOf, Upload};
+pub use types::{Answer, Date, Dec, Done, File, Money, Nothing, Register, Row, RowOf, Upload};
 
 /// What a running call has: its transaction, its register, who calls and the
 /// company of the request.

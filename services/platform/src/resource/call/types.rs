@@ -294,6 +294,11 @@ impl<R: Register> JsonSchema for RowOf<R> {
     }
 }
 
+/// The input of a call that takes nothing but its path (its company, the legacy
+/// screen's parameters it answers the same whatever they are).
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema)]
+pub struct Nothing {}
+
 /// The legacy `{code, msg}` answer of a call that did something and has nothing
 /// else to say.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
