@@ -103,19 +103,42 @@ settle() { # serie: waits until every invoiced order of the serie has its two ex
     echo "$n"
 }
 
-# Isolated invoices: one at a time, 50 ms apart, over one keep-alive connection.
+# Isolated invoices: one at a time, 50 ms apart, over one keep-alive connection,
+# each followed, as a user's screen would, by `GET /produtosestoquebd/3/{emp}` on the
+# same connection until the order's exit of product 3 shows in the balance: the
+# outside figure (invoice call sent -> balance seen), and the invoice call alone.
 say "isolated invoices"
-taskset -c 1 python3 - "$PORT" "$TOKEN" "$EMP" <<'PY'
-import http.client, sys, time
+read -r o50 o99 c50 c99 <<< "$(taskset -c 1 python3 - "$PORT" "$TOKEN" "$EMP" <<'PY'
+import http.client, json, sys, time
+from decimal import Decimal
 port, token, emp = sys.argv[1], sys.argv[2], sys.argv[3]
 c = http.client.HTTPConnection("127.0.0.1", int(port))
+auth = {"authorization": f"Bearer {token}"}
+def balance():
+    c.request("GET", f"/produtosestoquebd/3/{emp}", headers=auth)
+    r = c.getresponse(); body = r.read()
+    if r.status != 200:
+        sys.exit(f"balance: HTTP {r.status}")
+    return Decimal(str(json.loads(body)["SALDO_FISICO"]))
+outside, call = [], []
 for i in range(1, 201):
-    c.request("PUT", f"/pedidogenerator/{i}/{emp}/7", headers={"authorization": f"Bearer {token}"})
+    before = balance()
+    start = time.perf_counter()
+    c.request("PUT", f"/pedidogenerator/{i}/{emp}/7", headers=auth)
     r = c.getresponse(); r.read()
     if r.status != 200:
         sys.exit(f"invoice {i}: HTTP {r.status}")
+    call.append((time.perf_counter() - start) * 1000)
+    # Line 2 of every serie-7 order takes 2 of product 3.
+    while balance() != before - 2:
+        if time.perf_counter() - start > 30:
+            sys.exit(f"invoice {i}: the balance did not move in 30 s")
+    outside.append((time.perf_counter() - start) * 1000)
     time.sleep(0.05)
+q = lambda v, p: sorted(v)[min(len(v) - 1, int(p * len(v)))]
+print(f"{q(outside, .5):.2f} {q(outside, .99):.2f} {q(call, .5):.2f} {q(call, .99):.2f}")
 PY
+)"
 settle 7 >/dev/null
 read -r i50 i99 imax <<< "$(lag 7)"
 
@@ -165,6 +188,8 @@ ratio() { python3 -c "print(f'{$1 / $2:.1f}')"; }
     echo "| floor: commit + publish p50 / p99 | ${floor50} ms / ${floor99} ms |"
     echo "| isolated invoices (200, 50 ms apart): invoice -> balance p50 / p99 (max) | ${i50} ms / ${i99} ms (${imax} ms) |"
     echo "| isolated: ratio to the floor, p50 / p99 | $(ratio "$i50" "$floor50")x / $(ratio "$i99" "$floor99")x |"
+    echo "| isolated, from outside: invoice call sent -> balance seen by GET /produtosestoquebd p50 / p99 | ${o50} ms / ${o99} ms |"
+    echo "| isolated, from outside: the invoice call alone p50 / p99 | ${c50} ms / ${c99} ms |"
     echo "| 2 hot products: invoices/s, exits applied/s | ${h_rps} ($h_n invoiced), ${h_rate} |"
     echo "| 2 hot products: invoice -> balance p50 / p99 (queue included) | ${h50} ms / ${h99} ms |"
     echo "| 2 hot products: last invoice -> last exit (backlog drained) | ${hdrain} ms |"

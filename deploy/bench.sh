@@ -147,8 +147,20 @@ measure() { # mode: fills R[mode.scenario.{p50,p99,rps}]
         R[$1.$s.p50]=$a; R[$1.$s.p99]=$b2; R[$1.$s.rps]=$c
     done
 }
+# Connections: /healthz on kept-alive connections (wrk, 16) beside one new connection
+# per request (wrk with `Connection: close`: new connections/s), and the fresh
+# connection's connect -> first byte p50/p99 at one client (deploy/bench/fresh_conn.py).
+connections() {
+    local lua="$WORK/close.lua"
+    read -r _ _ R[conn.keep.rps] <<< "$(run_wrk GET /healthz "" 16)"
+    printf 'wrk.headers["connection"] = "close"\n' > "$lua"
+    taskset -c 1 wrk -t2 -c16 -d"${SECS}s" --timeout 60s -s "$lua" "http://127.0.0.1:$PORT/healthz" > "$WORK/wrk.txt"
+    R[conn.new.rps]=$(python3 -c 'import re,sys; print(re.search(r"Requests/sec:\s+([\d.]+)", open(sys.argv[1]).read()).group(1))' "$WORK/wrk.txt")
+    read -r R[conn.fresh.p50] R[conn.fresh.p99] <<< "$(taskset -c 1 python3 "$ROOT/deploy/bench/fresh_conn.py" 127.0.0.1 "$PORT" /healthz 2000)"
+    read -r R[conn.keep.p50] R[conn.keep.p99] _ <<< "$(run_wrk GET /healthz "" 1)"
+}
 say "erp run (in process)"
-start_run; TOKEN=$(login); measure run; stop_servers
+start_run; TOKEN=$(login); connections; measure run; stop_servers
 say "erp gateway + erp serve (gRPC over TCP)"
 start_split; TOKEN=$(login); measure split; stop_servers
 say "raw SQL (pgbench)"
@@ -178,6 +190,8 @@ n() { python3 -c "import sys; print(f'{float(sys.argv[1]):.0f}')" "$1"; }
     for s in "${SCENARIOS[@]}"; do
         echo "| $s | $(f "${R[run.$s.p50]}") | $(f "${R[split.$s.p50]}") | $(f "${R[raw.$s.p50]}") | $(f "${R[stmt.$s.p50]}") | $(x "${R[run.$s.p50]}" "${R[raw.$s.p50]}") | $(f "${R[run.$s.p99]}") | $(f "${R[split.$s.p99]}") | $(f "${R[raw.$s.p99]}") | $(n "${R[run.$s.rps]}") | $(n "${R[split.$s.rps]}") | $(n "${R[raw.$s.rps]}") | $(n "${R[stmt.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[raw.$s.rps]}") | $(x "${R[run.$s.rps]}" "${R[stmt.$s.rps]}") |"
     done
+    echo
+    echo "Connections (\`erp run\`, GET /healthz): kept-alive $(n "${R[conn.keep.rps]}") req/s @16 (p50 $(f "${R[conn.keep.p50]}") ms at 1), one new connection per request $(n "${R[conn.new.rps]}") req/s @16, a fresh connection's connect -> first byte p50 $(f "${R[conn.fresh.p50]}") ms, p99 $(f "${R[conn.fresh.p99]}") ms."
     echo
     echo "List beside FastAPI + asyncpg (uvicorn, uvloop, httptools, orjson; one worker; same statement; no authentication):"
     echo
