@@ -71,7 +71,12 @@ INSERT INTO orders.pedidoproduto (client_id, pedi_pedf_emp_id, pedi_pedf_id, ped
     pedi_descricao, pedi_qtde, pedi_vlr_unitario, pedi_vlr_total)
   SELECT $CLIENT, $EMP, g, s, i, CASE WHEN s = '9' THEN (g * 2 + i) % $SPREAD + 1 ELSE i + 1 END, 'ITEM', i, 10, 10 * i
   FROM (VALUES ('7', 200), ('8', $ORDERS), ('9', $ORDERS)) v(s, n), generate_series(1, n) g, generate_series(1, 2) i;
-ANALYZE orders.pedido; ANALYZE orders.pedidoproduto;" >/dev/null
+ANALYZE orders.pedido; ANALYZE orders.pedidoproduto;
+-- The demo gives customer 1 a credit limit of R\$ 5.000,00: the bench invoices far more
+-- on credit, so the customer has none (in catalog and in the copies that check it).
+UPDATE catalog.clientes SET cli_limite_credito = 0 WHERE client_id = $CLIENT AND cli_id = 1;
+UPDATE finance.clientes SET limite = 0 WHERE client_id = $CLIENT AND cli_id = 1;
+UPDATE orders.clientes SET limite = 0 WHERE client_id = $CLIENT AND cli_id = 1;" >/dev/null
 
 # The floor, from the load core.
 read -r pg50 pg99 js50 js99 <<< "$(DATABASE_URL="$URL" RUST_LOG=error taskset -c 1 "$FLOOR_ERP" bench-floor --nats "nats://127.0.0.1:$NATS_PORT" --n 500)"

@@ -4,8 +4,8 @@
 # it is built (NF-e authorised and cancelled), Prometheus with a copy of
 # deploy/prometheus/prometheus.yml (and the alerting rules) scraping it every
 # 5 s; then some traffic (logins, failed logins, register lists, orders created,
-# invoiced and their NF-e issued, some cancelled, receivables settled, some
-# settlements reversed), then each panel's queries through the Prometheus HTTP
+# invoiced and their NF-e issued, some cancelled, one rejected, slips generated
+# and some paid, receivables settled, some settlements reversed), then each panel's queries through the Prometheus HTTP
 # API with the dashboard's variables set to everything ($__range: 1h and 1m,
 # $__rate_interval: 1m). Prints one line per panel: data or not, and values.
 # Also checks that every alerting rule evaluates without error on real series.
@@ -154,7 +154,38 @@ def must(what, result, ok=(200,)):
 s, r = login("admin123")
 token = r["token"]
 today = date.today().isoformat()
-made = {"orders": 0, "nfe": 0, "cancelled": 0, "settled": 0, "reversed": 0}
+made = {"orders": 0, "nfe": 0, "cancelled": 0, "rejected": 0, "slips": 0, "slips paid": 0, "settled": 0, "reversed": 0}
+slip_bank = None
+
+def order_of(product, qty):
+    order = gql('mutation($d: JSON!) { resourceCreate(name: "pedido", emp: 1, data: $d) }',
+                {"d": {"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": today}})["resourceCreate"]["PEDF_ID"]
+    gql('mutation($d: JSON!) { resourceCreate(name: "pedidoproduto", emp: 1, data: $d) }',
+        {"d": {"PEDI_PEDF_ID": order, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": product, "PEDI_QTDE": str(qty)}})
+    must("faturar", call("PUT", f"/pedidogenerator/{order}/1/1", {}))
+    return order
+
+def emit(order):
+    # Fiscal knows the order once it applied the invoice's fact.
+    for _ in range(60):
+        emitted = call("POST", "/pedidofatxml", {"PEXM_PEDF_ID": order, "PEXM_EMP_ID": 1, "PEXM_SERIE": "1"})
+        if emitted[0] != 404:
+            return emitted
+        time.sleep(0.5)
+    return emitted
+
+if fiscal:
+    # One NF-e the SEFAZ rejects: the fake refuses an item of NCM 00000000 (cStat 778).
+    ncm = gql('query { resourceGet(name: "produtos", emp: 1, id: 3) }', {})["resourceGet"].get("PROD_NCM")
+    set_ncm = 'mutation($d: JSON!) { resourceUpdate(name: "produtos", emp: 1, id: 3, data: $d) }'
+    gql(set_ncm, {"d": {"PROD_NCM": "00000000"}})
+    try:
+        s, r = emit(order_of(3, 1))
+        if "rejeit" not in json.dumps(r).lower():
+            raise SystemExit(f"the NF-e of NCM 00000000 was not rejected: HTTP {s} {r}")
+        made["rejected"] += 1
+    finally:
+        gql(set_ncm, {"d": {"PROD_NCM": ncm}})
 for i in range(cycles):
     started = time.time()
     login("senha-errada")
@@ -162,20 +193,10 @@ for i in range(cycles):
     for path in ("/clientes/filtro", "/produtos/filtro", "/contasreceber/filtro"):
         call("POST", path, {"EMP_ID": 1, "LIMIT": 20})
     call("GET", "/clientes/pesquisar/a/1")
-    order = gql('mutation($d: JSON!) { resourceCreate(name: "pedido", emp: 1, data: $d) }',
-                {"d": {"PEDF_SERIE": "1", "PEDF_CLI_ID": 1, "PEDF_DTA_EMISSAO": today}})["resourceCreate"]["PEDF_ID"]
-    gql('mutation($d: JSON!) { resourceCreate(name: "pedidoproduto", emp: 1, data: $d) }',
-        {"d": {"PEDI_PEDF_ID": order, "PEDI_PEDF_SERIE_ID": "1", "PEDI_PROD_ID": 2, "PEDI_QTDE": str(1 + i % 3)}})
-    must("faturar", call("PUT", f"/pedidogenerator/{order}/1/1", {}))
+    order = order_of(2, 1 + i % 3)
     made["orders"] += 1
     if fiscal:
-        # Fiscal knows the order once it applied the invoice's fact.
-        for _ in range(60):
-            emitted = call("POST", "/pedidofatxml", {"PEXM_PEDF_ID": order, "PEXM_EMP_ID": 1, "PEXM_SERIE": "1"})
-            if emitted[0] != 404:
-                break
-            time.sleep(0.5)
-        nfe = must("emitir NF-e", emitted)
+        nfe = must("emitir NF-e", emit(order))
         made["nfe"] += 1
         if i % 2 == 1:
             must("cancelar NF-e", call("POST", f"/pedidofatxml/cancelar/{nfe['PEXM_ID']}/1",
@@ -189,6 +210,24 @@ for i in range(cycles):
         if titles:
             break
         time.sleep(0.5)
+    # A slip for the first receivable, on the first account that makes slips;
+    # every other one paid by its payer (the rest settled on the screen).
+    if titles:
+        if slip_bank is None:
+            s, banks = call("POST", "/banco/filtro", {"EMP_ID": 1, "LIMIT": 50})
+            for b in (banks if isinstance(banks, list) else []):
+                s, slip = call("POST", "/boletos/gerar", {"EMP_ID": 1, "BCO_ID": b["BCO_ID"], "TITULOS": titles[:1]})
+                if s == 200:
+                    slip_bank = b["BCO_ID"]
+                    break
+        else:
+            slip = must("gerar boleto", call("POST", "/boletos/gerar", {"EMP_ID": 1, "BCO_ID": slip_bank, "TITULOS": titles[:1]}))
+        if slip_bank is not None:
+            made["slips"] += 1
+            if i % 2 == 0:
+                must("boleto pago", call("POST", "/boletos/baixa", {"EMP_ID": 1, "BOL_ID": slip[0]["BOL_ID"], "TIPO": "PAGO"}))
+                made["slips paid"] += 1
+                titles = titles[1:]
     if titles:
         done = must("baixa", call("POST", "/contasreceber/baixa/1", {"TITULOS": titles, "BCO_ID": 1}))
         made["settled"] += len(titles)

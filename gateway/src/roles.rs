@@ -16,7 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
 use crate::composition::{registry, services};
-use crate::state::{AppState, FiguresChanged, Notice};
+use crate::state::{AppState, FiguresChanged, Notice, Shared};
 use crate::token::Jwt;
 use crate::upstream::{Target, Upstreams};
 use erp_platform::transport::{self, Listener};
@@ -190,7 +190,7 @@ pub async fn state(
     let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
     let (notices, _) = broadcast::channel(1024);
     let (figures, _) = broadcast::channel(1024);
-    Ok(AppState {
+    Ok(AppState::new(Shared {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
         up: Arc::new(Upstreams::new(&urls)?),
         registry: Arc::new(registry()?),
@@ -203,7 +203,7 @@ pub async fn state(
         figures,
         principals: Default::default(),
         shutdown,
-    })
+    }))
 }
 
 /// Identity's changes evict cached principals.

@@ -34,8 +34,26 @@ pub struct FiguresChanged {
     pub widgets: Vec<String>,
 }
 
+/// What every handler reads, shared: a clone (one per request and per
+/// extractor) is one reference count, not one per part.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    pub fn new(shared: Shared) -> Self {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The gateway's state (see [`AppState`]).
+pub struct Shared {
     pub cfg: Arc<Config>,
     pub jwt: Arc<Jwt>,
     pub cache: Arc<dyn Cache>,

@@ -101,6 +101,11 @@ pub mod subjects {
     pub const NFE_AUTORIZADA: &str = "erp.fiscal.nfe.autorizada";
     /// `fiscal::v1::NfeCancelada`: the NF-e of a billing order was cancelled.
     pub const NFE_CANCELADA: &str = "erp.fiscal.nfe.cancelada";
+    /// `fiscal::v1::NfeRejeitada`: the SEFAZ rejected or denied the NF-e of a
+    /// billing order.
+    pub const NFE_REJEITADA: &str = "erp.fiscal.nfe.rejeitada";
+    /// `finance::v1::BoletoSituacao`: a bank slip was generated, paid or written off.
+    pub const BOLETO_SITUACAO: &str = "erp.finance.boleto.situacao";
     /// `finance::v1::MovimentoBancario`: a bank movement was written, changed or
     /// removed.
     pub const MOVIMENTO_BANCARIO: &str = "erp.finance.movimentobancario.registrado";

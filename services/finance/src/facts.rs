@@ -9,14 +9,17 @@
 //! - `erp.finance.movimentobancario.registrado` (`MovimentoBancario`): a movement
 //!   of an account was written, changed or removed.
 //!
-//! Both carry whole states keyed by ids, so a consumer applying one twice ends
-//! where it was.
+//! - `erp.finance.boleto.situacao` (`BoletoSituacao`): a bank slip was generated,
+//!   paid or written off (reports counts them).
+//!
+//! The first two carry whole states keyed by ids, so a consumer applying one twice
+//! ends where it was.
 
 use chrono::NaiveDate;
 use erp_platform::db::Tx;
 use erp_platform::Result;
-use erp_proto::finance::v1::{MovimentoBancario, Settlement, TituloSituacao};
-use erp_proto::subjects::TITULO_SITUACAO;
+use erp_proto::finance::v1::{BoletoSituacao, MovimentoBancario, Settlement, TituloSituacao};
+use erp_proto::subjects::{BOLETO_SITUACAO, TITULO_SITUACAO};
 use prost::Message as _;
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -257,5 +260,35 @@ pub async fn movements(
     let payloads: Vec<Vec<u8>> = facts.iter().map(|f| f.encode_to_vec()).collect();
     erp_platform::bus::outbox_insert_many(tx, crate::SCHEMA, MOVIMENTO_BANCARIO, client, &payloads)
         .await?;
+    Ok(())
+}
+
+/// Publishes that slip `id` (of receivable `title`) was generated, paid or written
+/// off (`change`: "gerado", "pago", "baixado"), worth `value`.
+pub async fn slip_changed(
+    tx: &mut Tx,
+    client: i64,
+    emp: i64,
+    id: i64,
+    title: i64,
+    change: &str,
+    value: Decimal,
+) -> Result<()> {
+    let ev = BoletoSituacao {
+        client_id: client,
+        emp_id: emp,
+        boleto_id: id,
+        title_id: title,
+        change: change.into(),
+        value: two(value),
+    };
+    erp_platform::bus::outbox_insert(
+        tx,
+        crate::SCHEMA,
+        BOLETO_SITUACAO,
+        client,
+        &ev.encode_to_vec(),
+    )
+    .await?;
     Ok(())
 }

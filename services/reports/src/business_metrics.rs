@@ -23,19 +23,19 @@
 //!   took in (value, interest and fine less discount; an offset moves none);
 //!   `erp_business_receipts_reversed_cents_total`: settlements reversed.
 //! - `erp_business_fiscal_documents_total{kind="nfe", status="autorizada" |
-//!   "cancelada"}`: the NF-e of invoiced orders.
-//!
-//! Not counted, for want of a fact: slips (finance publishes nothing about its
-//! boletos) and rejected NF-e (fiscal publishes authorisations and
-//! cancellations only).
+//!   "cancelada" | "rejeitada"}`: the NF-e of invoiced orders (rejeitada: the
+//!   SEFAZ rejected or denied an emission).
+//! - `erp_business_slips_generated_total`, `erp_business_slips_paid_total` and
+//!   `erp_business_slips_paid_cents_total`, `erp_business_slips_written_off_total`:
+//!   bank slips (`erp.finance.boleto.situacao`).
 
 use std::collections::HashSet;
 use std::sync::{Mutex, PoisonError};
 
 use erp_platform::bus::facts::invoiced_order;
 use erp_platform::bus::Message;
-use erp_proto::finance::v1::TituloSituacao;
-use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada};
+use erp_proto::finance::v1::{BoletoSituacao, TituloSituacao};
+use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada, NfeRejeitada};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 
@@ -175,5 +175,38 @@ mod tests {
         assert_eq!(cents("-5.00"), 0);
         assert_eq!(cents(""), 0);
         assert_eq!(cents("abc"), 0);
+    }
+}
+
+/// NF-e rejected or denied (`erp.fiscal.nfe.rejeitada`).
+pub fn nfe_rejected(client_id: i64, msgs: &[&Message]) {
+    for msg in msgs {
+        if let Ok(ev) = decode(msg, client_id, |e: &NfeRejeitada| e.client_id) {
+            fiscal_document(client_id, ev.emp_id, "rejeitada");
+        }
+    }
+}
+
+/// Bank slips generated, paid and written off (`erp.finance.boleto.situacao`).
+pub fn slips(client_id: i64, msgs: &[&Message]) {
+    for msg in msgs {
+        let Ok(ev) = decode(msg, client_id, |e: &BoletoSituacao| e.client_id) else {
+            continue;
+        };
+        let labels = company(client_id, ev.emp_id);
+        match ev.change.as_str() {
+            "gerado" => {
+                metrics::counter!("erp_business_slips_generated_total", &labels).increment(1)
+            }
+            "pago" => {
+                metrics::counter!("erp_business_slips_paid_total", &labels).increment(1);
+                metrics::counter!("erp_business_slips_paid_cents_total", &labels)
+                    .increment(cents(&ev.value));
+            }
+            "baixado" => {
+                metrics::counter!("erp_business_slips_written_off_total", &labels).increment(1)
+            }
+            _ => {}
+        }
     }
 }

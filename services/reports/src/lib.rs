@@ -147,6 +147,16 @@ pub fn consumers() -> Vec<ConsumerDef> {
             effect: Arc::new(facts::fiscal::NfeVoided),
         },
         ConsumerDef {
+            durable: "reports-nfe-rejeitada",
+            filter: subjects::NFE_REJEITADA,
+            effect: Arc::new(facts::fiscal::NfeRefused),
+        },
+        ConsumerDef {
+            durable: "reports-boletos",
+            filter: subjects::BOLETO_SITUACAO,
+            effect: Arc::new(facts::finance::SlipState),
+        },
+        ConsumerDef {
             durable: "reports-veiculos",
             filter: subjects::CATALOG_VEICULOS,
             effect: Arc::new(copies::VEICULOS),

@@ -411,6 +411,10 @@ async fn apply(
             if s.status != "P" {
                 set("B").execute(&mut **tx).await?;
             }
+            if !matches!(s.status.as_str(), "P" | "B") {
+                crate::facts::slip_changed(tx, client, emp, id, s.title, "baixado", s.value)
+                    .await?;
+            }
             "Baixado".to_string()
         }
         OccurrenceKind::Protest | OccurrenceKind::Fee | OccurrenceKind::Other => {

@@ -364,6 +364,7 @@ pub async fn generate(
             .bind((user > 0).then_some(user))
             .execute(&mut **tx)
             .await?;
+            crate::facts::slip_changed(tx, client, emp, id, t.id, "gerado", t.balance).await?;
             out.push(load(tx, client, emp, id, false).await?);
         }
     }
@@ -433,6 +434,7 @@ pub async fn pay(
     .bind(done.first().map(|d| d.settlement))
     .execute(&mut **tx)
     .await?;
+    crate::facts::slip_changed(tx, client, emp, id, s.title, "pago", paid).await?;
     load(tx, client, emp, id, false).await
 }
 
@@ -459,6 +461,7 @@ pub async fn write_off(tx: &mut Tx, client: i64, emp: i64, id: i64) -> Result<Sl
     .bind(command)
     .execute(&mut **tx)
     .await?;
+    crate::facts::slip_changed(tx, client, emp, id, s.title, "baixado", s.value).await?;
     load(tx, client, emp, id, false).await
 }
 

@@ -3,13 +3,14 @@
 //! settlement (`baixas`, flagged when reversed); `erp.finance.movimentobancario.registrado`
 //! ([`BankMovement`]) keeps the bank movements (`movbancario`). Every fact carries
 //! the whole state of what it names, keyed by finance's ids, so a redelivered
-//! one writes the same rows again.
+//! one writes the same rows again. `erp.finance.boleto.situacao` ([`SlipState`])
+//! keeps nothing: it is counted in the business figures.
 
 use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
-use erp_proto::finance::v1::{MovimentoBancario, TituloSituacao};
+use erp_proto::finance::v1::{BoletoSituacao, MovimentoBancario, TituloSituacao};
 
 use super::{date, dec, decode, opt, text};
 
@@ -198,5 +199,24 @@ impl Effect for BankMovement {
         .execute(&mut **tx)
         .await?;
         Ok(())
+    }
+}
+
+/// A bank slip generated, paid or written off: nothing of the read model changes;
+/// the business figures count it once, after its batch commits.
+pub struct SlipState;
+
+#[async_trait]
+impl Effect for SlipState {
+    async fn apply(&self, _tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: BoletoSituacao = decode(msg, client_id, |e: &BoletoSituacao| e.client_id)?;
+        if ev.emp_id <= 0 || ev.boleto_id <= 0 {
+            return Err(Error::validation("Evento sem empresa ou boleto."));
+        }
+        Ok(())
+    }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::slips(client_id, msgs);
     }
 }

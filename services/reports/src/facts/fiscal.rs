@@ -2,13 +2,14 @@
 //! ([`NfeIssued`]) keeps its number, series, key and protocol
 //! (`vendasnfe`, apart from the sale, so that either may arrive first);
 //! `erp.fiscal.nfe.cancelada` ([`NfeVoided`]) flags it cancelled. Both are whole
-//! states: applying one again changes nothing.
+//! states: applying one again changes nothing. `erp.fiscal.nfe.rejeitada`
+//! ([`NfeRefused`]) keeps nothing: it is counted in the business figures.
 
 use async_trait::async_trait;
 use erp_platform::bus::{Effect, Message};
 use erp_platform::db::Tx;
 use erp_platform::{Error, Result};
-use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada};
+use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada, NfeRejeitada};
 
 use super::{decode, text};
 
@@ -72,5 +73,24 @@ impl Effect for NfeVoided {
 
     fn committed(&self, client_id: i64, msgs: &[&Message]) {
         crate::business_metrics::nfe_cancelled(client_id, msgs);
+    }
+}
+
+/// An NF-e the SEFAZ rejected or denied: nothing of the read model changes; the
+/// business figures count it once, after its batch commits.
+pub struct NfeRefused;
+
+#[async_trait]
+impl Effect for NfeRefused {
+    async fn apply(&self, _tx: &mut Tx, client_id: i64, msg: &Message) -> Result<()> {
+        let ev: NfeRejeitada = decode(msg, client_id, |e: &NfeRejeitada| e.client_id)?;
+        if ev.emp_id <= 0 {
+            return Err(Error::validation("Evento sem empresa."));
+        }
+        Ok(())
+    }
+
+    fn committed(&self, client_id: i64, msgs: &[&Message]) {
+        crate::business_metrics::nfe_rejected(client_id, msgs);
     }
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use erp_platform::bus::consumer::apply_delivered;
 use erp_platform::bus::{Effect, Message, Outcome};
 use erp_platform::db::Db;
-use erp_proto::finance::v1::{Settlement, TituloSituacao};
-use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada};
+use erp_proto::finance::v1::{BoletoSituacao, Settlement, TituloSituacao};
+use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada, NfeRejeitada};
 use prost::Message as _;
 
 use crate::{invoice, line, message};
@@ -194,6 +194,69 @@ async fn business_metrics_count_each_fact_once_after_commit() {
     );
     assert_eq!(
         metric("erp_business_fiscal_documents_total", &nfe("cancelada")),
+        1.0
+    );
+
+    // An NF-e rejected, its fact delivered twice: one.
+    let refused: Arc<dyn Effect> = Arc::new(erp_reports::facts::fiscal::NfeRefused);
+    let rejected = NfeRejeitada {
+        client_id: c,
+        emp_id: 1,
+        pedido_id: 902,
+        serie: "1".into(),
+        cstat: 539,
+        motivo: "Rejeição: Duplicidade de NF-e".into(),
+        status: "rejeitado".into(),
+    };
+    for _ in 0..2 {
+        let m = message(
+            c,
+            &format!("n3-{c}"),
+            "erp.fiscal.nfe.rejeitada",
+            rejected.encode_to_vec(),
+        );
+        deliver_all(&db, "reports-nfe-rejeitada", &refused, &[m]).await;
+    }
+    assert_eq!(
+        metric("erp_business_fiscal_documents_total", &nfe("rejeitada")),
+        1.0
+    );
+
+    // Slips: two generated, one paid with interest, one written off; the batch
+    // redelivered whole counts nothing more.
+    let slips: Arc<dyn Effect> = Arc::new(erp_reports::facts::finance::SlipState);
+    let slip = |id: &str, boleto: i64, change: &str, value: &str| {
+        let ev = BoletoSituacao {
+            client_id: c,
+            emp_id: 1,
+            boleto_id: boleto,
+            title_id: boleto + 100,
+            change: change.into(),
+            value: value.into(),
+        };
+        message(
+            c,
+            &format!("{id}-{c}"),
+            "erp.finance.boleto.situacao",
+            ev.encode_to_vec(),
+        )
+    };
+    let batch = vec![
+        slip("b1", 1, "gerado", "100.00"),
+        slip("b2", 2, "gerado", "250.50"),
+        slip("b3", 1, "pago", "101.50"),
+        slip("b4", 2, "baixado", "250.50"),
+    ];
+    deliver_all(&db, "reports-boletos", &slips, &batch).await;
+    deliver_all(&db, "reports-boletos", &slips, &batch).await;
+    assert_eq!(metric("erp_business_slips_generated_total", &company), 2.0);
+    assert_eq!(metric("erp_business_slips_paid_total", &company), 1.0);
+    assert_eq!(
+        metric("erp_business_slips_paid_cents_total", &company),
+        10_150.0
+    );
+    assert_eq!(
+        metric("erp_business_slips_written_off_total", &company),
         1.0
     );
 }

@@ -104,6 +104,25 @@ fn return_file(
     format!("{}\r\n", lines.join("\r\n")).into_bytes()
 }
 
+/// `erp.finance.boleto.situacao` in the client's outbox, in order: (change, value).
+async fn slip_facts(db: &erp_platform::db::Db, c: i64) -> Vec<(String, String)> {
+    use prost::Message as _;
+    let mut tx = db.begin_tenant(c).await.expect("tx");
+    let payloads: Vec<Vec<u8>> = sqlx::query_scalar(
+        "SELECT payload FROM finance.outbox WHERE client_id = $1 AND subject = $2 ORDER BY id",
+    )
+    .bind(c)
+    .bind(erp_proto::subjects::BOLETO_SITUACAO)
+    .fetch_all(&mut *tx)
+    .await
+    .expect("outbox");
+    payloads
+        .iter()
+        .map(|p| erp_proto::finance::v1::BoletoSituacao::decode(p.as_slice()).expect("fact"))
+        .map(|f| (f.change, f.value))
+        .collect()
+}
+
 #[tokio::test]
 async fn remittance_return_and_reconciliation_settle_exactly_once() {
     let db = crate::db().await;
@@ -275,6 +294,17 @@ async fn remittance_return_and_reconciliation_settle_exactly_once() {
     assert_eq!(
         count(&db, c, "SELECT count(*) FROM finance.baixas").await,
         1
+    );
+    // The slips' facts, once each: two generated, b written off, a paid by the
+    // return (101,50 with its interest); the file again published nothing.
+    assert_eq!(
+        slip_facts(&db, c).await,
+        vec![
+            ("gerado".to_string(), "100.00".to_string()),
+            ("gerado".to_string(), "250.50".to_string()),
+            ("baixado".to_string(), "250.50".to_string()),
+            ("pago".to_string(), "101.50".to_string()),
+        ]
     );
     let check = call(
         &db,

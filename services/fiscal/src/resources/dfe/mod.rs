@@ -195,7 +195,8 @@ pub trait Issued: Send + Sync {
     ) -> Result<Value>;
 
     /// What settling the SEFAZ's answer writes besides, in its transaction
-    /// (`newly_authorised`: the row was not authorised before).
+    /// (`moved_to`: the status the answer moved the row to, as stored —
+    /// "autorizado", "rejeitado"... —; none when the row had it already).
     async fn settled(
         &self,
         _tx: &mut Tx,
@@ -203,7 +204,7 @@ pub trait Issued: Send + Sync {
         _emp: i64,
         _id: i64,
         _dfe: &Dfe,
-        _newly_authorised: bool,
+        _moved_to: Option<&str>,
     ) -> Result<()> {
         Ok(())
     }

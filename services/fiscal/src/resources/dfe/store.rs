@@ -191,7 +191,7 @@ pub async fn settle(
              {xml} = coalesce($10, d.{xml}), {p}_pdf = coalesce($11, d.{p}_pdf)
          FROM (SELECT {p}_situacao AS antes FROM {table} WHERE {w} FOR UPDATE) a
          WHERE d.client_id = $1 AND d.{p}_emp_id = $2 AND d.{p}_id = $3
-         RETURNING $4 = 'autorizado' AND a.antes <> 'autorizado'",
+         RETURNING a.antes IS DISTINCT FROM $4",
         table = kind.table,
         xml = kind.xml,
         w = one_row(kind),
@@ -212,9 +212,9 @@ pub async fn settle(
     } else {
         q.bind(files.0)
     };
-    let newly_authorised = q.bind(files.1).fetch_optional(&mut **tx).await?;
-    doc.settled(tx, client, emp, id, dfe, newly_authorised == Some(true))
-        .await
+    let moved = q.bind(files.1).fetch_optional(&mut **tx).await?;
+    let moved_to = (moved == Some(true)).then_some(status);
+    doc.settled(tx, client, emp, id, dfe, moved_to).await
 }
 
 /// The answer of a call on a row: the row with `msg` after its status, and

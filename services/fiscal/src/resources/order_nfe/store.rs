@@ -2,7 +2,8 @@
 //! the one of an order (locked), and its `dfe::Kind`: the provider's side of
 //! the row is every document's (`dfe::store`), plus the facts that tell
 //! orders (`NfeAutorizada`, `NfeCancelada`, through the outbox in the
-//! transaction that settles the answer or registers the cancel).
+//! transaction that settles the answer or registers the cancel), and
+//! `NfeRejeitada` for the business figures.
 
 use async_trait::async_trait;
 use chrono::Utc;
@@ -10,7 +11,7 @@ use erp_platform::db::Tx;
 use erp_platform::grpc::Caller;
 use erp_platform::resource::Resource;
 use erp_platform::{Error, Result};
-use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada};
+use erp_proto::fiscal::v1::{NfeAutorizada, NfeCancelada, NfeRejeitada};
 use prost::Message as _;
 use serde_json::Value;
 
@@ -167,8 +168,9 @@ impl Issued for Nfe {
         row(tx, caller.client_id, emp, id).await
     }
 
-    /// An authorisation writes the fact for orders, once: only when the row
-    /// was not authorised yet.
+    /// An authorisation writes the fact for orders, a rejection or denial the
+    /// fact for the business figures, each once: only when the answer moved the
+    /// row to that status.
     async fn settled(
         &self,
         tx: &mut Tx,
@@ -176,10 +178,35 @@ impl Issued for Nfe {
         emp: i64,
         id: i64,
         dfe: &Dfe,
-        newly_authorised: bool,
+        moved_to: Option<&str>,
     ) -> Result<()> {
-        if !newly_authorised {
-            return Ok(());
+        match moved_to {
+            Some("autorizado") => {}
+            Some(status @ ("rejeitado" | "denegado")) => {
+                let o = of_order(tx, client, emp, id).await?;
+                let aut = dfe.autorizacao.as_ref();
+                let fact = NfeRejeitada {
+                    client_id: client,
+                    emp_id: emp,
+                    pedido_id: o.pexm_pedf_id,
+                    serie: o.pexm_serie,
+                    cstat: aut.and_then(|a| a.codigo_status).unwrap_or_default(),
+                    motivo: aut
+                        .and_then(|a| a.motivo_status.clone())
+                        .unwrap_or_default(),
+                    status: status.into(),
+                };
+                erp_platform::bus::outbox_insert(
+                    tx,
+                    crate::SCHEMA,
+                    erp_proto::subjects::NFE_REJEITADA,
+                    client,
+                    &fact.encode_to_vec(),
+                )
+                .await?;
+                return Ok(());
+            }
+            _ => return Ok(()),
         }
         let o = of_order(tx, client, emp, id).await?;
         let fact = NfeAutorizada {
