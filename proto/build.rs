@@ -17,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "finance/v1/rpc.proto",
         "finance/v1/events.proto",
         "fiscal/v1/events.proto",
+        "messaging/v1/rpc.proto",
     ];
     for f in &files {
         println!("cargo:rerun-if-changed={f}");

@@ -11,6 +11,8 @@
 //!   its facts (`TituloSituacao`).
 //! - `fiscal::v1`: the facts of the NF-e of billing orders (`NfeAutorizada`,
 //!   `NfeCancelada`).
+//! - `messaging::v1`: the providers' webhooks the gateway hands the messaging
+//!   service (`MessagingService`).
 //! - `subjects`: the subject of every fact, for publishers and consumers alike.
 
 pub mod erp {
@@ -40,6 +42,12 @@ pub mod finance {
 pub mod fiscal {
     pub mod v1 {
         tonic::include_proto!("fiscal.v1");
+    }
+}
+
+pub mod messaging {
+    pub mod v1 {
+        tonic::include_proto!("messaging.v1");
     }
 }
 

@@ -15,6 +15,8 @@
 //! - `bus`: the `Bus` trait, `NatsBus`, `MemoryBus`, outbox relay, inbox, and
 //!   `bus::copies` (reading other services' register facts into local copies).
 //! - `cache`: the `Cache` trait, `RedisCache`, `MemoryCache`.
+//! - `crypto`: `Sealer`, AES-256-GCM sealing of secrets at rest, bound to their
+//!   row, under the key a service names (`KeySpec`).
 //! - `telemetry`: tracing, OTLP export, Prometheus metrics, trace propagation.
 //! - `grpc`: request context carried in gRPC metadata.
 //! - `resource`: the register engine (descriptors, SQL, gRPC service).
@@ -31,6 +33,7 @@
 pub mod bus;
 pub mod cache;
 pub mod config;
+pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod grpc;

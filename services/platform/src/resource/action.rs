@@ -171,6 +171,9 @@ pub struct Action {
     pub perm: ActionPerm,
     /// Multipart upload: the allowed types of its `file` part.
     pub upload: Option<Vec<String>>,
+    /// Multipart form whose files reach the call whole (`Resource::form_call`):
+    /// the most bytes of files it takes.
+    pub form: Option<usize>,
     pub summary: String,
     /// What runs it in the owning service.
     pub handler: Arc<dyn Handler>,

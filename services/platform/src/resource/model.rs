@@ -258,6 +258,29 @@ impl Resource {
         )
     }
 
+    /// Declares a typed multipart form call whose files reach the service whole:
+    /// the form's text fields by name and every file part, in order, as
+    /// [`FormFile`](super::call::FormFile)s in `arquivos` (none: an empty list).
+    /// The gateway takes at most `max_bytes` of files and checks nothing else of
+    /// them: what they must be is the owning service's to check (by their bytes).
+    #[allow(clippy::too_many_arguments)]
+    pub fn form_call<O: Operation>(
+        mut self,
+        method: &'static str,
+        path: &str,
+        name: &str,
+        perm: ActionPerm,
+        max_bytes: usize,
+        summary: &str,
+        op: O,
+    ) -> Self {
+        self = self.declare(method, path, name, perm, None, summary, Typed::handler(op));
+        if let Some(a) = self.actions.last_mut() {
+            a.form = Some(max_bytes);
+        }
+        self
+    }
+
     /// Declares a call written against the untyped [`ActionHandler`].
     pub fn action(
         self,
@@ -289,6 +312,7 @@ impl Resource {
             name: name.into(),
             perm,
             upload,
+            form: None,
             summary: summary.into(),
             handler,
             buttons: Vec::new(),

@@ -46,7 +46,8 @@
 //!
 //! Layout:
 //! - `input`: the deserializer of path parameters and body, and its messages.
-//! - `types`: `Dec`, `Money`, `Date`, `Upload`, `File`, `Answer`, `Row`, `Done`.
+//! - `types`: `Dec`, `Money`, `Date`, `Upload`, `FormFile`, `File`, `Answer`, `Row`,
+//!   `Done`.
 
 pub mod input;
 pub mod types;
@@ -66,7 +67,9 @@ use crate::db::Tx;
 use crate::grpc::Caller;
 use crate::{Error, Result};
 
-pub use types::{Answer, Date, Dec, Done, File, Money, Nothing, Register, Row, RowOf, Upload};
+pub use types::{
+    Answer, Date, Dec, Done, File, FormFile, Money, Nothing, Register, Row, RowOf, Upload,
+};
 
 /// What a running call has: its transaction, its register, who calls and the
 /// company of the request.

@@ -196,6 +196,44 @@ pub struct Upload {
     pub url: Option<String>,
 }
 
+/// A file part of a form call (`Resource::form_call`), whole: the name it had on
+/// the user's machine, the content type the browser declared (a claim, not a
+/// fact: the owning service checks the bytes) and its bytes, which travel in the
+/// body as base64 (`conteudo`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct FormFile {
+    pub nome: String,
+    #[serde(default)]
+    pub tipo: Option<String>,
+    #[serde(with = "base64_bytes")]
+    #[schemars(with = "String")]
+    pub conteudo: Vec<u8>,
+}
+
+impl FormFile {
+    pub fn new(nome: &str, tipo: Option<&str>, conteudo: Vec<u8>) -> FormFile {
+        FormFile { nome: nome.into(), tipo: tipo.map(String::from), conteudo }
+    }
+}
+
+mod base64_bytes {
+    use base64::Engine;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Problem;
+
+    pub fn serialize<S: Serializer>(b: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(b))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|_| Problem::Invalid.error())
+    }
+}
+
 /// A file a call answers (a PDF, an XML, a spreadsheet): the gateway sends its
 /// bytes with `Content-Type` and `Content-Disposition: inline; filename="…"`.
 #[derive(Clone, Debug)]
@@ -344,6 +382,18 @@ mod tests {
         assert_eq!(e, Some(Problem::Scale(2).text()));
         let m = Money(Decimal::new(2, 0));
         assert_eq!(serde_json::to_string(&m).ok().as_deref(), Some("2.00"));
+    }
+
+    #[test]
+    fn form_files_travel_as_base64() {
+        let f = FormFile::new("nota.pdf", Some("application/pdf"), b"%PDF-1.7".to_vec());
+        let v = serde_json::to_value(&f).expect("writes");
+        assert_eq!(v["conteudo"], json!("JVBERi0xLjc="));
+        let back: FormFile = serde_json::from_value(v).expect("reads");
+        assert_eq!(back.conteudo, b"%PDF-1.7");
+        assert!(
+            serde_json::from_value::<FormFile>(json!({"nome": "x", "conteudo": "@@"})).is_err()
+        );
     }
 
     #[test]
