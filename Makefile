@@ -10,7 +10,7 @@ ERP_RELEASE := $(CARGO_TARGET_DIR)/release/erp
 E2E_PORT ?= 8091
 API_PORT ?= 8093
 
-.PHONY: pdf-tools run dev test test-rust test-cluster test-web test-k8s test-alerts e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
+.PHONY: pdf-tools smtp-server run dev test test-rust test-cluster test-web test-k8s test-alerts e2e test-api lint fmt schema web web-deps deps browser bench build release clean-data
 
 ## Run the product with demo data on http://localhost:8080.
 run: deps web release
@@ -40,7 +40,7 @@ build:
 release:
 	cargo build --release -p erp --bin erp
 
-test-rust: pdf-tools
+test-rust: pdf-tools smtp-server
 	cargo test --workspace
 
 ## Microservices mode on a 3-node NATS JetStream cluster (deploy/nats-cluster.sh,
@@ -74,6 +74,10 @@ test-k8s:
 ## Prometheus alerting rules (promtool test rules) and both Prometheus configurations.
 test-alerts:
 	deploy/test-alerts.sh
+
+## aiosmtpd (PyPI): the messaging service's e-mail tests send to a real SMTP server.
+smtp-server:
+	@python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q aiosmtpd
 
 ## poppler-utils: the print crate's tests turn the PDFs they make into images and text.
 pdf-tools:
