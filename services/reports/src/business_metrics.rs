@@ -163,21 +163,6 @@ pub fn nfe_cancelled(client_id: i64, msgs: &[&Message]) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cents_of_decimal_texts() {
-        assert_eq!(cents("1234.56"), 123_456);
-        assert_eq!(cents(" 10 "), 1_000);
-        assert_eq!(cents("0.005"), 1);
-        assert_eq!(cents("-5.00"), 0);
-        assert_eq!(cents(""), 0);
-        assert_eq!(cents("abc"), 0);
-    }
-}
-
 /// NF-e rejected or denied (`erp.fiscal.nfe.rejeitada`).
 pub fn nfe_rejected(client_id: i64, msgs: &[&Message]) {
     for msg in msgs {
@@ -208,5 +193,20 @@ pub fn slips(client_id: i64, msgs: &[&Message]) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cents_of_decimal_texts() {
+        assert_eq!(cents("1234.56"), 123_456);
+        assert_eq!(cents(" 10 "), 1_000);
+        assert_eq!(cents("0.005"), 1);
+        assert_eq!(cents("-5.00"), 0);
+        assert_eq!(cents(""), 0);
+        assert_eq!(cents("abc"), 0);
     }
 }
