@@ -225,7 +225,7 @@ for i in range(cycles):
         if slip_bank is not None:
             made["slips"] += 1
             if i % 2 == 0:
-                must("boleto pago", call("POST", "/boletos/baixa", {"EMP_ID": 1, "BOL_ID": slip[0]["BOL_ID"], "TIPO": "PAGO"}))
+                must("boleto pago", call("PATCH", "/boletos/baixa", {"EMP_ID": 1, "BOL_ID": slip[0]["BOL_ID"], "TIPO": "PAGO"}))
                 made["slips paid"] += 1
                 titles = titles[1:]
     if titles:
