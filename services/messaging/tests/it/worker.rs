@@ -415,9 +415,13 @@ async fn outside_sending_hours_only_messages_asked_for_now_go() {
             .await
             .expect("now"),
     );
-    let soon = (Utc::now() + chrono::Duration::milliseconds(300)).to_rfc3339();
+    let due = Utc::now() + chrono::Duration::milliseconds(300);
+    let soon = due.to_rfc3339();
     let scheduled = id_of(&send(&db, &deps, c, json!({"MENS_DESCRICAO": "Agendada", "MENS_DESTINATARIO": MOBILE, "MENS_DATAHORA": soon})).await.expect("scheduled"));
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Until the scheduled time has passed (a clock condition, not a fixed pause).
+    while Utc::now() <= due {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     drain(
         &worker(&db, &deps, test_config(c)),
         &db,
@@ -509,7 +513,13 @@ async fn a_dead_workers_claim_is_taken_over_when_its_lease_ends() {
     let stop = erp_platform::shutdown::Shutdown::new();
     w.round(&stop).await.expect("round");
     assert_eq!(fake.sends().len(), 0, "held by the lease");
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    // The dead worker's lease ends (moved to the past rather than waited for).
+    sqlx::query("UPDATE messaging.fila SET lease_until = now() - interval '1 second' WHERE client_id = $1 AND mens_id = $2")
+        .bind(c)
+        .bind(id)
+        .execute(&db.pool)
+        .await
+        .expect("lease ended");
     drain(&w, &db, c, Duration::from_secs(10)).await;
     assert_eq!(fake.sends().len(), 1);
     assert_eq!(row(&db, c, id).await["mens_status"], "E");
