@@ -27,7 +27,8 @@
 //!     `registration`).
 //! - `certificate`: reading an A1 certificate (PKCS#12 and X.509, pure Rust):
 //!   validity, serial, holder, issuer, CNPJ/CPF; wrong password in pt-BR.
-//! - `crypto`: `Sealer`, AES-256-GCM sealing of secrets bound to their row.
+//! - `crypto`: the fiscal key (`ERP_FISCAL_KEY`) of the platform's `Sealer`,
+//!   AES-256-GCM sealing of secrets bound to their row.
 //! - `nuvemfiscal/`: the provider's client (OAuth2, retries, polling), the
 //!   request and answer types from its OpenAPI description, and a fake server
 //!   of the same API for demos and tests.

@@ -7,7 +7,6 @@ use erp_platform::config::Config;
 use erp_platform::db::Db;
 use erp_platform::resource::Registry;
 
-use crate::crypto::Sealer;
 use crate::nuvemfiscal::NuvemFiscal;
 
 pub(crate) mod call_body;
@@ -45,7 +44,7 @@ pub fn registry_in(
     let company = Arc::new(company::Ctx {
         client,
         uploads: data_dir.join("uploads"),
-        sealer: Sealer::from_env()?,
+        sealer: crate::crypto::sealer()?,
     });
     let documents = Arc::new(dfe::Ctx { company: company.clone(), db });
     Registry::new(
