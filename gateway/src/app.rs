@@ -37,6 +37,19 @@ pub fn openapi(registry: &erp_platform::resource::Registry) -> serde_json::Value
     crate::openapi::build(&specs, registry)
 }
 
+/// The largest body a route takes: an upload, or a form call's files, with 1 MB
+/// for the form around them.
+fn body_limit(registry: &erp_platform::resource::Registry) -> usize {
+    let forms = registry
+        .all()
+        .iter()
+        .flat_map(|r| r.actions.iter())
+        .filter_map(|a| a.form)
+        .max()
+        .unwrap_or(0);
+    crate::uploads::MAX_UPLOAD.max(forms) + 1024 * 1024
+}
+
 pub fn router(st: AppState) -> Router {
     let (legacy, specs) = routes(&st.registry).into_router();
     let openapi = Arc::new(crate::openapi::build(&specs, &st.registry));
@@ -66,9 +79,7 @@ pub fn router(st: AppState) -> Router {
         .layer(middleware::from_fn_with_state(st.clone(), spa_navigation))
         .layer(middleware::from_fn(track))
         .layer(middleware::from_fn_with_state(st.clone(), draining))
-        .layer(DefaultBodyLimit::max(
-            crate::uploads::MAX_UPLOAD + 1024 * 1024,
-        ))
+        .layer(DefaultBodyLimit::max(body_limit(&st.registry)))
         .layer(axum::Extension(schema))
         .with_state(st)
 }

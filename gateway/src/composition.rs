@@ -65,6 +65,12 @@ pub fn services() -> Vec<ServiceDef> {
             serve: |ctx, l| Box::pin(erp_reports::serve(ctx, l)),
             registry: erp_reports::resources::registry,
         },
+        ServiceDef {
+            name: "messaging",
+            migrate: |cfg| Box::pin(async move { erp_messaging::migrate(&cfg).await }),
+            serve: |ctx, l| Box::pin(erp_messaging::serve(ctx, l)),
+            registry: erp_messaging::resources::registry,
+        },
     ]
 }
 

@@ -245,6 +245,22 @@ fn without_file(v: &Value, defs: &Map<String, Value>) -> Option<Value> {
     }
 }
 
+/// A form call's multipart body: its input's text fields as they are, its
+/// files (`arquivos`) as repeated binary `file` parts.
+fn form_schema(mut body: Value) -> Value {
+    if let Some(props) = body.get_mut("properties").and_then(Value::as_object_mut) {
+        props.remove("arquivos");
+        props.insert(
+            "file".into(),
+            json!({"type": "array", "items": {"type": "string", "format": "binary"}}),
+        );
+    }
+    if let Some(req) = body.get_mut("required").and_then(Value::as_array_mut) {
+        req.retain(|r| r != "arquivos");
+    }
+    body
+}
+
 fn declared(
     res: &Resource,
     action: &Action,
@@ -344,7 +360,8 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
                 json!({"name": name, "in": "path", "required": true, "schema": schema})
             })
             .collect();
-        let upload = s.summary.contains("multipart");
+        let form = calls.iter().any(|(j, a)| *j == i && a.form.is_some());
+        let upload = s.summary.contains("multipart") && !form;
         let mut content_ok = None;
         let (body, ok, empty) = match (&s.serves, res, &call) {
             (_, _, Some(c)) => {
@@ -389,6 +406,9 @@ pub fn build(specs: &[Spec], registry: &Registry) -> Value {
             op["requestBody"] = json!({"required": true, "content": {"multipart/form-data": {"schema": {
                 "type": "object", "required": ["file"],
                 "properties": {"file": {"type": "string", "format": "binary"}}}}}});
+        } else if form {
+            op["requestBody"] = json!({"required": true, "content": {"multipart/form-data": {
+                "schema": form_schema(body.unwrap_or_else(|| json!({"type": "object"})))}}});
         } else if let Some(schema) = body {
             op["requestBody"] = json!({"required": false, "content": json_content(schema)});
         }

@@ -218,6 +218,66 @@ pub async fn receive(
     }
 }
 
+/// The body a form call (`Resource::form_call`) hands its service: the form's
+/// text fields by name (a repeated field keeps its last value) and every file
+/// part, in order, in `arquivos` as `FormFile`s (name, declared type, bytes as
+/// base64). At most `max_bytes` of files together; what the files must be is the
+/// owning service's to check, by their bytes.
+pub async fn form_body(req: Request, max_bytes: usize) -> Result<bytes::Bytes> {
+    use base64::Engine;
+    let too_big = || {
+        Error::validation(format!(
+            "Anexos maiores que o permitido ({} MB no total).",
+            max_bytes / (1024 * 1024)
+        ))
+    };
+    let mut mp = Multipart::from_request(req, &())
+        .await
+        .map_err(|_| Error::validation("Envie o formulário como multipart/form-data."))?;
+    let mut fields = serde_json::Map::new();
+    let mut files = Vec::new();
+    let mut total = 0usize;
+    while let Some(field) = mp
+        .next_field()
+        .await
+        .map_err(|_| Error::validation("Formulário inválido."))?
+    {
+        let part = field.name().unwrap_or_default().to_string();
+        match field.file_name().map(str::to_string) {
+            Some(original) => {
+                let tipo = field.content_type().map(str::to_string);
+                let bytes = field.bytes().await.map_err(|_| too_big())?;
+                total += bytes.len();
+                if total > max_bytes {
+                    return Err(too_big());
+                }
+                let nome = if original.trim().is_empty() {
+                    "arquivo".to_string()
+                } else {
+                    original
+                };
+                files.push(serde_json::json!({
+                    "nome": nome,
+                    "tipo": tipo,
+                    "conteudo": base64::engine::general_purpose::STANDARD.encode(&bytes),
+                }));
+            }
+            None if !part.is_empty() => {
+                let text = field
+                    .text()
+                    .await
+                    .map_err(|_| Error::validation("Formulário inválido."))?;
+                fields.insert(part, serde_json::Value::from(text));
+            }
+            None => {}
+        }
+    }
+    fields.insert("arquivos".into(), serde_json::Value::Array(files));
+    Ok(bytes::Bytes::from(serde_json::to_vec(
+        &serde_json::Value::Object(fields),
+    )?))
+}
+
 fn safe_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() < 200

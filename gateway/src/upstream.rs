@@ -11,6 +11,7 @@ use erp_platform::transport::{link_channel, GrpcLink};
 use erp_platform::{Error, Result};
 use erp_proto::erp::v1::resource_service_client::ResourceServiceClient;
 use erp_proto::identity::v1::identity_service_client::IdentityServiceClient;
+use erp_proto::messaging::v1::messaging_service_client::MessagingServiceClient;
 use tonic::transport::Endpoint;
 
 pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(15);
@@ -43,6 +44,8 @@ impl Target {
 #[derive(Clone)]
 pub struct Upstreams {
     pub identity: IdentityServiceClient<GrpcLink>,
+    /// The providers' webhooks (none when messaging is not among the targets).
+    messaging: Option<MessagingServiceClient<GrpcLink>>,
     resources: HashMap<String, ResourceServiceClient<GrpcLink>>,
 }
 
@@ -60,6 +63,10 @@ impl Upstreams {
         let big = 64 * 1024 * 1024;
         Ok(Upstreams {
             identity: IdentityServiceClient::new(identity).max_decoding_message_size(big),
+            messaging: channels
+                .get("messaging")
+                .cloned()
+                .map(MessagingServiceClient::new),
             resources: channels
                 .into_iter()
                 .map(|(k, ch)| {
@@ -72,6 +79,12 @@ impl Upstreams {
                 })
                 .collect(),
         })
+    }
+
+    pub fn messaging(&self) -> Result<MessagingServiceClient<GrpcLink>> {
+        self.messaging
+            .clone()
+            .ok_or_else(|| Error::Unavailable("Serviço messaging indisponível.".into()))
     }
 
     pub fn resources(&self, service: &str) -> Result<ResourceServiceClient<GrpcLink>> {

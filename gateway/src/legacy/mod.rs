@@ -6,10 +6,12 @@
 //! - `registers`: the generic routes of every register and its declared calls.
 //! - `identity`: login, logout, companies, menus, permissions, users.
 //! - `jobs`: support operators run a scheduled job now (`POST /jobs/{service}/{job}`).
+//! - `webhooks`: the WhatsApp providers' public webhooks, handed to messaging.
 
 pub mod identity;
 pub mod jobs;
 pub mod registers;
+pub mod webhooks;
 
 use crate::routes::Routes;
 
@@ -18,5 +20,6 @@ use crate::routes::Routes;
 pub fn add_all(routes: &mut Routes, registry: &erp_platform::resource::Registry) {
     identity::add(routes);
     jobs::add(routes);
+    webhooks::add(routes);
     registers::add_all(routes, registry);
 }

@@ -44,6 +44,8 @@ enum Op {
     Action {
         name: String,
         upload: Option<Vec<String>>,
+        /// A form call: the most bytes of files it takes.
+        form: Option<usize>,
     },
 }
 
@@ -106,35 +108,59 @@ async fn serve(st: AppState, auth: Auth, p: Params, req: Request, call: Call) ->
             let filter = p.get("filter")?.to_string();
             json_bytes(register_calls::search(&st, &auth, name, emp, filter, 0).await?)
         }
-        Op::Action { name: action, upload } => {
-            declared_call(&st, &auth, name, action, upload.as_deref(), p, req).await
+        Op::Action { name: action, upload, form } => {
+            let kind = match (upload, form) {
+                (Some(types), _) => Payload::Upload(types),
+                (None, Some(max)) => Payload::Form(*max),
+                (None, None) => Payload::Json,
+            };
+            declared_call(&st, &auth, name, action, kind, p, req).await
         }
     }
 }
 
-/// A register's declared call: its path parameters by name and its body as
-/// received or, for an upload, the stored file and the form's fields.
+/// What a declared call's request carries.
+enum Payload<'a> {
+    /// A JSON body, forwarded as received.
+    Json,
+    /// A multipart upload of one `file` of these types, stored by the gateway.
+    Upload(&'a [String]),
+    /// A multipart form whose files (at most this many bytes) reach the service.
+    Form(usize),
+}
+
+/// A register's declared call: its path parameters by name (and the query
+/// string's, which never override them) and its body as received or, for an
+/// upload, the stored file and the form's fields, or, for a form call, the
+/// form's fields and files.
 async fn declared_call(
     st: &AppState,
     auth: &Auth,
     register: &str,
     action: &str,
-    upload: Option<&[String]>,
+    payload: Payload<'_>,
     p: Params,
     req: Request,
 ) -> ApiResult {
-    let params: std::collections::HashMap<String, String> = p
+    let mut params: std::collections::HashMap<String, String> = p
         .pairs()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
+    if let Some(q) = req.uri().query() {
+        for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+            params
+                .entry(k.into_owned())
+                .or_insert_with(|| v.into_owned());
+        }
+    }
     // Where the call's stored files are: the path's company, else the caller's.
     let path_emp = params.get("emp").map(|e| e.trim().parse::<i64>());
     let emp = match &path_emp {
         Some(Ok(e)) => *e,
         _ => auth.caller.emp_id,
     };
-    let body = match upload {
-        Some(types) => {
+    let body = match payload {
+        Payload::Upload(types) => {
             if matches!(path_emp, Some(Err(_))) {
                 return Err(Error::validation("Parâmetro emp inválido.").into());
             }
@@ -145,7 +171,8 @@ async fn declared_call(
             m.insert("arquivo".into(), json!({"nome": stored.name, "original": stored.original, "tamanho": stored.size, "url": format!("/uploads/{emp}/{}", stored.name)}));
             Bytes::from(serde_json::to_vec(&Value::Object(m)).map_err(Error::from)?)
         }
-        None => body_bytes(req).await?,
+        Payload::Form(max) => crate::uploads::form_body(req, max).await?,
+        Payload::Json => body_bytes(req).await?,
     };
     let reply = register_calls::action(st, auth, register, action, params, body).await?;
     // A call that replaced or removed a stored file names it: the file goes.
@@ -207,7 +234,7 @@ pub fn add_all(routes: &mut Routes, registry: &Registry) {
             } else {
                 a.summary.clone()
             };
-            let op = Op::Action { name: a.name.clone(), upload: a.upload.clone() };
+            let op = Op::Action { name: a.name.clone(), upload: a.upload.clone(), form: a.form };
             add(routes, method, &a.path, &summary, call(res, op), &a.name);
         }
     }

@@ -7,6 +7,7 @@ mod events;
 mod graphql_limits;
 mod logo_upload;
 mod menu;
+mod messaging;
 mod notices;
 mod purchases;
 mod registers;
