@@ -25,6 +25,13 @@ export default defineConfig({
       // Fiscal: the NF-e's DANFE and XML, the company's A1 certificate upload.
       '/pedidofatxml/': { target: backend, changeOrigin: true },
       '/empresasservicos/certificado/': { target: backend, changeOrigin: true },
+      // Messaging: sending (multipart), the queue, the number's connection ('/whatsapp' alone is the screen).
+      '/whatsapp/send': { target: backend, changeOrigin: true },
+      '/whatsapp/messages': { target: backend, changeOrigin: true },
+      '/whatsapp/status/': { target: backend, changeOrigin: true },
+      '/whatsapp/auth': { target: backend, changeOrigin: true },
+      '/whatsapp/reenviar/': { target: backend, changeOrigin: true },
+      '/email/send': { target: backend, changeOrigin: true },
       // Reports: the definitions, the dashboard and every report call (POST only: a GET
       // of the same path is a screen).
       '/relatorios/': { target: backend, changeOrigin: true },

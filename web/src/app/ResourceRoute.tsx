@@ -24,6 +24,7 @@ const OrderNfePanel = lazy(() => import('../features/fiscal/OrderNfePanel'));
 const FiscalServicesTab = lazy(() => import('../features/fiscal/FiscalServicesTab'));
 const ManifestTools = lazy(() => import('../features/fiscal/ManifestTools'));
 const ManifestPurchase = lazy(() => import('../features/purchases/ManifestPurchase'));
+const MessagesPage = lazy(() => import('../features/messaging/MessagesPage'));
 
 type RegisterScreen = ComponentType<{ meta: ResourceMeta; metas: ResourceMeta[] }>;
 /** A screen of its own over a register, which works whether or not the gateway describes it. */
@@ -32,13 +33,15 @@ type OwnScreen = ComponentType<{ meta?: ResourceMeta; metas: ResourceMeta[] }>;
 /**
  * Single routes (spec §2.3) that are screens of their own over a register, by register name:
  * the bank reconciliation (/conciliacaobancaria), the day's cash (`movdiario`,
- * /movimentodiario) and the Domínio accounting integration (/integracaodominio). The router
- * names their paths (RegisterScreenRoute); a register path of the gateway reaches them too.
+ * /movimentodiario), the Domínio accounting integration (/integracaodominio) and the messages
+ * (`whatsapp`, /whatsapp: IndexWhatsapp). The router names their paths (RegisterScreenRoute); a
+ * register path of the gateway reaches them too.
  */
 const REGISTER_SCREENS: Record<string, OwnScreen> = {
   conciliacaobancaria: ReconciliationPage,
   movdiario: DailyCashPage,
   integracaodominio: DominioPage,
+  whatsapp: MessagesPage,
 };
 
 /**

@@ -51,6 +51,8 @@ export const routes = [
           { path: 'conciliacaobancaria', element: <RegisterScreenRoute register="conciliacaobancaria" /> },
           { path: 'movimentodiario', element: <RegisterScreenRoute register="movdiario" /> },
           { path: 'integracaodominio', element: <RegisterScreenRoute register="integracaodominio" /> },
+          // The messages (IndexWhatsapp, the user menu's WHATSAPP): the `whatsapp` register's queue.
+          { path: 'whatsapp', element: <RegisterScreenRoute register="whatsapp" /> },
           // Report routes (spec §2.4): the report the server defines for the path (its ROTA);
           // without one, the path goes where it went before (the register routes below).
           ...REPORT_ROUTES.map((path) => ({

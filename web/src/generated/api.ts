@@ -306,6 +306,30 @@ export interface components {
             MBCA_IDS?: components["schemas"]["MovementId"][] | null;
         };
         /**
+         * @description The company's number at the provider, as `GET /whatsapp/status/conexao` and
+         *     `POST /whatsapp/auth` answer it.
+         */
+        Connection: {
+            /** @description The state in words. */
+            msg: string;
+            /** @description The business name the provider verified (Cloud API). */
+            nome?: string | null;
+            /** @description The number as the provider shows it, when it says. */
+            numero?: string | null;
+            /**
+             * @description The QR code to read with the phone (a PNG as a `data:` URI), while
+             *     connecting through the Evolution API.
+             */
+            qrcode?: string | null;
+            /** @description The number's quality rating (Cloud API: GREEN, YELLOW, RED). */
+            qualidade?: string | null;
+            /**
+             * @description `open` (connected), `connecting` (waiting for the QR code to be read),
+             *     `close` (disconnected).
+             */
+            state: string;
+        };
+        /**
          * @description `POST /orcamento/{gerapedidofat|geraos|gerarequisicao}/…`: the quote's input
          *     (the billing order's serie, NF-e model and operation type come in the path of
          *     `gerapedidofat`).
@@ -428,6 +452,75 @@ export interface components {
             code: number;
             msg: string;
         };
+        EmailIn: {
+            /**
+             * Assunto
+             * @default null
+             */
+            MENS_ASSUNTO?: string | null;
+            /**
+             * Data e hora de envio
+             * Format: date-time
+             */
+            MENS_DATAHORA?: string | null;
+            /**
+             * Mensagem
+             * @default null
+             */
+            MENS_DESCRICAO?: string | null;
+            /**
+             * Destinatário
+             * @default null
+             */
+            MENS_DESTINATARIO?: string | null;
+            /**
+             * Destinatário oculto
+             * @default null
+             */
+            MENS_DESTINATARIO_OCULTO?: string | null;
+            /**
+             * Nº do documento
+             * Format: int64
+             * @default null
+             */
+            MENS_DOC_ID?: number | null;
+            /**
+             * Documento
+             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
+             *     order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
+             *     sent.
+             * @default null
+             */
+            MENS_DOC_TIPO?: string | null;
+            /**
+             * Empresa
+             * Format: int64
+             * @description The company (one of the caller's).
+             * @default null
+             */
+            MENS_EMP_ID?: number | null;
+            /**
+             * Programa
+             * @default null
+             */
+            MENS_PROGRAMA?: string | null;
+            /**
+             * Tela
+             * @default null
+             */
+            MENS_PROJETO?: string | null;
+            /**
+             * Usuário
+             * Format: int64
+             * @default null
+             */
+            MENS_USR_ID?: number | null;
+            /**
+             * @description The `file` parts.
+             * @default []
+             */
+            arquivos?: components["schemas"]["FormFile"][];
+        };
         Error: {
             /** @description O status HTTP */
             code: number;
@@ -450,6 +543,18 @@ export interface components {
             DATA_INI?: string | null;
         };
         Finalized: Record<string, unknown>;
+        /**
+         * @description A file part of a form call (`Resource::form_call`), whole: the name it had on
+         *     the user's machine, the content type the browser declared (a claim, not a
+         *     fact: the owning service checks the bytes) and its bytes, which travel in the
+         *     body as base64 (`conteudo`).
+         */
+        FormFile: {
+            conteudo: string;
+            nome: string;
+            /** @default null */
+            tipo?: string | null;
+        };
         /**
          * @description The body of `POST /reciboavulso/{emp}` as it arrives: every value optional,
          *     so that [`FreeReceipt::parse`] answers the first one missing or wrong in the
@@ -595,6 +700,10 @@ export interface components {
         IdIn: {
             /** Format: int64 */
             id: number;
+        };
+        IdIn2: {
+            /** @description A message's id, or `conexao`. */
+            id: string;
         };
         IdOr_ItemIn: components["schemas"]["ItemIn"] | number;
         IdOr_SlipIdIn: components["schemas"]["SlipIdIn"] | number;
@@ -1037,6 +1146,110 @@ export interface components {
             code: number;
             msg: string;
         };
+        /** @description A message as the queue's screen lists it. */
+        MessageRow: {
+            MENS_ANEXO_NOME?: string | null;
+            MENS_ASSUNTO?: string | null;
+            MENS_CANAL: string;
+            /** Format: date-time */
+            MENS_DATAHORA: string;
+            MENS_DESCRICAO?: string | null;
+            MENS_DESTINATARIO: string;
+            /** Format: int64 */
+            MENS_DOC_ID?: number | null;
+            MENS_DOC_TIPO?: string | null;
+            /** Format: date-time */
+            MENS_DTA_CAD: string;
+            /** Format: date-time */
+            MENS_DTA_ENVIO?: string | null;
+            /** Format: int64 */
+            MENS_EMP_ID: number;
+            MENS_ERRO?: string | null;
+            /** Format: int64 */
+            MENS_ID: number;
+            MENS_PROGRAMA?: string | null;
+            MENS_PROJETO?: string | null;
+            MENS_PROVEDOR?: string | null;
+            MENS_PROVEDOR_ID?: string | null;
+            MENS_STATUS: string;
+            /** @description The status in words. */
+            MENS_STATUS_DESCRICAO: string;
+            /** Format: int32 */
+            MENS_TENTATIVAS: number;
+            MENS_TIPO: string;
+            /** Format: int64 */
+            MENS_USR_ID?: number | null;
+        };
+        /** @description A message's status. */
+        MessageStatus: {
+            /** Format: date-time */
+            MENS_DTA_ENVIO?: string | null;
+            MENS_ERRO?: string | null;
+            /** Format: int64 */
+            MENS_ID: number;
+            MENS_PROVEDOR_ID?: string | null;
+            MENS_STATUS: string;
+            MENS_STATUS_DESCRICAO: string;
+            /** Format: int32 */
+            MENS_TENTATIVAS: number;
+        };
+        MessagesIn: {
+            /**
+             * Data final
+             * Format: date
+             * @default null
+             */
+            DATA_FIM?: string | null;
+            /**
+             * Data inicial
+             * Format: date
+             * @default null
+             */
+            DATA_INI?: string | null;
+            /**
+             * Limite
+             * Format: int64
+             * @default null
+             */
+            LIMIT?: number | null;
+            /**
+             * Canal
+             * @default null
+             */
+            MENS_CANAL?: string | null;
+            /**
+             * Destinatário
+             * @default null
+             */
+            MENS_DESTINATARIO?: string | null;
+            /**
+             * Programa
+             * @default null
+             */
+            MENS_PROGRAMA?: string | null;
+            /**
+             * Situação
+             * @default null
+             */
+            MENS_STATUS?: string | null;
+            /**
+             * Deslocamento
+             * Format: int64
+             * @default null
+             */
+            OFFSET?: number | null;
+            /**
+             * Página
+             * Format: int64
+             * @default null
+             */
+            PAGINATION?: number | null;
+        };
+        MessagesOut: {
+            /** Format: int64 */
+            count: number;
+            dados: components["schemas"]["MessageRow"][];
+        };
         /** @description What a payment method moved on the day. */
         MethodTotals: {
             ENTRADAS: number | string;
@@ -1181,6 +1394,7 @@ export interface components {
             ORDS_VLR_SERV: string;
             ORDS_VLR_TOTAL: string;
         };
+        PairIn: Record<string, unknown>;
         PayableToSettle: Record<string, unknown>;
         /**
          * @description `POST /baixacontaspagar/filtros/{emp}`: a list body of the register and the
@@ -1397,6 +1611,11 @@ export interface components {
             /** @description Items whose product the destination company does not have (left to link). */
             avisos: string[];
             compra: Record<string, unknown>;
+        };
+        Queued: {
+            /** Format: int64 */
+            MENS_ID: number;
+            msg: string;
         };
         /** @description A quote's key (`{ORCA_ID}` of the path). */
         QuoteKey: {
@@ -1652,6 +1871,83 @@ export interface components {
          */
         SearchGroupIn: {
             GRHP_ID: string;
+        };
+        SendIn: {
+            /**
+             * Data e hora de envio
+             * Format: date-time
+             */
+            MENS_DATAHORA?: string | null;
+            /**
+             * Mensagem
+             * @default null
+             */
+            MENS_DESCRICAO?: string | null;
+            /** Destinatário */
+            MENS_DESTINATARIO: string;
+            /**
+             * Nº do documento
+             * Format: int64
+             * @default null
+             */
+            MENS_DOC_ID?: number | null;
+            /**
+             * Documento
+             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
+             *     order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
+             *     sent.
+             * @default null
+             */
+            MENS_DOC_TIPO?: string | null;
+            /**
+             * Programa
+             * @default null
+             */
+            MENS_PROGRAMA?: string | null;
+            /**
+             * Tela
+             * @default null
+             */
+            MENS_PROJETO?: string | null;
+            /**
+             * Situação
+             * @description Always 'N': the server owns the status.
+             * @default null
+             */
+            MENS_STATUS?: string | null;
+            /**
+             * Modelo (template)
+             * @default null
+             */
+            MENS_TEMPLATE?: string | null;
+            /**
+             * Idioma do modelo
+             * @default null
+             */
+            MENS_TEMPLATE_IDIOMA?: string | null;
+            /**
+             * Parâmetros do modelo
+             * @description The template's body parameters as a JSON list of texts (`["123", "Ana"]`).
+             * @default null
+             */
+            MENS_TEMPLATE_PARAMETROS?: string | null;
+            /**
+             * Tipo
+             * @default null
+             */
+            MENS_TIPO?: string | null;
+            /**
+             * Usuário
+             * Format: int64
+             * @description Who asks (the token's user is recorded; kept for the old screens).
+             * @default null
+             */
+            MENS_USR_ID?: number | null;
+            /**
+             * @description The `file` part, when the message carries one.
+             * @default []
+             */
+            arquivos?: components["schemas"]["FormFile"][];
         };
         /** @description `PUT /ordemservicoprodutoagrupar/{ORDP_ORDS_ID}/{emp}/{ORDP_SERIE}/{ORDP_PROD_ID}/{PROD_EMP_ID}`. */
         ServiceOrderGroupIn: {
@@ -2181,6 +2477,7 @@ export interface components {
             /** @description The closing balance. */
             SALDO?: (number | string) | null;
         };
+        StatusOut: components["schemas"]["MessageStatus"] | components["schemas"]["Connection"];
         /** @description A status filter: one status or several. */
         Statuses: string | string[];
         /** @description A node of the cost centres' structure. */
@@ -8325,6 +8622,95 @@ export interface components {
             CTVN_VLR_FRETE?: number;
             /** @description Valor do Veículo */
             CTVN_VLR_UNIT?: number;
+        };
+        /** Configuração de e-mail: incluir */
+        "emailconfig.create": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            EMCF_EMP_ID?: number | null;
+            /** @description Servidor SMTP */
+            EMCF_HOST: string;
+            /**
+             * Format: int64
+             * @description Porta
+             */
+            EMCF_PORTA?: number | null;
+            /** @description E-mail do remetente */
+            EMCF_REMETENTE: string;
+            /** @description Nome do remetente */
+            EMCF_REMETENTE_NOME?: string | null;
+            /**
+             * @description Segurança
+             * @enum {string|null}
+             */
+            EMCF_SEGURANCA?: "starttls" | "tls" | "nenhuma" | null;
+            /** @description Senha SMTP */
+            EMCF_SENHA?: string | null;
+            /** @description Usuário SMTP */
+            EMCF_USUARIO?: string | null;
+        };
+        /** Configuração de e-mail */
+        "emailconfig.row": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            EMCF_EMP_ID?: number | null;
+            /** @description Servidor SMTP */
+            EMCF_HOST?: string | null;
+            /**
+             * Format: int64
+             * @description Código
+             */
+            EMCF_ID?: number | null;
+            /**
+             * Format: int64
+             * @description Porta
+             */
+            EMCF_PORTA?: number | null;
+            /** @description E-mail do remetente */
+            EMCF_REMETENTE?: string | null;
+            /** @description Nome do remetente */
+            EMCF_REMETENTE_NOME?: string | null;
+            /** @description Segurança */
+            EMCF_SEGURANCA?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            EMCF_USR_ID?: number | null;
+            /** @description Usuário SMTP */
+            EMCF_USUARIO?: string | null;
+        };
+        /** Configuração de e-mail: alterar */
+        "emailconfig.update": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            EMCF_EMP_ID?: number | null;
+            /** @description Servidor SMTP */
+            EMCF_HOST?: string;
+            /**
+             * Format: int64
+             * @description Porta
+             */
+            EMCF_PORTA?: number | null;
+            /** @description E-mail do remetente */
+            EMCF_REMETENTE?: string;
+            /** @description Nome do remetente */
+            EMCF_REMETENTE_NOME?: string | null;
+            /**
+             * @description Segurança
+             * @enum {string|null}
+             */
+            EMCF_SEGURANCA?: "starttls" | "tls" | "nenhuma" | null;
+            /** @description Senha SMTP */
+            EMCF_SENHA?: string | null;
+            /** @description Usuário SMTP */
+            EMCF_USUARIO?: string | null;
         };
         /** Empresas: incluir */
         "empresas.create": {
@@ -18005,6 +18391,317 @@ export interface components {
             VEND_TOT_PROD?: number | null;
             /** @description Serviços */
             VEND_TOT_SERV?: number | null;
+        };
+        /** WhatsApp: incluir */
+        "whatsapp.create": {
+            /** @description Anexo */
+            MENS_ANEXO_NOME?: string | null;
+            /** @description Assunto */
+            MENS_ASSUNTO?: string | null;
+            /**
+             * @description Canal
+             * @enum {string|null}
+             */
+            MENS_CANAL?: "W" | "E" | null;
+            /** @description Mensagem */
+            MENS_DESCRICAO?: string | null;
+            /** @description Destinatário */
+            MENS_DESTINATARIO?: string | null;
+            /** @description Destinatário oculto */
+            MENS_DESTINATARIO_OCULTO?: string | null;
+            /**
+             * Format: int64
+             * @description Nº do documento
+             */
+            MENS_DOC_ID?: number | null;
+            /** @description Documento */
+            MENS_DOC_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            MENS_EMP_ID?: number | null;
+            /** @description Motivo */
+            MENS_ERRO?: string | null;
+            /** @description Envio imediato */
+            MENS_IMEDIATA?: boolean | null;
+            /** @description Programa */
+            MENS_PROGRAMA?: string | null;
+            /** @description Tela */
+            MENS_PROJETO?: string | null;
+            /** @description Provedor */
+            MENS_PROVEDOR?: string | null;
+            /** @description Id no provedor */
+            MENS_PROVEDOR_ID?: string | null;
+            /**
+             * @description Situação
+             * @enum {string|null}
+             */
+            MENS_STATUS?: "N" | "P" | "E" | "T" | "L" | "F" | null;
+            /** @description Modelo (template) */
+            MENS_TEMPLATE?: string | null;
+            /**
+             * Format: int64
+             * @description Tentativas
+             */
+            MENS_TENTATIVAS?: number | null;
+            /**
+             * @description Tipo
+             * @enum {string|null}
+             */
+            MENS_TIPO?: "T" | "I" | "D" | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            MENS_USR_ID?: number | null;
+        };
+        /** WhatsApp */
+        "whatsapp.row": {
+            /** @description Anexo */
+            MENS_ANEXO_NOME?: string | null;
+            /** @description Assunto */
+            MENS_ASSUNTO?: string | null;
+            /** @description Canal */
+            MENS_CANAL?: string | null;
+            /**
+             * Format: date-time
+             * @description Enviar em
+             */
+            MENS_DATAHORA?: string | null;
+            /** @description Mensagem */
+            MENS_DESCRICAO?: string | null;
+            /** @description Destinatário */
+            MENS_DESTINATARIO?: string | null;
+            /** @description Destinatário oculto */
+            MENS_DESTINATARIO_OCULTO?: string | null;
+            /**
+             * Format: int64
+             * @description Nº do documento
+             */
+            MENS_DOC_ID?: number | null;
+            /** @description Documento */
+            MENS_DOC_TIPO?: string | null;
+            /**
+             * Format: date-time
+             * @description Alterada em
+             */
+            MENS_DTA_ALT?: string | null;
+            /**
+             * Format: date-time
+             * @description Incluída em
+             */
+            MENS_DTA_CAD?: string | null;
+            /**
+             * Format: date-time
+             * @description Enviada em
+             */
+            MENS_DTA_ENVIO?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            MENS_EMP_ID?: number | null;
+            /** @description Motivo */
+            MENS_ERRO?: string | null;
+            /**
+             * Format: int64
+             * @description Código
+             */
+            MENS_ID?: number | null;
+            /** @description Envio imediato */
+            MENS_IMEDIATA?: boolean | null;
+            /** @description Programa */
+            MENS_PROGRAMA?: string | null;
+            /** @description Tela */
+            MENS_PROJETO?: string | null;
+            /** @description Provedor */
+            MENS_PROVEDOR?: string | null;
+            /** @description Id no provedor */
+            MENS_PROVEDOR_ID?: string | null;
+            /** @description Situação */
+            MENS_STATUS?: string | null;
+            /** @description Modelo (template) */
+            MENS_TEMPLATE?: string | null;
+            /**
+             * Format: int64
+             * @description Tentativas
+             */
+            MENS_TENTATIVAS?: number | null;
+            /** @description Tipo */
+            MENS_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            MENS_USR_ID?: number | null;
+        };
+        /** WhatsApp: alterar */
+        "whatsapp.update": {
+            /** @description Anexo */
+            MENS_ANEXO_NOME?: string | null;
+            /** @description Assunto */
+            MENS_ASSUNTO?: string | null;
+            /**
+             * @description Canal
+             * @enum {string|null}
+             */
+            MENS_CANAL?: "W" | "E" | null;
+            /** @description Mensagem */
+            MENS_DESCRICAO?: string | null;
+            /** @description Destinatário */
+            MENS_DESTINATARIO?: string | null;
+            /** @description Destinatário oculto */
+            MENS_DESTINATARIO_OCULTO?: string | null;
+            /**
+             * Format: int64
+             * @description Nº do documento
+             */
+            MENS_DOC_ID?: number | null;
+            /** @description Documento */
+            MENS_DOC_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            MENS_EMP_ID?: number | null;
+            /** @description Motivo */
+            MENS_ERRO?: string | null;
+            /** @description Envio imediato */
+            MENS_IMEDIATA?: boolean | null;
+            /** @description Programa */
+            MENS_PROGRAMA?: string | null;
+            /** @description Tela */
+            MENS_PROJETO?: string | null;
+            /** @description Provedor */
+            MENS_PROVEDOR?: string | null;
+            /** @description Id no provedor */
+            MENS_PROVEDOR_ID?: string | null;
+            /**
+             * @description Situação
+             * @enum {string|null}
+             */
+            MENS_STATUS?: "N" | "P" | "E" | "T" | "L" | "F" | null;
+            /** @description Modelo (template) */
+            MENS_TEMPLATE?: string | null;
+            /**
+             * Format: int64
+             * @description Tentativas
+             */
+            MENS_TENTATIVAS?: number | null;
+            /**
+             * @description Tipo
+             * @enum {string|null}
+             */
+            MENS_TIPO?: "T" | "I" | "D" | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            MENS_USR_ID?: number | null;
+        };
+        /** Configuração do WhatsApp: incluir */
+        "whatsappconfig.create": {
+            /** @description Chave secreta do app (Cloud API) */
+            WCFG_APP_SECRET?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            WCFG_EMP_ID?: number | null;
+            /** @description Enviar até */
+            WCFG_HORA_FIM?: string | null;
+            /** @description Enviar a partir de */
+            WCFG_HORA_INICIO?: string | null;
+            /** @description Instância (Evolution API) */
+            WCFG_INSTANCIA?: string | null;
+            /**
+             * Format: int64
+             * @description Mensagens por minuto
+             */
+            WCFG_LIMITE_MINUTO?: number | null;
+            /** @description ID do número (Cloud API) */
+            WCFG_NUMERO_ID?: string | null;
+            /**
+             * @description Provedor
+             * @enum {string}
+             */
+            WCFG_PROVEDOR: "cloud" | "evolution";
+            /** @description Token de acesso / apikey */
+            WCFG_TOKEN?: string | null;
+            /** @description Endereço da API */
+            WCFG_URL?: string | null;
+            /** @description Token de verificação do webhook (Cloud API) */
+            WCFG_VERIFY_TOKEN?: string | null;
+        };
+        /** Configuração do WhatsApp */
+        "whatsappconfig.row": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            WCFG_EMP_ID?: number | null;
+            /** @description Enviar até */
+            WCFG_HORA_FIM?: string | null;
+            /** @description Enviar a partir de */
+            WCFG_HORA_INICIO?: string | null;
+            /**
+             * Format: int64
+             * @description Código
+             */
+            WCFG_ID?: number | null;
+            /** @description Instância (Evolution API) */
+            WCFG_INSTANCIA?: string | null;
+            /**
+             * Format: int64
+             * @description Mensagens por minuto
+             */
+            WCFG_LIMITE_MINUTO?: number | null;
+            /** @description ID do número (Cloud API) */
+            WCFG_NUMERO_ID?: string | null;
+            /** @description Provedor */
+            WCFG_PROVEDOR?: string | null;
+            /** @description Endereço da API */
+            WCFG_URL?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            WCFG_USR_ID?: number | null;
+        };
+        /** Configuração do WhatsApp: alterar */
+        "whatsappconfig.update": {
+            /** @description Chave secreta do app (Cloud API) */
+            WCFG_APP_SECRET?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            WCFG_EMP_ID?: number | null;
+            /** @description Enviar até */
+            WCFG_HORA_FIM?: string | null;
+            /** @description Enviar a partir de */
+            WCFG_HORA_INICIO?: string | null;
+            /** @description Instância (Evolution API) */
+            WCFG_INSTANCIA?: string | null;
+            /**
+             * Format: int64
+             * @description Mensagens por minuto
+             */
+            WCFG_LIMITE_MINUTO?: number | null;
+            /** @description ID do número (Cloud API) */
+            WCFG_NUMERO_ID?: string | null;
+            /**
+             * @description Provedor
+             * @enum {string}
+             */
+            WCFG_PROVEDOR?: "cloud" | "evolution";
+            /** @description Token de acesso / apikey */
+            WCFG_TOKEN?: string | null;
+            /** @description Endereço da API */
+            WCFG_URL?: string | null;
+            /** @description Token de verificação do webhook (Cloud API) */
+            WCFG_VERIFY_TOKEN?: string | null;
         };
     };
     responses: never;

@@ -176,4 +176,12 @@ export const GENERATED_CALLS = {
   "transferencialocalproduto": {
     "agrupar": { input: "MergeIn", output: "transferencialocalproduto.row", list: true },
   },
+  "whatsapp": {
+    "auth": { input: "PairIn", output: "Connection" },
+    "email": { input: "EmailIn", output: "Queued" },
+    "messages": { input: "MessagesIn", output: "MessagesOut" },
+    "reenviar": { input: "IdIn2", output: "Done" },
+    "send": { input: "SendIn", output: "Queued" },
+    "status": { input: "IdIn2", output: "StatusOut" },
+  },
 } as const;

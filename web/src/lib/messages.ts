@@ -31,8 +31,12 @@ export const MSG = {
   cpfCnpjInvalid: 'CPF/CNPJ inválido.',
   // Not in the spec: a file (a receipt PDF) the server could not give; chosen here.
   fileFailed: 'Não foi possível obter o arquivo.',
-  // Not in the spec: a REST call whose answer could not be read (no msg of the server); chosen here.
+  // §7.2: the fallback of a sending call (and of any REST call whose answer has no msg).
   requestFailed: 'Ocorreu um erro durante o processo.',
+  // §7.2: a WhatsApp message queued (the server's own text when it sends one).
+  whatsappQueued: 'Whatsapp Agendado com sucesso!',
+  // Not in the spec: an e-mail queued, as services/messaging words it (its text shows when sent).
+  emailQueued: 'E-mail agendado com sucesso!',
 } as const;
 
 export const required = (label: string) => `${label} é obrigatório!`;

@@ -17,6 +17,9 @@ export function setPageMeta(meta: PageMeta) {
   listeners.forEach((l) => l());
 }
 
+/** What the routed page told the shell last (a call outside React names the screen it comes from). */
+export const getPageMeta = (): PageMeta => current;
+
 export function usePageMeta(title: string | undefined, name: string) {
   useEffect(() => {
     setPageMeta({ title: title || APP_TITLE, name });

@@ -1,5 +1,5 @@
 // REST calls lib/rest.ts does not cover: a multipart form of a file plus text fields (a bank
-// return file with its account, an OFX statement with its account), a file answer of any of
+// return file with its account, an OFX statement with its account; a message with its files), a file answer of any of
 // several types (a CNAB remittance is text), the long calls of the accounting integration
 // that wait as long as the server takes (spec §7.1: "a second client with no timeout"), and
 // handing a fetched file to the browser as a download (and a file answered by any call: a
@@ -32,6 +32,25 @@ export async function postForm(
   for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
   const res = await fetcher(timeoutMs)(path, { method, headers: headers(), body });
   if (!res.ok) throw await refusal(res, MSG.uploadFailed);
+  return res.json().catch(() => null);
+}
+
+/**
+ * Sends a multipart form of text fields and any number of files, each under the field
+ * `fileField` (the messaging calls: `/whatsapp/send` takes one file, `/email/send` several). A
+ * field whose value is null or undefined is left out. Answers the JSON the server sent.
+ */
+export async function postFields(
+  path: string,
+  fields: Record<string, string | number | null | undefined>,
+  files: readonly File[] = [],
+  { fileField = 'file', timeoutMs = REST_TIMEOUT_MS }: { fileField?: string; timeoutMs?: number | null } = {},
+): Promise<unknown> {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value != null) body.append(name, String(value));
+  for (const file of files) body.append(fileField, file, file.name);
+  const res = await fetcher(timeoutMs)(path, { method: 'POST', headers: headers(), body });
+  if (!res.ok) throw await refusal(res, MSG.requestFailed);
   return res.json().catch(() => null);
 }
 

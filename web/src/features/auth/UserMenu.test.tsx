@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getSession } from '../../lib/session';
 import { renderWith, signIn } from '../../test/utils';
@@ -41,11 +42,16 @@ describe('UserMenu', () => {
     expect(localStorage.getItem('programas')).toBeNull();
   });
 
-  it('WHATSAPP opens the WhatsApp dialog', async () => {
+  it('WHATSAPP opens the messages screen (IndexWhatsapp, /whatsapp)', async () => {
     signIn();
-    renderWith(<UserMenu />);
+    renderWith(
+      <Routes>
+        <Route path="/" element={<UserMenu />} />
+        <Route path="/whatsapp" element={<p>Tela de mensagens</p>} />
+      </Routes>,
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Menu do usuário' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'WHATSAPP' }));
-    expect(await screen.findByRole('dialog', { name: 'WhatsApp' })).toBeInTheDocument();
+    expect(await screen.findByText('Tela de mensagens')).toBeInTheDocument();
   });
 });

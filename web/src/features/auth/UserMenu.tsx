@@ -1,7 +1,6 @@
 import { maskCpfCnpj } from '../../lib/masks';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useDialogs } from '../../components/dialogs/DialogHost';
 import { Icon } from '../../components/Icon';
 import { useSession } from '../../lib/session';
 import { CLIENT_VERSION } from '../../lib/version';
@@ -20,7 +19,6 @@ export function UserMenu() {
   const session = useSession();
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
-  const dialogs = useDialogs();
   const logout = useLogout();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -56,15 +54,7 @@ export function UserMenu() {
             <p className="text-xs text-slate-500">{maskCpfCnpj(session.company.taxId)}</p>
             <p className="text-xs text-slate-500">Versão: {CLIENT_VERSION}</p>
           </div>
-          <button
-            type="button"
-            role="menuitem"
-            className={item}
-            onClick={() => {
-              setOpen(false);
-              dialogs.whatsapp({});
-            }}
-          >
+          <button type="button" role="menuitem" className={item} onClick={() => go('/whatsapp')}>
             WHATSAPP
           </button>
           {session.privileged &&

@@ -13,19 +13,13 @@ import { errorMessage } from '../../lib/apollo';
 import { apiDateOf, centsToApi, formatDate, toApiDate, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import { listColumns, type ResourceMeta } from '../../lib/resources/metaFields';
+import { screenPermissions } from '../../lib/resources/permissions';
 import { useOptionLookup, useOptionSearch, useReferenceTexts } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { bankField, idValue, money } from './bankFields';
 import { FinanceTable, type TableColumn } from './FinanceTable';
-import {
-  DAILY_CASH_STAND_IN,
-  MOVEMENTS_STAND_IN,
-  NO_PERMISSION,
-  SCREENS,
-  screenPermissions,
-  screenRouteName,
-} from './screens';
+import { DAILY_CASH_STAND_IN, MOVEMENTS_STAND_IN, NO_PERMISSION, SCREENS, screenRouteName } from './screens';
 import { MOVEMENTS } from './useBankCalls';
 import { DAILY_CASH, useDailyCash, type DayMovement, type MethodTotals } from './useDailyCash';
 

@@ -11,10 +11,11 @@ import { maskCpfCnpj } from '../../lib/masks';
 import { usePageMeta } from '../../lib/pageMeta';
 import { isNotice, saveFile } from '../../lib/restForms';
 import { rowToValues, toDescriptor, valuesToRow, type ResourceMeta } from '../../lib/resources/metaFields';
+import { screenPermissions } from '../../lib/resources/permissions';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import { monthStart, periodFields } from './bankFields';
-import { NO_PERMISSION, SCREENS, screenPermissions, screenRouteName } from './screens';
+import { NO_PERMISSION, SCREENS, screenRouteName } from './screens';
 import { EXPORTS, useDominio, type DominioConfig, type ExportKind } from './useDominio';
 
 const SCREEN = SCREENS.dominio;

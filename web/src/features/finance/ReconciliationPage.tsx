@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/apollo';
 import { addDays, centsToApi, formatDate, toApiDate, toCents } from '../../lib/format';
 import { usePageMeta } from '../../lib/pageMeta';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
+import { screenPermissions } from '../../lib/resources/permissions';
 import { useOptionLookup, useOptionSearch } from '../../lib/resources/useResourceData';
 import { useSession } from '../../lib/session';
 import { notify } from '../../lib/toast';
@@ -27,7 +28,7 @@ import {
   type StatementLine,
   type Suggestion,
 } from './reconciliation';
-import { NO_PERMISSION, SCREENS, screenPermissions, screenRouteName } from './screens';
+import { NO_PERMISSION, SCREENS, screenRouteName } from './screens';
 import { useAccountMovements, useReconciliation, type LinesFilter } from './useReconciliation';
 
 const SCREEN = SCREENS.reconciliation;

@@ -2,11 +2,13 @@ import { useMemo, useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { DialogFrame } from '../../components/dialogs/DialogFrame';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
+import { useSendDocument } from '../../components/dialogs/useSendDocument';
 import { dangerButton, inputClass, primaryButton, secondaryButton } from '../../components/fields/styles';
 import type { GroupDescriptor } from '../../components/fields/types';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
 import { PdfPreview, useShownFile } from '../../components/PdfPreview';
+import { toId } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { copyText } from '../../lib/clipboard';
 import { apiDateOf, centsToField, formatDate, formatTimestamp, toApiDate, toCents } from '../../lib/format';
@@ -187,6 +189,18 @@ export function SlipDialog({ meta, metas, cols, title, canWrite, onClose }: Prop
   const payForm = useFormState(fieldsOf(PAYMENT_GROUPS), {});
   const open = isOpen(title, cols);
   const name = titleName(title, cols);
+  const sendDocument = useSendDocument();
+  const titleKey = toId(titleId);
+  // The server attaches the slip's PDF and adds its digitable line and Pix code to the text.
+  const slipMessage = (s: Slip) =>
+    titleKey === undefined
+      ? null
+      : {
+          document: { kind: 'boleto' as const, id: titleKey, label: `Boleto do ${name}` },
+          row: title,
+          customerId: titleValue(title, cols, 'person'),
+          message: `Segue o boleto de ${money(s.value)} com vencimento em ${formatDate(s.due)}.`,
+        };
 
   const run = async (what: string, work: () => Promise<void>) => {
     setBusy(what);
@@ -319,6 +333,7 @@ export function SlipDialog({ meta, metas, cols, title, canWrite, onClose }: Prop
   } else {
     const s = slip;
     const changeable = canWrite && isOpenSlip(s);
+    const toSend = isOpenSlip(s) ? slipMessage(s) : null;
     body = (
       <div className="space-y-4" data-testid="boleto-detalhes">
         <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
@@ -376,6 +391,26 @@ export function SlipDialog({ meta, metas, cols, title, canWrite, onClose }: Prop
           >
             {busy === 'check' ? 'Consultando...' : 'Consultar boleto'}
           </button>
+          {toSend && (
+            <>
+              <button
+                type="button"
+                className={secondaryButton}
+                data-testid="boleto-enviar-email"
+                onClick={() => void sendDocument.email(toSend)}
+              >
+                Enviar boleto por e-mail
+              </button>
+              <button
+                type="button"
+                className={secondaryButton}
+                data-testid="boleto-enviar-whatsapp"
+                onClick={() => void sendDocument.whatsapp(toSend)}
+              >
+                Enviar boleto por WhatsApp
+              </button>
+            </>
+          )}
           {changeable && (
             <>
               <button

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { DialogFrame } from '../../components/dialogs/DialogFrame';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
+import { useSendDocument } from '../../components/dialogs/useSendDocument';
 import { dangerButton, primaryButton, secondaryButton } from '../../components/fields/styles';
 import { PdfPreview, useShownFile } from '../../components/PdfPreview';
+import { toId } from '../../lib/api';
 import { errorMessage } from '../../lib/apollo';
 import { formatDate, formatMoney, formatTimestamp, toCents } from '../../lib/format';
 import { MSG } from '../../lib/messages';
@@ -19,6 +21,8 @@ interface Props {
   title: TitleRow;
   /** The user may reverse settlements (the register's update permission). */
   canReverse: boolean;
+  /** The receipt can be sent by e-mail or WhatsApp (the receivables: the server produces it by title). */
+  canSendReceipt?: boolean;
   onClose: () => void;
 }
 
@@ -30,13 +34,29 @@ const td = 'whitespace-nowrap px-2 py-1.5';
  * A title's settlements (newest first): while one stands, its receipt and its
  * reversal ('Estornar', confirmed first: the title reopens and the bank movement is undone).
  */
-export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, onClose }: Props) {
+export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, canSendReceipt, onClose }: Props) {
   const dialogs = useDialogs();
   const { data, loading, error, reverse } = useTitleSettlements(meta, metas, titleValue(title, cols, 'key'));
   const loadReceipt = useReceipt(meta);
+  const sendDocument = useSendDocument();
   const [receipt, showReceipt] = useShownFile();
   const [receiptOf, setReceiptOf] = useState<unknown>(null);
   const rows = data ?? [];
+  const titleKey = toId(titleValue(title, cols, 'key'));
+  // The server sends the receipt of the title's latest settlement that stands and moved money.
+  const hasReceipt = rows.some((s) => !isTrue(s.BAIX_ESTORNADA) && toCents(s.BAIX_TOTAL) > 0);
+  const receiptMessage =
+    canSendReceipt && hasReceipt && titleKey !== undefined
+      ? {
+          document: {
+            kind: 'recibo' as const,
+            id: titleKey,
+            label: `Recibo da última baixa do ${titleName(title, cols)}`,
+          },
+          row: title,
+          customerId: titleValue(title, cols, 'person'),
+        }
+      : null;
 
   const print = async (id: unknown) => {
     setReceiptOf(id);
@@ -85,65 +105,81 @@ export function TitleSettlementsDialog({ meta, metas, cols, title, canReverse, o
       ) : rows.length === 0 ? (
         <p className="py-4 text-center text-sm text-slate-500">{MSG.tableEmpty}</p>
       ) : (
-        <div className="overflow-x-auto rounded border border-slate-200">
-          <table className="min-w-full text-sm">
-            <thead>
-              <tr>
-                {['Baixa', 'Data', 'Valor', 'Juros', 'Multa', 'Desconto', 'Total', 'Conta', 'Forma', 'Situação'].map(
-                  (h) => (
-                    <th key={h} scope="col" className={th}>
-                      {h}
-                    </th>
-                  ),
-                )}
-                <th scope="col" className={`${th} text-right`}>
-                  Ações
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((s, i) => {
-                const reversed = isTrue(s.BAIX_ESTORNADA);
-                return (
-                  <tr key={String(s.BAIX_ID)} className={i % 2 ? 'bg-slate-50' : 'bg-white'}>
-                    <td className={td}>{String(s.BAIX_ID)}</td>
-                    <td className={td}>{formatDate(String(s.BAIX_DTA ?? ''))}</td>
-                    <td className={`${td} text-right`}>{money(s.BAIX_VALOR)}</td>
-                    <td className={`${td} text-right`}>{money(s.BAIX_JUROS)}</td>
-                    <td className={`${td} text-right`}>{money(s.BAIX_MULTA)}</td>
-                    <td className={`${td} text-right`}>{money(s.BAIX_DESCONTO)}</td>
-                    <td className={`${td} text-right font-medium`}>{money(s.BAIX_TOTAL)}</td>
-                    <td className={td}>{String(s.BCO_DESCRICAO ?? '')}</td>
-                    <td className={td}>{String(s.FRMP_DESCRICAO ?? '')}</td>
-                    <td className={`${td} ${reversed ? 'text-error' : ''}`}>
-                      {reversed
-                        ? `Estornada${s.BAIX_DTA_ESTORNO ? ` em ${formatTimestamp(String(s.BAIX_DTA_ESTORNO))}` : ''}`
-                        : 'Ativa'}
-                    </td>
-                    <td className={`${td} space-x-1 text-right`}>
-                      {/* A reversed settlement, or one that moved no money, has no receipt. */}
-                      {!reversed && toCents(s.BAIX_TOTAL) > 0 && (
-                        <button
-                          type="button"
-                          className={secondaryButton}
-                          disabled={receiptOf === s.BAIX_ID && !receipt}
-                          onClick={() => void print(s.BAIX_ID)}
-                        >
-                          Imprimir recibo
-                        </button>
-                      )}
-                      {canReverse && !reversed && (
-                        <button type="button" className={dangerButton} onClick={() => askReverse(s)}>
-                          Estornar
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <>
+          {receiptMessage && (
+            <div className="mb-3 flex flex-wrap justify-end gap-2">
+              <button type="button" className={secondaryButton} onClick={() => void sendDocument.email(receiptMessage)}>
+                Enviar recibo por e-mail
+              </button>
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => void sendDocument.whatsapp(receiptMessage)}
+              >
+                Enviar recibo por WhatsApp
+              </button>
+            </div>
+          )}
+          <div className="overflow-x-auto rounded border border-slate-200">
+            <table className="min-w-full text-sm">
+              <thead>
+                <tr>
+                  {['Baixa', 'Data', 'Valor', 'Juros', 'Multa', 'Desconto', 'Total', 'Conta', 'Forma', 'Situação'].map(
+                    (h) => (
+                      <th key={h} scope="col" className={th}>
+                        {h}
+                      </th>
+                    ),
+                  )}
+                  <th scope="col" className={`${th} text-right`}>
+                    Ações
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((s, i) => {
+                  const reversed = isTrue(s.BAIX_ESTORNADA);
+                  return (
+                    <tr key={String(s.BAIX_ID)} className={i % 2 ? 'bg-slate-50' : 'bg-white'}>
+                      <td className={td}>{String(s.BAIX_ID)}</td>
+                      <td className={td}>{formatDate(String(s.BAIX_DTA ?? ''))}</td>
+                      <td className={`${td} text-right`}>{money(s.BAIX_VALOR)}</td>
+                      <td className={`${td} text-right`}>{money(s.BAIX_JUROS)}</td>
+                      <td className={`${td} text-right`}>{money(s.BAIX_MULTA)}</td>
+                      <td className={`${td} text-right`}>{money(s.BAIX_DESCONTO)}</td>
+                      <td className={`${td} text-right font-medium`}>{money(s.BAIX_TOTAL)}</td>
+                      <td className={td}>{String(s.BCO_DESCRICAO ?? '')}</td>
+                      <td className={td}>{String(s.FRMP_DESCRICAO ?? '')}</td>
+                      <td className={`${td} ${reversed ? 'text-error' : ''}`}>
+                        {reversed
+                          ? `Estornada${s.BAIX_DTA_ESTORNO ? ` em ${formatTimestamp(String(s.BAIX_DTA_ESTORNO))}` : ''}`
+                          : 'Ativa'}
+                      </td>
+                      <td className={`${td} space-x-1 text-right`}>
+                        {/* A reversed settlement, or one that moved no money, has no receipt. */}
+                        {!reversed && toCents(s.BAIX_TOTAL) > 0 && (
+                          <button
+                            type="button"
+                            className={secondaryButton}
+                            disabled={receiptOf === s.BAIX_ID && !receipt}
+                            onClick={() => void print(s.BAIX_ID)}
+                          >
+                            Imprimir recibo
+                          </button>
+                        )}
+                        {canReverse && !reversed && (
+                          <button type="button" className={dangerButton} onClick={() => askReverse(s)}>
+                            Estornar
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {receipt && (
         <div className="mt-3">

@@ -407,6 +407,7 @@ function TitlesList({ meta, metas, cols }: Props & { cols: TitleColumns }) {
           cols={cols}
           title={settlementsOf}
           canReverse={perms.canUpdate}
+          canSendReceipt={withSlips}
           onClose={() => setSettlementsOf(null)}
         />
       )}

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, apiDateOf, formatDate } from '../../lib/format';
-import { ResourceActionDocument, ResourceListDocument } from '../../lib/resources/documents';
+import { ResourceActionDocument, ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
 import type { ResourceMeta } from '../../lib/resources/metaFields';
 import { notify } from '../../lib/toast';
 import type { Row } from '../../lib/api';
@@ -316,6 +316,54 @@ describe("a title's settlements", () => {
     await waitFor(() => expect(success).toHaveBeenCalledWith('Baixa estornada com sucesso.'));
     expect(await within(dialog).findByText(/^Estornada em/)).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Estornar' })).toBeNull();
+  });
+});
+
+describe("a receivable's receipt", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("is sent by WhatsApp to the customer's mobile, produced by the server from the title", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ msg: 'Whatsapp Agendado com sucesso!', MENS_ID: 3 }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderWith(<TitlesListPage meta={receivablesMeta} metas={metas} />, {
+      mocks: [
+        titlesMock([paid]),
+        optionsMock('banco', []),
+        actionMock('contasreceber', 'baixas', { id: 33 }, undefined, [
+          { BAIX_ID: 9, BAIX_DTA: '2026-01-12', BAIX_VALOR: 50, BAIX_TOTAL: 50, BAIX_ESTORNADA: false },
+        ]),
+        {
+          request: { query: ResourceGetDocument, variables: { name: 'clientes', emp: 1, id: 5 } },
+          // A landline (10 digits) is no WhatsApp number.
+          result: { data: { resourceGet: { CLI_ID: 5, CLI_FONE: '1133334444;11987654321', CLI_EMAIL: null } } },
+        },
+      ] as never,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Baixas' }));
+    const dialog = await screen.findByRole('dialog', { name: /Baixas do Título 33/ }, SLOW);
+    await user.click(await within(dialog).findByRole('button', { name: 'Enviar recibo por WhatsApp' }));
+    const whatsapp = await screen.findByRole('dialog', { name: 'WhatsApp' }, SLOW);
+    expect(within(whatsapp).getByRole('list', { name: 'Destinatários' })).toHaveTextContent('(11) 98765-4321');
+    expect(within(whatsapp).getByRole('list', { name: 'Destinatários' })).not.toHaveTextContent('3333');
+    expect(within(whatsapp).getByLabelText('Documento anexado')).toHaveTextContent(
+      'Recibo da última baixa do Título 33',
+    );
+    await user.click(within(whatsapp).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/whatsapp/send');
+    const form = init.body as FormData;
+    expect(form.get('MENS_DOC_TIPO')).toBe('recibo');
+    expect(form.get('MENS_DOC_ID')).toBe('33');
+    expect(form.get('MENS_DESTINATARIO')).toBe('5511987654321');
+    expect(form.get('file')).toBeNull();
   });
 });
 

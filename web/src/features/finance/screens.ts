@@ -1,11 +1,8 @@
 // The finance screens that are pages of their own (reconciliation, daily cash, accounting
-// integration): their paths, titles and what the user may do on them. Each has a register
-// whose metadata gives the title and the program; without it (not yet described by the
-// gateway), the program whose web path is the screen's path decides.
-import type { Permissions } from '../../lib/resources/permissions';
-import { permissionsFor } from '../../lib/resources/permissions';
+// integration): their paths and titles. Each has a register whose metadata gives the title and
+// the program; without it (not yet described by the gateway), the program whose web path is the
+// screen's path decides what the user may do (screenPermissions, lib/resources/permissions.ts).
 import type { ResourceMeta } from '../../lib/resources/metaFields';
-import { programForPath, type Session } from '../../lib/session';
 
 /** Register, path (spec §2.3) and title of each screen. */
 export const SCREENS = {
@@ -13,16 +10,6 @@ export const SCREENS = {
   dailyCash: { register: 'movdiario', path: '/movimentodiario', title: 'Movimento Diário' },
   dominio: { register: 'integracaodominio', path: '/integracaodominio', title: 'Integração Domínio' },
 } as const;
-
-const NONE: Permissions = { canView: false, canCreate: false, canUpdate: false, canDelete: false };
-
-export function screenPermissions(session: Session | null, meta: ResourceMeta | undefined, path: string): Permissions {
-  if (meta) return permissionsFor(session, meta);
-  if (!session) return NONE;
-  if (session.privileged) return { canView: true, canCreate: true, canUpdate: true, canDelete: true };
-  const p = programForPath(session.programs, path);
-  return p ? { canView: p.canView, canCreate: p.canCreate, canUpdate: p.canUpdate, canDelete: p.canDelete } : NONE;
-}
 
 /** The route name of a screen (its list's: 'Index' + name), for the favourite star. */
 export const screenRouteName = (register: string) => `Index${register.charAt(0).toUpperCase()}${register.slice(1)}`;

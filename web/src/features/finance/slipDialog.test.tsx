@@ -264,6 +264,48 @@ describe("a receivable's slip", () => {
     expect(await within(dialog).findByRole('button', { name: 'Gerar boleto' })).toBeInTheDocument();
   });
 
+  it("is sent by e-mail to the customer's address, the server attaching the slip", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify({ msg: 'E-mail agendado com sucesso!', MENS_ID: 4 }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    renderWith(<TitlesListPage meta={receivablesMeta} metas={metas} />, {
+      mocks: [
+        titlesMock([title()]),
+        banksMock,
+        actionMock('titulo', { id: 31 }, undefined, slipRow()),
+        {
+          request: { query: ResourceGetDocument, variables: { name: 'clientes', emp: 1, id: 5 } },
+          result: {
+            data: { resourceGet: { CLI_ID: 5, CLI_EMAIL: 'joao@example.com', CLI_EMAIL_NFE: 'nfe@example.com' } },
+          },
+        },
+      ] as never,
+    });
+    const dialog = await openSlip(user);
+    await user.click(await within(dialog).findByTestId('boleto-enviar-email'));
+    const email = await screen.findByRole('dialog', { name: 'Enviar e-mail' }, SLOW);
+    expect(within(email).getByRole('list', { name: 'Destinatários' })).toHaveTextContent('joao@example.com');
+    expect(within(email).getByLabelText('Assunto')).toHaveValue('Boleto do Título 31 (Doc. 40/1, parcela 1/2)');
+    expect(within(email).getByLabelText('Mensagem')).toHaveValue(
+      'Segue o boleto de R$ 1.234,56 com vencimento em 10/12/2026.',
+    );
+    expect(within(email).getByLabelText('Documento anexado')).toHaveTextContent('gerado pelo servidor');
+    await user.click(within(email).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Enviar e-mail' })).toBeNull());
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/email/send');
+    const form = init.body as FormData;
+    expect(form.get('MENS_DOC_TIPO')).toBe('boleto');
+    expect(form.get('MENS_DOC_ID')).toBe('31');
+    expect(form.get('MENS_DESTINATARIO')).toBe('joao@example.com');
+    // The slip dialog stays open under it.
+    expect(screen.getByRole('dialog', { name: /Boleto do Título 31/ })).toBeInTheDocument();
+  });
+
   it('are generated for the chosen titles at once', async () => {
     const user = userEvent.setup();
     const second = title({ CRCB_ID: 32, CRCB_PARCELA: 2, CRCB_BCO_ID: 2 });

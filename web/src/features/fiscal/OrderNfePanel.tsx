@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
+import { useSendDocument } from '../../components/dialogs/useSendDocument';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { useShownFile } from '../../components/PdfPreview';
 import type { Row } from '../../components/tables/types';
@@ -73,7 +74,20 @@ function NfeSection({ meta, metas, record }: Props) {
   const [failure, setFailure] = useState<string | null>(null);
   const [asking, setAsking] = useState<'cancel' | 'correct' | null>(null);
   const [danfe, showDanfe] = useShownFile();
+  const sendDocument = useSendDocument();
   const can = allowed(nfe);
+  // An authorised NF-e goes to the customer (its NF-e e-mail first): the server attaches the DANFE,
+  // and to an e-mail the XML too.
+  const nfeMessage = (files: string) =>
+    nfe?.status === 'autorizado'
+      ? {
+          document: { kind: 'nfe' as const, id: nfe.id, label: `${files} da NF-e nº ${nfe.number ?? nfe.id}` },
+          row: record,
+          customerId: record.PEDF_CLI_ID,
+        }
+      : null;
+  const nfeByEmail = nfeMessage('DANFE e XML');
+  const nfeByWhatsapp = nfeMessage('DANFE');
 
   const attempt = async (run: () => Promise<Nfe | null>) => {
     setFailure(null);
@@ -190,6 +204,26 @@ function NfeSection({ meta, metas, record }: Props) {
               XML
             </button>
           </>
+        )}
+        {nfeByEmail && (
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={!!busy}
+            onClick={() => void sendDocument.email(nfeByEmail)}
+          >
+            Enviar DANFE/XML por e-mail
+          </button>
+        )}
+        {nfeByWhatsapp && (
+          <button
+            type="button"
+            className={secondaryButton}
+            disabled={!!busy}
+            onClick={() => void sendDocument.whatsapp(nfeByWhatsapp)}
+          >
+            Enviar DANFE por WhatsApp
+          </button>
         )}
         {nfe && can.consult && (
           <button

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ResourceActionDocument, ResourceListDocument } from '../../lib/resources/documents';
+import { ResourceActionDocument, ResourceGetDocument, ResourceListDocument } from '../../lib/resources/documents';
 import { orderMeta } from '../../test/fixtures';
 import { program, renderWith, signIn } from '../../test/utils';
 import { CORRECTION, JUSTIFICATION } from './nfe';
@@ -212,5 +212,54 @@ describe('the NF-e of a billing order', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Enviar carta de correção' }));
     expect(await within(dialog).findByRole('alert', {}, SLOW)).toHaveTextContent(refusal);
     expect(screen.getByRole('dialog', { name: 'Carta de correção' })).toBeInTheDocument();
+  });
+});
+
+describe('sending an authorised NF-e', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("opens the e-mail with the customer's NF-e address and the DANFE and XML produced by the server", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ msg: 'E-mail agendado com sucesso!', MENS_ID: 8 }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderPanel(
+      [
+        listMock([authorised]),
+        {
+          request: { query: ResourceGetDocument, variables: { name: 'clientes', emp: 1, id: 4 } },
+          result: {
+            data: {
+              resourceGet: { CLI_ID: 4, CLI_EMAIL: 'compras@cliente.com.br', CLI_EMAIL_NFE: 'nfe@cliente.com.br' },
+            },
+          },
+        },
+      ],
+      { ...order, PEDF_CLI_ID: 4 },
+    );
+    const section = await screen.findByRole('region', { name: 'NF-e' });
+    expect(await within(section).findByRole('button', { name: 'Enviar DANFE por WhatsApp' })).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Enviar DANFE/XML por e-mail' }));
+    const email = await screen.findByRole('dialog', { name: 'Enviar e-mail' }, SLOW);
+    expect(within(email).getByRole('list', { name: 'Destinatários' })).toHaveTextContent('nfe@cliente.com.br');
+    expect(within(email).getByRole('list', { name: 'Destinatários' })).not.toHaveTextContent('compras@');
+    expect(within(email).getByLabelText('Documento anexado')).toHaveTextContent('DANFE e XML da NF-e nº 31');
+    await user.click(within(email).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const form = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData;
+    expect(form.get('MENS_DOC_TIPO')).toBe('nfe');
+    expect(form.get('MENS_DOC_ID')).toBe('5');
+  });
+
+  it('is not offered for an NF-e that is not authorised', async () => {
+    renderPanel([listMock([rejectedRow])]);
+    const section = await screen.findByRole('region', { name: 'NF-e' });
+    await within(section).findByText(/Rejeição/);
+    expect(within(section).queryByRole('button', { name: /Enviar DANFE/ })).toBeNull();
   });
 });

@@ -31,6 +31,18 @@ export function permissionsFor(session: Session | null, meta: ResourceMeta): Per
   return { canView: p.canView, canCreate: p.canCreate, canUpdate: p.canUpdate, canDelete: p.canDelete };
 }
 
+/**
+ * The permissions of a screen of its own over a register (a single route): the register's when
+ * the gateway describes it to the user, else those of the program whose web path is `path`.
+ */
+export function screenPermissions(session: Session | null, meta: ResourceMeta | undefined, path: string): Permissions {
+  if (meta) return permissionsFor(session, meta);
+  if (!session) return NONE;
+  if (session.privileged) return ALL;
+  const p = programForPath(session.programs, path);
+  return p ? { canView: p.canView, canCreate: p.canCreate, canUpdate: p.canUpdate, canDelete: p.canDelete } : NONE;
+}
+
 const BY_KIND: Record<string, keyof Permissions> = {
   view: 'canView',
   create: 'canCreate',
