@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "finance/v1/events.proto",
         "fiscal/v1/events.proto",
         "messaging/v1/rpc.proto",
+        "messaging/v1/events.proto",
     ];
     for f in &files {
         println!("cargo:rerun-if-changed={f}");

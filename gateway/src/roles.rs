@@ -16,7 +16,7 @@ use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
 use crate::composition::{registry, services};
-use crate::state::{AppState, FiguresChanged, Notice, Shared};
+use crate::state::{AppState, FiguresChanged, Notice, QueueMoved, Shared};
 use crate::token::Jwt;
 use crate::upstream::{Target, Upstreams};
 use erp_platform::transport::{self, Listener};
@@ -156,6 +156,7 @@ pub async fn start_gateway(
     consume_identity_events(&st).await?;
     consume_notifications(&st).await?;
     consume_dashboard_changes(&st).await?;
+    consume_queue_changes(&st).await?;
     let addr = listener.local_addr().map_err(Error::internal)?;
     let app = crate::app::router(st.clone());
     let task = tokio::spawn(async move {
@@ -190,6 +191,7 @@ pub async fn state(
     let db = Db::connect(&Config { db_max_connections: 2, ..(*cfg).clone() }).await?;
     let (notices, _) = broadcast::channel(1024);
     let (figures, _) = broadcast::channel(1024);
+    let (queues, _) = broadcast::channel(1024);
     Ok(AppState::new(Shared {
         jwt: Arc::new(Jwt::new(&secret, cfg.jwt_ttl_minutes)),
         up: Arc::new(Upstreams::new(&urls)?),
@@ -201,6 +203,7 @@ pub async fn state(
         db,
         notices,
         figures,
+        queues,
         principals: Default::default(),
         shutdown,
     }))
@@ -284,6 +287,32 @@ async fn consume_dashboard_changes(st: &AppState) -> Result<()> {
                             emp_id: c.emp_id,
                             widgets: c.widgets,
                         });
+                    }
+                    Ok(())
+                })
+            }),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Messaging's queue changes reach the open Mensagens screens.
+async fn consume_queue_changes(st: &AppState) -> Result<()> {
+    let s = st.clone();
+    let durable = format!("gateway-fila-{}", hostname());
+    st.bus
+        .subscribe(
+            &durable,
+            erp_proto::subjects::FILA_ALTERADA,
+            Arc::new(move |m| {
+                let s = s.clone();
+                Box::pin(async move {
+                    if let Ok(c) =
+                        erp_proto::messaging::v1::QueueChanged::decode(m.payload.as_ref())
+                    {
+                        let _ = s
+                            .queues
+                            .send(QueueMoved { client_id: c.client_id, emp_id: c.emp_id });
                     }
                     Ok(())
                 })

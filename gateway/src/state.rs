@@ -34,6 +34,14 @@ pub struct FiguresChanged {
     pub widgets: Vec<String>,
 }
 
+/// A company's message queue moved (`QueueChanged`), pushed to the open
+/// Mensagens screens of that client and company.
+#[derive(Clone, Copy, Debug)]
+pub struct QueueMoved {
+    pub client_id: i64,
+    pub emp_id: i64,
+}
+
 /// What every handler reads, shared: a clone (one per request and per
 /// extractor) is one reference count, not one per part.
 #[derive(Clone)]
@@ -64,6 +72,7 @@ pub struct Shared {
     pub uploads: Arc<Path>,
     pub notices: broadcast::Sender<Notice>,
     pub figures: broadcast::Sender<FiguresChanged>,
+    pub queues: broadcast::Sender<QueueMoved>,
     /// Decoded principals by their versioned cache key (see `auth::principal`).
     pub principals: Arc<Principals>,
     /// The process's shutdown: readiness and new requests answer 503 once draining.

@@ -125,4 +125,7 @@ pub mod subjects {
     /// `erp::v1::DashboardChanged`: facts the reports service applied moved these
     /// dashboard figures of a company (the gateway pushes it to the open screens).
     pub const PAINEL_ALTERADO: &str = "erp.reports.painel.alterado";
+    /// `messaging::v1::QueueChanged`: messages of a company's queue changed
+    /// status (the gateway pushes it to the open Mensagens screens).
+    pub const FILA_ALTERADA: &str = "erp.messaging.fila.alterada";
 }

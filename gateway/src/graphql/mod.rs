@@ -378,6 +378,7 @@ pub struct SubscriptionRoot;
 
 type NoticeStream = Pin<Box<dyn Stream<Item = R<Notification>> + Send>>;
 type FiguresStream = Pin<Box<dyn Stream<Item = R<Vec<String>>> + Send>>;
+type MovedStream = Pin<Box<dyn Stream<Item = R<bool>> + Send>>;
 
 #[Subscription]
 impl SubscriptionRoot {
@@ -413,6 +414,27 @@ impl SubscriptionRoot {
         let rx = tokio_stream::wrappers::BroadcastStream::new(st.figures.subscribe());
         let s: FiguresStream = Box::pin(rx.filter_map(move |c| match c {
             Ok(c) if c.client_id == cid && c.emp_id == emp => Some(Ok(c.widgets)),
+            _ => None,
+        }));
+        s
+    }
+
+    /// Company `emp`'s message queue moved (a message was queued, sent,
+    /// delivered, read or failed): the Mensagens screen asks the queue again.
+    async fn messages_changed(&self, ctx: &Context<'_>, emp: i64) -> MovedStream {
+        let (Ok(a), Ok(st)) = (ctx.data::<Auth>(), ctx.data::<AppState>()) else {
+            let e = gql_error(Error::Unauthenticated("Token não informado.".into()));
+            let s: MovedStream = Box::pin(tokio_stream::once(Err(e)));
+            return s;
+        };
+        if let Err(e) = crate::access::check_companies(a, &[emp]) {
+            let s: MovedStream = Box::pin(tokio_stream::once(Err(gql_error(e))));
+            return s;
+        }
+        let cid = a.caller.client_id;
+        let rx = tokio_stream::wrappers::BroadcastStream::new(st.queues.subscribe());
+        let s: MovedStream = Box::pin(rx.filter_map(move |c| match c {
+            Ok(c) if c.client_id == cid && c.emp_id == emp => Some(Ok(true)),
             _ => None,
         }));
         s

@@ -242,3 +242,49 @@ async fn an_email_takes_several_files_and_refuses_a_header_injection() {
     let (code, body) = a.call(Method::POST, "/email/send", Some(json!({}))).await;
     assert_eq!(code, 400, "{body}");
 }
+
+#[tokio::test]
+async fn the_open_messages_screen_hears_its_company_queue_move() {
+    use futures::StreamExt;
+    let _turn = serial().await;
+    let a = admin().await;
+    let mut ws =
+        crate::notices::subscribed(&a.token, "subscription { messagesChanged(emp: 1) }").await;
+    // Until the subscription is in place a send may pass unheard: send again, once
+    // a second, until one is heard.
+    let heard = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let form = Form::new()
+                .text("MENS_DESCRICAO", "Aviso de vencimento")
+                .text("MENS_DESTINATARIO", TO)
+                .text("MENS_TIPO", "T");
+            let (code, body) = post_form(&a, "/whatsapp/send", form).await;
+            assert_eq!(code, 200, "{body}");
+            let round = tokio::time::Instant::now() + Duration::from_secs(1);
+            while let Ok(Some(Ok(m))) = tokio::time::timeout_at(round, ws.next()).await {
+                if let Some(v) = crate::notices::next_json(m) {
+                    if v["type"] == json!("next") {
+                        return v["payload"]["data"].clone();
+                    }
+                }
+            }
+        }
+    })
+    .await
+    .expect("the queue's move heard in time");
+    assert_eq!(heard["messagesChanged"], json!(true));
+
+    // Another company's screen is refused.
+    let mut other =
+        crate::notices::subscribed(&a.token, "subscription { messagesChanged(emp: 77) }").await;
+    let refused = tokio::time::timeout(Duration::from_secs(10), other.next())
+        .await
+        .expect("an answer")
+        .and_then(|m| m.ok())
+        .and_then(crate::notices::next_json)
+        .expect("json");
+    assert!(
+        refused.to_string().contains("Acesso negado à empresa 77"),
+        "{refused}"
+    );
+}

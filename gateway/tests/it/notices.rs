@@ -29,10 +29,10 @@ fn notice(user_id: i64, message: &str) -> Message {
     )
 }
 
-type Socket =
+pub(crate) type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-fn next_json(m: Ws) -> Option<Value> {
+pub(crate) fn next_json(m: Ws) -> Option<Value> {
     match m {
         Ws::Text(t) => serde_json::from_str(t.as_str()).ok(),
         _ => None,
@@ -40,7 +40,7 @@ fn next_json(m: Ws) -> Option<Value> {
 }
 
 /// A graphql-transport-ws socket, acknowledged, subscribed to `query`.
-async fn subscribed(token: &str, query: &str) -> Socket {
+pub(crate) async fn subscribed(token: &str, query: &str) -> Socket {
     let url = format!("{}/graphql/ws", app().base.replacen("http://", "ws://", 1));
     let mut req = url.into_client_request().expect("request");
     req.headers_mut().insert(

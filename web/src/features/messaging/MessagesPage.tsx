@@ -1,3 +1,4 @@
+import { useSubscription } from '@apollo/client';
 import { useMemo, useState } from 'react';
 import { useDialogs } from '../../components/dialogs/DialogHost';
 import { LoadingScreen } from '../../components/dialogs/LoadingScreen';
@@ -29,14 +30,19 @@ import { notify } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useVisibleInterval } from '../../lib/useVisibleInterval';
 import { ConnectionCard, type SettingsLink } from './ConnectionCard';
+import { MessagesChangedDocument } from './documents';
 
 /** The screen's path (spec §2.3, the single route 'whatsapp'), its route name (IndexWhatsapp) and title. */
 export const MESSAGES_PATH = '/whatsapp';
 const ROUTE_NAME = 'IndexWhatsapp';
 const TITLE = 'Mensagens';
 
-/** How often the list is read again while the page is visible: statuses move as providers report. */
-export const REFRESH_MS = 5_000;
+/**
+ * Statuses move as the worker sends and the providers report: the list is read again when the
+ * server says the company's queue moved (subscription messagesChanged), and, should that socket
+ * be down, every REFRESH_MS while the page is visible.
+ */
+export const REFRESH_MS = 30_000;
 
 /** The provider settings registers (services/messaging), by name, and where they are without metadata. */
 const SETTINGS = [
@@ -145,6 +151,11 @@ export default function MessagesPage({ meta, metas }: Props) {
   );
   const list = useCallResult(read);
   useVisibleInterval(list.reload, REFRESH_MS);
+  useSubscription(MessagesChangedDocument, {
+    skip: !perms.canView || !session,
+    variables: { emp: session?.company.id ?? 0 },
+    onData: () => list.reload(),
+  });
 
   const settings: SettingsLink[] = SETTINGS.map((s) => {
     const m = metas.find((x) => x.name === s.register);

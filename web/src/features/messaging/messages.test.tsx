@@ -1,3 +1,4 @@
+import { MockSubscriptionLink } from '@apollo/client/testing';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -243,5 +244,21 @@ describe('the messages screen (/whatsapp)', () => {
     expect(within(row).queryByRole('button', { name: /Reenviar/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Conectar' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Nova mensagem de WhatsApp' })).toBeNull();
+  });
+
+  it("reads the queue again when the server says the company's queue moved", async () => {
+    const { state, listed } = backend();
+    const link = new MockSubscriptionLink();
+    renderWith(<MessagesPage metas={[]} />, { route: '/whatsapp', link });
+    await screen.findByRole('row', { name: /Segue o boleto/ });
+    const before = listed().length;
+    state.rows = [{ ...(state.rows[0] as object), MENS_STATUS: 'L', MENS_STATUS_DESCRICAO: 'Lida', MENS_ERRO: null }];
+    await act(async () => {
+      link.simulateResult({ result: { data: { messagesChanged: true } } });
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    await waitFor(() => expect(listed().length).toBe(before + 1));
+    expect(await screen.findByTestId('mensagem-situacao-5')).toHaveTextContent('Lida');
+    expect(link.operation?.variables).toEqual({ emp: 1 });
   });
 });
