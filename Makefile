@@ -87,8 +87,9 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## The Playwright journey against a fresh server with demo data.
-e2e: browser build web
+e2e: browser build web smtp-server
 	cargo build -p erp-fiscal --features fake --bin fake-nuvemfiscal
+	cargo build -p erp-messaging --features fake --example fake_provider
 	@deploy/e2e.sh $(E2E_PORT)
 
 ## The API contract: schemathesis against a running server's openapi.json.
@@ -108,6 +109,7 @@ bench: deps web release
 	deploy/bench.sh
 	deploy/bench-invoice.sh
 	deploy/bench-reports.sh
+	deploy/bench-messaging.sh
 
 clean-data:
 	rm -rf data

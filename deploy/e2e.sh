@@ -30,14 +30,39 @@ if [ -x "$FAKE" ]; then
     export E2E_NUVEMFISCAL=1
 fi
 
+# Messaging: the fake WhatsApp providers (services/messaging's example) when built,
+# and a real SMTP server (aiosmtpd) that keeps what it receives: the journey sends
+# a slip by e-mail and by WhatsApp and reads both back.
+FAKE_WA=${FAKE_WHATSAPP_BIN:-$(dirname "$ERP")/examples/fake_provider}
+FAKE_WA_PID=
+SMTP_PID=
+MSG_ENV=()
+if [ -x "$FAKE_WA" ]; then
+    "$FAKE_WA" "127.0.0.1:0" >"$WORK/fake-whatsapp.log" 2>&1 &
+    FAKE_WA_PID=$!
+    for _ in $(seq 1 100); do grep -q "^cloud_url=" "$WORK/fake-whatsapp.log" 2>/dev/null && break; sleep 0.1; done
+    export E2E_WHATSAPP_URL=$(sed -n 's/^cloud_url=//p' "$WORK/fake-whatsapp.log")
+    export E2E_WHATSAPP_BENCH=$(sed -n 's/^bench_url=//p' "$WORK/fake-whatsapp.log")
+fi
+if python3 -c 'import aiosmtpd' 2>/dev/null; then
+    SMTP_PORT=$((PORT + 1100))
+    export E2E_SMTP_DIR="$WORK/smtp"
+    python3 "$ROOT/deploy/smtp-sink.py" "$SMTP_PORT" "$E2E_SMTP_DIR" >"$WORK/smtp.log" 2>&1 &
+    SMTP_PID=$!
+    for _ in $(seq 1 100); do grep -q READY "$WORK/smtp.log" 2>/dev/null && break; sleep 0.1; done
+    MSG_ENV=(ERP_SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" ERP_SMTP_FROM="ERP Demo <financeiro@demo.example>")
+fi
+
 psql -q -X "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
 env -u NATS_URL -u REDIS_URL DATABASE_URL="$E2E_URL" ERP_HTTP_ADDR="127.0.0.1:$PORT" ERP_DATA_DIR="$WORK" \
-    ERP_WEB_DIR="$ROOT/web/dist" "${NF_ENV[@]}" "$ERP" run --demo >"$WORK/erp.log" 2>&1 &
+    ERP_WEB_DIR="$ROOT/web/dist" "${NF_ENV[@]}" "${MSG_ENV[@]}" "$ERP" run --demo >"$WORK/erp.log" 2>&1 &
 PID=$!
 cleanup() {
     kill "$PID" 2>/dev/null || true
     wait "$PID" 2>/dev/null || true
     [ -z "$FAKE_PID" ] || kill "$FAKE_PID" 2>/dev/null || true
+    [ -z "$FAKE_WA_PID" ] || kill "$FAKE_WA_PID" 2>/dev/null || true
+    [ -z "$SMTP_PID" ] || kill "$SMTP_PID" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT

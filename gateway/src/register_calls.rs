@@ -341,6 +341,9 @@ pub async fn action(
         .find(|a| a.name == action)
         .ok_or_else(|| Error::NotFound(format!("Ação '{action}' não encontrada.")))?;
     let perm = match a.perm {
+        // A register no program guards answers each caller their own rows (the
+        // bell's notifications): its calls are every signed-in user's.
+        _ if res.program.is_empty() => Perm::None,
         ActionPerm::View => read_perm(&res),
         ActionPerm::Create => Perm::Create,
         ActionPerm::Update => Perm::Update,

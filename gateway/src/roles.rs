@@ -241,7 +241,8 @@ async fn consume_identity_events(st: &AppState) -> Result<()> {
     Ok(())
 }
 
-/// Notifications published by any service reach the user's open WebSocket.
+/// Notifications published by any service reach the open WebSockets; each
+/// subscription keeps those for its user (`Notice::reaches`).
 async fn consume_notifications(st: &AppState) -> Result<()> {
     let s = st.clone();
     let durable = format!("gateway-notices-{}", hostname());
@@ -256,9 +257,12 @@ async fn consume_notifications(st: &AppState) -> Result<()> {
                         let _ = s.notices.send(Notice {
                             client_id: n.client_id,
                             user_id: n.user_id,
+                            emp_id: n.emp_id,
                             id: n.id,
                             message: n.message,
                             created_at: n.created_at,
+                            kind: n.kind,
+                            link: n.link,
                         });
                     }
                     Ok(())

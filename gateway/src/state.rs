@@ -15,14 +15,41 @@ use tokio::sync::broadcast;
 use crate::token::Jwt;
 use crate::upstream::Upstreams;
 
-/// A notification for one user, pushed to their GraphQL subscription.
-#[derive(Clone, Debug)]
+/// A notification (`erp.v1.Notification`), pushed to the GraphQL subscriptions
+/// of the users it is for ([`Notice::reaches`]).
+#[derive(Clone, Debug, Default)]
 pub struct Notice {
+    /// 0: everyone (an announcement such as a new version).
     pub client_id: i64,
+    /// 0: every user of company `emp_id`.
     pub user_id: i64,
+    pub emp_id: i64,
     pub id: String,
     pub message: String,
     pub created_at: String,
+    /// What it is about ("mensagem", "nfe", "boleto", "versao").
+    pub kind: String,
+    /// The screen it leads to (empty: none).
+    pub link: String,
+}
+
+impl Notice {
+    /// Whether user `user_id` of client `client_id`, who may use `companies`,
+    /// gets it: addressed to them, to every user (0) of one of their companies,
+    /// or to everyone (client 0). Another tenant's, never.
+    pub fn reaches(&self, client_id: i64, user_id: i64, companies: &[i64]) -> bool {
+        if self.client_id == 0 {
+            return true;
+        }
+        if self.client_id != client_id {
+            return false;
+        }
+        if self.user_id == 0 {
+            companies.contains(&self.emp_id)
+        } else {
+            self.user_id == user_id
+        }
+    }
 }
 
 /// Dashboard figures of a company that moved (`DashboardChanged`), pushed to the
@@ -88,5 +115,29 @@ pub struct Principals(pub(crate) quick_cache::sync::Cache<String, (Arc<Principal
 impl Default for Principals {
     fn default() -> Self {
         Principals(quick_cache::sync::Cache::new(10_000))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Notice;
+
+    #[test]
+    fn a_notice_reaches_its_user_its_companys_users_or_everyone_and_no_other_tenant() {
+        let to =
+            |client_id, user_id, emp_id| Notice { client_id, user_id, emp_id, ..Notice::default() };
+        // User 7 of client 2, who may use companies 1 and 2.
+        let reaches = |n: Notice| n.reaches(2, 7, &[1, 2]);
+        assert!(reaches(to(2, 7, 0)), "addressed to them");
+        assert!(
+            reaches(to(2, 7, 9)),
+            "addressed to them, whatever the company"
+        );
+        assert!(!reaches(to(2, 8, 1)), "another user's");
+        assert!(reaches(to(2, 0, 1)), "every user of company 1");
+        assert!(!reaches(to(2, 0, 3)), "company 3 is not theirs");
+        assert!(reaches(to(0, 0, 0)), "everyone");
+        assert!(!reaches(to(3, 0, 1)), "another tenant's company 1");
+        assert!(!reaches(to(3, 7, 1)), "another tenant's user 7");
     }
 }

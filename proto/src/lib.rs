@@ -128,4 +128,7 @@ pub mod subjects {
     /// `messaging::v1::QueueChanged`: messages of a company's queue changed
     /// status (the gateway pushes it to the open Mensagens screens).
     pub const FILA_ALTERADA: &str = "erp.messaging.fila.alterada";
+    /// `erp::v1::Notification`: a notification for a user, the users of a
+    /// company or everyone (the gateway pushes it to their bells).
+    pub const NOTIFICACAO_CRIADA: &str = "erp.messaging.notificacao.criada";
 }

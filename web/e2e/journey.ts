@@ -1,6 +1,7 @@
 // The user journey of the web client against a running gateway (npm run e2e).
 // Uses playwright-core with Debian's Chromium; screenshots go to e2e/artifacts/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -884,6 +885,130 @@ async function run(vp: Viewport) {
           if (bytes.subarray(0, 4).toString('latin1') !== '%PDF') throw new Error('the slip is not a PDF');
           writeFileSync(join(ARTIFACTS, `${vp.name}-boleto.pdf`), bytes);
         });
+
+        // Messaging (issue 31): the slip goes to the customer by e-mail (a real SMTP server keeps
+        // what arrives) and by WhatsApp (the fake Cloud API of services/messaging); the Mensagens
+        // screen lists both, and the WhatsApp one reaches 'Lida' when the provider's signed webhook
+        // says so, pushed to the open screen. Skipped without E2E_WHATSAPP_URL / E2E_SMTP_DIR.
+        if (process.env.E2E_WHATSAPP_URL && process.env.E2E_SMTP_DIR) {
+          const smtpDir = process.env.E2E_SMTP_DIR;
+          const received = () => (existsSync(smtpDir) ? readdirSync(smtpDir).filter((f) => f.endsWith('.eml')) : []);
+          const openSlip = async () => {
+            if (await slipDialog().isVisible()) return;
+            await page.goto(`${BASE}/contasareceber`);
+            await page.getByRole('heading', { name: 'Contas a Receber', exact: true }).waitFor();
+            await search(doc);
+            await titleRows().first().getByRole('button', { name: 'Boleto' }).click();
+            await slipDialog().waitFor();
+          };
+
+          await step('slip-send-email', async () => {
+            await openSlip();
+            const before = received().length;
+            await slipDialog().getByTestId('boleto-enviar-email').click();
+            const dialog = page.getByRole('dialog', { name: 'Enviar e-mail' });
+            await dialog.waitFor();
+            await dialog.getByText('gerado pelo servidor no envio').waitFor();
+            const to = dialog.locator('#email-to');
+            await to.fill('cliente.demo@example.com');
+            await to.press('Enter');
+            const answer = page.waitForResponse((r) => r.url().endsWith('/email/send'));
+            await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
+            const res = await answer;
+            if (!res.ok()) throw new Error(`/email/send answered ${res.status()}: ${await res.text()}`);
+            await dialog.waitFor({ state: 'detached' });
+            // The worker sends it: the SMTP server gets the slip's PDF.
+            const deadline = Date.now() + 20_000;
+            while (received().length <= before && Date.now() < deadline) await page.waitForTimeout(200);
+            const files = received();
+            if (files.length <= before) throw new Error('the e-mail did not reach the SMTP server');
+            const eml = readFileSync(join(smtpDir, files.sort((a, b) => parseInt(b) - parseInt(a))[0]), 'latin1');
+            if (!/application\/pdf/i.test(eml) || !/boleto_\d+\.pdf/.test(eml))
+              throw new Error('the e-mail carries no slip PDF');
+            if (!eml.includes('cliente.demo@example.com')) throw new Error('the e-mail is not to the customer');
+          });
+
+          await step('slip-send-whatsapp', async () => {
+            // The company's WhatsApp provider: the fake Cloud API (once; a second viewport finds it).
+            await page.evaluate(async (url) => {
+              const res = await fetch('/whatsappconfig', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('token')}` },
+                body: JSON.stringify({
+                  WCFG_EMP_ID: 1,
+                  WCFG_PROVEDOR: 'cloud',
+                  WCFG_URL: url,
+                  WCFG_NUMERO_ID: 'e2e-5554000',
+                  WCFG_TOKEN: 'token-e2e',
+                  WCFG_APP_SECRET: 'segredo-e2e',
+                  WCFG_VERIFY_TOKEN: 'verifica-e2e',
+                }),
+              });
+              if (!res.ok && res.status !== 409) throw new Error(`whatsappconfig answered ${res.status}`);
+            }, process.env.E2E_WHATSAPP_URL);
+            await openSlip();
+            await slipDialog().getByTestId('boleto-enviar-whatsapp').click();
+            const dialog = page.getByRole('dialog', { name: 'WhatsApp' });
+            await dialog.waitFor();
+            const number = dialog.locator('#whatsapp-number');
+            await number.fill('54999876543');
+            await number.press('Enter');
+            const answer = page.waitForResponse((r) => r.url().endsWith('/whatsapp/send'));
+            await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
+            const res = await answer;
+            const body = (await res.json()) as { msg?: string; MENS_ID?: number };
+            if (!res.ok() || body.msg !== 'Whatsapp Agendado com sucesso!')
+              throw new Error(`/whatsapp/send answered ${res.status()}: ${JSON.stringify(body)}`);
+            await dialog.waitFor({ state: 'detached' });
+          });
+
+          await step('messages-screen-read', async () => {
+            await page.goto(`${BASE}/whatsapp`);
+            await page.getByRole('heading', { name: 'Mensagens', exact: true }).waitFor();
+            const table = page.getByRole('table', { name: 'Mensagens' });
+            const emailRow = table.getByRole('row').filter({ hasText: 'cliente.demo@example.com' }).first();
+            await emailRow.waitFor();
+            const waRow = table.getByRole('row').filter({ hasText: '(54) 99987-6543' }).first();
+            await waRow.waitFor();
+            // Sent by the worker to the fake provider: its id at the provider.
+            type Row = { MENS_ID: number; MENS_STATUS: string; MENS_PROVEDOR_ID: string | null; MENS_DESTINATARIO: string };
+            const sent = await page.waitForFunction(
+              async () => {
+                const res = await fetch('/whatsapp/messages?MENS_CANAL=W&LIMIT=5', {
+                  headers: { authorization: `Bearer ${localStorage.getItem('token')}` },
+                });
+                if (res.status !== 200) return null;
+                const rows = ((await res.json()) as { dados: Row[] }).dados;
+                const m = rows.find((r) => r.MENS_DESTINATARIO === '5554999876543');
+                return m && m.MENS_PROVEDOR_ID ? m : null;
+              },
+              undefined,
+              { timeout: 20_000, polling: 250 },
+            );
+            const m = (await sent.jsonValue()) as Row;
+            await waRow.getByText(/Enviada|Entregue|Lida/).waitFor();
+            // The provider says it was read: a webhook signed with the app secret.
+            const payload = JSON.stringify({
+              object: 'whatsapp_business_account',
+              entry: [{ id: '1', changes: [{ field: 'messages', value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '555433330000', phone_number_id: 'e2e-5554000' },
+                statuses: [{ id: m.MENS_PROVEDOR_ID, status: 'read', timestamp: '1765100000', recipient_id: '5554999876543' }],
+              } }] }],
+            });
+            const signature = `sha256=${createHmac('sha256', 'segredo-e2e').update(payload).digest('hex')}`;
+            const hook = await fetch(`${BASE}/whatsapp/webhook`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+              body: payload,
+            });
+            if (hook.status !== 200) throw new Error(`the webhook answered ${hook.status}`);
+            // The open screen hears of it (subscription) and shows 'Lida'.
+            await waRow.getByText('Lida').waitFor({ timeout: 20_000 });
+          });
+        } else {
+          console.log(`skip [${vp.name}] messaging: no fake WhatsApp provider / SMTP server (deploy/e2e.sh)`);
+        }
 
         await step('ofx-import-and-match', async () => {
           if (!slip) throw new Error('no slip');

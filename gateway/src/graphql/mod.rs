@@ -382,7 +382,8 @@ type MovedStream = Pin<Box<dyn Stream<Item = R<bool>> + Send>>;
 
 #[Subscription]
 impl SubscriptionRoot {
-    /// Notifications addressed to the connected user.
+    /// Notifications for the connected user: addressed to them, to every user
+    /// of a company they may use, or to everyone (a new version).
     async fn notifications(&self, ctx: &Context<'_>) -> NoticeStream {
         let (Ok(a), Ok(st)) = (ctx.data::<Auth>(), ctx.data::<AppState>()) else {
             let e = gql_error(Error::Unauthenticated("Token não informado.".into()));
@@ -390,12 +391,15 @@ impl SubscriptionRoot {
             return s;
         };
         let (cid, uid) = (a.caller.client_id, a.caller.user_id);
+        let companies: Vec<i64> = a.companies().collect();
         let rx = tokio_stream::wrappers::BroadcastStream::new(st.notices.subscribe());
         let s: NoticeStream = Box::pin(rx.filter_map(move |n| match n {
-            Ok(n) if n.client_id == cid && n.user_id == uid => Some(Ok(Notification {
+            Ok(n) if n.reaches(cid, uid, &companies) => Some(Ok(Notification {
                 id: n.id,
                 message: n.message,
                 created_at: n.created_at,
+                kind: n.kind,
+                link: Some(n.link).filter(|l| !l.is_empty()),
             })),
             _ => None,
         }));

@@ -74,11 +74,17 @@ pub struct LoginInput {
     pub company_id: Option<i64>,
 }
 
+/// A notification of the bell.
 #[derive(SimpleObject, Clone)]
 pub struct Notification {
     pub id: String,
     pub message: String,
     pub created_at: String,
+    /// What it is about: "mensagem" (a message not sent), "nfe" (an NF-e
+    /// rejected), "boleto" (a slip paid), "versao" (a new version).
+    pub kind: String,
+    /// The screen it leads to, if any.
+    pub link: Option<String>,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq, Deserialize)]

@@ -102,6 +102,10 @@ async fn a_whatsapp_message_is_queued_sent_and_followed_through_the_gateway() {
     let (code, body) = post_form(&a, "/whatsapp/send", whatsapp_form("Seu boleto", TO)).await;
     assert_eq!(code, 200, "{body}");
     assert_eq!(body["msg"], "Whatsapp Agendado com sucesso!");
+    assert!(
+        body.get("aviso").is_none(),
+        "configured: no warning: {body}"
+    );
     let id = body["MENS_ID"].as_i64().expect("MENS_ID");
 
     // The worker sends it to the provider, once, with the PDF byte for byte.
@@ -223,6 +227,11 @@ async fn an_email_takes_several_files_and_refuses_a_header_injection() {
     let (code, body) = post_form(&a, "/email/send", form("Boleto de dezembro")).await;
     assert_eq!(code, 200, "{body}");
     assert!(body["msg"].is_string());
+    // No SMTP for the company nor the instance: queued, and the answer says so.
+    assert_eq!(
+        body["aviso"],
+        "Nenhum servidor de e-mail (SMTP) configurado para a empresa. A mensagem fica na fila e será enviada quando a configuração for feita."
+    );
     let id = body["MENS_ID"].as_i64().expect("MENS_ID");
     let (code, list) = a
         .call(

@@ -1,30 +1,44 @@
 //! The notification bell's feed: a GraphQL subscription over WebSocket
 //! (graphql-transport-ws) that delivers the notifications published on the bus for
-//! the connected user, and only theirs.
+//! the connected user — addressed to them, to every user of a company they may
+//! use, or to everyone — and never another user's or another tenant's.
 
 use std::time::Duration;
 
 use erp_platform::bus::{Bus, Message, NatsBus};
 use futures::{SinkExt, StreamExt};
 use prost::Message as _;
+use reqwest::Method;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message as Ws;
 
-use crate::{admin, app};
+use crate::{admin, app, login, seller, OTHER, OTHER_CLIENT};
+
+/// The demo client's tenant id.
+const DEMO_CLIENT: i64 = 2;
 
 fn notice(user_id: i64, message: &str) -> Message {
+    notice_to(DEMO_CLIENT, user_id, 0, message)
+}
+
+/// A notification of client `client_id` to user `user_id` (0: every user of
+/// company `emp_id`), as messaging publishes it.
+fn notice_to(client_id: i64, user_id: i64, emp_id: i64, message: &str) -> Message {
     let id = uuid::Uuid::new_v4().to_string();
     let n = erp_proto::erp::v1::Notification {
         id: id.clone(),
-        client_id: 2,
+        client_id,
         user_id,
+        emp_id,
         message: message.into(),
         created_at: "2026-11-22T10:00:00Z".into(),
+        kind: "nfe".into(),
+        link: "/pedidos/alterar?id=9".into(),
     };
     Message::new(
         id,
-        "erp.messaging.notificacao.criada",
+        erp_proto::subjects::NOTIFICACAO_CRIADA,
         n.encode_to_vec().into(),
     )
 }
@@ -71,8 +85,15 @@ pub(crate) async fn subscribed(token: &str, query: &str) -> Socket {
     ws
 }
 
+/// The announcement of a new version the product made when it started (to
+/// everyone): it may reach a socket at any time, so the tests look past it.
+fn announced_version(data: &Value) -> bool {
+    data["notifications"]["kind"] == json!("versao")
+}
+
 /// The subscription is ready when a message reaches it: until then `publish` the
-/// messages again, once a second; answers the data of the first one delivered.
+/// messages again, once a second; answers the data of the first one delivered
+/// (a version's announcement aside).
 async fn first_delivered(ws: &mut Socket, messages: &[Message]) -> Value {
     let nats_url = app().cfg.nats_url.clone().expect("tests run with NATS");
     let bus = NatsBus::connect(&nats_url).await.expect("nats");
@@ -84,7 +105,7 @@ async fn first_delivered(ws: &mut Socket, messages: &[Message]) -> Value {
             let round = tokio::time::Instant::now() + Duration::from_secs(1);
             while let Ok(Some(Ok(m))) = tokio::time::timeout_at(round, ws.next()).await {
                 if let Some(v) = next_json(m) {
-                    if v["type"] == json!("next") {
+                    if v["type"] == json!("next") && !announced_version(&v["payload"]["data"]) {
                         return v["payload"]["data"].clone();
                     }
                 }
@@ -98,7 +119,11 @@ async fn first_delivered(ws: &mut Socket, messages: &[Message]) -> Value {
 #[tokio::test]
 async fn notifications_reach_only_their_users_websocket() {
     let u = admin().await;
-    let mut ws = subscribed(&u.token, "subscription { notifications { id message } }").await;
+    let mut ws = subscribed(
+        &u.token,
+        "subscription { notifications { id message kind } }",
+    )
+    .await;
     // Another user's first, then this user's: the first one the socket gets must
     // be this user's.
     let got = first_delivered(
@@ -114,6 +139,117 @@ async fn notifications_reach_only_their_users_websocket() {
         json!("Pedido 10 faturado"),
         "the first notification delivered is the user's own"
     );
+}
+
+#[tokio::test]
+async fn a_notification_to_a_companys_users_reaches_them_and_no_other_tenant() {
+    let query = "subscription { notifications { id message kind link } }";
+    // The seller may use company 1 of the demo client only; client B's admin,
+    // company 1 of client B.
+    let s = seller().await;
+    let b = login(OTHER, "admin", "senhaB123").await;
+    let mut seller_ws = subscribed(&s.token, query).await;
+    let mut b_ws = subscribed(&b.token, query).await;
+    // To every user of the demo's company 2 first (not the seller's), then of
+    // its company 1: the first the seller gets is company 1's.
+    let got = first_delivered(
+        &mut seller_ws,
+        &[
+            notice_to(DEMO_CLIENT, 0, 2, "Para a empresa 2"),
+            notice_to(
+                DEMO_CLIENT,
+                0,
+                1,
+                "NF-e do pedido 9/1 rejeitada: 539 Duplicidade de NF-e",
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(
+        got["notifications"],
+        json!({"id": got["notifications"]["id"], "message": "NF-e do pedido 9/1 rejeitada: 539 Duplicidade de NF-e",
+               "kind": "nfe", "link": "/pedidos/alterar?id=9"})
+    );
+    // Client B's socket heard none of the demo's (its company 1 included): the
+    // first it gets, with the demo's company 1 published again before it, is
+    // its own company 1's.
+    let got = first_delivered(
+        &mut b_ws,
+        &[
+            notice_to(DEMO_CLIENT, 0, 1, "Para a empresa 1 do cliente demo"),
+            notice_to(OTHER_CLIENT, 0, 1, "Para a empresa 1 do cliente B"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        got["notifications"]["message"],
+        json!("Para a empresa 1 do cliente B"),
+        "another tenant's company 1 is not this tenant's"
+    );
+}
+
+/// The messages a bell lists (`GET /notificacoes`) with whether each is read,
+/// without the announcement of the version the product started with.
+fn listed(list: &Value) -> Vec<(String, bool)> {
+    list["dados"]
+        .as_array()
+        .map(|d| {
+            d.iter()
+                .filter(|n| n["NOTI_TIPO"] != json!("versao"))
+                .map(|n| {
+                    (
+                        n["NOTI_MENSAGEM"].as_str().unwrap_or_default().to_string(),
+                        n["lida"] == json!(true),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn each_user_reads_their_own_bell_through_the_gateway() {
+    let s = seller().await;
+    let a = admin().await;
+    let cfg = erp_platform::config::Config { db_max_connections: 1, ..app().cfg.clone() };
+    let db = erp_platform::db::Db::connect(&cfg).await.expect("db");
+    let text = format!("Só para o vendedor {}", uuid::Uuid::new_v4());
+    let mut tx = db.begin_tenant(DEMO_CLIENT).await.expect("tx");
+    erp_messaging::notifications::notify(
+        &mut tx,
+        DEMO_CLIENT,
+        1,
+        s.id(),
+        "mensagem",
+        &text,
+        Some("/whatsapp"),
+    )
+    .await
+    .expect("notify");
+    tx.commit().await.expect("commit");
+    // The seller has no program of it: the bell's calls are every user's.
+    let (status, list) = s.call(Method::GET, "/notificacoes", None).await;
+    assert_eq!(status, 200, "{list}");
+    assert!(listed(&list).contains(&(text.clone(), false)), "{list}");
+    assert!(list["naoLidas"].as_i64().is_some_and(|n| n >= 1), "{list}");
+    let (status, list) = a.call(Method::GET, "/notificacoes", None).await;
+    assert_eq!(status, 200, "{list}");
+    assert!(
+        !listed(&list).iter().any(|(m, _)| m == &text),
+        "the admin's bell is not the seller's: {list}"
+    );
+    let (status, done) = s.call(Method::PUT, "/notificacoes/lidas", None).await;
+    assert_eq!(
+        (status, done["msg"].clone()),
+        (200, json!("Notificações marcadas como lidas."))
+    );
+    let (_, list) = s.call(Method::GET, "/notificacoes", None).await;
+    assert!(listed(&list).contains(&(text, true)), "{list}");
+    // Its generic reads are no user's (they would show other users' notifications).
+    let (status, body) = s
+        .call(Method::POST, "/notificacoes/1", Some(json!({})))
+        .await;
+    assert_eq!(status, 403, "{body}");
 }
 
 fn figures(client_id: i64, emp_id: i64, widgets: &[&str]) -> Message {

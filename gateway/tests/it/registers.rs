@@ -188,6 +188,13 @@ async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
     let a = admin().await;
     for res in registry.all() {
         let path = format!("/{}/filtro", res.name);
+        // A register no program guards (the bell's notifications) has no generic
+        // reads but for support operators: refused before its keys are read.
+        let (refused, plain) = if res.program.is_empty() {
+            (403, [403, 403])
+        } else {
+            (400, [200, 204])
+        };
         for bad in [
             json!({"ORDENACAO": "1; DROP TABLE x"}),
             json!({"ORDENACAO": "pg_sleep(5)"}),
@@ -197,7 +204,7 @@ async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
         ] {
             let started = Instant::now();
             let (status, body) = a.call(Method::POST, &path, Some(bad.clone())).await;
-            assert_eq!(status, 400, "{path} {bad}: {body}");
+            assert_eq!(status, refused, "{path} {bad}: {body}");
             assert!(
                 started.elapsed() < Duration::from_secs(2),
                 "{path} {bad} was slow"
@@ -212,7 +219,7 @@ async fn hostile_order_and_filter_keys_get_400_quickly_on_every_register() {
             )
             .await;
         assert!(
-            status == 200 || status == 204,
+            plain.contains(&status),
             "{path}: a hostile FILTRO is only text"
         );
         assert!(started.elapsed() < Duration::from_secs(2));
@@ -278,6 +285,8 @@ async fn register_routes_refuse_other_companies_and_answer_204_when_empty() {
                 Some(json!({"LIMIT": 20})),
             )
             .await;
-        assert_eq!(status, 204, "{name}: {body}");
+        // A register no program guards lists nothing to anyone but operators.
+        let empty = if res.program.is_empty() { 403 } else { 204 };
+        assert_eq!(status, empty, "{name}: {body}");
     }
 }

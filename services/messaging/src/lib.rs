@@ -5,7 +5,10 @@
 //! v2) with their webhooks, and SMTP.
 //!
 //! A call only queues: `POST /whatsapp/send` answers once the message is
-//! committed, never after a provider call; the worker, running beside the
+//! committed, never after a provider call; a message naming a document
+//! (`MENS_DOC_TIPO` `boleto`, `recibo` or `nfe` and `MENS_DOC_ID`) without a file
+//! carries the document itself, produced by the service that owns it through its
+//! own declared call, as the caller (`documents`); the worker, running beside the
 //! service's gRPC server, claims due messages of every tenant, sends them with
 //! retries and reports their fate on the row; the providers' webhooks move them
 //! on (delivered, read) without ever moving one back.
@@ -35,6 +38,8 @@
 //! - `status`: the statuses, their labels and precedence.
 //! - `backoff`: the retry schedule (exponential, jitter, `Retry-After`).
 //! - `files`: attachments by their bytes and type, size limits, safe names.
+//! - `documents`: the documents a message names (slip, receipt, NF-e), asked of
+//!   finance and fiscal (`erp_platform::peer`).
 //! - `mail`: e-mail addresses, header checks, bodies, MIME and SMTP (`lettre`).
 //! - `providers/`: the `Provider` trait; `cloud` (WhatsApp Cloud API: sends,
 //!   media, templates, errors in pt-BR, webhook signature and payloads) and
@@ -43,16 +48,21 @@
 //!   (secrets opened), sending hours, the default SMTP.
 //! - `queue`: the queue's SQL (enqueue, claim, record, report).
 //! - `worker`: the loop that claims, sends and records.
+//! - `live`: the hint that a company's queue moved (its open screens ask again).
+//! - `notifications`: the bell's notifications (a message failed, facts, a new version).
 //! - `webhooks`: `MessagingService`, the providers' webhooks.
 //! - `resources/`: the registers: `messages` (the queue and its calls),
 //!   `settings` (`whatsappconfig`, `emailconfig`).
 //! - `fake/` (feature `fake`): fake Cloud API and Evolution API servers.
 
 pub mod backoff;
+pub mod documents;
 #[cfg(feature = "fake")]
 pub mod fake;
 pub mod files;
+pub mod live;
 pub mod mail;
+pub mod notifications;
 pub mod numbers;
 pub mod providers;
 pub mod queue;
@@ -66,7 +76,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use erp_platform::crypto::Sealer;
-use erp_platform::service::ServiceCtx;
+use erp_platform::service::{Peers, ServiceCtx};
 use erp_platform::transport::Listener;
 use erp_platform::{Error, Result};
 use sqlx::migrate::Migrator;
@@ -89,6 +99,11 @@ pub struct Deps {
     pub smtp: Option<DefaultSmtp>,
     /// Wakes this process's worker when a message is queued.
     pub wake: Arc<Notify>,
+    /// The services that own the documents a message carries (none: a message
+    /// naming a document without its file answers 503).
+    pub peers: Peers,
+    /// How long an owner may take to produce a document.
+    pub peer_timeout: Duration,
 }
 
 impl Deps {
@@ -102,13 +117,30 @@ impl Deps {
             .timeout(Duration::from_secs(10))
             .build()
             .map_err(|e| e.to_string())?;
-        Ok(Deps { sealer, http, smtp, wake: Arc::new(Notify::new()) })
+        Ok(Deps {
+            sealer,
+            http,
+            smtp,
+            wake: Arc::new(Notify::new()),
+            peers: Peers::default(),
+            peer_timeout: erp_platform::peer::TIMEOUT,
+        })
+    }
+
+    /// Reaching the documents' owners through `peers`.
+    pub fn with_peers(mut self, peers: Peers) -> Deps {
+        self.peers = peers;
+        self
     }
 }
 
 /// Serves the registers and the webhooks, with the worker beside them.
 pub async fn serve(ctx: ServiceCtx, listener: Listener) -> Result<()> {
-    let deps = Arc::new(Deps::from_env().map_err(Error::internal)?);
+    let deps = Arc::new(
+        Deps::from_env()
+            .map_err(Error::internal)?
+            .with_peers(ctx.peers.clone()),
+    );
     serve_with(ctx, listener, deps, worker::Config::from_env()).await
 }
 
@@ -120,8 +152,10 @@ pub async fn serve_with(
     config: worker::Config,
 ) -> Result<()> {
     let registry = Arc::new(resources::registry_with(deps.clone()).map_err(Error::internal)?);
+    let consumers = notifications::consumers();
     let background =
-        erp_platform::service::start_background(&ctx, SCHEMA, Vec::new(), Vec::new()).await?;
+        erp_platform::service::start_background(&ctx, SCHEMA, consumers, Vec::new()).await?;
+    notifications::announce(&ctx.db).await;
     let worker = worker::Worker::new(
         ctx.db.clone(),
         deps.sealer.clone(),

@@ -57,28 +57,44 @@ pub fn addresses(label: &str, list: &str) -> Result<Vec<Address>> {
 /// is the tags taken out); plain text becomes HTML with its characters escaped
 /// and its line breaks kept.
 pub fn bodies(description: &str) -> (String, String) {
-    let looks_html = description.contains('<')
-        && description.contains('>')
-        && [
-            "<p", "<br", "<div", "<b>", "<strong", "<table", "<html", "<a ", "<span", "<ul", "<i>",
-        ]
-        .iter()
-        .any(|t| description.to_ascii_lowercase().contains(t));
-    if looks_html {
+    if looks_html(description) {
         (description.to_string(), html_text(description))
     } else {
-        let escaped = description
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-            .replace("\r\n", "\n")
-            .replace('\n', "<br>\n");
+        let escaped = escape(description).replace('\n', "<br>\n");
         (
             format!("<!DOCTYPE html><html><body>{escaped}</body></html>"),
             description.to_string(),
         )
     }
+}
+
+/// A description with tags is HTML.
+fn looks_html(description: &str) -> bool {
+    description.contains('<')
+        && description.contains('>')
+        && [
+            "<p", "<br", "<div", "<b>", "<strong", "<table", "<html", "<a ", "<span", "<ul", "<i>",
+        ]
+        .iter()
+        .any(|t| description.to_ascii_lowercase().contains(t))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace("\r\n", "\n")
+}
+
+/// The description with `lines` after it: a paragraph of an HTML description
+/// (the lines escaped), or lines after a blank one of a plain one.
+pub fn with_lines(description: &str, lines: &[String]) -> String {
+    if lines.is_empty() || !looks_html(description) {
+        return crate::documents::with_lines(description, lines);
+    }
+    let added: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+    format!("{description}<p>{}</p>", added.join("<br>"))
 }
 
 /// The text of an HTML body: tags out (block ends and `<br>` as line breaks),
@@ -330,6 +346,28 @@ mod tests {
         let (html, text) = bodies("<p>Olá <b>Ana</b></p><p>Total: R$&nbsp;10,00</p>");
         assert!(html.starts_with("<p>"));
         assert_eq!(text, "Olá Ana\nTotal: R$ 10,00");
+    }
+
+    #[test]
+    fn a_documents_lines_follow_a_plain_or_an_html_body() {
+        let lines = vec![
+            "Linha digitável: 1 2".to_string(),
+            "Pix copia e cola: 0002<x>&".to_string(),
+        ];
+        assert_eq!(
+            with_lines("Segue o boleto.", &lines),
+            "Segue o boleto.\n\nLinha digitável: 1 2\nPix copia e cola: 0002<x>&"
+        );
+        let html = with_lines("<p>Segue o <b>boleto</b>.</p>", &lines);
+        assert_eq!(
+            html,
+            "<p>Segue o <b>boleto</b>.</p><p>Linha digitável: 1 2<br>Pix copia e cola: 0002&lt;x&gt;&amp;</p>"
+        );
+        let (_, text) = bodies(&html);
+        assert_eq!(
+            text,
+            "Segue o boleto.\nLinha digitável: 1 2\nPix copia e cola: 0002<x>&"
+        );
     }
 
     #[test]

@@ -156,7 +156,7 @@ pub async fn enqueue(tx: &mut Tx, client: i64, emp: i64, m: &NewMessage) -> Resu
     Ok(id)
 }
 
-/// (Re)creates the message's dispatch row, due at `at`.
+/// (Re)creates the message's dispatch row, due at `at` (its screens hear of it).
 pub async fn dispatch(tx: &mut Tx, k: Key, channel: Channel, at: DateTime<Utc>) -> Result<()> {
     sqlx::query(
         "INSERT INTO messaging.fila (client_id, emp_id, mens_id, canal, due_at) VALUES ($1, $2, $3, $4, $5)
@@ -170,7 +170,7 @@ pub async fn dispatch(tx: &mut Tx, k: Key, channel: Channel, at: DateTime<Utc>) 
     .bind(at)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    crate::live::queue_moved(tx, k.client, k.emp).await
 }
 
 /// A dispatch row a worker holds.
@@ -350,21 +350,27 @@ pub async fn files(tx: &mut Tx, k: Key) -> Result<Vec<(String, String, Vec<u8>)>
 
 /// A note on a message that is still queued (why it waits).
 pub async fn note(tx: &mut Tx, k: Key, text: &str) -> Result<()> {
-    sqlx::query(
+    let changed = sqlx::query(
         "UPDATE messaging.mensagens SET mens_erro = $4, mens_dta_alt = now()
-         WHERE client_id = $1 AND mens_emp_id = $2 AND mens_id = $3",
+         WHERE client_id = $1 AND mens_emp_id = $2 AND mens_id = $3
+           AND mens_erro IS DISTINCT FROM $4",
     )
     .bind(k.client)
     .bind(k.emp)
     .bind(k.id)
     .bind(text)
     .execute(&mut **tx)
-    .await?;
+    .await?
+    .rows_affected();
+    if changed > 0 {
+        crate::live::queue_moved(tx, k.client, k.emp).await?;
+    }
     Ok(())
 }
 
 /// The worker starts an attempt: 'P', one more attempt, by which provider.
 pub async fn start_attempt(tx: &mut Tx, k: Key, current: Status, provider: &str) -> Result<i32> {
+    crate::live::queue_moved(tx, k.client, k.emp).await?;
     Ok(sqlx::query_scalar(
         "UPDATE messaging.mensagens SET mens_status = $4, mens_tentativas = mens_tentativas + 1,
                 mens_provedor = $5, mens_dta_alt = now()
@@ -392,7 +398,7 @@ async fn set_status(tx: &mut Tx, k: Key, status: Status, error: Option<&str>) ->
     .bind(error)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    crate::live::queue_moved(tx, k.client, k.emp).await
 }
 
 /// The provider took the message: 'E' (or what its webhooks already said), its
@@ -435,7 +441,9 @@ pub async fn sent(tx: &mut Tx, k: Key, provider_id: &str) -> Result<Status> {
     .bind(error)
     .execute(&mut **tx)
     .await?;
+    crate::notifications::message_failed(tx, k, m.status(), status).await?;
     finish(tx, k).await?;
+    crate::live::queue_moved(tx, k.client, k.emp).await?;
     Ok(status)
 }
 
@@ -452,6 +460,7 @@ pub async fn failed(tx: &mut Tx, k: Key, reason: &str) -> Result<()> {
         .map(|m| m.status())
         .unwrap_or(Status::Sending);
     set_status(tx, k, current.advance(Status::Failed), Some(reason)).await?;
+    crate::notifications::message_failed(tx, k, current, current.advance(Status::Failed)).await?;
     finish(tx, k).await
 }
 
@@ -499,6 +508,7 @@ pub async fn report(
             error
         };
         set_status(tx, Key { client, emp, id }, next, error.as_deref()).await?;
+        crate::notifications::message_failed(tx, Key { client, emp, id }, current, next).await?;
     }
     Ok(true)
 }

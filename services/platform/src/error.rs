@@ -165,6 +165,12 @@ impl From<Error> for Status {
 /// transport (a connection refused), whose text is not.
 const PUBLIC_UNAVAILABLE: &str = "x-erp-public";
 
+/// An `Unavailable` status a service raised itself, its message for the user
+/// (not a transport's).
+pub(crate) fn is_public_unavailable(s: &Status) -> bool {
+    s.code() == Code::Unavailable && s.metadata().contains_key(PUBLIC_UNAVAILABLE)
+}
+
 impl From<Status> for Error {
     fn from(s: Status) -> Error {
         let msg = s.message().to_string();

@@ -20,6 +20,7 @@
 //! - `telemetry`: tracing, OTLP export, Prometheus metrics, trace propagation.
 //! - `grpc`: request context carried in gRPC metadata.
 //! - `resource`: the register engine (descriptors, SQL, gRPC service).
+//! - `peer`: another service's declared calls, asked as the caller (`PeerCalls`).
 //! - `validators`: CPF, CNPJ, access key, phone, CEP, e-mail, colour, dates.
 //! - `service`: what a service needs to run (`ServiceCtx`, with `Peers`: gRPC links
 //!   to the other services), `serve_grpc`, and its admin HTTP.
@@ -37,6 +38,7 @@ pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod grpc;
+pub mod peer;
 pub mod resource;
 pub mod service;
 pub mod shutdown;

@@ -701,10 +701,6 @@ export interface components {
             /** Format: int64 */
             id: number;
         };
-        IdIn2: {
-            /** @description A message's id, or `conexao`. */
-            id: string;
-        };
         IdOr_ItemIn: components["schemas"]["ItemIn"] | number;
         IdOr_SlipIdIn: components["schemas"]["SlipIdIn"] | number;
         IdOr_SlipTitleIn: components["schemas"]["SlipTitleIn"] | number;
@@ -1146,6 +1142,10 @@ export interface components {
             code: number;
             msg: string;
         };
+        MessageIdIn: {
+            /** @description A message's id, or `conexao`. */
+            id: string;
+        };
         /** @description A message as the queue's screen lists it. */
         MessageRow: {
             MENS_ANEXO_NOME?: string | null;
@@ -1286,6 +1286,31 @@ export interface components {
          *     screen's parameters it answers the same whatever they are).
          */
         Nothing: Record<string, unknown>;
+        /** @description A notification as the bell lists it. */
+        Notificacao: {
+            /** @description When (RFC 3339, UTC). */
+            NOTI_DTA_CAD: string;
+            /**
+             * Format: int64
+             * @description The company it is about (0: an announcement to everyone).
+             */
+            NOTI_EMP_ID: number;
+            /** Format: int64 */
+            NOTI_ID: number;
+            /** @description The screen it leads to. */
+            NOTI_LINK?: string | null;
+            NOTI_MENSAGEM: string;
+            /** @description 'mensagem', 'nfe', 'boleto' or 'versao'. */
+            NOTI_TIPO: string;
+            /** @description The caller read it. */
+            lida: boolean;
+        };
+        /** @description The caller's notifications and how many of them are unread. */
+        Notificacoes: {
+            dados: components["schemas"]["Notificacao"][];
+            /** Format: int64 */
+            naoLidas: number;
+        };
         /** @description An occurrence of a slip in the return files processed. */
         OccurrenceOut: {
             CODIGO: string;
@@ -1615,6 +1640,11 @@ export interface components {
         Queued: {
             /** Format: int64 */
             MENS_ID: number;
+            /**
+             * @description Why the message will wait in the queue: the company has no provider (or
+             *     SMTP server) configured; it goes out once one is.
+             */
+            aviso?: string | null;
             msg: string;
         };
         /** @description A quote's key (`{ORCA_ID}` of the path). */
@@ -12932,6 +12962,73 @@ export interface components {
             NCM_DESCRICAO?: string;
             /** @description Unidade Tributável */
             NCM_UNIDADE?: string | null;
+        };
+        /** Notificações: incluir */
+        "notificacoes.create": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            NOTI_EMP_ID?: number | null;
+            /** @description Tela */
+            NOTI_LINK?: string | null;
+            /** @description Mensagem */
+            NOTI_MENSAGEM?: string | null;
+            /** @description Tipo */
+            NOTI_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            NOTI_USR_ID?: number | null;
+        };
+        /** Notificações */
+        "notificacoes.row": {
+            /**
+             * Format: date-time
+             * @description Criada em
+             */
+            NOTI_DTA_CAD?: string | null;
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            NOTI_EMP_ID?: number | null;
+            /**
+             * Format: int64
+             * @description Código
+             */
+            NOTI_ID?: number | null;
+            /** @description Tela */
+            NOTI_LINK?: string | null;
+            /** @description Mensagem */
+            NOTI_MENSAGEM?: string | null;
+            /** @description Tipo */
+            NOTI_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            NOTI_USR_ID?: number | null;
+        };
+        /** Notificações: alterar */
+        "notificacoes.update": {
+            /**
+             * Format: int64
+             * @description Empresa
+             */
+            NOTI_EMP_ID?: number | null;
+            /** @description Tela */
+            NOTI_LINK?: string | null;
+            /** @description Mensagem */
+            NOTI_MENSAGEM?: string | null;
+            /** @description Tipo */
+            NOTI_TIPO?: string | null;
+            /**
+             * Format: int64
+             * @description Usuário
+             */
+            NOTI_USR_ID?: number | null;
         };
         /** Numeração de Documentos: incluir */
         "numeracao.create": {

@@ -123,6 +123,10 @@ export const GENERATED_CALLS = {
     "saldos": { input: "BalancesIn", output: "PeriodBalance", list: true },
     "transferencia": { input: "BankTransferIn", output: "movimentacaobancaria.row", list: true },
   },
+  "notificacoes": {
+    "lidas": { input: "Nothing", output: "Done" },
+    "listar": { input: "Nothing", output: "Notificacoes" },
+  },
   "orcamento": {
     "duplicar": { input: "QuoteKey", output: "orcamento.row" },
     "geraos": { input: "ConvertIn", output: "Converted" },
@@ -180,8 +184,8 @@ export const GENERATED_CALLS = {
     "auth": { input: "PairIn", output: "Connection" },
     "email": { input: "EmailIn", output: "Queued" },
     "messages": { input: "MessagesIn", output: "MessagesOut" },
-    "reenviar": { input: "IdIn2", output: "Done" },
+    "reenviar": { input: "MessageIdIn", output: "Done" },
     "send": { input: "SendIn", output: "Queued" },
-    "status": { input: "IdIn2", output: "StatusOut" },
+    "status": { input: "MessageIdIn", output: "StatusOut" },
   },
 } as const;

@@ -8,7 +8,12 @@
 //!   `MENS_TEMPLATE_IDIOMA`, `MENS_TEMPLATE_PARAMETROS` as a JSON list):
 //!   `{"msg": "Whatsapp Agendado com sucesso!", "MENS_ID": n}` once the row is
 //!   committed; the worker sends it (never this call). `MENS_STATUS` is the
-//!   server's: a message always enters the queue as 'N'.
+//!   server's: a message always enters the queue as 'N'. A document named
+//!   (`MENS_DOC_TIPO` `boleto`, `recibo` or `nfe`, 'Tipo de documento inválido.'
+//!   otherwise) without a `file` is produced by its owner as the caller and
+//!   sent as a document (`MENS_TIPO` D): see `crate::documents`; its owner's
+//!   refusal is answered as it is (a 404 for a document it does not have), an
+//!   owner out of reach is a 503, and nothing is queued then.
 //! - `GET /whatsapp/messages?DATA_INI&DATA_FIM&MENS_STATUS&MENS_DESTINATARIO&
 //!   MENS_PROGRAMA&MENS_CANAL&LIMIT&PAGINATION`: `{dados, count}`.
 //! - `GET /whatsapp/status/{id}`: a message's status and its label, or, for
@@ -17,8 +22,10 @@
 //! - `POST /whatsapp/reenviar/{id}`: a failed message back to the queue.
 //! - `POST /email/send` (multipart: `MENS_USR_ID`, `MENS_EMP_ID`,
 //!   `MENS_DESTINATARIO` and `MENS_DESTINATARIO_OCULTO` `;`-separated,
-//!   `MENS_ASSUNTO`, `MENS_DESCRICAO`, one or more `file`): queued like the
-//!   WhatsApp messages (channel 'E').
+//!   `MENS_ASSUNTO`, `MENS_DESCRICAO`, one or more `file`, optional
+//!   `MENS_DOC_TIPO`/`MENS_DOC_ID`): queued like the WhatsApp messages (channel
+//!   'E'); a document named without any `file` is attached as produced by its
+//!   owner (an NF-e: its DANFE and its XML).
 //!
 //! The register's generic reads list and get messages; its generic writes are
 //! refused (messages are written only by these calls and the worker).
@@ -36,6 +43,7 @@ use erp_platform::{Error, Result};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::documents::{self, Document, Owners, Produced};
 use crate::files::{self, Kind};
 use crate::mail;
 use crate::numbers::WhatsappNumber;
@@ -259,6 +267,9 @@ pub struct SendIn {
     #[serde(rename = "MENS_PROGRAMA", default)]
     #[schemars(title = "Programa")]
     pub program: Option<String>,
+    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
+    /// order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
+    /// sent.
     #[serde(rename = "MENS_DOC_TIPO", default)]
     #[schemars(title = "Documento")]
     pub doc_type: Option<String>,
@@ -285,6 +296,38 @@ pub struct Queued {
     pub msg: String,
     #[serde(rename = "MENS_ID")]
     pub id: i64,
+    /// Why the message will wait in the queue: the company has no provider (or
+    /// SMTP server) configured; it goes out once one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aviso: Option<String>,
+}
+
+const WAITS: &str = "A mensagem fica na fila e será enviada quando a configuração for feita.";
+
+/// The warning of a queued message whose channel the company has not configured.
+async fn unconfigured(
+    cx: &mut Ctx<'_>,
+    emp: i64,
+    channel: Channel,
+    deps: &Deps,
+) -> Result<Option<String>> {
+    let (sql, missing) = match channel {
+        Channel::Whatsapp => (
+            "SELECT EXISTS (SELECT 1 FROM messaging.whatsapp_config WHERE client_id = $1 AND wcfg_emp_id = $2)",
+            settings::NO_WHATSAPP,
+        ),
+        Channel::Email if deps.smtp.is_some() => return Ok(None),
+        Channel::Email => (
+            "SELECT EXISTS (SELECT 1 FROM messaging.email_config WHERE client_id = $1 AND emcf_emp_id = $2)",
+            settings::NO_SMTP,
+        ),
+    };
+    let configured: bool = sqlx::query_scalar(sql)
+        .bind(cx.client())
+        .bind(emp)
+        .fetch_one(&mut **cx.tx)
+        .await?;
+    Ok((!configured).then(|| format!("{missing} {WAITS}")))
 }
 
 fn template(i: &SendIn) -> Result<Option<Template>> {
@@ -312,8 +355,24 @@ fn template(i: &SendIn) -> Result<Option<Template>> {
     }))
 }
 
-fn document(doc_type: &Option<String>, doc_id: Option<i64>) -> Option<(String, i64)> {
-    Some((given(doc_type)?.to_string(), doc_id?))
+/// The document a message names (`MENS_DOC_TIPO`, `MENS_DOC_ID`), if any.
+fn document(doc_type: &Option<String>, doc_id: Option<i64>) -> Result<Option<Document>> {
+    Document::parse(doc_type.as_deref(), doc_id).map_err(Error::validation)
+}
+
+/// The owners of documents, asked as the call's caller in company `emp`.
+fn owners<'a>(deps: &'a Deps, caller: &'a erp_platform::grpc::Caller, emp: i64) -> Owners<'a> {
+    Owners { peers: &deps.peers, caller, emp, timeout: deps.peer_timeout }
+}
+
+/// A file an owner produced, checked as an upload is (its type from its bytes,
+/// the size limit) and named safely.
+fn produced(p: Produced) -> Result<NewFile> {
+    let name = files::safe_name(&p.name);
+    let checked = files::check(Kind::Document, Some((&name, &p.bytes)))
+        .map_err(Error::validation)?
+        .ok_or_else(|| Error::validation(files::NOT_DOCUMENT))?;
+    Ok(NewFile { name, mime: checked.mime.to_string(), bytes: p.bytes })
 }
 
 /// When to send and whether it was asked for now (no time, or a time passed).
@@ -344,10 +403,21 @@ impl Operation for SendWhatsapp {
             ));
         }
         let file = i.arquivos.first();
-        let checked = files::check(kind, file.map(|f| (f.nome.as_str(), f.conteudo.as_slice())))
-            .map_err(Error::validation)?;
+        let doc = document(&i.doc_type, i.doc_id)?;
+        // A document named without its file: its owner produces it, a document.
+        let produce = doc.filter(|_| file.is_none());
+        let kind = if produce.is_some() {
+            Kind::Document
+        } else {
+            kind
+        };
+        let checked = match produce {
+            Some(_) => None,
+            None => files::check(kind, file.map(|f| (f.nome.as_str(), f.conteudo.as_slice())))
+                .map_err(Error::validation)?,
+        };
         let template = template(&i)?;
-        let text = i.text.clone().unwrap_or_default();
+        let mut text = i.text.clone().unwrap_or_default();
         if kind == Kind::Text && template.is_none() && text.trim().is_empty() {
             return Err(Error::validation("Mensagem é obrigatório!"));
         }
@@ -361,7 +431,7 @@ impl Operation for SendWhatsapp {
                 "A mensagem deve ter no máximo {limit} caracteres."
             )));
         }
-        let files = match (file, checked) {
+        let mut files = match (file, checked) {
             (Some(f), Some(c)) => vec![NewFile {
                 name: files::safe_name(&f.nome),
                 mime: c.mime.to_string(),
@@ -369,6 +439,22 @@ impl Operation for SendWhatsapp {
             }],
             _ => Vec::new(),
         };
+        if let Some(d) = produce {
+            let carried = owners(&self.0, cx.caller, emp)
+                .produce(d, Channel::Whatsapp)
+                .await?;
+            files = carried
+                .files
+                .into_iter()
+                .map(produced)
+                .collect::<Result<_>>()?;
+            text = documents::with_lines(&text, &carried.lines);
+            if chars(&text) > limit {
+                return Err(Error::validation(format!(
+                    "A mensagem, com a linha digitável e o Pix do boleto, deve ter no máximo {limit} caracteres."
+                )));
+            }
+        }
         let (at, immediate) = schedule(i.at);
         let m = NewMessage {
             channel: Channel::Whatsapp,
@@ -382,7 +468,7 @@ impl Operation for SendWhatsapp {
             project: given(&i.project).map(String::from),
             program: given(&i.program).map(String::from),
             kind,
-            doc: document(&i.doc_type, i.doc_id),
+            doc: doc.map(Document::recorded),
             template,
             files,
         };
@@ -390,7 +476,8 @@ impl Operation for SendWhatsapp {
         // A worker of this process looks at once (it finds the row once this
         // call's transaction committed; other replicas poll).
         self.0.wake.notify_one();
-        Ok(Queued { msg: QUEUED.into(), id })
+        let aviso = unconfigured(cx, emp, Channel::Whatsapp, &self.0).await?;
+        Ok(Queued { msg: QUEUED.into(), id, aviso })
     }
 }
 
@@ -426,6 +513,9 @@ pub struct EmailIn {
     #[serde(rename = "MENS_PROGRAMA", default)]
     #[schemars(title = "Programa")]
     pub program: Option<String>,
+    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
+    /// order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
+    /// sent.
     #[serde(rename = "MENS_DOC_TIPO", default)]
     #[schemars(title = "Documento")]
     pub doc_type: Option<String>,
@@ -465,6 +555,32 @@ impl Operation for SendEmail {
         if total > files::MAX_EMAIL {
             return Err(Error::validation(files::EMAIL_TOO_BIG));
         }
+        let doc = document(&i.doc_type, i.doc_id)?;
+        let mut text = i.text.clone().unwrap_or_default();
+        let mut files: Vec<NewFile> = i
+            .arquivos
+            .iter()
+            .map(|f| NewFile {
+                name: files::safe_name(&f.nome),
+                mime: files::mail_type(&f.nome, &f.conteudo).to_string(),
+                bytes: f.conteudo.clone(),
+            })
+            .collect();
+        // A document named without any file: attached as its owner produces it.
+        if let Some(d) = doc.filter(|_| files.is_empty()) {
+            let carried = owners(&self.0, cx.caller, emp)
+                .produce(d, Channel::Email)
+                .await?;
+            files = carried
+                .files
+                .into_iter()
+                .map(produced)
+                .collect::<Result<_>>()?;
+            if files.iter().map(|f| f.bytes.len()).sum::<usize>() > files::MAX_EMAIL {
+                return Err(Error::validation(files::EMAIL_TOO_BIG));
+            }
+            text = mail::with_lines(&text, &carried.lines);
+        }
         let join = |v: &[lettre::Address]| {
             v.iter()
                 .map(|a| a.to_string())
@@ -478,31 +594,24 @@ impl Operation for SendEmail {
             to: join(&to),
             bcc: Some(join(&bcc)).filter(|b| !b.is_empty()),
             subject: Some(subject.trim().to_string()),
-            text: i.text.clone().unwrap_or_default(),
+            text,
             at,
             immediate,
             project: given(&i.project).map(String::from),
             program: given(&i.program).map(String::from),
-            kind: if i.arquivos.is_empty() {
+            kind: if files.is_empty() {
                 Kind::Text
             } else {
                 Kind::Document
             },
-            doc: document(&i.doc_type, i.doc_id),
+            doc: doc.map(Document::recorded),
             template: None,
-            files: i
-                .arquivos
-                .iter()
-                .map(|f| NewFile {
-                    name: files::safe_name(&f.nome),
-                    mime: files::mail_type(&f.nome, &f.conteudo).to_string(),
-                    bytes: f.conteudo.clone(),
-                })
-                .collect(),
+            files,
         };
         let id = queue::enqueue(cx.tx, cx.client(), emp, &m).await?;
         self.0.wake.notify_one();
-        Ok(Queued { msg: EMAIL_QUEUED.into(), id })
+        let aviso = unconfigured(cx, emp, Channel::Email, &self.0).await?;
+        Ok(Queued { msg: EMAIL_QUEUED.into(), id, aviso })
     }
 }
 
@@ -706,6 +815,7 @@ impl Operation for Messages {
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(rename = "MessageIdIn")]
 pub struct IdIn {
     /// A message's id, or `conexao`.
     pub id: String,

@@ -1,8 +1,10 @@
 //! Register descriptors of messaging: the queue (`whatsapp`, with the send,
 //! list, status, pairing, resend and e-mail calls) and the providers' settings
 //! (`whatsappconfig`, `emailconfig`).
+//! The bell's notifications (`notificacoes`: the caller's list, marking them read).
 
 pub mod messages;
+pub mod notifications;
 pub mod settings;
 
 use std::sync::Arc;
@@ -20,6 +22,7 @@ pub fn registry() -> Result<Registry, String> {
 pub fn registry_with(deps: Arc<Deps>) -> Result<Registry, String> {
     Registry::new(vec![
         messages::whatsapp(deps.clone()),
+        notifications::notificacoes(),
         settings::whatsappconfig(deps.clone()),
         settings::emailconfig(deps),
     ])

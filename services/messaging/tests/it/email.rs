@@ -67,14 +67,14 @@ controller.stop()
 
 /// An aiosmtpd server on a free port, writing into its own folder; stopped
 /// (and its folder removed) when dropped.
-struct Smtpd {
-    port: u16,
+pub struct Smtpd {
+    pub port: u16,
     dir: PathBuf,
     child: Child,
 }
 
 impl Smtpd {
-    fn start() -> Smtpd {
+    pub fn start() -> Smtpd {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("free port")
@@ -99,7 +99,7 @@ impl Smtpd {
         Smtpd { port, dir, child }
     }
 
-    fn messages(&self) -> Vec<(Value, Vec<u8>)> {
+    pub fn messages(&self) -> Vec<(Value, Vec<u8>)> {
         let mut names: Vec<PathBuf> = std::fs::read_dir(&self.dir)
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
             .unwrap_or_default();

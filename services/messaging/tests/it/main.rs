@@ -1,10 +1,14 @@
 //! Integration tests of messaging against the real PostgreSQL: the queue and its
 //! calls, the worker against fake providers over HTTP, the webhooks, e-mail
-//! against a real SMTP server (Python's aiosmtpd), and tenancy.
+//! against a real SMTP server (Python's aiosmtpd), the documents asked of their
+//! owners (a stand-in `ResourceService`, `owners`), and tenancy.
 
 mod calls;
+mod documents;
 mod email;
 mod load;
+mod notifications;
+mod owners;
 mod registers;
 mod send;
 mod tenancy;

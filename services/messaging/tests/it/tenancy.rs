@@ -156,8 +156,8 @@ async fn every_tenant_table_has_forced_row_level_security() {
         assert!(rls && forced, "{table}: row-level security forced");
     }
     assert_eq!(
-        tenant, 6,
-        "mensagens, anexos, status_pendentes, the two settings, id_counters"
+        tenant, 8,
+        "mensagens, anexos, status_pendentes, the two settings, id_counters, notificacoes and notificacoes_lidas"
     );
     let content: Vec<String> = sqlx::query_scalar(
         "SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'messaging' AND table_name IN ('fila', 'ritmo', 'rotas')",

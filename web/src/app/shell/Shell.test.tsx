@@ -1,10 +1,13 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ApolloLink } from '@apollo/client';
+import { MockLink, MockSubscriptionLink, type MockedResponse } from '@apollo/client/testing';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MeDocument, ServerVersionDocument } from '../../features/auth/documents';
 import { MenuDocument } from '../../features/menu/documents';
 import { NotificationsDocument } from '../../features/notifications/documents';
 import { usePageMeta } from '../../lib/pageMeta';
+import { ResourceActionDocument } from '../../lib/resources/documents';
 import { notify } from '../../lib/toast';
 import { installZoomGuard } from '../../lib/zoomGuard';
 import { renderWith, sessionData, signIn } from '../../test/utils';
@@ -30,36 +33,79 @@ const typedSession = (serverVersion: string) => {
   };
 };
 
+/** The bell's calls of services/messaging: its history (none) and marking it read. */
+const bellCalls: MockedResponse[] = [
+  {
+    request: {
+      query: ResourceActionDocument,
+      variables: { name: 'notificacoes', action: 'listar', params: { emp: 1 } },
+    },
+    result: { data: { resourceAction: { dados: [], naoLidas: 0 } } },
+  },
+  {
+    request: {
+      query: ResourceActionDocument,
+      variables: { name: 'notificacoes', action: 'lidas', params: { emp: 1 } },
+    },
+    result: { data: { resourceAction: { code: 200, msg: 'Notificações marcadas como lidas.' } } },
+  },
+];
+
+/** The session's queries, the server answering `versions` to its version query in turn. */
+const sessionMocks = (versions: string[]): MockedResponse[] => [
+  { request: { query: MeDocument }, result: { data: { me: typedSession(versions[0]) } } },
+  ...versions.map((serverVersion) => ({
+    request: { query: ServerVersionDocument },
+    result: { data: { serverVersion } },
+  })),
+  { request: { query: MenuDocument }, result: { data: { menu: [] } } },
+  ...bellCalls,
+];
+
+const shellRoutes = (
+  <Routes>
+    <Route element={<Shell />}>
+      <Route path="/clientes" element={<Page />} />
+    </Route>
+  </Routes>
+);
+
 function renderShell(serverVersion: string) {
   signIn();
-  return renderWith(
-    <Routes>
-      <Route element={<Shell />}>
-        <Route path="/clientes" element={<Page />} />
-      </Route>
-    </Routes>,
-    {
-      route: '/clientes',
-      mocks: [
-        { request: { query: MeDocument }, result: { data: { me: typedSession(serverVersion) } } },
-        { request: { query: ServerVersionDocument }, result: { data: { serverVersion } } },
-        { request: { query: MenuDocument }, result: { data: { menu: [] } } },
-        {
-          request: { query: NotificationsDocument },
-          result: {
-            data: {
-              notifications: {
-                __typename: 'Notification',
-                id: 'n1',
-                message: 'Processando leads 40%',
-                createdAt: '2026-11-21',
-              },
+  return renderWith(shellRoutes, {
+    route: '/clientes',
+    mocks: [
+      ...sessionMocks([serverVersion]),
+      {
+        request: { query: NotificationsDocument },
+        result: {
+          data: {
+            notifications: {
+              __typename: 'Notification',
+              id: 'n1',
+              message: 'Processando leads 40%',
+              createdAt: '2026-11-21',
+              kind: 'leads',
+              link: null,
             },
           },
         },
-      ],
-    },
+      },
+    ],
+  });
+}
+
+/** The shell with the subscription pushed by the test (`live`); `versions` as above. */
+function renderLiveShell(versions: string[]) {
+  signIn({ serverVersion: versions[0] });
+  const live = new MockSubscriptionLink();
+  const link = ApolloLink.split(
+    (op) => op.operationName === 'Notifications',
+    live,
+    new MockLink(sessionMocks(versions)),
   );
+  renderWith(shellRoutes, { route: '/clientes', link });
+  return live;
 }
 
 describe('Shell', () => {
@@ -89,6 +135,36 @@ describe('Shell', () => {
     expect(await screen.findByText('Nova versão disponível atualize o sistema!')).toBeInTheDocument();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(localStorage.getItem('versaoAvisada')).toBe('4.0.3 Beta');
+  });
+
+  it('shows the banner at once when the server announces a new version', async () => {
+    const warn = vi.spyOn(notify, 'warning');
+    // The version the shell read when it mounted, then the one deployed meanwhile.
+    const live = renderLiveShell(['4.0.2', '4.0.3 Beta']);
+    expect(await screen.findByRole('heading', { name: 'Clientes' })).toBeInTheDocument();
+    await waitFor(() => expect(live.operation?.operationName).toBe('Notifications'));
+    expect(screen.queryByText('Nova versão disponível atualize o sistema!')).not.toBeInTheDocument();
+    await act(async () => {
+      live.simulateResult({
+        result: {
+          data: {
+            notifications: {
+              __typename: 'Notification',
+              id: '77',
+              message: 'Nova versão disponível atualize o sistema!',
+              createdAt: '2026-11-22T10:00:00.000Z',
+              kind: 'versao',
+              link: null,
+            },
+          },
+        },
+      });
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    // Without waiting for the 5-minute poll.
+    expect(await screen.findByRole('status')).toHaveTextContent('Nova versão disponível atualize o sistema!');
+    expect(screen.getByTestId('notification-count')).toHaveTextContent('1');
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 
   it('collapses the side menu', async () => {

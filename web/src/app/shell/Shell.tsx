@@ -20,7 +20,7 @@ export default function Shell() {
   const mobile = useIsMobile();
   const navigate = useNavigate();
   const meta = useCurrentPageMeta();
-  const { updateAvailable } = useSessionRefresh();
+  const { updateAvailable, checkVersion } = useSessionRefresh();
   const [collapsed, setCollapsed] = useState(false);
   const [drawer, setDrawer] = useState(false);
   if (!session) return null;
@@ -74,7 +74,7 @@ export default function Shell() {
           <h1 className="min-w-0 truncate text-base font-medium">{meta.title}</h1>
           <FavoriteStar />
           <div className="flex-1" />
-          <NotificationBell />
+          <NotificationBell onVersion={checkVersion} />
           <UserMenu />
         </header>
         {updateAvailable && (

@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { MeDocument, ServerVersionDocument } from '../../features/auth/documents';
 import { MSG } from '../../lib/messages';
 import { saveSession, setServerVersion, useSession } from '../../lib/session';
@@ -12,13 +12,19 @@ const WARNED_KEY = 'versaoAvisada';
 
 /**
  * Keeps the stored session in step with the server (programs, privileges) and tells whether
- * a newer client is available, warning once per announced version.
+ * a newer client is available, warning once per announced version. `checkVersion` asks the
+ * server's version at once (a new version was announced: the banner shows without waiting
+ * for the next poll).
  */
-export function useSessionRefresh(): { updateAvailable: boolean } {
+export function useSessionRefresh(): { updateAvailable: boolean; checkVersion: () => void } {
   const session = useSession();
   const me = useQuery(MeDocument, { skip: !session, fetchPolicy: 'network-only' });
   const version = useQuery(ServerVersionDocument, { skip: !session, pollInterval: VERSION_POLL_MS });
   const lastMe = useRef<unknown>(null);
+  const { refetch: refetchVersion } = version;
+  const checkVersion = useCallback(() => {
+    refetchVersion().catch(() => undefined);
+  }, [refetchVersion]);
 
   useEffect(() => {
     const data = me.data?.me;
@@ -41,5 +47,5 @@ export function useSessionRefresh(): { updateAvailable: boolean } {
     notify.warning(MSG.newVersion);
   }, [updateAvailable, serverVersion]);
 
-  return { updateAvailable };
+  return { updateAvailable, checkVersion };
 }

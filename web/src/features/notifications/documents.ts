@@ -6,6 +6,8 @@ export const NotificationsDocument = graphql(`
       id
       message
       createdAt
+      kind
+      link
     }
   }
 `);
