@@ -80,25 +80,18 @@ pub struct NewMessage {
 
 /// The next message id of the company (the engine's per-company counter, so the
 /// register and the calls number alike).
-async fn next_id(tx: &mut Tx, client: i64, emp: i64) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO messaging.id_counters (client_id, emp_id, resource, last_id)
-         VALUES ($1, $2, 'mensagens',
-                 (SELECT coalesce(max(mens_id), 0) + 1 FROM messaging.mensagens
-                  WHERE client_id = $1 AND mens_emp_id = $2))
-         ON CONFLICT (client_id, emp_id, resource) DO UPDATE
-         SET last_id = greatest(messaging.id_counters.last_id + 1, EXCLUDED.last_id)
-         RETURNING last_id",
+/// A new message's id (a sequence: no lock held until the caller commits).
+async fn next_id(tx: &mut Tx) -> Result<i64> {
+    Ok(
+        sqlx::query_scalar("SELECT nextval('messaging.mensagens_id_seq')")
+            .fetch_one(&mut **tx)
+            .await?,
     )
-    .bind(client)
-    .bind(emp)
-    .fetch_one(&mut **tx)
-    .await?)
 }
 
 /// Queues a message in the caller's transaction: it is sent once that commits.
 pub async fn enqueue(tx: &mut Tx, client: i64, emp: i64, m: &NewMessage) -> Result<i64> {
-    let id = next_id(tx, client, emp).await?;
+    let id = next_id(tx).await?;
     let (template, language, parameters) = match &m.template {
         Some(t) => (
             Some(t.name.clone()),
@@ -161,7 +154,7 @@ pub async fn dispatch(tx: &mut Tx, k: Key, channel: Channel, at: DateTime<Utc>) 
     sqlx::query(
         "INSERT INTO messaging.fila (client_id, emp_id, mens_id, canal, due_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (client_id, emp_id, mens_id)
-         DO UPDATE SET due_at = EXCLUDED.due_at, lease_until = NULL, lease_owner = NULL",
+         DO UPDATE SET due_at = EXCLUDED.due_at, lease_until = NULL, lease_owner = NULL, vez = NULL",
     )
     .bind(k.client)
     .bind(k.emp)
@@ -513,30 +506,70 @@ pub async fn report(
     Ok(true)
 }
 
-/// Takes one send of the company's per-minute allowance; `false` when this
-/// minute's is used up.
-pub async fn take_slot(tx: &mut Tx, client: i64, emp: i64, per_minute: i32) -> Result<bool> {
-    let n: Option<i32> = sqlx::query_scalar(
-        "INSERT INTO messaging.ritmo (client_id, emp_id, minuto, enviados)
-         VALUES ($1, $2, date_trunc('minute', clock_timestamp()), 1)
-         ON CONFLICT (client_id, emp_id, minuto)
-         DO UPDATE SET enviados = messaging.ritmo.enviados + 1 WHERE messaging.ritmo.enviados < $3
-         RETURNING enviados",
-    )
-    .bind(client)
-    .bind(emp)
-    .bind(per_minute)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(n.is_some())
+/// When a message may go out under its company's pace of `per_minute` sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Its slot is now.
+    Now,
+    /// Its slot is then: it waits (due again at that instant, the slot kept).
+    At(DateTime<Utc>),
 }
 
-/// Forgets the allowances of minutes long gone.
-pub async fn prune_slots(db: &Db) -> Result<u64> {
-    Ok(
-        sqlx::query("DELETE FROM messaging.ritmo WHERE minuto < now() - interval '1 hour'")
-            .execute(&db.pool)
-            .await?
-            .rows_affected(),
+/// A slot this close ahead is taken as now (the poll would only add to it).
+const SLOT_SLACK_MS: i64 = 50;
+
+/// Takes the message's slot in its company's pace: the slot it was given
+/// before, else the next free one, 60/`per_minute` seconds after the last
+/// (`compasso`). A slot is used once: a retry takes a new one.
+pub async fn pace(tx: &mut Tx, k: Key, per_minute: i32) -> Result<Pace> {
+    let slack = chrono::Duration::milliseconds(SLOT_SLACK_MS);
+    let (held, now): (Option<DateTime<Utc>>, DateTime<Utc>) = sqlx::query_as(
+        "SELECT vez, clock_timestamp() FROM messaging.fila
+         WHERE client_id = $1 AND emp_id = $2 AND mens_id = $3",
     )
+    .bind(k.client)
+    .bind(k.emp)
+    .bind(k.id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .unwrap_or((None, Utc::now()));
+    if let Some(slot) = held {
+        if slot > now + slack {
+            return Ok(Pace::At(slot));
+        }
+        hold(tx, k, None).await?;
+        return Ok(Pace::Now);
+    }
+    let every = 60.0 / f64::from(per_minute.max(1));
+    let (slot, now): (DateTime<Utc>, DateTime<Utc>) = sqlx::query_as(
+        "INSERT INTO messaging.compasso (client_id, emp_id, proximo)
+         VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3))
+         ON CONFLICT (client_id, emp_id) DO UPDATE
+         SET proximo = greatest(messaging.compasso.proximo, clock_timestamp()) + make_interval(secs => $3)
+         RETURNING proximo - make_interval(secs => $3), clock_timestamp()",
+    )
+    .bind(k.client)
+    .bind(k.emp)
+    .bind(every)
+    .fetch_one(&mut **tx)
+    .await?;
+    if slot <= now + slack {
+        return Ok(Pace::Now);
+    }
+    hold(tx, k, Some(slot)).await?;
+    Ok(Pace::At(slot))
+}
+
+/// Keeps (or gives up) the message's slot.
+async fn hold(tx: &mut Tx, k: Key, slot: Option<DateTime<Utc>>) -> Result<()> {
+    sqlx::query(
+        "UPDATE messaging.fila SET vez = $4 WHERE client_id = $1 AND emp_id = $2 AND mens_id = $3",
+    )
+    .bind(k.client)
+    .bind(k.emp)
+    .bind(k.id)
+    .bind(slot)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

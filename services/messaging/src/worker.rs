@@ -156,16 +156,9 @@ impl Worker {
     /// Runs until `shutdown` stops the role: rounds back to back while there is
     /// work, else waits for the poll interval or a wake-up.
     pub async fn run(self, shutdown: Shutdown) {
-        let mut rounds: u64 = 0;
         loop {
             if shutdown.is_stopping() {
                 return;
-            }
-            rounds += 1;
-            if rounds.is_multiple_of(600) {
-                if let Err(e) = queue::prune_slots(&self.db).await {
-                    tracing::warn!(error = %e, "messaging: rate counters not pruned");
-                }
             }
             let claimed = match self.round(&shutdown).await {
                 Ok(n) => n,
@@ -268,12 +261,8 @@ impl Worker {
                     return Ok(None);
                 }
                 if let Some(limit) = cfg.per_minute {
-                    if !queue::take_slot(&mut tx, k.client, k.emp, limit).await? {
-                        let next_minute = now
-                            .duration_trunc(chrono::Duration::minutes(1))
-                            .unwrap_or(now)
-                            + chrono::Duration::minutes(1);
-                        queue::reschedule(&mut tx, k, next_minute).await?;
+                    if let queue::Pace::At(slot) = queue::pace(&mut tx, k, limit).await? {
+                        queue::reschedule(&mut tx, k, slot).await?;
                         tx.commit().await?;
                         return Ok(None);
                     }

@@ -146,7 +146,7 @@ async fn every_tenant_table_has_forced_row_level_security() {
     .expect("tables");
     // The dispatch, rate and route tables hold ids and times only, like the
     // platform's outbox and inbox.
-    let infrastructure = ["fila", "ritmo", "rotas", "outbox", "inbox"];
+    let infrastructure = ["fila", "compasso", "rotas", "outbox", "inbox"];
     let mut tenant = 0;
     for (table, rls, forced) in rows {
         if infrastructure.contains(&table.as_str()) {
@@ -160,7 +160,7 @@ async fn every_tenant_table_has_forced_row_level_security() {
         "mensagens, anexos, status_pendentes, the two settings, id_counters, notificacoes and notificacoes_lidas"
     );
     let content: Vec<String> = sqlx::query_scalar(
-        "SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'messaging' AND table_name IN ('fila', 'ritmo', 'rotas')",
+        "SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'messaging' AND table_name IN ('fila', 'compasso', 'rotas')",
     )
     .fetch_all(&db.pool)
     .await

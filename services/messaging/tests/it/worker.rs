@@ -443,21 +443,12 @@ async fn outside_sending_hours_only_messages_asked_for_now_go() {
 }
 
 #[tokio::test]
-async fn the_rate_per_minute_is_kept() {
+async fn sends_keep_the_companys_pace_evenly_and_each_slot_serves_once() {
     let db = db().await;
     let deps = deps();
     let c = client();
     let fake = Fake::start().await.expect("fake");
-    // Not at the end of a minute: the five sends must fall in one.
-    while Utc::now()
-        .format("%S")
-        .to_string()
-        .parse::<u32>()
-        .unwrap_or(0)
-        > 50
-    {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
+    // 3 a minute: one send every 20 s, whatever the clock's minute.
     configure(
         &db,
         &deps,
@@ -473,19 +464,62 @@ async fn the_rate_per_minute_is_kept() {
             .expect("queued");
     }
     let w = worker(&db, &deps, test_config(c));
-    w.round(&erp_platform::shutdown::Shutdown::new())
-        .await
-        .expect("round");
-    assert_eq!(fake.sends().len(), 3);
-    let (waiting, next_minute): (i64, bool) = sqlx::query_as(
-        "SELECT count(*), bool_and(due_at = date_trunc('minute', now()) + interval '1 minute' OR due_at > now())
-         FROM messaging.fila WHERE client_id = $1",
+    let stop = erp_platform::shutdown::Shutdown::new();
+    w.round(&stop).await.expect("round");
+    assert_eq!(fake.sends().len(), 1, "one slot now");
+    // The other four hold the next slots, 20 s apart, and are due then.
+    let waits: Vec<f64> = sqlx::query_scalar(
+        "SELECT extract(epoch FROM vez - now())::float8 FROM messaging.fila
+         WHERE client_id = $1 AND vez = due_at ORDER BY vez",
+    )
+    .bind(c)
+    .fetch_all(&db.pool)
+    .await
+    .expect("fila");
+    assert_eq!(waits.len(), 4, "{waits:?}");
+    for (i, w) in waits.iter().enumerate() {
+        let expected = 20.0 * (i as f64 + 1.0);
+        assert!(
+            (w - expected).abs() < 2.0,
+            "slot {i}: {w} s, not {expected}: {waits:?}"
+        );
+    }
+    // Another round before any slot: nothing goes out, nothing takes a new slot.
+    w.round(&stop).await.expect("round");
+    assert_eq!(fake.sends().len(), 1);
+    let last: f64 = sqlx::query_scalar(
+        "SELECT extract(epoch FROM proximo - now())::float8 FROM messaging.compasso WHERE client_id = $1",
     )
     .bind(c)
     .fetch_one(&db.pool)
     .await
-    .expect("fila");
-    assert_eq!((waiting, next_minute), (2, true));
+    .expect("compasso");
+    assert!(
+        (last - 100.0).abs() < 2.0,
+        "the next free slot is after the fourth: {last}"
+    );
+    // The first waiting slot arrives (moved to now rather than waited for): that
+    // message goes out on it, without taking another.
+    sqlx::query(
+        "UPDATE messaging.fila SET vez = now(), due_at = now()
+         WHERE client_id = $1 AND vez = (SELECT min(vez) FROM messaging.fila WHERE client_id = $1)",
+    )
+    .bind(c)
+    .execute(&db.pool)
+    .await
+    .expect("slot now");
+    w.round(&stop).await.expect("round");
+    assert_eq!(fake.sends().len(), 2);
+    let (waiting, after): (i64, f64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM messaging.fila WHERE client_id = $1),
+                (SELECT extract(epoch FROM proximo - now())::float8 FROM messaging.compasso WHERE client_id = $1)",
+    )
+    .bind(c)
+    .fetch_one(&db.pool)
+    .await
+    .expect("left");
+    assert_eq!(waiting, 3);
+    assert!((after - 100.0).abs() < 2.0, "no slot taken: {after}");
 }
 
 #[tokio::test]

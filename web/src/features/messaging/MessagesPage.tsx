@@ -217,7 +217,7 @@ export default function MessagesPage({ meta, metas }: Props) {
           <table aria-label="Mensagens" className="min-w-full text-sm">
             <thead>
               <tr>
-                {['Data/hora', 'Canal', 'Destinatário', 'Mensagem', 'Anexo', 'Situação', 'Enviada em'].map((h) => (
+                {['Data/hora', 'Situação', 'Canal', 'Destinatário', 'Mensagem', 'Anexo', 'Enviada em'].map((h) => (
                   <th key={h} scope="col" className={th}>
                     {h}
                   </th>
@@ -238,15 +238,6 @@ export default function MessagesPage({ meta, metas }: Props) {
                 messages.map((m, i) => (
                   <tr key={m.id} className={i % 2 ? 'bg-slate-50' : 'bg-white'}>
                     <td className={`${td} whitespace-nowrap`}>{m.at ? formatTimestamp(m.at) : ''}</td>
-                    <td className={td}>{CHANNEL_TEXT[m.channel as keyof typeof CHANNEL_TEXT] ?? m.channel}</td>
-                    <td className={`${td} whitespace-nowrap`}>{recipientText(m.channel, m.to)}</td>
-                    <td className={`${td} max-w-md`}>
-                      {m.subject && <span className="block font-medium">{m.subject}</span>}
-                      <span className="line-clamp-2 whitespace-pre-line break-words" title={m.text}>
-                        {m.text}
-                      </span>
-                    </td>
-                    <td className={td}>{m.attachment ?? ''}</td>
                     <td className={td}>
                       <span
                         data-testid={`mensagem-situacao-${m.id}`}
@@ -263,6 +254,15 @@ export default function MessagesPage({ meta, metas }: Props) {
                         </span>
                       )}
                     </td>
+                    <td className={td}>{CHANNEL_TEXT[m.channel as keyof typeof CHANNEL_TEXT] ?? m.channel}</td>
+                    <td className={`${td} max-w-[16rem] break-words`}>{recipientText(m.channel, m.to)}</td>
+                    <td className={`${td} min-w-[12rem] max-w-xs`}>
+                      {m.subject && <span className="block font-medium">{m.subject}</span>}
+                      <span className="line-clamp-2 whitespace-pre-line break-words" title={m.text}>
+                        {m.text}
+                      </span>
+                    </td>
+                    <td className={`${td} max-w-[10rem] break-words`}>{m.attachment ?? ''}</td>
                     <td className={`${td} whitespace-nowrap`}>{m.sentAt ? formatTimestamp(m.sentAt) : ''}</td>
                     <td className={`${td} whitespace-nowrap text-right`}>
                       {m.status === FAILED && perms.canUpdate && (
