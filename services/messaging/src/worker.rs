@@ -24,7 +24,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DurationRound, Utc};
+use chrono::Utc;
 use erp_platform::crypto::Sealer;
 use erp_platform::db::Db;
 use erp_platform::shutdown::Shutdown;
