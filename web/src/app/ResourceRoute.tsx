@@ -20,6 +20,7 @@ const MovementTools = lazy(() => import('../features/finance/BankTools').then((m
 const ReconciliationPage = lazy(() => import('../features/finance/ReconciliationPage'));
 const DailyCashPage = lazy(() => import('../features/finance/DailyCashPage'));
 const DominioPage = lazy(() => import('../features/finance/DominioPage'));
+const DocumentSend = lazy(() => import('../features/documents/DocumentSend'));
 const OrderNfePanel = lazy(() => import('../features/fiscal/OrderNfePanel'));
 const FiscalServicesTab = lazy(() => import('../features/fiscal/FiscalServicesTab'));
 const ManifestTools = lazy(() => import('../features/fiscal/ManifestTools'));
@@ -74,11 +75,14 @@ const LIST_SCREENS: Record<string, RegisterScreen> = {
  * What a saved document's screen shows beside its buttons, by register name: calls the metadata
  * cannot declare as the document's buttons. A purchase updates its products' costs and prices
  * (a call of its line register); an NF-e of the manifest becomes a purchase ('Gerar Compra':
- * calls of two registers).
+ * calls of two registers); a quote and a billing order go to the customer by e-mail or WhatsApp
+ * (the server produces the file).
  */
 const DOCUMENT_TOOLS: Record<string, DocumentTool> = {
   compra: PurchasePriceUpdate,
   manifestonfe: ManifestPurchase,
+  orcamento: DocumentSend,
+  pedido: DocumentSend,
 };
 
 /**

@@ -3,6 +3,8 @@ import {
   apiDateTime,
   connectionOf,
   contactsOf,
+  documentFields,
+  documentText,
   messageKind,
   messageOf,
   queuedOf,
@@ -77,5 +79,49 @@ describe('messaging', () => {
       'data:image/png;base64,AAA',
     );
     expect(connectionOf({ state: 'open' })).toMatchObject({ msg: 'Conectado.', qrcode: null });
+  });
+
+  it('sends each kind of document as the server takes it: MENS_DOC_TIPO, MENS_DOC_ID and MENS_DOC_REF (JSON)', () => {
+    expect(documentFields(null)).toEqual({});
+    expect(documentFields({ kind: 'boleto', id: 31, label: 'Boleto' })).toEqual({
+      MENS_DOC_TIPO: 'boleto',
+      MENS_DOC_ID: 31,
+    });
+    expect(documentFields({ kind: 'orcamento', id: 5, label: 'Orçamento nº 5' })).toEqual({
+      MENS_DOC_TIPO: 'orcamento',
+      MENS_DOC_ID: 5,
+    });
+    expect(documentFields({ kind: 'pedido', id: 9, label: 'Pedido nº 9/1', ref: { PEDF_SERIE: '1' } })).toEqual({
+      MENS_DOC_TIPO: 'pedido',
+      MENS_DOC_ID: 9,
+      MENS_DOC_REF: '{"PEDF_SERIE":"1"}',
+    });
+    // A report has no id: its name, format and filters are its reference.
+    expect(
+      documentFields({
+        kind: 'relatorio',
+        label: 'Relatório de Vendas',
+        ref: { relatorio: 'vendas', FORMATO: 'pdf', DATA_INI: '2026-11-01', DATA_FIM: '2026-11-30', CLI_ID: null },
+      }),
+    ).toEqual({
+      MENS_DOC_TIPO: 'relatorio',
+      MENS_DOC_REF:
+        '{"relatorio":"vendas","FORMATO":"pdf","DATA_INI":"2026-11-01","DATA_FIM":"2026-11-30","CLI_ID":null}',
+    });
+    expect(messageKind(null, { kind: 'relatorio', label: 'Relatório' })).toBe('D');
+  });
+
+  it('names the new documents in the queue: a report by its name and format, an order with its series', () => {
+    expect(documentText('orcamento', 5)).toBe('Orçamento nº 5');
+    expect(documentText('pedido', 9)).toBe('Pedido nº 9');
+    expect(documentText('pedido', 9, '{"PEDF_SERIE":"1"}')).toBe('Pedido nº 9/1');
+    expect(documentText('relatorio', null)).toBe('Relatório');
+    expect(documentText('relatorio', null, '{"relatorio":"vendas","FORMATO":"pdf"}')).toBe('Relatório vendas (PDF)');
+    expect(documentText('relatorio', null, { relatorio: 'vendas', FORMATO: 'xlsx' })).toBe('Relatório vendas (Excel)');
+    expect(documentText('relatorio', null, 'não é JSON')).toBe('Relatório');
+    expect(
+      messageOf({ MENS_ID: 1, MENS_DOC_TIPO: 'pedido', MENS_DOC_ID: 9, MENS_DOC_REF: '{"PEDF_SERIE":"2"}' })
+        ?.attachment,
+    ).toBe('Pedido nº 9/2');
   });
 });

@@ -3,7 +3,8 @@
 //
 // - POST /whatsapp/send: one message to one number (a dialog with several numbers sends one
 //   request per number, spec §7.1), text, one file, or a document the server produces itself
-//   (MENS_DOC_TIPO + MENS_DOC_ID). POST /email/send: recipients, subject, body, files.
+//   (MENS_DOC_TIPO + MENS_DOC_ID; MENS_DOC_REF, JSON: a report's name, format and filters, an
+//   order's series). POST /email/send: recipients, subject, body, files.
 //   Both answer `{msg, MENS_ID}` once the message is in the queue; the worker sends it later.
 // - GET /whatsapp/messages: the queue, filtered and paged (`{dados, count}`; 204: none).
 // - GET /whatsapp/status/conexao, POST /whatsapp/auth: the company's number at its provider
@@ -27,7 +28,11 @@ export const WEB_PROGRAM = 'BSWEB';
 
 // ------------------------------------------------------------------------- documents
 
-/** The documents the server produces and attaches itself (MENS_DOC_TIPO), each by its id. */
+/**
+ * The documents the server produces and attaches itself (MENS_DOC_TIPO): it asks the document's
+ * owner for the file, by the document's id (MENS_DOC_ID) and, for some, more that names it
+ * (MENS_DOC_REF, a JSON object).
+ */
 export const DOCUMENT_KINDS = {
   /** A receivable's bank slip (its title's id, CRCB_ID). */
   boleto: 'Boleto',
@@ -35,22 +40,63 @@ export const DOCUMENT_KINDS = {
   recibo: 'Recibo',
   /** An NF-e's DANFE and XML (its PEXM_ID). */
   nfe: 'NF-e',
+  /** A report, no id: its name, format and filters in MENS_DOC_REF ({relatorio, FORMATO, DATA_INI...}). */
+  relatorio: 'Relatório',
+  /** A quote (its ORCA_ID). */
+  orcamento: 'Orçamento',
+  /** A billing order (its PEDF_ID; its series in MENS_DOC_REF, {PEDF_SERIE}). */
+  pedido: 'Pedido',
 } as const;
 export type DocumentKind = keyof typeof DOCUMENT_KINDS;
 
+/** What names a document besides its id, sent as MENS_DOC_REF (JSON). */
+export type DocumentFacts = Record<string, unknown>;
+
 /** A document a screen asks to send: the server produces the file, the dialog names it. */
-export interface DocumentRef {
-  kind: DocumentKind;
-  id: number;
+export type DocumentRef = {
   /** What the dialog shows ('Boleto do Título 31'). */
   label: string;
+  ref?: DocumentFacts;
+} & (
+  | { kind: Exclude<DocumentKind, 'relatorio'>; id: number }
+  /** A report has no id: `ref` names it. */
+  | { kind: 'relatorio'; id?: number }
+);
+
+/** MENS_DOC_REF as the queue may list it: a JSON object, else nothing. */
+function factsOf(ref: unknown): DocumentFacts | null {
+  if (ref && typeof ref === 'object' && !Array.isArray(ref)) return ref as DocumentFacts;
+  if (typeof ref !== 'string' || !ref.trim()) return null;
+  try {
+    const parsed: unknown = JSON.parse(ref);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as DocumentFacts) : null;
+  } catch {
+    return null;
+  }
 }
 
-/** A message's document as the queue lists it ('Boleto nº 31'); unknown kinds as they are. */
-export function documentText(kind: unknown, id: unknown): string | null {
+const fact = (facts: DocumentFacts | null, name: string) => {
+  const v = facts?.[name];
+  return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
+};
+
+/**
+ * A message's document as the queue lists it ('Boleto nº 31', 'Pedido nº 12/1', 'Relatório
+ * vendas (PDF)'); unknown kinds as they are. `ref` is its MENS_DOC_REF, when the queue gives it.
+ */
+export function documentText(kind: unknown, id: unknown, ref?: unknown): string | null {
   if (typeof kind !== 'string' || !kind) return null;
   const name = Object.hasOwn(DOCUMENT_KINDS, kind) ? DOCUMENT_KINDS[kind as DocumentKind] : kind;
-  return id == null || id === '' ? name : `${name} nº ${String(id)}`;
+  const facts = factsOf(ref);
+  if (kind === 'relatorio') {
+    const report = fact(facts, 'relatorio');
+    const format = fact(facts, 'FORMATO').toUpperCase();
+    const shown = report ? `${name} ${report}` : name;
+    return format ? `${shown} (${format === 'XLSX' ? 'Excel' : format})` : shown;
+  }
+  if (id == null || id === '') return name;
+  const serie = kind === 'pedido' ? fact(facts, 'PEDF_SERIE') : '';
+  return `${name} nº ${String(id)}${serie ? `/${serie}` : ''}`;
 }
 
 // ------------------------------------------------------------------------------ sending
@@ -94,8 +140,15 @@ function origin() {
   };
 }
 
-const documentFields = (doc: DocumentRef | null | undefined) =>
-  doc ? { MENS_DOC_TIPO: doc.kind, MENS_DOC_ID: doc.id } : {};
+/** MENS_DOC_TIPO, MENS_DOC_ID (none for a report) and MENS_DOC_REF (JSON) of a document. */
+export function documentFields(doc: DocumentRef | null | undefined): Record<string, string | number> {
+  if (!doc) return {};
+  return {
+    MENS_DOC_TIPO: doc.kind,
+    ...(doc.id != null ? { MENS_DOC_ID: doc.id } : {}),
+    ...(doc.ref ? { MENS_DOC_REF: JSON.stringify(doc.ref) } : {}),
+  };
+}
 
 /** MENS_TIPO: a document (produced or attached), an image, or text alone. */
 export function messageKind(file: File | null | undefined, doc: DocumentRef | null | undefined): 'T' | 'I' | 'D' {
@@ -254,6 +307,7 @@ export function messageOf(row: unknown): QueuedMessage | null {
     | 'MENS_ANEXO_NOME'
     | 'MENS_DOC_TIPO'
     | 'MENS_DOC_ID'
+    | 'MENS_DOC_REF'
     | 'MENS_PROGRAMA'
     | 'MENS_DTA_ENVIO'
   >(row);
@@ -273,7 +327,7 @@ export function messageOf(row: unknown): QueuedMessage | null {
       (Object.hasOwn(STATUS_TEXT, status) ? STATUS_TEXT[status as MessageStatus] : status),
     error: text(r.MENS_ERRO),
     attempts: Number(r.MENS_TENTATIVAS ?? 0) || 0,
-    attachment: documentText(r.MENS_DOC_TIPO, r.MENS_DOC_ID) ?? text(r.MENS_ANEXO_NOME),
+    attachment: documentText(r.MENS_DOC_TIPO, r.MENS_DOC_ID, r.MENS_DOC_REF) ?? text(r.MENS_ANEXO_NOME),
     program: text(r.MENS_PROGRAMA),
     sentAt: text(r.MENS_DTA_ENVIO),
   };

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDialogs } from '../../components/dialogs/DialogHost';
 import { primaryButton, secondaryButton } from '../../components/fields/styles';
 import { FormView, fieldsOf } from '../../components/form/FormView';
 import { useFormState } from '../../components/form/useFormState';
@@ -10,6 +11,7 @@ import { useCompanyId, useOptionLookup, useOptionSearch, useResourceMetas } from
 import { notify } from '../../lib/toast';
 import { filterGroups, initialValues, reportBody } from './filters';
 import { ReportTable } from './ReportTable';
+import { reportDocument, type SentFormat } from './sendReport';
 import type { ReportDefinition, ReportFormat, ReportResult } from './types';
 import { useReportCall } from './useReport';
 
@@ -30,6 +32,12 @@ const RUNNING_TEXT: Record<ReportFormat, string> = {
   xlsx: 'Gerando planilha...',
 };
 
+/** The call whose result the screen shows: its body (the filters applied) and its format. */
+interface Applied {
+  body: Record<string, unknown>;
+  format: ReportFormat;
+}
+
 /** The route name the shell knows the screen by: 'Index…' shows the favourite star. */
 export const reportRouteName = (def: ReportDefinition) =>
   `Index${def.NOME.charAt(0).toUpperCase()}${def.NOME.slice(1)}`;
@@ -38,7 +46,9 @@ export const reportRouteName = (def: ReportDefinition) =>
  * A report the server defines: its filters (the generic form's fields; the period is this month
  * to start with), 'Gerar' (the rows on screen), 'PDF' (shown in the page with its download link)
  * and 'Excel' (the spreadsheet downloaded). A report takes as long as the server needs: a
- * spinner shows meanwhile and the buttons wait.
+ * spinner shows meanwhile and the buttons wait. A result on screen may be sent by e-mail (as the
+ * spreadsheet when that was the last format asked, else as the PDF) or by WhatsApp (the PDF): the
+ * server runs the report again with the filters of that result.
  */
 export default function ReportPage({ def }: { def: ReportDefinition }) {
   usePageMeta(def.TITULO, reportRouteName(def));
@@ -51,6 +61,8 @@ export default function ReportPage({ def }: { def: ReportDefinition }) {
   const [initial] = useState(() => initialValues(def));
   const form = useFormState(fields, initial);
   const [view, setView] = useState<View>({ kind: 'idle' });
+  const [applied, setApplied] = useState<Applied | null>(null);
+  const dialogs = useDialogs();
   const [pdf, showPdf] = useShownFile();
   const call = useReportCall();
   const live = useRef(true);
@@ -67,15 +79,21 @@ export default function ReportPage({ def }: { def: ReportDefinition }) {
     if (running || !form.validateAll()) return;
     const body = reportBody(def, form.values, emp, format);
     setView({ kind: 'running', format });
+    setApplied(null);
     showPdf(null);
     try {
       const answer = await call(def, body, format);
       if (!live.current) return;
       if (answer.format === 'json') {
         const result = answer.result;
-        setView(result && result.dados.length > 0 ? { kind: 'table', result } : { kind: 'empty' });
+        if (!result || result.dados.length === 0) {
+          setView({ kind: 'empty' });
+          return;
+        }
+        setView({ kind: 'table', result });
       } else if (!answer.file) {
         setView({ kind: 'empty' });
+        return;
       } else if (answer.format === 'pdf') {
         showPdf(answer.file);
         setView({ kind: 'pdf' });
@@ -83,6 +101,7 @@ export default function ReportPage({ def }: { def: ReportDefinition }) {
         saveFile(answer.file);
         setView({ kind: 'xlsx', name: answer.file.name });
       }
+      setApplied({ body, format });
     } catch (e) {
       if (!live.current) return;
       const message = errorMessage(e);
@@ -90,6 +109,17 @@ export default function ReportPage({ def }: { def: ReportDefinition }) {
       else notify.error(message);
       setView({ kind: 'error', message });
     }
+  };
+
+  // What is sent: the result on screen, as the format last asked (the rows on screen: the PDF).
+  const sent: SentFormat = applied?.format === 'xlsx' ? 'xlsx' : 'pdf';
+  const sendEmail = () => {
+    if (!applied) return;
+    const document = reportDocument(def, applied.body, sent);
+    dialogs.email({ subject: document.label, document });
+  };
+  const sendWhatsapp = () => {
+    if (applied) dialogs.whatsapp({ document: reportDocument(def, applied.body, 'pdf') });
   };
 
   return (
@@ -127,6 +157,28 @@ export default function ReportPage({ def }: { def: ReportDefinition }) {
           >
             Excel
           </button>
+          {applied && !running && (
+            <>
+              <button
+                type="button"
+                className={secondaryButton}
+                data-testid="relatorio-enviar-email"
+                title={sent === 'xlsx' ? 'Envia a planilha do relatório gerado' : 'Envia o PDF do relatório gerado'}
+                onClick={sendEmail}
+              >
+                Enviar por e-mail
+              </button>
+              <button
+                type="button"
+                className={secondaryButton}
+                data-testid="relatorio-enviar-whatsapp"
+                title="Envia o PDF do relatório gerado"
+                onClick={sendWhatsapp}
+              >
+                Enviar por WhatsApp
+              </button>
+            </>
+          )}
         </div>
       </form>
 

@@ -334,6 +334,127 @@ describe('report call', () => {
   });
 });
 
+describe('sending a report', () => {
+  const SLOW = { timeout: 4000 };
+  const queued = (msg: string) => json({ msg, MENS_ID: 11 });
+  const pdfAnswer = () =>
+    new Response('%PDF-1.7 vendas', {
+      status: 200,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': 'inline; filename="vendas.pdf"' },
+    });
+  /** The period of November 2026 and the required group, as a user fills them. */
+  async function fill(user: ReturnType<typeof userEvent.setup>) {
+    await chooseGroup(user);
+    await user.clear(screen.getByLabelText(/^Data inicial/));
+    await user.type(screen.getByLabelText(/^Data inicial/), '01/11/2026');
+    await user.clear(screen.getByLabelText(/^Data final/));
+    await user.type(screen.getByLabelText(/^Data final/), '30/11/2026');
+  }
+  const formOf = (call: Call) => call[1].body as FormData;
+
+  it('is offered only for a result on screen: not before, not while it runs, not for an empty period', async () => {
+    const user = userEvent.setup();
+    let answer: (r: Response) => void = () => undefined;
+    vi.spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(new Response(null, { status: 204 }))
+      .mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+    renderWith(<ReportPage def={sales} />, { mocks });
+    await chooseGroup(user);
+    expect(screen.queryByTestId('relatorio-enviar-email')).toBeNull();
+    expect(screen.queryByTestId('relatorio-enviar-whatsapp')).toBeNull();
+    await user.click(screen.getByTestId('relatorio-pdf'));
+    expect(await screen.findByTestId('relatorio-vazio')).toBeInTheDocument();
+    expect(screen.queryByTestId('relatorio-enviar-email')).toBeNull();
+    await user.click(screen.getByTestId('relatorio-pdf'));
+    expect(await screen.findByTestId('relatorio-carregando')).toBeInTheDocument();
+    expect(screen.queryByTestId('relatorio-enviar-email')).toBeNull();
+    answer(pdfAnswer());
+    expect(await screen.findByTestId('relatorio-enviar-email')).toHaveTextContent('Enviar por e-mail');
+    expect(screen.getByTestId('relatorio-enviar-whatsapp')).toHaveTextContent('Enviar por WhatsApp');
+  });
+
+  it('sends by e-mail the spreadsheet last asked, with the filters of the result on screen', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        new Response('PK\u0003\u0004', {
+          status: 200,
+          headers: {
+            'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'content-disposition': 'attachment; filename="vendas.xlsx"',
+          },
+        }),
+      )
+      .mockResolvedValueOnce(queued('E-mail agendado com sucesso!'));
+    renderWith(<ReportPage def={sales} />, { mocks });
+    await fill(user);
+    await user.click(screen.getByTestId('relatorio-excel'));
+    await screen.findByText('vendas.xlsx');
+    // A filter changed after the result is not what is sent: the result's are.
+    await user.type(screen.getByLabelText('Observação'), 'depois');
+    await user.click(screen.getByTestId('relatorio-enviar-email'));
+    const email = await screen.findByRole('dialog', { name: 'Enviar e-mail' }, SLOW);
+    const label = 'Relatório de Vendas (01/11/2026 a 30/11/2026)';
+    expect(within(email).getByLabelText('Assunto')).toHaveValue(label);
+    expect(within(email).getByLabelText('Documento anexado')).toHaveTextContent(label);
+    await user.type(within(email).getByLabelText(/^Destinatários \(/), 'diretoria@empresa.com.br;');
+    await user.click(within(email).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    const call = calls(fetchMock)[1];
+    expect(call[0]).toBe('/email/send');
+    const form = formOf(call);
+    expect(form.get('MENS_DOC_TIPO')).toBe('relatorio');
+    expect(form.get('MENS_DOC_ID')).toBeNull();
+    expect(form.get('MENS_DOC_REF')).toBe(
+      JSON.stringify({
+        relatorio: 'vendas',
+        FORMATO: 'xlsx',
+        DATA_INI: '2026-11-01',
+        DATA_FIM: '2026-11-30',
+        GRUP_ID: 3,
+        CLI_ID: null,
+        SITUACAO: 'F',
+        TIPO: 1,
+        VEND_ID: null,
+        OBS: null,
+      }),
+    );
+    expect(form.get('MENS_DESTINATARIO')).toBe('diretoria@empresa.com.br');
+    expect(form.get('MENS_ASSUNTO')).toBe(label);
+    expect(form.get('file')).toBeNull();
+  });
+
+  it('sends by WhatsApp the PDF, whatever was asked last', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json({ dados: [{ PEDI_ID: 1 }], totais: {}, filtros: {} }))
+      .mockResolvedValueOnce(queued('Whatsapp Agendado com sucesso!'));
+    renderWith(<ReportPage def={sales} />, { mocks });
+    await fill(user);
+    await user.click(screen.getByTestId('relatorio-gerar'));
+    await screen.findByTestId('relatorio-tabela');
+    await user.click(screen.getByTestId('relatorio-enviar-whatsapp'));
+    const dialog = await screen.findByRole('dialog', { name: /WhatsApp/ }, SLOW);
+    expect(within(dialog).getByLabelText('Documento anexado')).toHaveTextContent(
+      'Relatório de Vendas (01/11/2026 a 30/11/2026)',
+    );
+    await user.type(within(dialog).getByLabelText(/Número/), '11987654321{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    const call = calls(fetchMock)[1];
+    expect(call[0]).toBe('/whatsapp/send');
+    const form = formOf(call);
+    expect(form.get('MENS_DOC_TIPO')).toBe('relatorio');
+    expect(form.get('MENS_DOC_ID')).toBeNull();
+    expect(JSON.parse(String(form.get('MENS_DOC_REF')))).toMatchObject({ relatorio: 'vendas', FORMATO: 'pdf' });
+    expect(form.get('MENS_DESTINATARIO')).toBe('5511987654321');
+    expect(form.get('MENS_TIPO')).toBe('D');
+  });
+});
+
 describe('report layouts', () => {
   const run = async (def: ReportDefinition, answer: unknown) => {
     const user = userEvent.setup();
