@@ -39,6 +39,7 @@
 
 mod pdf;
 pub mod receipt;
+pub mod sale;
 pub mod slip;
 pub mod table;
 pub mod words;

@@ -10,6 +10,8 @@
 //!   (`crate::credit`; a release is recorded in PEDF_LIBERACAO_*).
 //! - `POST /pedidoduplicar/{id}/{emp}/{serie}/{userId}`: a new open order with the
 //!   same customer and lines (`transitions::Duplicate`).
+//! - `GET /pedido/pdf/{PEDF_ID}/{emp}/{PEDF_SERIE}`: the order's PDF,
+//!   `pedido_{id}_{serie}.pdf` (`printed::OrderPdf`).
 //! - `POST /clientesvendas/{cliId}/{cliEmp}` (+ `/produtos/`, `/servicos/`): the
 //!   customer's invoiced orders and their lines.
 //! - `POST /produtosgradevendas/{emp}` (`{"PROD_ID": 7}`, optional `LOCA_ID`): the
@@ -49,6 +51,7 @@ use serde_json::json;
 use sqlx::postgres::PgRow;
 
 use super::customer::{customer_body, CustomerCopy};
+use super::printed::OrderPdf;
 use super::sales_grid::SalesGrid;
 use super::transitions::{Duplicate, OrderKey};
 use crate::money::money_out;
@@ -116,6 +119,7 @@ fn pedido(peers: Peers) -> Resource {
             "Deseja faturar o pedido {PEDF_ID}? Após faturado, o pedido não poderá ser alterado.",
             "Faturar",
         ))
+        .call("GET", "/pedido/pdf/{PEDF_ID}/{emp}/{PEDF_SERIE}", "pdf", ActionPerm::View, "O PDF do pedido", OrderPdf)
         .call("POST", "/pedidoduplicar/{PEDF_ID}/{emp}/{PEDF_SERIE}/{userId}", "duplicar", ActionPerm::Create, "Duplicar o pedido", Duplicate::<OrderKey>::new())
         .button(Button::new("Duplicar").opens("pedido"))
         .call("POST", "/clientesvendas/{cliId}/{emp}", "clientesvendas", ActionPerm::View, "Vendas faturadas do cliente", CustomerSales::<SoldOrder>::new())

@@ -7,6 +7,7 @@
 //!   each.
 //! - `conversions`: what a quote becomes (billing order, service order, requisition).
 //! - `customer`: the customer's name and city copied onto a document.
+//! - `printed`: one quote's or billing order's PDF (`erp_print::sale`).
 //! - `sales_grid`: a product's size/colour grid as a sale sees it (with stock's
 //!   quantities), a call of the billing order.
 //! - `transitions`: duplication and a quote's conversions, as typed calls.
@@ -28,6 +29,7 @@ pub mod billing;
 pub mod conditional;
 pub mod conversions;
 pub mod customer;
+pub mod printed;
 pub mod purchases;
 pub mod quotes;
 pub mod sales_grid;

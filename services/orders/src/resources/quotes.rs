@@ -12,6 +12,8 @@
 //!   `conversions`).
 //! - `POST /orcamento/gerapdv/...` and `/orcamento/gerapedidofab/...`: the point of
 //!   sale and manufacturing do not exist yet; they answer so.
+//! - `GET /orcamento/pdf/{ORCA_ID}/{emp}`: the quote's PDF, `orcamento_{id}.pdf`
+//!   (`printed::QuotePdf`).
 //! - `PUT /orcamentoproduto/agrupar/{ORCP_ORCA_ID}/{emp}/{ORCP_PROD_ID}`: merges the
 //!   quote's lines of one product into the first (the engine's merge).
 //!
@@ -31,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::customer::{customer_body, CustomerCopy};
+use super::printed::QuotePdf;
 use super::transitions::{Convert, ConvertTo, Duplicate, QuoteKey};
 use super::Nothing;
 use crate::SCHEMA;
@@ -82,6 +85,7 @@ fn orcamento() -> Resource {
         .button(Button::new("Gerar Requisição").open_when(&["A"]).unless("ORCA_REQU_OK"))
         .call("POST", "/orcamento/duplicar/{ORCA_ID}/{emp}/{user}", "duplicar", ActionPerm::Create, "Duplicar o orçamento", Duplicate::<QuoteKey>::new())
         .button(Button::new("Duplicar").opens("orcamento"))
+        .call("GET", "/orcamento/pdf/{ORCA_ID}/{emp}", "pdf", ActionPerm::View, "O PDF do orçamento", QuotePdf)
         .call("POST", "/orcamento/gerapdv/{ORCA_ID}/{emp}/{user}", "gerapdv", ActionPerm::Update, "Gerar venda no PDV (indisponível)", Unavailable(NOT_AVAILABLE_PDV))
         .call("POST", "/orcamento/gerapedidofab/{ORCA_ID}/{emp}/{user}", "gerapedidofab", ActionPerm::Update, "Gerar pedido de fabricação (indisponível)", Unavailable(NOT_AVAILABLE_FAB))
         .fields(vec![

@@ -6,6 +6,7 @@ mod billing;
 mod conditional;
 mod credit;
 mod peers;
+mod printed;
 mod purchases;
 mod service_orders;
 mod variants;
