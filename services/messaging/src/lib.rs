@@ -6,7 +6,8 @@
 //!
 //! A call only queues: `POST /whatsapp/send` answers once the message is
 //! committed, never after a provider call; a message naming a document
-//! (`MENS_DOC_TIPO` `boleto`, `recibo` or `nfe` and `MENS_DOC_ID`) without a file
+//! (`MENS_DOC_TIPO` `boleto`, `recibo`, `nfe`, `relatorio`, `orcamento` or
+//! `pedido`, with `MENS_DOC_ID` and/or `MENS_DOC_REF`) without a file
 //! carries the document itself, produced by the service that owns it through its
 //! own declared call, as the caller (`documents`); the worker, running beside the
 //! service's gRPC server, claims due messages of every tenant, sends them with
@@ -38,8 +39,9 @@
 //! - `status`: the statuses, their labels and precedence.
 //! - `backoff`: the retry schedule (exponential, jitter, `Retry-After`).
 //! - `files`: attachments by their bytes and type, size limits, safe names.
-//! - `documents`: the documents a message names (slip, receipt, NF-e), asked of
-//!   finance and fiscal (`erp_platform::peer`).
+//! - `documents`: the documents a message names (slip, receipt, NF-e, report,
+//!   quote, order), asked of finance, fiscal, reports and orders
+//!   (`erp_platform::peer`).
 //! - `mail`: e-mail addresses, header checks, bodies, MIME and SMTP (`lettre`).
 //! - `providers/`: the `Provider` trait; `cloud` (WhatsApp Cloud API: sends,
 //!   media, templates, errors in pt-BR, webhook signature and payloads) and

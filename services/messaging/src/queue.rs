@@ -57,6 +57,16 @@ pub struct NewFile {
     pub bytes: Vec<u8>,
 }
 
+/// The document a message names, as recorded (`mens_doc_tipo`, `mens_doc_id`,
+/// `mens_doc_ref`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocRecord {
+    pub kind: String,
+    pub id: Option<i64>,
+    /// `MENS_DOC_REF`: a JSON object as compact text.
+    pub reference: Option<String>,
+}
+
 /// A message to queue, checked.
 #[derive(Clone, Debug)]
 pub struct NewMessage {
@@ -73,7 +83,7 @@ pub struct NewMessage {
     pub project: Option<String>,
     pub program: Option<String>,
     pub kind: Kind,
-    pub doc: Option<(String, i64)>,
+    pub doc: Option<DocRecord>,
     pub template: Option<Template>,
     pub files: Vec<NewFile>,
 }
@@ -104,8 +114,9 @@ pub async fn enqueue(tx: &mut Tx, client: i64, emp: i64, m: &NewMessage) -> Resu
         "INSERT INTO messaging.mensagens (client_id, mens_emp_id, mens_id, mens_usr_id, mens_canal,
             mens_destinatario, mens_destinatario_oculto, mens_assunto, mens_descricao, mens_datahora,
             mens_imediata, mens_projeto, mens_tipo, mens_programa, mens_anexo_nome, mens_doc_tipo,
-            mens_doc_id, mens_template, mens_template_idioma, mens_template_parametros)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+            mens_doc_id, mens_doc_ref, mens_template, mens_template_idioma, mens_template_parametros)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                 $21)",
     )
     .bind(client)
     .bind(emp)
@@ -122,8 +133,9 @@ pub async fn enqueue(tx: &mut Tx, client: i64, emp: i64, m: &NewMessage) -> Resu
     .bind(m.kind.code())
     .bind(&m.program)
     .bind(m.files.first().map(|f| f.name.clone()))
-    .bind(m.doc.as_ref().map(|d| d.0.clone()))
-    .bind(m.doc.as_ref().map(|d| d.1))
+    .bind(m.doc.as_ref().map(|d| d.kind.clone()))
+    .bind(m.doc.as_ref().and_then(|d| d.id))
+    .bind(m.doc.as_ref().and_then(|d| d.reference.clone()))
     .bind(template)
     .bind(language)
     .bind(parameters)

@@ -485,10 +485,20 @@ export interface components {
              */
             MENS_DOC_ID?: number | null;
             /**
+             * Referência do documento
+             * @description The document's reference, a JSON object as text: a report's
+             *     `{"relatorio": "vendas", "FORMATO": "pdf", "DATA_INI": …, "DATA_FIM": …}`,
+             *     an order's `{"PEDF_SERIE": "1"}`.
+             * @default null
+             */
+            MENS_DOC_REF?: string | null;
+            /**
              * Documento
-             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
-             *     order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
-             *     sent.
+             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title), `nfe` (an
+             *     order's NF-e, `PEXM_ID`), `relatorio` (no id; `MENS_DOC_REF`), `orcamento`
+             *     (`ORCA_ID`) or `pedido` (`PEDF_ID`; `MENS_DOC_REF` with `PEDF_SERIE`):
+             *     attached as its owner produces it when no file is sent
+             *     (`crate::documents`).
              * @default null
              */
             MENS_DOC_TIPO?: string | null;
@@ -1157,6 +1167,8 @@ export interface components {
             MENS_DESTINATARIO: string;
             /** Format: int64 */
             MENS_DOC_ID?: number | null;
+            /** @description The document's reference (a JSON object as text). */
+            MENS_DOC_REF?: string | null;
             MENS_DOC_TIPO?: string | null;
             /** Format: date-time */
             MENS_DTA_CAD: string;
@@ -1398,6 +1410,12 @@ export interface components {
             /** Format: int64 */
             ORDS_ID: number;
             ORDS_SERIE: string;
+        };
+        /** @description `GET /pedido/pdf/{PEDF_ID}/{emp}/{PEDF_SERIE}`: the order and its serie. */
+        OrderPdfIn: {
+            /** Format: int64 */
+            PEDF_ID: number;
+            PEDF_SERIE: string;
         };
         /**
          * @description The order's totals as the screen shows them (amounts as text with two places,
@@ -1649,6 +1667,11 @@ export interface components {
         };
         /** @description A quote's key (`{ORCA_ID}` of the path). */
         QuoteKey: {
+            /** Format: int64 */
+            ORCA_ID: number;
+        };
+        /** @description `GET /orcamento/pdf/{ORCA_ID}/{emp}`: the quote. */
+        QuotePdfIn: {
             /** Format: int64 */
             ORCA_ID: number;
         };
@@ -1922,10 +1945,20 @@ export interface components {
              */
             MENS_DOC_ID?: number | null;
             /**
+             * Referência do documento
+             * @description The document's reference, a JSON object as text: a report's
+             *     `{"relatorio": "vendas", "FORMATO": "pdf", "DATA_INI": …, "DATA_FIM": …}`,
+             *     an order's `{"PEDF_SERIE": "1"}`.
+             * @default null
+             */
+            MENS_DOC_REF?: string | null;
+            /**
              * Documento
-             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
-             *     order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
-             *     sent.
+             * @description `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title), `nfe` (an
+             *     order's NF-e, `PEXM_ID`), `relatorio` (no id; `MENS_DOC_REF`), `orcamento`
+             *     (`ORCA_ID`) or `pedido` (`PEDF_ID`; `MENS_DOC_REF` with `PEDF_SERIE`):
+             *     attached as its owner produces it when no file is sent
+             *     (`crate::documents`).
              * @default null
              */
             MENS_DOC_TIPO?: string | null;
@@ -18511,6 +18544,8 @@ export interface components {
              * @description Nº do documento
              */
             MENS_DOC_ID?: number | null;
+            /** @description Referência do documento */
+            MENS_DOC_REF?: string | null;
             /** @description Documento */
             MENS_DOC_TIPO?: string | null;
             /**
@@ -18577,6 +18612,8 @@ export interface components {
              * @description Nº do documento
              */
             MENS_DOC_ID?: number | null;
+            /** @description Referência do documento */
+            MENS_DOC_REF?: string | null;
             /** @description Documento */
             MENS_DOC_TIPO?: string | null;
             /**
@@ -18655,6 +18692,8 @@ export interface components {
              * @description Nº do documento
              */
             MENS_DOC_ID?: number | null;
+            /** @description Referência do documento */
+            MENS_DOC_REF?: string | null;
             /** @description Documento */
             MENS_DOC_TIPO?: string | null;
             /**

@@ -134,6 +134,7 @@ export const GENERATED_CALLS = {
     "gerapedidofab": { input: "Nothing", output: "Done" },
     "gerapedidofat": { input: "ConvertIn", output: "Converted" },
     "gerarequisicao": { input: "ConvertIn", output: "Converted" },
+    "pdf": { input: "QuotePdfIn", output: null },
   },
   "orcamentoproduto": {
     "agrupar": { input: "GroupIn", output: "Grouped" },
@@ -159,6 +160,7 @@ export const GENERATED_CALLS = {
     "clientesvendasservicos": { input: "CustomerSalesIn", output: "SoldService", list: true },
     "duplicar": { input: "OrderKey", output: "pedido.row" },
     "faturar": { input: "InvoiceIn", output: "Invoiced" },
+    "pdf": { input: "OrderPdfIn", output: null },
     "produtosgradevendas": { input: "SalesGridIn", output: "SalesGridOf" },
   },
   "produtosgrade": {

@@ -4,16 +4,18 @@
 //! - `POST /whatsapp/send` (multipart: `MENS_USR_ID`, `MENS_DESCRICAO`,
 //!   `MENS_DESTINATARIO` = 55 + DDD + number, `MENS_DATAHORA`, `MENS_PROJETO`,
 //!   `MENS_TIPO`, `MENS_STATUS`, `MENS_PROGRAMA`, optional `file`; optional
-//!   `MENS_DOC_TIPO`/`MENS_DOC_ID` and an approved template `MENS_TEMPLATE`,
-//!   `MENS_TEMPLATE_IDIOMA`, `MENS_TEMPLATE_PARAMETROS` as a JSON list):
-//!   `{"msg": "Whatsapp Agendado com sucesso!", "MENS_ID": n}` once the row is
-//!   committed; the worker sends it (never this call). `MENS_STATUS` is the
-//!   server's: a message always enters the queue as 'N'. A document named
-//!   (`MENS_DOC_TIPO` `boleto`, `recibo` or `nfe`, 'Tipo de documento inválido.'
-//!   otherwise) without a `file` is produced by its owner as the caller and
-//!   sent as a document (`MENS_TIPO` D): see `crate::documents`; its owner's
-//!   refusal is answered as it is (a 404 for a document it does not have), an
-//!   owner out of reach is a 503, and nothing is queued then.
+//!   `MENS_DOC_TIPO`/`MENS_DOC_ID`/`MENS_DOC_REF` and an approved template
+//!   `MENS_TEMPLATE`, `MENS_TEMPLATE_IDIOMA`, `MENS_TEMPLATE_PARAMETROS` as a JSON
+//!   list): `{"msg": "Whatsapp Agendado com sucesso!", "MENS_ID": n}` once the
+//!   row is committed; the worker sends it (never this call). `MENS_STATUS` is
+//!   the server's: a message always enters the queue as 'N'. A document named
+//!   (`MENS_DOC_TIPO` `boleto`, `recibo`, `nfe`, `relatorio`, `orcamento` or
+//!   `pedido`, 'Tipo de documento inválido.' otherwise; `MENS_DOC_REF` a JSON
+//!   object as text, 'Referência do documento inválida.' otherwise) without a
+//!   `file` is produced by its owner as the caller and sent as a document
+//!   (`MENS_TIPO` D): see `crate::documents`; its owner's refusal is answered as
+//!   it is (a 404 for a document it does not have), an owner out of reach is a
+//!   503, and nothing is queued then.
 //! - `GET /whatsapp/messages?DATA_INI&DATA_FIM&MENS_STATUS&MENS_DESTINATARIO&
 //!   MENS_PROGRAMA&MENS_CANAL&LIMIT&PAGINATION`: `{dados, count}`.
 //! - `GET /whatsapp/status/{id}`: a message's status and its label, or, for
@@ -23,9 +25,9 @@
 //! - `POST /email/send` (multipart: `MENS_USR_ID`, `MENS_EMP_ID`,
 //!   `MENS_DESTINATARIO` and `MENS_DESTINATARIO_OCULTO` `;`-separated,
 //!   `MENS_ASSUNTO`, `MENS_DESCRICAO`, one or more `file`, optional
-//!   `MENS_DOC_TIPO`/`MENS_DOC_ID`): queued like the WhatsApp messages (channel
-//!   'E'); a document named without any `file` is attached as produced by its
-//!   owner (an NF-e: its DANFE and its XML).
+//!   `MENS_DOC_TIPO`/`MENS_DOC_ID`/`MENS_DOC_REF`): queued like the WhatsApp
+//!   messages (channel 'E'); a document named without any `file` is attached as
+//!   produced by its owner (an NF-e: its DANFE and its XML).
 //!
 //! The register's generic reads list and get messages; its generic writes are
 //! refused (messages are written only by these calls and the worker).
@@ -112,6 +114,7 @@ pub fn whatsapp(deps: Arc<Deps>) -> Resource {
             Field::text("MENS_ANEXO_NOME", "Anexo"),
             Field::text("MENS_DOC_TIPO", "Documento"),
             Field::int("MENS_DOC_ID", "Nº do documento"),
+            Field::text("MENS_DOC_REF", "Referência do documento"),
             Field::text("MENS_TEMPLATE", "Modelo (template)"),
             Field::timestamp("MENS_DTA_CAD", "Incluída em"),
             Field::timestamp("MENS_DTA_ENVIO", "Enviada em").list(),
@@ -267,15 +270,23 @@ pub struct SendIn {
     #[serde(rename = "MENS_PROGRAMA", default)]
     #[schemars(title = "Programa")]
     pub program: Option<String>,
-    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
-    /// order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
-    /// sent.
+    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title), `nfe` (an
+    /// order's NF-e, `PEXM_ID`), `relatorio` (no id; `MENS_DOC_REF`), `orcamento`
+    /// (`ORCA_ID`) or `pedido` (`PEDF_ID`; `MENS_DOC_REF` with `PEDF_SERIE`):
+    /// attached as its owner produces it when no file is sent
+    /// (`crate::documents`).
     #[serde(rename = "MENS_DOC_TIPO", default)]
     #[schemars(title = "Documento")]
     pub doc_type: Option<String>,
     #[serde(rename = "MENS_DOC_ID", default)]
     #[schemars(title = "Nº do documento")]
     pub doc_id: Option<i64>,
+    /// The document's reference, a JSON object as text: a report's
+    /// `{"relatorio": "vendas", "FORMATO": "pdf", "DATA_INI": …, "DATA_FIM": …}`,
+    /// an order's `{"PEDF_SERIE": "1"}`.
+    #[serde(rename = "MENS_DOC_REF", default)]
+    #[schemars(title = "Referência do documento")]
+    pub doc_ref: Option<String>,
     #[serde(rename = "MENS_TEMPLATE", default)]
     #[schemars(title = "Modelo (template)")]
     pub template: Option<String>,
@@ -355,9 +366,14 @@ fn template(i: &SendIn) -> Result<Option<Template>> {
     }))
 }
 
-/// The document a message names (`MENS_DOC_TIPO`, `MENS_DOC_ID`), if any.
-fn document(doc_type: &Option<String>, doc_id: Option<i64>) -> Result<Option<Document>> {
-    Document::parse(doc_type.as_deref(), doc_id).map_err(Error::validation)
+/// The document a message names (`MENS_DOC_TIPO`, `MENS_DOC_ID`,
+/// `MENS_DOC_REF`), if any.
+fn document(
+    doc_type: &Option<String>,
+    doc_id: Option<i64>,
+    doc_ref: &Option<String>,
+) -> Result<Option<Document>> {
+    Document::parse(doc_type.as_deref(), doc_id, doc_ref.as_deref()).map_err(Error::validation)
 }
 
 /// The owners of documents, asked as the call's caller in company `emp`.
@@ -403,9 +419,9 @@ impl Operation for SendWhatsapp {
             ));
         }
         let file = i.arquivos.first();
-        let doc = document(&i.doc_type, i.doc_id)?;
+        let doc = document(&i.doc_type, i.doc_id, &i.doc_ref)?;
         // A document named without its file: its owner produces it, a document.
-        let produce = doc.filter(|_| file.is_none());
+        let produce = doc.as_ref().filter(|_| file.is_none());
         let kind = if produce.is_some() {
             Kind::Document
         } else {
@@ -468,7 +484,7 @@ impl Operation for SendWhatsapp {
             project: given(&i.project).map(String::from),
             program: given(&i.program).map(String::from),
             kind,
-            doc: doc.map(Document::recorded),
+            doc: doc.as_ref().map(Document::recorded),
             template,
             files,
         };
@@ -513,15 +529,23 @@ pub struct EmailIn {
     #[serde(rename = "MENS_PROGRAMA", default)]
     #[schemars(title = "Programa")]
     pub program: Option<String>,
-    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title) or `nfe` (an
-    /// order's NF-e, `PEXM_ID`): attached as its owner produces it when no file is
-    /// sent.
+    /// `boleto` or `recibo` (`MENS_DOC_ID`: a receivable title), `nfe` (an
+    /// order's NF-e, `PEXM_ID`), `relatorio` (no id; `MENS_DOC_REF`), `orcamento`
+    /// (`ORCA_ID`) or `pedido` (`PEDF_ID`; `MENS_DOC_REF` with `PEDF_SERIE`):
+    /// attached as its owner produces it when no file is sent
+    /// (`crate::documents`).
     #[serde(rename = "MENS_DOC_TIPO", default)]
     #[schemars(title = "Documento")]
     pub doc_type: Option<String>,
     #[serde(rename = "MENS_DOC_ID", default)]
     #[schemars(title = "Nº do documento")]
     pub doc_id: Option<i64>,
+    /// The document's reference, a JSON object as text: a report's
+    /// `{"relatorio": "vendas", "FORMATO": "pdf", "DATA_INI": …, "DATA_FIM": …}`,
+    /// an order's `{"PEDF_SERIE": "1"}`.
+    #[serde(rename = "MENS_DOC_REF", default)]
+    #[schemars(title = "Referência do documento")]
+    pub doc_ref: Option<String>,
     /// The `file` parts.
     #[serde(default)]
     pub arquivos: Vec<FormFile>,
@@ -555,7 +579,7 @@ impl Operation for SendEmail {
         if total > files::MAX_EMAIL {
             return Err(Error::validation(files::EMAIL_TOO_BIG));
         }
-        let doc = document(&i.doc_type, i.doc_id)?;
+        let doc = document(&i.doc_type, i.doc_id, &i.doc_ref)?;
         let mut text = i.text.clone().unwrap_or_default();
         let mut files: Vec<NewFile> = i
             .arquivos
@@ -567,7 +591,7 @@ impl Operation for SendEmail {
             })
             .collect();
         // A document named without any file: attached as its owner produces it.
-        if let Some(d) = doc.filter(|_| files.is_empty()) {
+        if let Some(d) = doc.as_ref().filter(|_| files.is_empty()) {
             let carried = owners(&self.0, cx.caller, emp)
                 .produce(d, Channel::Email)
                 .await?;
@@ -604,7 +628,7 @@ impl Operation for SendEmail {
             } else {
                 Kind::Document
             },
-            doc: doc.map(Document::recorded),
+            doc: doc.as_ref().map(Document::recorded),
             template: None,
             files,
         };
@@ -693,6 +717,9 @@ pub struct MessageRow {
     pub mens_doc_tipo: Option<String>,
     #[serde(rename = "MENS_DOC_ID")]
     pub mens_doc_id: Option<i64>,
+    /// The document's reference (a JSON object as text).
+    #[serde(rename = "MENS_DOC_REF")]
+    pub mens_doc_ref: Option<String>,
     #[serde(rename = "MENS_DTA_CAD")]
     pub mens_dta_cad: DateTime<Utc>,
     #[serde(rename = "MENS_DTA_ENVIO")]
@@ -789,7 +816,7 @@ impl Operation for Messages {
             "SELECT mens_id, mens_emp_id, mens_usr_id, mens_canal, mens_destinatario, mens_assunto,
                     mens_descricao, mens_datahora, mens_projeto, mens_tipo, mens_status, mens_programa,
                     mens_erro, mens_tentativas, mens_provedor, mens_provedor_id, mens_anexo_nome,
-                    mens_doc_tipo, mens_doc_id, mens_dta_cad, mens_dta_envio
+                    mens_doc_tipo, mens_doc_id, mens_doc_ref, mens_dta_cad, mens_dta_envio
              {filter} ORDER BY mens_datahora DESC, mens_id DESC LIMIT $9 OFFSET $10"
         ))
         .bind(cx.client())

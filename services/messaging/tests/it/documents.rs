@@ -1,10 +1,11 @@
-//! A message naming a document (`MENS_DOC_TIPO`, `MENS_DOC_ID`) without a file
-//! carries the document its owner produces, asked as the caller: what the owner
-//! was asked and as whom, the files kept with the message and delivered byte for
-//! byte (WhatsApp through the fake Cloud API, e-mail through a real SMTP
-//! server), and the refusals (an unknown kind, a user who may not consult the
-//! document's screen, an owner out of reach, another tenant's document), after
-//! which nothing is queued.
+//! A message naming a document (`MENS_DOC_TIPO`, `MENS_DOC_ID`, `MENS_DOC_REF`)
+//! without a file carries the document its owner produces, asked as the caller:
+//! what the owner was asked and as whom, the files kept with the message and
+//! delivered byte for byte (WhatsApp through the fake Cloud API, e-mail through
+//! a real SMTP server), and the refusals (an unknown kind, a reference that is
+//! not a JSON object, a report not in PDF or XLSX, an order without its series,
+//! a user who may not consult the document's screen, an owner out of reach,
+//! another tenant's document), after which nothing is queued.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -435,7 +436,7 @@ async fn an_unknown_kind_is_refused_and_nothing_is_queued() {
     let owners = Owners::default();
     let deps = deps_with(&owners);
     let c = client();
-    for kind in ["orcamento", "pedido", "ordemservico", "danfe"] {
+    for kind in ["ordemservico", "danfe", "contrato"] {
         let r = send(&db, &deps, c, json!({"MENS_DESCRICAO": "x", "MENS_DESTINATARIO": MOBILE, "MENS_DOC_TIPO": kind, "MENS_DOC_ID": 1})).await;
         assert_eq!(
             r.as_ref()
@@ -653,4 +654,376 @@ async fn another_tenants_document_is_not_found() {
     )
     .await
     .expect("the owner's tenant");
+}
+
+/// Client `c`'s company 1 sending e-mail through `smtpd`.
+async fn smtp_company(db: &Db, deps: &Arc<Deps>, c: i64, smtpd: &Smtpd) {
+    configure(
+        db,
+        deps,
+        c,
+        "emailconfig",
+        json!({"EMCF_HOST": "127.0.0.1", "EMCF_PORTA": smtpd.port, "EMCF_SEGURANCA": "nenhuma",
+               "EMCF_USUARIO": "erp@demo.com.br", "EMCF_SENHA": "senha smtp", "EMCF_REMETENTE": "erp@demo.com.br"}),
+    )
+    .await;
+}
+
+const XLSX_TYPE: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+#[tokio::test]
+async fn a_report_in_pdf_and_in_xlsx_is_asked_of_reports_and_reaches_smtp_byte_for_byte() {
+    let smtpd = Smtpd::start();
+    let db = db().await;
+    let owners = Owners::default();
+    let deps = deps_with(&owners);
+    let c = client();
+    smtp_company(&db, &deps, c, &smtpd).await;
+    let (sales_pdf, receipts_pdf, xlsx) = report_files();
+    owners.report(c, "vendas", Some((&sales_pdf, &xlsx)));
+    owners.report(c, "recebimentos", Some((&receipts_pdf, &xlsx)));
+
+    let email = |subject: &str, reference: Value| {
+        json!({"MENS_EMP_ID": 1, "MENS_DESTINATARIO": "gerente@exemplo.com.br", "MENS_ASSUNTO": subject,
+               "MENS_DESCRICAO": "Segue o relatório.", "MENS_DOC_TIPO": "relatorio",
+               "MENS_DOC_REF": reference.to_string()})
+    };
+    // The report's company is the message's, whatever the reference says.
+    let pdf_ref = json!({"relatorio": "vendas", "FORMATO": "PDF", "DATA_INI": "2026-06-01",
+                         "DATA_FIM": "2026-06-30", "CLI_ID": 5, "EMP_ID": 2});
+    let p = call(
+        &db,
+        &deps,
+        c,
+        "whatsapp",
+        "email",
+        &[],
+        email("Vendas", pdf_ref),
+    )
+    .await
+    .expect("pdf");
+    let xlsx_ref = json!({"relatorio": "recebimentos", "FORMATO": "xlsx",
+                          "DATA_INI": "2026-06-01", "DATA_FIM": "2026-06-30"});
+    let x = call(
+        &db,
+        &deps,
+        c,
+        "whatsapp",
+        "email",
+        &[],
+        email("Recebimentos", xlsx_ref.clone()),
+    )
+    .await
+    .expect("xlsx");
+
+    let asked = owners.asked();
+    assert_eq!(
+        asked.iter().map(|a| a.call()).collect::<Vec<_>>(),
+        vec![
+            (
+                "reports vendas.relatorio_vendas".to_string(),
+                params(&[("emp", "1")])
+            ),
+            (
+                "reports vendas.relatorio_recebimentos".to_string(),
+                params(&[("emp", "1")])
+            ),
+        ]
+    );
+    assert_eq!(
+        asked[0].body,
+        json!({"FORMATO": "pdf", "DATA_INI": "2026-06-01", "DATA_FIM": "2026-06-30", "CLI_ID": 5, "EMP_ID": 1}),
+        "the filters, the format and the message's company"
+    );
+    assert_eq!(
+        asked[1].body,
+        json!({"FORMATO": "xlsx", "DATA_INI": "2026-06-01", "DATA_FIM": "2026-06-30", "EMP_ID": 1})
+    );
+    for a in &asked {
+        assert_eq!(a.caller, caller(c), "as the caller");
+        assert_eq!(a.companies, vec![1]);
+    }
+
+    // Kept with its reference; a report has no id.
+    let r = row(&db, c, id_of(&x)).await;
+    assert_eq!(r["mens_doc_tipo"], "relatorio");
+    assert_eq!(r["mens_doc_id"], Value::Null);
+    assert_eq!(r["mens_anexo_nome"], "relatorio_recebimentos.xlsx");
+    let kept: Value =
+        serde_json::from_str(r["mens_doc_ref"].as_str().expect("mens_doc_ref")).expect("json");
+    assert_eq!(kept, xlsx_ref);
+    let list = call(&db, &deps, c, "whatsapp", "messages", &[], json!({}))
+        .await
+        .expect("messages");
+    let listed = list["dados"]
+        .as_array()
+        .expect("dados")
+        .iter()
+        .find(|m| m["MENS_ID"] == id_of(&x))
+        .cloned()
+        .expect("listed");
+    assert_eq!(listed["MENS_DOC_TIPO"], "relatorio");
+    assert_eq!(listed["MENS_DOC_REF"], r["mens_doc_ref"]);
+    assert_eq!(
+        stored_files(&db, c, id_of(&p)).await,
+        vec![(
+            "relatorio_vendas.pdf".into(),
+            "application/pdf".into(),
+            sales_pdf.clone()
+        )]
+    );
+
+    drain(
+        &worker(&db, &deps, test_config(c)),
+        &db,
+        c,
+        Duration::from_secs(20),
+    )
+    .await;
+    for id in [id_of(&p), id_of(&x)] {
+        assert_eq!(row(&db, c, id).await["mens_status"], "E");
+    }
+    let got = smtpd.messages();
+    let attachments = |subject: &str| -> Vec<(String, String, String)> {
+        let m = got
+            .iter()
+            .map(|(m, _)| m)
+            .find(|m| m["subject"] == subject)
+            .unwrap_or_else(|| panic!("{subject}: {got:?}"));
+        m["attachments"]
+            .as_array()
+            .expect("attachments")
+            .iter()
+            .map(|a| {
+                let s = |k: &str| a[k].as_str().unwrap_or_default().to_string();
+                (s("name"), s("type"), s("base64"))
+            })
+            .collect()
+    };
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    assert_eq!(
+        attachments("Vendas"),
+        vec![(
+            "relatorio_vendas.pdf".into(),
+            "application/pdf".into(),
+            b64(&sales_pdf)
+        )]
+    );
+    assert_eq!(
+        attachments("Recebimentos"),
+        vec![(
+            "relatorio_recebimentos.xlsx".into(),
+            XLSX_TYPE.into(),
+            b64(&xlsx)
+        )],
+        "the XLSX byte for byte"
+    );
+}
+
+#[tokio::test]
+async fn a_quote_reaches_whatsapp_and_an_order_carries_its_series() {
+    let db = db().await;
+    let owners = Owners::default();
+    let deps = deps_with(&owners);
+    let c = client();
+    let fake = Fake::start().await.expect("fake");
+    cloud_company(&db, &deps, c, &fake, "8002").await;
+    let (quote_pdf, order_pdf, _) = report_files();
+    owners.quote(c, 12, &quote_pdf);
+    owners.order(c, 10, "1", &order_pdf);
+
+    let q = send(
+        &db,
+        &deps,
+        c,
+        json!({"MENS_DESCRICAO": "Segue o orçamento.", "MENS_DESTINATARIO": MOBILE, "MENS_TIPO": "T",
+               "MENS_DOC_TIPO": "orcamento", "MENS_DOC_ID": "12", "MENS_PROJETO": "orcamentos"}),
+    )
+    .await
+    .expect("quote");
+    let o = send(
+        &db,
+        &deps,
+        c,
+        json!({"MENS_DESCRICAO": "Segue o pedido.", "MENS_DESTINATARIO": MOBILE,
+               "MENS_DOC_TIPO": "pedido", "MENS_DOC_ID": 10, "MENS_DOC_REF": "{\"PEDF_SERIE\":\"1\"}"}),
+    )
+    .await
+    .expect("order");
+
+    let asked = owners.asked();
+    assert_eq!(
+        asked.iter().map(|a| a.call()).collect::<Vec<_>>(),
+        vec![
+            (
+                "orders orcamento.pdf".to_string(),
+                params(&[("ORCA_ID", "12"), ("emp", "1")])
+            ),
+            (
+                "orders pedido.pdf".to_string(),
+                params(&[("PEDF_ID", "10"), ("emp", "1"), ("PEDF_SERIE", "1")])
+            ),
+        ]
+    );
+    for a in &asked {
+        assert_eq!(a.caller, caller(c), "as the caller");
+        assert_eq!(a.companies, vec![1]);
+        assert_eq!(a.body, json!({}));
+    }
+    let r = row(&db, c, id_of(&q)).await;
+    assert_eq!(
+        (&r["mens_tipo"], &r["mens_doc_tipo"], &r["mens_doc_id"]),
+        (&json!("D"), &json!("orcamento"), &json!(12))
+    );
+    let r = row(&db, c, id_of(&o)).await;
+    assert_eq!(r["mens_doc_ref"], r#"{"PEDF_SERIE":"1"}"#);
+    assert_eq!(
+        stored_files(&db, c, id_of(&o)).await,
+        vec![(
+            "pedido_10_1.pdf".into(),
+            "application/pdf".into(),
+            order_pdf.clone()
+        )]
+    );
+
+    drain(
+        &worker(&db, &deps, test_config(c)),
+        &db,
+        c,
+        Duration::from_secs(20),
+    )
+    .await;
+    assert_eq!(row(&db, c, id_of(&q)).await["mens_status"], "E");
+    let sends = fake.sends();
+    let quote = sends
+        .iter()
+        .find(|s| s.text == "Segue o orçamento.")
+        .unwrap_or_else(|| panic!("{sends:?}"));
+    assert_eq!(
+        (quote.kind.as_str(), quote.file_name.as_deref()),
+        ("document", Some("orcamento_12.pdf"))
+    );
+    assert_eq!(
+        quote.file.as_deref(),
+        Some(quote_pdf.as_slice()),
+        "the quote byte for byte"
+    );
+}
+
+#[tokio::test]
+async fn references_a_kind_needs_are_checked_before_any_owner_is_asked() {
+    let db = db().await;
+    let owners = Owners::default();
+    let deps = deps_with(&owners);
+    let c = client();
+    let (pdf, _, xlsx) = report_files();
+    owners.report(c, "vendas", Some((&pdf, &xlsx)));
+    owners.order(c, 10, "1", &pdf);
+    let answer =
+        |r: erp_platform::Result<Value>| r.err().map(|e| (e.http_status(), e.public_message()));
+    let message = |kind: &str, id: Value, reference: &str| json!({"MENS_DESTINATARIO": MOBILE, "MENS_DOC_TIPO": kind, "MENS_DOC_ID": id, "MENS_DOC_REF": reference});
+    let refused = [
+        (
+            message("pedido", json!(10), ""),
+            "Série do pedido é obrigatória (MENS_DOC_REF com \"PEDF_SERIE\").",
+        ),
+        (
+            message("pedido", json!(10), r#"{"PEDF_SERIE": " "}"#),
+            "Série do pedido é obrigatória (MENS_DOC_REF com \"PEDF_SERIE\").",
+        ),
+        (
+            message(
+                "relatorio",
+                Value::Null,
+                r#"{"relatorio": "vendas", "FORMATO": "json"}"#,
+            ),
+            "Formato do relatório inválido: use pdf ou xlsx.",
+        ),
+        (
+            message("relatorio", Value::Null, r#"{"relatorio": "vendas"}"#),
+            "Formato do relatório inválido: use pdf ou xlsx.",
+        ),
+        (
+            message("relatorio", Value::Null, "{\"relatorio\": \"vendas\""),
+            "Referência do documento inválida.",
+        ),
+        (
+            message("relatorio", Value::Null, r#"["vendas"]"#),
+            "Referência do documento inválida.",
+        ),
+    ];
+    for (body, expected) in refused {
+        assert_eq!(
+            answer(send(&db, &deps, c, body.clone()).await),
+            Some((400, expected.to_string())),
+            "{body}"
+        );
+        let mut email = body.clone();
+        email["MENS_DESTINATARIO"] = json!("a@exemplo.com.br");
+        email["MENS_ASSUNTO"] = json!("x");
+        email["MENS_EMP_ID"] = json!(1);
+        assert_eq!(
+            answer(call(&db, &deps, c, "whatsapp", "email", &[], email).await),
+            Some((400, expected.to_string())),
+            "e-mail: {body}"
+        );
+    }
+    assert!(owners.asked().is_empty(), "no owner was asked");
+    assert!(owners.principals().is_empty(), "nor identity");
+
+    // A report the reports service does not have is its 404; a report without
+    // rows in the period is nothing to send.
+    owners.report(c, "compras", None);
+    let report = |name: &str| {
+        message(
+            "relatorio",
+            Value::Null,
+            &json!({"relatorio": name, "FORMATO": "pdf", "DATA_INI": "2026-06-01", "DATA_FIM": "2026-06-30"})
+                .to_string(),
+        )
+    };
+    assert_eq!(
+        answer(send(&db, &deps, c, report("inexistente")).await),
+        Some((
+            404,
+            "Ação 'relatorio_inexistente' não encontrada.".to_string()
+        ))
+    );
+    assert_eq!(
+        answer(send(&db, &deps, c, report("compras")).await),
+        Some((404, "O relatório não tem dados para enviar.".to_string()))
+    );
+    // An order of another series is the owner's 404.
+    assert_eq!(
+        answer(
+            send(
+                &db,
+                &deps,
+                c,
+                message("pedido", json!(10), r#"{"PEDF_SERIE": 2}"#)
+            )
+            .await
+        ),
+        Some((404, "Pedido não encontrado.".to_string()))
+    );
+    // Who may not consult the reports' screen or the quotes' is refused first.
+    owners.deny(c, "relatoriodevendas");
+    owners.deny(c, "orcamentos");
+    let before = owners.asked().len();
+    assert_eq!(
+        answer(send(&db, &deps, c, report("vendas")).await),
+        Some((
+            403,
+            "Usuário sem permissão para consultar em Relatório de Vendas.".to_string()
+        ))
+    );
+    assert_eq!(
+        answer(send(&db, &deps, c, message("orcamento", json!(12), "")).await),
+        Some((
+            403,
+            "Usuário sem permissão para consultar em Orçamentos.".to_string()
+        ))
+    );
+    assert_eq!(owners.asked().len(), before, "the owners were not asked");
+    assert_eq!(queued(&db, c).await, (0, 0));
 }

@@ -1,11 +1,13 @@
 //! A stand-in for the services that own the documents a message names: one
 //! `erp.v1.ResourceService` answering the declared calls messaging runs (finance's
 //! `boletos.titulo`, `boletos.pdf`, `contasreceber.baixas`, `contasreceber.recibo`;
-//! fiscal's `pedidofatxml.danfe`, `pedidofatxml.xml`) the way those calls answer,
-//! from documents a test files per client, and identity's `GetPrincipal` with the
-//! users' grants (every user consults `contasareceber` and `pedidos` unless a
-//! test takes it away), reached as in `erp run` (`link_routes`). The real
-//! finance, fiscal and identity would pull those services into this binary; this
+//! fiscal's `pedidofatxml.danfe`, `pedidofatxml.xml`; reports'
+//! `vendas.relatorio_{name}`; orders' `orcamento.pdf`, `pedido.pdf`) the way those
+//! calls answer, from documents a test files per client, and identity's
+//! `GetPrincipal` with the users' grants (every user consults `contasareceber`,
+//! `pedidos`, `orcamentos` and `relatoriodevendas` unless a test takes it away),
+//! reached as in `erp run` (`link_routes`). The real finance, fiscal, reports,
+//! orders and identity would pull those services into this binary; this
 //! one records every call as it arrived (the caller from the metadata, the
 //! parameters, the body, the companies) so a test can check what was asked and
 //! as whom.
@@ -65,6 +67,9 @@ pub struct Slip {
 /// A document's key: client, company, id.
 type Key = (i64, i64, i64);
 
+/// A report's PDF and XLSX, or none (no rows in the period).
+type ReportFiles = Option<(Vec<u8>, Vec<u8>)>;
+
 #[derive(Default)]
 struct Books {
     /// By title.
@@ -75,6 +80,12 @@ struct Books {
     receipts: HashMap<Key, Vec<u8>>,
     /// By PEXM_ID: DANFE and XML.
     nfes: HashMap<Key, (Vec<u8>, Vec<u8>)>,
+    /// By (client, report name): its PDF and XLSX, or none (no rows).
+    reports: HashMap<(i64, String), ReportFiles>,
+    /// By ORCA_ID: the quote's PDF.
+    quotes: HashMap<Key, Vec<u8>>,
+    /// By (PEDF_ID, PEDF_SERIE): the order's PDF.
+    orders: HashMap<(Key, String), Vec<u8>>,
     asked: Vec<Asked>,
     /// Answers nothing for this long.
     hang: Option<Duration>,
@@ -113,6 +124,25 @@ impl Owners {
             .insert((client, 1, id), (danfe.to_vec(), xml.to_vec()));
     }
 
+    /// Report `name` of client `c` (company 1): its PDF and XLSX, or none when
+    /// it has no rows.
+    pub fn report(&self, client: i64, name: &str, files: Option<(&[u8], &[u8])>) {
+        self.books().reports.insert(
+            (client, name.to_string()),
+            files.map(|(p, x)| (p.to_vec(), x.to_vec())),
+        );
+    }
+
+    pub fn quote(&self, client: i64, id: i64, pdf: &[u8]) {
+        self.books().quotes.insert((client, 1, id), pdf.to_vec());
+    }
+
+    pub fn order(&self, client: i64, id: i64, series: &str, pdf: &[u8]) {
+        self.books()
+            .orders
+            .insert(((client, 1, id), series.to_string()), pdf.to_vec());
+    }
+
     pub fn hang(&self, d: Duration) {
         self.books().hang = Some(d);
     }
@@ -142,11 +172,13 @@ impl Owners {
         )))
     }
 
-    /// Finance, fiscal and identity, answered by these books.
+    /// Finance, fiscal, reports, orders and identity, answered by these books.
     pub fn peers(&self) -> Peers {
         Peers::new(HashMap::from([
             ("finance".to_string(), self.link("finance")),
             ("fiscal".to_string(), self.link("fiscal")),
+            ("reports".to_string(), self.link("reports")),
+            ("orders".to_string(), self.link("orders")),
             ("identity".to_string(), self.identity()),
         ]))
     }
@@ -300,6 +332,53 @@ impl ResourceService for Owner {
                     _ => file_reply("application/xml", "4326-nfe.xml", xml),
                 }
             }
+            ("reports", "vendas", action) if action.starts_with("relatorio_") => {
+                // As the engine: the body's company is one of the call's.
+                if body["EMP_ID"].as_i64() != Some(emp) {
+                    return Err(Status::permission_denied("Acesso negado à empresa."));
+                }
+                let name = &action["relatorio_".len()..];
+                let files = books
+                    .reports
+                    .get(&(c, name.to_string()))
+                    .ok_or_else(|| Status::not_found(format!("Ação '{action}' não encontrada.")))?;
+                let format = body["FORMATO"].as_str().unwrap_or("json");
+                match (files, format) {
+                    // No rows: the engine's empty answer.
+                    (None, _) => json_reply(json!([])),
+                    (Some((pdf, _)), "pdf") => file_reply(
+                        "application/pdf",
+                        &format!("{name}-20260601-20260630.pdf"),
+                        pdf,
+                    ),
+                    (Some((_, xlsx)), "xlsx") => file_reply(
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                        &format!("{name}-20260601-20260630.xlsx"),
+                        xlsx,
+                    ),
+                    _ => json_reply(json!({"dados": [], "totais": {}, "filtros": {}})),
+                }
+            }
+            ("orders", "orcamento", "pdf") => {
+                let id = int(&r.params, "ORCA_ID")?;
+                let pdf = books
+                    .quotes
+                    .get(&(c, emp, id))
+                    .ok_or_else(|| Status::not_found("Orçamento não encontrado."))?;
+                file_reply("application/pdf", &format!("orcamento-{id}.pdf"), pdf)
+            }
+            ("orders", "pedido", "pdf") => {
+                let id = int(&r.params, "PEDF_ID")?;
+                let series =
+                    r.params.get("PEDF_SERIE").cloned().ok_or_else(|| {
+                        Status::invalid_argument("Parâmetro PEDF_SERIE inválido.")
+                    })?;
+                let pdf = books
+                    .orders
+                    .get(&((c, emp, id), series))
+                    .ok_or_else(|| Status::not_found("Pedido não encontrado."))?;
+                file_reply("application/pdf", &format!("pedido-{id}.pdf"), pdf)
+            }
             (_, res, action) => Err(Status::not_found(format!(
                 "Ação '{action}' de {res} não encontrada."
             ))),
@@ -326,6 +405,8 @@ impl IdentityService for Identity {
         let programs = [
             ("contasareceber", "Contas a Receber"),
             ("pedidos", "Pedidos"),
+            ("orcamentos", "Orçamentos"),
+            ("relatoriodevendas", "Relatório de Vendas"),
         ]
         .into_iter()
         .map(|(name, description)| UserProgram {
