@@ -972,8 +972,8 @@ async function run(vp: Viewport) {
             await waRow.waitFor();
             // Sent by the worker to the fake provider: its id at the provider.
             type Row = { MENS_ID: number; MENS_STATUS: string; MENS_PROVEDOR_ID: string | null; MENS_DESTINATARIO: string };
-            const sent = await page.waitForFunction(
-              async () => {
+            const sentRow = () =>
+              page.evaluate(async () => {
                 const res = await fetch('/whatsapp/messages?MENS_CANAL=W&LIMIT=5', {
                   headers: { authorization: `Bearer ${localStorage.getItem('token')}` },
                 });
@@ -981,11 +981,13 @@ async function run(vp: Viewport) {
                 const rows = ((await res.json()) as { dados: Row[] }).dados;
                 const m = rows.find((r) => r.MENS_DESTINATARIO === '5554999876543');
                 return m && m.MENS_PROVEDOR_ID ? m : null;
-              },
-              undefined,
-              { timeout: 20_000, polling: 250 },
-            );
-            const m = (await sent.jsonValue()) as Row;
+              });
+            let m: Row | null = null;
+            for (const until = Date.now() + 20_000; !m && Date.now() < until; ) {
+              m = await sentRow();
+              if (!m) await page.waitForTimeout(250);
+            }
+            if (!m) throw new Error('the WhatsApp message was not sent to the provider within 20 s');
             await waRow.getByText(/Enviada|Entregue|Lida/).waitFor();
             // The provider says it was read: a webhook signed with the app secret.
             const payload = JSON.stringify({
