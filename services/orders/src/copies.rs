@@ -231,12 +231,19 @@ impl Effect for Companies {
             return Ok(());
         };
         sqlx::query(
-            "INSERT INTO orders.empresas (client_id, emp_id, documento) VALUES ($1, $2, $3)
-             ON CONFLICT (client_id, emp_id) DO UPDATE SET documento = EXCLUDED.documento",
+            "INSERT INTO orders.empresas (client_id, emp_id, documento, nome, fantasia, cidade, uf)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (client_id, emp_id) DO UPDATE SET documento = EXCLUDED.documento,
+                 nome = EXCLUDED.nome, fantasia = EXCLUDED.fantasia,
+                 cidade = EXCLUDED.cidade, uf = EXCLUDED.uf",
         )
         .bind(client_id)
         .bind(emp)
         .bind(document(&row, &["EMP_CGC"]))
+        .bind(text(&row, "EMP_DESCRICAO"))
+        .bind(text(&row, "EMP_FANTASIA"))
+        .bind(text(&row, "EMP_CIDADE"))
+        .bind(text(&row, "EMP_UF"))
         .execute(&mut **tx)
         .await?;
         Ok(())
@@ -284,6 +291,29 @@ pub async fn company_document(tx: &mut Tx, client: i64, emp: i64) -> Result<Opti
     .fetch_optional(&mut **tx)
     .await?
     .flatten())
+}
+
+/// What a printed document shows of its company: name (the trade name when it
+/// has no name), document (digits), city and state; none until identity's fact
+/// reached orders.
+#[derive(Debug, Default, sqlx::FromRow)]
+pub struct CompanyCopy {
+    pub nome: Option<String>,
+    pub fantasia: Option<String>,
+    pub documento: Option<String>,
+    pub cidade: Option<String>,
+    pub uf: Option<String>,
+}
+
+pub async fn company(tx: &mut Tx, client: i64, emp: i64) -> Result<Option<CompanyCopy>> {
+    Ok(sqlx::query_as(
+        "SELECT nome, fantasia, documento, cidade, uf FROM orders.empresas
+         WHERE client_id = $1 AND emp_id = $2",
+    )
+    .bind(client)
+    .bind(emp)
+    .fetch_optional(&mut **tx)
+    .await?)
 }
 
 /// The company's product with this GTIN, if exactly one has it.

@@ -7,8 +7,8 @@
 //!
 //! The rows are read in the call's tenant transaction, so another tenant's or
 //! company's document is not found (404). The company is what orders' copy of
-//! identity's companies holds: its CNPJ (orders does not copy its name or city,
-//! so the page names it 'Empresa {emp}'); the customer's CPF/CNPJ and city come
+//! identity's companies holds: name, CNPJ, city/UF ('Empresa {emp}' until
+//! identity's fact arrived); the customer's CPF/CNPJ and city come
 //! from orders' copy of the customer, its name from the document.
 
 use async_trait::async_trait;
@@ -22,7 +22,7 @@ use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::copies::company_document;
+use crate::copies::company;
 
 /// `GET /orcamento/pdf/{ORCA_ID}/{emp}`: the quote.
 #[derive(Deserialize, JsonSchema)]
@@ -137,7 +137,14 @@ async fn render(
     products: Vec<SaleLine>,
     services: Vec<SaleLine>,
 ) -> Result<Vec<u8>> {
-    let company = company_document(tx, client, emp).await?;
+    let company = company(tx, client, emp).await?.unwrap_or_default();
+    let company_name = company
+        .nome
+        .as_deref()
+        .or(company.fantasia.as_deref())
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map_or_else(|| format!("Empresa {emp}"), str::to_string);
     let mut subtotals = vec![
         ("Produtos".to_string(), head.products),
         ("Serviços".to_string(), head.services),
@@ -150,9 +157,9 @@ async fn render(
     subtotals.push(("Descontos".to_string(), head.discounts));
     let doc = SaleDocument {
         title,
-        company_name: format!("Empresa {emp}"),
-        company_document: formatted(company.as_deref()),
-        company_place: String::new(),
+        company_name,
+        company_document: formatted(company.documento.as_deref()),
+        company_place: place(company.cidade.as_deref(), company.uf.as_deref()),
         date: head.date,
         customer_name: head.customer.trim().to_string(),
         customer_document: formatted(head.document.as_deref()),

@@ -46,16 +46,45 @@ fn text(pdf: &[u8], name: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The customer's CNPJ and the company's, as orders' copies hold them.
+/// The customer's CNPJ as orders' copy holds it, and the company as identity's
+/// fact gives it to orders' copy (`copies::Companies`).
 async fn documents(db: &erp_platform::db::Db, c: i64) {
+    use erp_platform::bus::{apply_once, Effect, Message, CLIENT_HEADER};
+    use prost::Message as _;
     let mut tx = db.begin_tenant(c).await.expect("tx");
-    for sql in [
-        "UPDATE orders.clientes SET documento = '11222333000181' WHERE client_id = $1 AND cli_id = 1",
-        "INSERT INTO orders.empresas (client_id, emp_id, documento) VALUES ($1, 1, '12345678000195')",
-    ] {
-        sqlx::query(sql).bind(c).execute(&mut *tx).await.expect("seed");
-    }
+    sqlx::query("UPDATE orders.clientes SET documento = '11222333000181' WHERE client_id = $1 AND cli_id = 1")
+        .bind(c)
+        .execute(&mut *tx)
+        .await
+        .expect("seed");
     tx.commit().await.expect("commit");
+    let company = erp_proto::erp::v1::RecordChanged {
+        resource: "empresas".into(),
+        op: "alterado".into(),
+        client_id: c,
+        emp_id: 1,
+        key: vec!["1".into()],
+        row_json: serde_json::to_vec(&json!({"EMP_ID": 1, "EMP_DESCRICAO": "OFICINA MODELO LTDA",
+            "EMP_FANTASIA": "Modelo", "EMP_CGC": "12.345.678/0001-95", "EMP_CIDADE": "Caxias do Sul", "EMP_UF": "RS"}))
+        .expect("row"),
+    };
+    let mut msg = Message::new(
+        format!("emp-{c}"),
+        "erp.identity.empresa.alterado",
+        company.encode_to_vec().into(),
+    );
+    msg.headers.push((CLIENT_HEADER.into(), c.to_string()));
+    let applied = apply_once(
+        db,
+        "orders",
+        "orders-empresas",
+        &format!("emp-{c}"),
+        c,
+        move |tx| Box::pin(async move { erp_orders::copies::Companies.apply(tx, c, &msg).await }),
+    )
+    .await
+    .expect("orders' copy of the company");
+    assert!(applied);
 }
 
 #[tokio::test]
@@ -99,7 +128,9 @@ async fn a_quotes_pdf_holds_its_number_customer_lines_and_total() {
     for want in [
         format!("Orçamento nº {id}"),
         "Emissão: 22/11/2026".into(),
+        "OFICINA MODELO LTDA".into(),
         "CNPJ 12.345.678/0001-95".into(),
+        "Caxias do Sul/RS".into(),
         "Oficina do Zé Ltda".into(),
         "CNPJ 11.222.333/0001-81".into(),
         "Porto Alegre/RS".into(),
