@@ -18,6 +18,12 @@ use super::{action, body, caller, client, db, res};
 
 const CNPJ: &str = "11.444.777/0001-61";
 
+/// The failure test adds a trigger to `catalog.contratocliente` (DDL: an
+/// exclusive lock) while the others of this file hold transactions on it and
+/// also read through other connections: PostgreSQL's lock queue would leave
+/// them waiting on each other for ever. They share; the DDL goes alone.
+static DDL: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
 async fn make(tx: &mut Tx, r: &Resource, me: &Caller, emp: i64, v: Value) -> Value {
     query::create(tx, r, me, Some(emp), &body(v.clone()))
         .await
@@ -263,6 +269,7 @@ async fn world(tx: &mut Tx, me: &Caller) -> World {
 
 #[tokio::test]
 async fn a_customer_moves_with_its_sub_records_and_facts_follow() {
+    let _shared = DDL.read().await;
     let db = db().await;
     let me = caller(client());
     let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
@@ -403,6 +410,7 @@ async fn a_customer_moves_with_its_sub_records_and_facts_follow() {
 
 #[tokio::test]
 async fn refusals_say_why_and_change_nothing() {
+    let _shared = DDL.read().await;
     let db = db().await;
     let me = caller(client());
     let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
@@ -537,6 +545,7 @@ async fn refusals_say_why_and_change_nothing() {
 /// refused before anything runs.
 #[tokio::test]
 async fn a_company_the_user_does_not_have_is_refused() {
+    let _shared = DDL.read().await;
     let db = db().await;
     let me = caller(client());
     let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
@@ -576,6 +585,7 @@ async fn a_company_the_user_does_not_have_is_refused() {
 
 #[tokio::test]
 async fn a_failure_midway_leaves_everything_as_it_was() {
+    let _alone = DDL.write().await;
     let db = db().await;
     let me = caller(client());
     let mut tx = db.begin_tenant(me.client_id).await.expect("tx");
@@ -653,6 +663,7 @@ async fn a_failure_midway_leaves_everything_as_it_was() {
 
 #[tokio::test]
 async fn another_clients_customer_is_out_of_reach() {
+    let _shared = DDL.read().await;
     let db = db().await;
     let owner = caller(client());
     let mut tx = db.begin_tenant(owner.client_id).await.expect("tx");
