@@ -31,7 +31,6 @@ use erp_proto::finance::v1::BoletoSituacao;
 use erp_proto::fiscal::v1::NfeRejeitada;
 use erp_proto::subjects;
 use prost::Message as _;
-use rust_decimal::Decimal;
 
 use crate::queue::{Channel, Key};
 use crate::status::Status;
@@ -333,21 +332,7 @@ impl Effect for SlipPaid {
     }
 }
 
-/// Money as pt-BR text: `R$ 1.234,56` (`-R$ 200,00` below zero).
-pub fn brl(d: Decimal) -> String {
-    let d = d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
-    let text = format!("{:.2}", d.abs());
-    let (int, cents) = text.split_once('.').unwrap_or((text.as_str(), "00"));
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push('.');
-        }
-        grouped.push(c);
-    }
-    let sign = if d < Decimal::ZERO { "-" } else { "" };
-    format!("{sign}R$ {grouped},{cents}")
-}
+pub use erp_platform::resource::document::arithmetic::brl;
 
 // ---------------------------------------------------------------- versions
 
@@ -437,7 +422,7 @@ mod tests {
 
     #[test]
     fn money_reads_as_in_brazil() {
-        let b = |s: &str| brl(Decimal::from_str(s).expect("decimal"));
+        let b = |s: &str| brl(rust_decimal::Decimal::from_str(s).expect("decimal"));
         assert_eq!(b("0"), "R$ 0,00");
         assert_eq!(b("150.5"), "R$ 150,50");
         assert_eq!(b("1234.56"), "R$ 1.234,56");

@@ -5,7 +5,6 @@
 
 use erp_platform::resource::call::types::decimal_out;
 use erp_platform::resource::call::Money;
-use erp_platform::resource::document::arithmetic::money;
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
@@ -35,22 +34,7 @@ pub fn opt_money_out<S: Serializer>(d: &Option<Decimal>, s: S) -> Result<S::Ok, 
     }
 }
 
-/// `R$ 1.234,56` (two places, rounded like every amount of a document; a negative
-/// amount reads `-R$ 200,00`).
-pub fn brl(d: Decimal) -> String {
-    let d = money(d);
-    let text = format!("{:.2}", d.abs());
-    let (int, cents) = text.split_once('.').unwrap_or((text.as_str(), "00"));
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push('.');
-        }
-        grouped.push(c);
-    }
-    let sign = if d < Decimal::ZERO { "-" } else { "" };
-    format!("{sign}R$ {grouped},{cents}")
-}
+pub use erp_platform::resource::document::arithmetic::brl;
 
 #[cfg(test)]
 mod tests {

@@ -26,6 +26,23 @@ pub fn money(d: Decimal) -> Decimal {
     d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
 }
 
+/// Money as pt-BR text: `R$ 1.234,56`, rounded as [`money`] (a negative amount
+/// reads `-R$ 200,00`).
+pub fn brl(d: Decimal) -> String {
+    let d = money(d);
+    let text = format!("{:.2}", d.abs());
+    let (int, cents) = text.split_once('.').unwrap_or((text.as_str(), "00"));
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push('.');
+        }
+        grouped.push(c);
+    }
+    let sign = if d < Decimal::ZERO { "-" } else { "" };
+    format!("{sign}R$ {grouped},{cents}")
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     pub qty: Decimal,
